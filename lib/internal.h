@@ -1,0 +1,55 @@
+/*
+ * internal.h -- private to libdirectio: the file handle, error helpers and
+ * logging.  Everything here is dio__-prefixed and hidden from the ABI.
+ */
+#ifndef DIO_INTERNAL_H
+#define DIO_INTERNAL_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libdirectio.h"
+
+/* The one way errors are made: DIO__ERR(errno) gives the return value. */
+#define DIO__ERR(x) (-(x))
+
+#if defined(__GNUC__)
+# define DIO__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+# define DIO__PRINTF(f, a)
+#endif
+
+#define DIO__DETAIL_MAX 256
+
+struct dio_file {
+	int fd;
+	int own;                 /* close fd in dio_close()                   */
+	int accmode;             /* DIO_O_RDONLY / WRONLY / RDWR              */
+	int append;
+	int created;
+	int mech;                /* dio_mech in effect                        */
+	int sync;                /* dio_sync in effect                        */
+	int sync_flag;           /* dio_sync_flag                             */
+	struct dio_align align;  /* what direct transfers are checked against */
+	pthread_mutex_t lock;    /* guards lasterr/detail only                */
+	int lasterr;
+	char detail[DIO__DETAIL_MAX];
+};
+
+/* Log a message if a callback is set and level <= its max level. */
+void dio__log(int level, const char *fmt, ...) DIO__PRINTF(2, 3);
+
+/*
+ * Record err (negative) and a printf-style detail on f (f may be NULL: then
+ * the detail is only logged).  Returns err so callers can
+ * `return dio__fail(f, -EINVAL, "...")`.
+ */
+int dio__fail(const dio_file *f, int err, const char *fmt, ...) DIO__PRINTF(3, 4);
+
+/* Page size, cached after the first call (sysconf is thread-safe). */
+size_t dio__pagesize(void);
+
+#endif /* DIO_INTERNAL_H */

@@ -1,0 +1,237 @@
+/*
+ * linux.c -- Linux backend: O_DIRECT through fcntl(F_SETFL), pwritev2
+ * RWF_DSYNC, statx STATX_DIOALIGN, block device ioctls and sysfs.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#ifdef HAVE_LINUX_FS_H
+# include <linux/fs.h>
+#endif
+
+#include "lib/internal.h"
+#include "os/os.h"
+
+#if HAVE_DECL_O_DIRECT
+# define DIO__HAVE_ODIRECT 1
+#else
+# define DIO__HAVE_ODIRECT 0
+#endif
+#if defined(HAVE_PWRITEV2) && HAVE_DECL_RWF_DSYNC
+# define DIO__HAVE_RWF_DSYNC 1
+#else
+# define DIO__HAVE_RWF_DSYNC 0
+#endif
+#if defined(HAVE_STATX) && HAVE_DECL_STATX && HAVE_DECL_STATX_DIOALIGN
+# define DIO__HAVE_DIOALIGN 1
+#else
+# define DIO__HAVE_DIOALIGN 0
+#endif
+
+unsigned
+dio__os_caps(void)
+{
+	unsigned caps = DIO_CAP_GET_DIRECT;
+
+	if (DIO__HAVE_ODIRECT)
+		caps |= DIO_CAP_O_DIRECT;
+	if (DIO__HAVE_RWF_DSYNC)
+		caps |= DIO_CAP_RWF_DSYNC;
+	if (DIO__HAVE_DIOALIGN)
+		caps |= DIO_CAP_DIOALIGN;
+	return caps;
+}
+
+int
+dio__os_set_direct(int fd, int on)
+{
+#if DIO__HAVE_ODIRECT
+	int fl = fcntl(fd, F_GETFL), want;
+
+	if (fl < 0)
+		return DIO__ERR(errno);
+	want = on ? (fl | O_DIRECT) : (fl & ~O_DIRECT);
+	if (want != fl && fcntl(fd, F_SETFL, want) != 0) {
+		/* setfl says EINVAL when the file has no direct_IO support. */
+		return errno == EINVAL ? -ENOTSUP : DIO__ERR(errno);
+	}
+	/* Trust only what the kernel reports back. */
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		return DIO__ERR(errno);
+	if (on && !(fl & O_DIRECT))
+		return -ENOTSUP;
+	return (fl & O_DIRECT) ? DIO_MECH_O_DIRECT : DIO_MECH_NONE;
+#else
+	(void)fd;
+	return on ? -ENOTSUP : DIO_MECH_NONE;
+#endif
+}
+
+int
+dio__os_get_direct(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return DIO__ERR(errno);
+#if DIO__HAVE_ODIRECT
+	return (fl & O_DIRECT) ? DIO_MECH_O_DIRECT : DIO_MECH_NONE;
+#else
+	return DIO_MECH_NONE;
+#endif
+}
+
+int64_t
+dio__os_pwrite_dsync(int fd, const void *buf, size_t len, int64_t off)
+{
+#if DIO__HAVE_RWF_DSYNC
+	struct iovec iov;
+	ssize_t n;
+
+	iov.iov_base = (void *)(uintptr_t)buf;
+	iov.iov_len = len;
+	n = pwritev2(fd, &iov, 1, (off_t)off, RWF_DSYNC);
+	if (n >= 0)
+		return n;
+	/* Kernels before 4.7 have no pwritev2; unknown flags give EOPNOTSUPP. */
+	if (errno == ENOSYS || errno == EOPNOTSUPP)
+		return -ENOTSUP;
+	return DIO__ERR(errno);
+#else
+	(void)fd; (void)buf; (void)len; (void)off;
+	return -ENOTSUP;
+#endif
+}
+
+/*
+ * Read an unsigned number from a sysfs queue attribute of the block device
+ * dev (a whole disk or a partition, whose queue/ is its parent's).
+ * Returns 0 if it could not be read.
+ */
+static uint64_t
+dio__sysfs_queue(dev_t dev, const char *attr)
+{
+	static const char *const fmt[] = {
+		"/sys/dev/block/%u:%u/queue/%s",
+		"/sys/dev/block/%u:%u/../queue/%s",
+	};
+	char path[128];
+	unsigned long long v;
+	size_t i;
+	FILE *fp;
+
+	for (i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
+		snprintf(path, sizeof(path), fmt[i], major(dev), minor(dev), attr);
+		fp = fopen(path, "re");
+		if (fp == NULL)
+			continue;
+		if (fscanf(fp, "%llu", &v) != 1)
+			v = 0;
+		fclose(fp);
+		return v;
+	}
+	return 0;
+}
+
+/* Fill block sizes from the block device dev via sysfs (files on it). */
+static void
+dio__bdev_sizes_sysfs(dev_t dev, struct dio_align *a)
+{
+	uint64_t v;
+
+	if (major(dev) == 0)    /* anonymous: tmpfs, btrfs subvolumes, overlay... */
+		return;
+	if ((v = dio__sysfs_queue(dev, "logical_block_size")) != 0)
+		a->logical_block = (uint32_t)v;
+	if ((v = dio__sysfs_queue(dev, "physical_block_size")) != 0)
+		a->physical_block = (uint32_t)v;
+}
+
+static void
+dio__bdev_sizes_ioctl(int fd, const struct stat *st, struct dio_align *a)
+{
+#ifdef BLKSSZGET
+	int lbs = 0;
+	unsigned int pbs = 0, opt = 0;
+	uint64_t bytes = 0;
+	uint64_t dma;
+
+	if (ioctl(fd, BLKSSZGET, &lbs) == 0 && lbs > 0)
+		a->logical_block = (uint32_t)lbs;
+# ifdef BLKPBSZGET
+	if (ioctl(fd, BLKPBSZGET, &pbs) == 0 && pbs > 0)
+		a->physical_block = pbs;
+# endif
+# ifdef BLKIOOPT
+	if (ioctl(fd, BLKIOOPT, &opt) == 0 && opt > 0)
+		a->preferred_io = opt;
+# endif
+# ifdef BLKGETSIZE64
+	if (ioctl(fd, BLKGETSIZE64, &bytes) == 0)
+		a->device_bytes = bytes;
+# endif
+	if (a->source == DIO_ALIGN_SRC_NONE && a->logical_block) {
+		/* No statx answer: the sector size bounds offsets and lengths,
+		 * and the queue's dma_alignment mask the buffer address. */
+		a->offset_align = a->logical_block;
+		dma = dio__sysfs_queue(st->st_rdev, "dma_alignment");
+		a->mem_align = dma ? (uint32_t)(dma + 1) : a->logical_block;
+		a->source = DIO_ALIGN_SRC_BLKDEV;
+	}
+#else
+	(void)fd; (void)st; (void)a;
+#endif
+}
+
+int
+dio__os_align(int fd, const struct stat *st, struct dio_align *a)
+{
+	int dio_refused = 0;
+#if DIO__HAVE_DIOALIGN
+	struct statx stx;
+
+	memset(&stx, 0, sizeof(stx));
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
+	    (stx.stx_mask & STATX_DIOALIGN)) {
+		if (stx.stx_dio_offset_align != 0) {
+			a->mem_align = stx.stx_dio_mem_align;
+			a->offset_align = stx.stx_dio_offset_align;
+			a->source = DIO_ALIGN_SRC_STATX;
+# if HAVE_DECL_STATX_DIO_READ_ALIGN
+			if (stx.stx_mask & STATX_DIO_READ_ALIGN)
+				a->read_offset_align = stx.stx_dio_read_offset_align;
+# endif
+		} else {
+			/* The kernel says: no direct I/O on this file. */
+			dio_refused = 1;
+		}
+	}
+#endif
+	if (S_ISBLK(st->st_mode)) {
+		dio__bdev_sizes_ioctl(fd, st, a);
+	} else if (S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)) {
+		dio__bdev_sizes_sysfs(st->st_dev, a);
+		if (a->source == DIO_ALIGN_SRC_NONE && !dio_refused &&
+		    S_ISREG(st->st_mode)) {
+			if (a->logical_block) {
+				a->mem_align = a->offset_align = a->logical_block;
+				a->source = DIO_ALIGN_SRC_BLKDEV;
+			} else {
+				a->mem_align = a->offset_align = (uint32_t)dio__pagesize();
+				a->source = DIO_ALIGN_SRC_GUESS;
+			}
+		}
+	}
+	/* Character devices (sg, tty...) have no O_DIRECT alignment. */
+	return 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * posix.c -- backend for any other POSIX system, and for
+ * ./configure --with-backend=posix on Linux or illumos.
+ *
+ * It promises only what POSIX.1-2008 gives: there is no portable direct
+ * I/O, so turning it on fails with -ENOTSUP (DIO_DIRECT_TRY opens buffered
+ * and says so), and no per-write sync flag exists.  The sync open flags and
+ * fdatasync()/fsync() are handled by the portable code in lib/.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "lib/internal.h"
+#include "os/os.h"
+
+unsigned
+dio__os_caps(void)
+{
+	/* Direct I/O never happens here, so its state is known: off. */
+	return DIO_CAP_GET_DIRECT;
+}
+
+int
+dio__os_set_direct(int fd, int on)
+{
+	if (fcntl(fd, F_GETFL) < 0)
+		return DIO__ERR(errno);
+	return on ? -ENOTSUP : DIO_MECH_NONE;
+}
+
+int
+dio__os_get_direct(int fd)
+{
+	if (fcntl(fd, F_GETFL) < 0)
+		return DIO__ERR(errno);
+	return DIO_MECH_NONE;
+}
+
+int64_t
+dio__os_pwrite_dsync(int fd, const void *buf, size_t len, int64_t off)
+{
+	(void)fd; (void)buf; (void)len; (void)off;
+	return -ENOTSUP;
+}
+
+int
+dio__os_align(int fd, const struct stat *st, struct dio_align *a)
+{
+	/* No direct I/O: alignment figures stay 0 with source NONE.  Only the
+	 * preferred I/O size (st_blksize, set by the caller) is known. */
+	(void)fd; (void)st; (void)a;
+	return 0;
+}

@@ -1,0 +1,61 @@
+#!/bin/sh
+# fs-loop.sh KIND -- the file system suite on a scratch loop device:
+#   ext4      fresh ext4 on a 512-byte-sector loop device
+#   xfs       fresh xfs on a 4096-byte-sector loop device (offsets 4096)
+#   ramfs     a ramfs mount, which refuses direct I/O
+#   blockdev  the raw 4096-byte-sector loop device itself
+# Needs root; skips (77) with the reason otherwise.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+kind=${1:?usage: fs-loop.sh ext4|xfs|ramfs|blockdev}
+[ "$DIO_BACKEND" = linux ] || [ "$DIO_BACKEND" = posix ] ||
+	skip "loop devices are set up the Linux way only"
+[ "$(uname -s)" = Linux ] || skip "loop device scripts are Linux-only"
+need_root "fs-loop.sh $kind"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/dio-loop.XXXXXX") || hard "mktemp failed"
+dev=
+mnt=
+cleanup() {
+	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+make_loop() {  # SECTOR_SIZE SIZE_MB
+	truncate -s "${2}M" "$work/img" || hard "truncate failed"
+	dev=$(losetup -f --show --sector-size "$1" "$work/img" 2>&1) ||
+		skip "losetup failed: $dev"
+}
+
+direct=no
+backend_has_direct && direct=yes
+case $kind in
+ext4)
+	need_cmd mkfs.ext4 e2fsprogs
+	make_loop 512 64
+	mkfs.ext4 -q -F "$dev" >/dev/null 2>&1 || hard "mkfs.ext4 $dev failed"
+	mnt=$work/mnt; mkdir "$mnt"
+	mount "$dev" "$mnt" || hard "mount $dev failed"
+	check_fs "$mnt" --direct $direct --align $([ $direct = yes ] && echo 512 || echo 0)
+	;;
+xfs)
+	need_cmd mkfs.xfs xfsprogs
+	make_loop 4096 320
+	mkfs.xfs -q -f "$dev" >/dev/null 2>&1 || hard "mkfs.xfs $dev failed"
+	mnt=$work/mnt; mkdir "$mnt"
+	mount "$dev" "$mnt" || skip "cannot mount xfs (kernel without xfs?)"
+	check_fs "$mnt" --direct $direct --align $([ $direct = yes ] && echo 4096 || echo 0)
+	;;
+ramfs)
+	mnt=$work/mnt; mkdir "$mnt"
+	mount -t ramfs none "$mnt" || skip "cannot mount ramfs"
+	check_fs "$mnt" --direct no
+	;;
+blockdev)
+	make_loop 4096 16
+	check_fs "$dev" --direct $direct --align $([ $direct = yes ] && echo 4096 || echo 0)
+	;;
+*) hard "unknown kind $kind" ;;
+esac

@@ -1,0 +1,31 @@
+# lib.sh -- sourced by the tests/*.sh scripts.
+# Exit statuses follow Automake: 0 pass, 1 fail, 77 skip, 99 hard error.
+
+: "${top_builddir:=.}"
+: "${top_srcdir:=.}"
+: "${DIO_BACKEND:=linux}"
+
+skip() { echo "SKIP: $*"; exit 77; }
+hard() { echo "ERROR: $*"; exit 99; }
+
+# The kernel version as a number MAJOR*1000+MINOR (6.6 -> 6006).
+kernel_version() {
+	uname -r | awk -F'[.-]' '{ print $1 * 1000 + $2 }'
+}
+
+# Direct I/O is expected where the backend has it and the fs supports it.
+backend_has_direct() {
+	[ "$DIO_BACKEND" = linux ] || [ "$DIO_BACKEND" = sunos ]
+}
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip "$1 needs root (loop devices, mount)"
+}
+
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 || skip "no $1 (install $2)"
+}
+
+check_fs() {
+	"$top_builddir/tests/check_fs" "$@"
+}
