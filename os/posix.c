@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/internal.h"
 #include "os/os.h"
@@ -49,8 +50,16 @@ dio__os_pwrite_dsync(int fd, const void *buf, size_t len, int64_t off)
 int
 dio__os_align(int fd, const struct stat *st, struct dio_align *a)
 {
-	/* No direct I/O: alignment figures stay 0 with source NONE.  Only the
-	 * preferred I/O size (st_blksize, set by the caller) is known. */
-	(void)fd; (void)st; (void)a;
+	off_t end;
+
+	/* No direct I/O: alignment figures stay 0 with source NONE, and
+	 * block sizes are unknown.  The preferred I/O size (st_blksize) is
+	 * set by the caller; a device's size is where it ends. */
+	if (S_ISBLK(st->st_mode)) {
+		end = lseek(fd, 0, SEEK_END);
+		if (end > 0)
+			a->device_bytes = (uint64_t)end;
+		(void)lseek(fd, 0, SEEK_SET);
+	}
 	return 0;
 }

@@ -134,8 +134,11 @@ START_TEST(test_alignment_reported)
 	ck_assert_uint_eq(a.is_device, (uint32_t)target_is_dev);
 	if (target_is_dev) {
 		ck_assert_uint_gt(a.device_bytes, 0);
-		ck_assert_uint_gt(a.logical_block, 0);
-		ck_assert_uint_ge(a.physical_block, a.logical_block);
+		if (strcmp(dio_backend_name(), "posix") != 0) {
+			/* The posix backend has no portable sector size query. */
+			ck_assert_uint_gt(a.logical_block, 0);
+			ck_assert_uint_ge(a.physical_block, a.logical_block);
+		}
 	}
 	ck_assert_int_eq(dio_close(f), 0);
 	remove_target(path);

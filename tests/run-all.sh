@@ -1,0 +1,100 @@
+#!/bin/sh
+# run-all.sh -- the whole test suite, as CI runs it (README's test command).
+#
+# From a source tree (git checkout or release tarball) it builds and runs
+# `make check` in several configurations, each in its own directory under
+# $DIO_BUILD_ROOT (default: ./build):
+#
+#   gcc       gcc, -Werror, then `make distcheck` (out-of-tree, from the tarball)
+#   clang     clang, -Werror
+#   sanitize  gcc with AddressSanitizer + UndefinedBehaviorSanitizer
+#   posix     the portable fallback backend (--with-backend=posix)
+#
+# DIO_CONFIGS="gcc clang" limits the set.  Tests needing root (loop devices)
+# or QEMU print SKIP with the reason when they cannot run.  Exit status is 0
+# only if every configuration built and passed.
+set -u
+src=$(cd "$(dirname "$0")/.." && pwd)
+root=${DIO_BUILD_ROOT:-$src/build}
+configs=${DIO_CONFIGS:-gcc clang sanitize posix}
+jobs=${DIO_JOBS:-$(nproc 2>/dev/null || echo 2)}
+failed=""
+tot_pass=0 tot_fail=0 tot_skip=0
+
+say() { printf '\n=== %s\n' "$*"; }
+
+if [ ! -x "$src/configure" ] || [ "$src/configure.ac" -nt "$src/configure" ]; then
+	say "autoreconf"
+	(cd "$src" && autoreconf -fi) || { echo "autoreconf failed"; exit 1; }
+fi
+
+if [ -f "$src/config.status" ]; then
+	echo "run-all.sh: $src has an in-tree build (config.status); out-of-tree builds"
+	echo "need a clean source tree: run 'make distclean' there first"
+	exit 2
+fi
+
+count() {  # add the PASS/FAIL/SKIP counts of a build's test-suite.log
+	log=$1/test-suite.log
+	[ -f "$log" ] || return 0
+	p=$(sed -n 's/^# PASS: *//p' "$log" | head -n 1)
+	f=$(sed -n 's/^# FAIL: *//p' "$log" | head -n 1)
+	e=$(sed -n 's/^# ERROR: *//p' "$log" | head -n 1)
+	s=$(sed -n 's/^# SKIP: *//p' "$log" | head -n 1)
+	tot_pass=$((tot_pass + ${p:-0}))
+	tot_fail=$((tot_fail + ${f:-0} + ${e:-0}))
+	tot_skip=$((tot_skip + ${s:-0}))
+	grep -h '^SKIP: ' "$1"/tests/*.log 2>/dev/null | sed 's/^/  /' | sort -u
+}
+
+run_config() {
+	name=$1; shift
+	dir=$root/$name
+	say "$name: configure $*"
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	(cd "$dir" && "$src/configure" -q --enable-werror "$@") || return 1
+	say "$name: make check"
+	(cd "$dir" && make -s -j"$jobs" && make -s -j"$jobs" check)
+	status=$?
+	count "$dir"
+	[ $status -eq 0 ] || { cat "$dir/test-suite.log" 2>/dev/null | tail -n 80; return 1; }
+	return 0
+}
+
+san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+for c in $configs; do
+	case $c in
+	gcc)
+		run_config gcc CC=gcc || failed="$failed gcc"
+		if [ -f "$root/gcc/Makefile" ]; then
+			say "gcc: make distcheck"
+			(cd "$root/gcc" && make -s -j"$jobs" distcheck >distcheck.log 2>&1) ||
+				{ tail -n 60 "$root/gcc/distcheck.log"; failed="$failed distcheck"; }
+			grep -E '^(=+|[a-z].*archives ready)' "$root/gcc/distcheck.log" | tail -n 3
+		fi
+		;;
+	clang)
+		if command -v clang >/dev/null 2>&1; then
+			run_config clang CC=clang || failed="$failed clang"
+		else
+			echo "SKIP: clang configuration: clang is not installed"
+		fi
+		;;
+	sanitize)
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		run_config sanitize CC=gcc CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined" ||
+			failed="$failed sanitize"
+		;;
+	posix)
+		run_config posix CC=gcc --with-backend=posix || failed="$failed posix"
+		;;
+	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix)"; exit 2 ;;
+	esac
+done
+
+say "summary"
+echo "configurations: $configs"
+[ -n "$failed" ] && echo "failed:$failed"
+echo "$tot_pass passed, $tot_fail failed, $tot_skip skipped"
+[ -z "$failed" ] && [ "$tot_fail" -eq 0 ]
