@@ -107,6 +107,9 @@ static const struct dio__errent dio__errtab[] = {
 	DIO__E(ECANCELED,    "operation canceled")
 	DIO__E(EILSEQ,       "illegal byte sequence")
 	DIO__E(EPROTO,       "protocol error")
+#if defined(ENOTBLK)
+	DIO__E(ENOTBLK,      "block device required")
+#endif
 #if defined(EDQUOT)
 	DIO__E(EDQUOT,       "disk quota exceeded")
 #endif

@@ -395,6 +395,40 @@ dio_align_path(const char *path, struct dio_align *a)
 }
 
 int
+dio_fs_type(int fd, char *buf, size_t len)
+{
+	struct stat st;
+
+	if (buf == NULL || len == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (fstat(fd, &st) != 0)
+		return DIO__ERR(errno);
+	return dio__os_fs_type(fd, &st, buf, len);
+}
+
+int
+dio_device_in_use(const char *path, char *why, size_t len)
+{
+	struct stat st;
+
+	if (why != NULL && len > 0)
+		why[0] = '\0';
+	if (path == NULL)
+		return -EINVAL;
+	if (stat(path, &st) != 0)
+		return DIO__ERR(errno);
+#ifdef ENOTBLK
+	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode))
+		return -ENOTBLK;
+#else
+	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode))
+		return -ENODEV;
+#endif
+	return dio__os_device_in_use(path, &st, why, why ? len : 0);
+}
+
+int
 dio_file_align(const dio_file *f, struct dio_align *a)
 {
 	if (f == NULL || a == NULL)

@@ -357,6 +357,24 @@ DIO_EXTERN int dio_align_path(const char *path, struct dio_align *a);
 /** The alignment a handle checks its direct transfers against. */
 DIO_EXTERN int dio_file_align(const dio_file *f, struct dio_align *a);
 
+/**
+ * Name of the file system holding the open descriptor fd ("ext4", "xfs",
+ * "tmpfs", "ufs", "zfs", ...), written into buf (len bytes).  Returns 0, or
+ * -ENOTSUP where the platform cannot tell, or another -errno.
+ */
+DIO_EXTERN int dio_fs_type(int fd, char *buf, size_t len);
+
+/**
+ * Whether the block or character device at path is in use: mounted (its
+ * own file system or one on a partition/slice of it), active swap, or held
+ * exclusively by another driver (RAID, device-mapper).  Returns 1 when in
+ * use, with a reason such as "mounted on /mnt (ext4)" in why (len bytes,
+ * may be 0), 0 when not, -ENOTBLK when path is not a device, -ENOTSUP
+ * where the platform gives no way to tell, or another -errno.  Tools that
+ * write to devices refuse unless this returns 0.
+ */
+DIO_EXTERN int dio_device_in_use(const char *path, char *why, size_t len);
+
 /** "statx", "blkdev", "fs-rule", "guess" or "none". */
 DIO_EXTERN const char *dio_align_source_name(int source);
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #ifdef HAVE_LINUX_FS_H
 # include <linux/fs.h>
@@ -233,5 +234,133 @@ dio__os_align(int fd, const struct stat *st, struct dio_align *a)
 		}
 	}
 	/* Character devices (sg, tty...) have no O_DIRECT alignment. */
+	return 0;
+}
+
+/*
+ * Linux: /proc/self/mountinfo names the device of every mount as MAJ:MIN
+ * (field 3); /proc/swaps lists active swap; and an O_EXCL open of a block
+ * device fails with EBUSY while anything holds it (a mounted file system,
+ * including one on a partition of this disk, md, dm, swap).
+ */
+static int
+dio__mounted_on(const struct stat *st, char *why, size_t len)
+{
+	char line[4096], mnt[1024], fstype[64], *sep;
+	unsigned maj, min;
+	FILE *fp = fopen("/proc/self/mountinfo", "re");
+	int found = 0;
+
+	if (fp == NULL)
+		return 0;
+	while (!found && fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "%*u %*u %u:%u %*s %1023s", &maj, &min, mnt) != 3)
+			continue;
+		if (makedev(maj, min) != st->st_rdev)
+			continue;
+		fstype[0] = '\0';
+		sep = strstr(line, " - ");
+		if (sep == NULL || sscanf(sep + 3, "%63s", fstype) != 1)
+			snprintf(fstype, sizeof(fstype), "?");
+		if (len > 0)
+			snprintf(why, len, "mounted on %s (%s)", mnt, fstype);
+		found = 1;
+	}
+	fclose(fp);
+	return found;
+}
+
+static int
+dio__swap_on(const char *path, const struct stat *st, char *why, size_t len)
+{
+	char line[1024], name[1024];
+	struct stat sst;
+	FILE *fp = fopen("/proc/swaps", "re");
+	int found = 0;
+
+	if (fp == NULL)
+		return 0;
+	while (!found && fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "%1023s", name) != 1 || name[0] != '/')
+			continue;
+		if (stat(name, &sst) == 0 && S_ISBLK(sst.st_mode) &&
+		    sst.st_rdev == st->st_rdev) {
+			if (len > 0)
+				snprintf(why, len, "active swap (%s)", path);
+			found = 1;
+		}
+	}
+	fclose(fp);
+	return found;
+}
+
+int
+dio__os_device_in_use(const char *path, const struct stat *st, char *why,
+                      size_t len)
+{
+	int fd;
+
+	if (!S_ISBLK(st->st_mode))
+		return 0;   /* sg and other character devices are never mounted */
+	if (dio__mounted_on(st, why, len) || dio__swap_on(path, st, why, len))
+		return 1;
+	fd = open(path, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == EBUSY) {
+		if (len > 0)
+			snprintf(why, len, "held exclusively by the kernel (a mounted "
+			         "partition, RAID or device-mapper member)");
+		return 1;
+	}
+	return DIO__ERR(errno);
+}
+
+/*
+ * File system name: the mount of st_dev in /proc/self/mountinfo (exact,
+ * "ext4"), else the statfs magic of the common ones (btrfs subvolumes and
+ * some FUSE mounts report a device that mountinfo does not list).
+ */
+int
+dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len)
+{
+	static const struct { unsigned long magic; const char *name; } magic[] = {
+		{ 0xEF53, "ext2/3/4" }, { 0x58465342, "xfs" }, { 0x9123683E, "btrfs" },
+		{ 0x01021994, "tmpfs" }, { 0x858458f6, "ramfs" }, { 0x6969, "nfs" },
+		{ 0x794c7630, "overlay" }, { 0x2fc12fc1, "zfs" }, { 0xF2F52010, "f2fs" },
+		{ 0x65735546, "fuse" }, { 0x9fa0, "proc" }, { 0x62656572, "sysfs" },
+		{ 0x1cd1, "devpts" }, { 0x4d44, "vfat" }, { 0x5346544e, "ntfs" },
+	};
+	char line[4096], *sep;
+	unsigned maj, min;
+	struct statfs sfs;
+	FILE *fp;
+	size_t i;
+
+	fp = fopen("/proc/self/mountinfo", "re");
+	if (fp != NULL) {
+		while (fgets(line, sizeof(line), fp) != NULL) {
+			if (sscanf(line, "%*u %*u %u:%u", &maj, &min) != 2 ||
+			    makedev(maj, min) != st->st_dev)
+				continue;
+			sep = strstr(line, " - ");
+			if (sep != NULL && sscanf(sep + 3, "%63s", line) == 1) {
+				fclose(fp);
+				snprintf(buf, len, "%s", line);
+				return 0;
+			}
+		}
+		fclose(fp);
+	}
+	if (fstatfs(fd, &sfs) != 0)
+		return DIO__ERR(errno);
+	for (i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
+		if ((unsigned long)sfs.f_type == magic[i].magic) {
+			snprintf(buf, len, "%s", magic[i].name);
+			return 0;
+		}
+	snprintf(buf, len, "unknown (0x%lx)", (unsigned long)sfs.f_type);
 	return 0;
 }

@@ -42,4 +42,14 @@ int64_t dio__os_pwrite_dsync(int fd, const void *buf, size_t len, int64_t off);
  */
 int dio__os_align(int fd, const struct stat *st, struct dio_align *a);
 
+/*
+ * Whether the device path (whose stat() result is st, a block or character
+ * device) is in use; see dio_device_in_use().  why/len as there.
+ */
+int dio__os_device_in_use(const char *path, const struct stat *st, char *why,
+                          size_t len);
+
+/* File system type name of fd (st is its fstat()); see dio_fs_type(). */
+int dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len);
+
 #endif /* DIO_OS_H */

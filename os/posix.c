@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,4 +63,24 @@ dio__os_align(int fd, const struct stat *st, struct dio_align *a)
 		(void)lseek(fd, 0, SEEK_SET);
 	}
 	return 0;
+}
+
+int
+dio__os_device_in_use(const char *path, const struct stat *st, char *why,
+                      size_t len)
+{
+	/* POSIX has no portable list of mounts. */
+	(void)path; (void)st;
+	if (len > 0)
+		snprintf(why, len, "this platform gives no portable way to tell "
+		         "whether a device is mounted");
+	return -ENOTSUP;
+}
+
+int
+dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len)
+{
+	/* statvfs() has no portable file system name. */
+	(void)fd; (void)st; (void)buf; (void)len;
+	return -ENOTSUP;
 }

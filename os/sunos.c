@@ -18,11 +18,20 @@
 #include <sys/types.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <stropts.h>
+#include <sys/mnttab.h>
+#include <sys/param.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+/* swapctl() is not available to 32-bit large-file builds (sys/swap.h). */
+#if defined(_LP64) || !defined(_FILE_OFFSET_BITS) || _FILE_OFFSET_BITS != 64
+# include <sys/swap.h>
+# define DIO__HAVE_SWAPCTL 1
+#endif
 #include <unistd.h>
-#include <stropts.h>
 #ifdef HAVE_SYS_DKIO_H
 # include <sys/dkio.h>
 #endif
@@ -119,5 +128,105 @@ dio__os_align(int fd, const struct stat *st, struct dio_align *a)
 		}
 		/* Others (zfs, tmpfs) refuse directio(): source stays NONE. */
 	}
+	return 0;
+}
+
+/*
+ * The base name of a disk node without its slice or partition suffix:
+ * "/dev/rdsk/c0t0d0s2" and "/dev/dsk/c0t0d0s0" both give "c0t0d0".
+ */
+static void
+dio__disk_stem(const char *path, char *out, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	size_t n;
+
+	b = b ? b + 1 : path;
+	snprintf(out, len, "%s", b);
+	n = strlen(out);
+	while (n > 0 && out[n - 1] >= '0' && out[n - 1] <= '9')
+		n--;
+	if (n > 0 && n < strlen(out) && (out[n - 1] == 's' || out[n - 1] == 'p'))
+		out[n - 1] = '\0';
+}
+
+/*
+ * illumos: /etc/mnttab lists mounted devices; a mount of the same device
+ * (same dev_t, whether block or raw node) or of another slice of the same
+ * disk counts.  Swap devices come from swapctl(SC_LIST) (not in 32-bit
+ * large-file builds, where sys/swap.h refuses to compile: there only
+ * mounts are checked).
+ */
+int
+dio__os_device_in_use(const char *path, const struct stat *st, char *why,
+                      size_t len)
+{
+	char stem[256], mstem[256];
+	struct mnttab m;
+	struct stat mst;
+	FILE *fp;
+	int found = 0;
+
+	dio__disk_stem(path, stem, sizeof(stem));
+	fp = fopen(MNTTAB, "r");
+	if (fp == NULL)
+		return DIO__ERR(errno);
+	while (!found && getmntent(fp, &m) == 0) {
+		if (m.mnt_special == NULL || m.mnt_special[0] != '/')
+			continue;
+		if (stat(m.mnt_special, &mst) != 0)
+			continue;
+		if (!S_ISBLK(mst.st_mode) && !S_ISCHR(mst.st_mode))
+			continue;
+		dio__disk_stem(m.mnt_special, mstem, sizeof(mstem));
+		if (mst.st_rdev == st->st_rdev || strcmp(stem, mstem) == 0) {
+			if (len > 0)
+				snprintf(why, len, "%s mounted on %s (%s)", m.mnt_special,
+				         m.mnt_mountp, m.mnt_fstype);
+			found = 1;
+		}
+	}
+	fclose(fp);
+#ifdef DIO__HAVE_SWAPCTL
+	if (!found) {
+		int i, n = swapctl(SC_GETNSWP, NULL);
+
+		if (n > 0) {
+			size_t sz = sizeof(swaptbl_t) + (size_t)n * sizeof(swapent_t);
+			swaptbl_t *t = calloc(1, sz);
+			char *names = calloc((size_t)n, MAXPATHLEN);
+
+			if (t != NULL && names != NULL) {
+				t->swt_n = n;
+				for (i = 0; i < n; i++)
+					t->swt_ent[i].ste_path = names + (size_t)i * MAXPATHLEN;
+				n = swapctl(SC_LIST, t);
+				for (i = 0; i < n && !found; i++) {
+					dio__disk_stem(t->swt_ent[i].ste_path, mstem, sizeof(mstem));
+					if (strcmp(stem, mstem) == 0) {
+						if (len > 0)
+							snprintf(why, len, "active swap (%s)",
+							         t->swt_ent[i].ste_path);
+						found = 1;
+					}
+				}
+			}
+			free(t);
+			free(names);
+		}
+	}
+#endif
+	return found;
+}
+
+int
+dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len)
+{
+	struct statvfs vfs;
+
+	(void)st;
+	if (fstatvfs(fd, &vfs) != 0)
+		return DIO__ERR(errno);
+	snprintf(buf, len, "%s", vfs.f_basetype);
 	return 0;
 }

@@ -86,6 +86,22 @@ START_TEST(test_char_device_and_errors)
 }
 END_TEST
 
+START_TEST(test_device_in_use_errors)
+{
+	char why[128];
+
+	ck_assert_int_eq(dio_device_in_use("/nonexistent/dio", why, sizeof(why)), -ENOENT);
+	ck_assert_int_eq(dio_device_in_use(".", why, sizeof(why)), -ENOTBLK);
+	ck_assert_int_eq(dio_device_in_use(NULL, why, sizeof(why)), -EINVAL);
+	if (strcmp(dio_backend_name(), "linux") == 0) {
+		/* Character devices are never mounted. */
+		ck_assert_int_eq(dio_device_in_use("/dev/null", why, sizeof(why)), 0);
+	}
+	ck_assert_int_eq(dio_fs_type(-1, why, sizeof(why)), -EBADF);
+	ck_assert_int_eq(dio_fs_type(0, NULL, 0), -EINVAL);
+}
+END_TEST
+
 Suite *
 align_suite(void)
 {
@@ -95,6 +111,7 @@ align_suite(void)
 	tcase_add_test(tc, test_alloc);
 	tcase_add_test(tc, test_regular_file);
 	tcase_add_test(tc, test_char_device_and_errors);
+	tcase_add_test(tc, test_device_in_use_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,6 +11,8 @@
  *   --pagecache  whether residency in the page cache tells direct from
  *                buffered (not on tmpfs, whose pages are the file)
  *   --align      the offset/length granularity the kernel must report
+ *   --fstype     the name dio_fs_type() must give
+ *   --mounted-dev  the device mounted at TARGET (dio_device_in_use() = 1)
  */
 #include "config.h"
 
@@ -32,6 +34,8 @@ static int target_is_dev;
 static int want_direct = -1;
 static int want_pagecache = 1;
 static unsigned want_align;
+static const char *want_fstype;
+static const char *mounted_dev;
 
 /* Open a fresh file (or the device) for a test. */
 static dio_file *
@@ -312,11 +316,50 @@ START_TEST(test_sync_writes)
 }
 END_TEST
 
+/* The file system type, and the device under it reported as in use. */
+START_TEST(test_fs_type_and_device_in_use)
+{
+	char path[512], name[64], why[256], want[600];
+	dio_file *f;
+	int r;
+
+	f = open_target(path, sizeof(path), "fstype", 0, 0);
+	r = dio_fs_type(dio_file_fd(f), name, sizeof(name));
+	if (strcmp(dio_backend_name(), "posix") == 0) {
+		ck_assert_int_eq(r, -ENOTSUP);
+	} else if (want_fstype != NULL) {
+		ck_assert_int_eq(r, 0);
+		ck_assert_str_eq(name, want_fstype);
+	}
+	ck_assert_int_eq(dio_close(f), 0);
+	remove_target(path);
+	if (target_is_dev) {
+		r = dio_device_in_use(target, why, sizeof(why));
+		if (strcmp(dio_backend_name(), "posix") == 0)
+			ck_assert_int_eq(r, -ENOTSUP);
+		else
+			ck_assert_msg(r == 0, "%s in use? %d %s", target, r, why);
+	}
+	if (mounted_dev != NULL) {
+		r = dio_device_in_use(mounted_dev, why, sizeof(why));
+		if (strcmp(dio_backend_name(), "posix") == 0) {
+			ck_assert_int_eq(r, -ENOTSUP);
+		} else {
+			ck_assert_int_eq(r, 1);
+			snprintf(want, sizeof(want), "mounted on %s (%s)", target,
+			         want_fstype ? want_fstype : "");
+			if (want_fstype)
+				ck_assert_str_eq(why, want);
+		}
+	}
+}
+END_TEST
+
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: check_fs TARGET --direct yes|no [--pagecache yes|no] "
-	        "[--align N]\n");
+	        "[--align N] [--fstype NAME] [--mounted-dev DEV]\n");
 	exit(99);
 }
 
@@ -349,6 +392,10 @@ main(int argc, char **argv)
 			want_pagecache = yesno(argv[++i]);
 		else if (strcmp(argv[i], "--align") == 0 && i + 1 < argc)
 			want_align = (unsigned)strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--fstype") == 0 && i + 1 < argc)
+			want_fstype = argv[++i];
+		else if (strcmp(argv[i], "--mounted-dev") == 0 && i + 1 < argc)
+			mounted_dev = argv[++i];
 		else
 			usage();
 	}
@@ -373,6 +420,7 @@ main(int argc, char **argv)
 	tcase_add_test(tc, test_direct_policy);
 	tcase_add_test(tc, test_alignment_reported);
 	tcase_add_test(tc, test_sync_writes);
+	tcase_add_test(tc, test_fs_type_and_device_in_use);
 	if (want_direct) {
 		tcase_add_test(tc, test_direct_roundtrip);
 		tcase_add_test(tc, test_misaligned_direct);

@@ -38,7 +38,8 @@ ext4)
 	mkfs.ext4 -q -F "$dev" >/dev/null 2>&1 || hard "mkfs.ext4 $dev failed"
 	mnt=$work/mnt; mkdir "$mnt"
 	mount "$dev" "$mnt" || hard "mount $dev failed"
-	check_fs "$mnt" --direct $direct --align $([ $direct = yes ] && echo 512 || echo 0)
+	check_fs "$mnt" --direct $direct --align $([ $direct = yes ] && echo 512 || echo 0) \
+		--fstype ext4 --mounted-dev "$dev"
 	;;
 xfs)
 	need_cmd mkfs.xfs xfsprogs
@@ -46,12 +47,13 @@ xfs)
 	mkfs.xfs -q -f "$dev" >/dev/null 2>&1 || hard "mkfs.xfs $dev failed"
 	mnt=$work/mnt; mkdir "$mnt"
 	mount "$dev" "$mnt" || skip "cannot mount xfs (kernel without xfs?)"
-	check_fs "$mnt" --direct $direct --align $([ $direct = yes ] && echo 4096 || echo 0)
+	check_fs "$mnt" --direct $direct --align $([ $direct = yes ] && echo 4096 || echo 0) \
+		--fstype xfs --mounted-dev "$dev"
 	;;
 ramfs)
 	mnt=$work/mnt; mkdir "$mnt"
 	mount -t ramfs none "$mnt" || skip "cannot mount ramfs"
-	check_fs "$mnt" --direct no
+	check_fs "$mnt" --direct no --fstype ramfs
 	;;
 blockdev)
 	make_loop 4096 16

@@ -12,4 +12,4 @@ if backend_has_direct && [ "$DIO_BACKEND" = linux ] && [ "$(kernel_version)" -ge
 	direct=yes
 fi
 # tmpfs pages are the file itself: residency says nothing about direct I/O.
-check_fs "$dir" --direct $direct --pagecache no
+check_fs "$dir" --direct $direct --pagecache no --fstype tmpfs

@@ -1,0 +1,239 @@
+/* svg.c -- SVG line charts for the tools (see svg.h). */
+#include "config.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/svg.h"
+#include "tools/util.h"
+
+#define W 900.0          /* document width                 */
+#define CH 460.0         /* height of one chart            */
+#define ML 80.0          /* margins of the plot area       */
+#define MR 200.0
+#define MT 50.0
+#define MB 60.0
+
+static const char *const palette[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+	"#000000", "#aec7e8",
+};
+
+static void
+esc(FILE *fp, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '&': fputs("&amp;", fp); break;
+		case '"': fputs("&quot;", fp); break;
+		default: fputc(*s, fp);
+		}
+	}
+}
+
+struct axis {
+	double lo, hi;  /* in axis units (log values for log axes) */
+	int log;
+	double base;
+};
+
+static double
+ax_val(const struct axis *a, double v)
+{
+	return a->log ? log(v) / log(a->base) : v;
+}
+
+static void
+ax_init(struct axis *a, int logscale, double base, double mn, double mx)
+{
+	a->log = logscale;
+	a->base = base;
+	if (logscale) {
+		a->lo = floor(log(mn) / log(base));
+		a->hi = ceil(log(mx) / log(base));
+	} else {
+		double span = mx - mn, step;
+
+		if (mn > 0 && mn < span)
+			mn = 0;
+		if (span <= 0)
+			span = fabs(mx) > 0 ? fabs(mx) : 1;
+		step = pow(10, floor(log10(span / 5)));
+		a->lo = floor(mn / step) * step;
+		a->hi = ceil(mx / step) * step;
+	}
+	if (a->hi <= a->lo)
+		a->hi = a->lo + 1;
+}
+
+static void
+fmt_tick(char *buf, size_t len, double v, int fmt)
+{
+	if (fmt == DIOT_AXIS_BYTES && v >= 1)
+		diot_fmt_size((uint64_t)(v + 0.5), buf, len);
+	else if (fabs(v) >= 1e6 || (fabs(v) < 1e-3 && v != 0))
+		snprintf(buf, len, "%.0e", v);
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+static void
+chart(FILE *fp, const struct diot_chart *c, double y0)
+{
+	double xmn = DBL_MAX, xmx = -DBL_MAX, ymn = DBL_MAX, ymx = -DBL_MAX;
+	double pw = W - ML - MR, ph = CH - MT - MB, t, px, py;
+	struct axis ax, ay;
+	char lab[64];
+	int i, j, any = 0, first;
+
+	for (i = 0; i < c->nseries; i++)
+		for (j = 0; j < c->series[i].n; j++) {
+			double x = c->series[i].x[j], y = c->series[i].y[j];
+
+			if ((c->xlog && x <= 0) || (c->ylog && y <= 0) ||
+			    isnan(x) || isnan(y))
+				continue;
+			any = 1;
+			xmn = fmin(xmn, x); xmx = fmax(xmx, x);
+			ymn = fmin(ymn, y); ymx = fmax(ymx, y);
+		}
+	fprintf(fp, "<g transform=\"translate(0,%.1f)\">\n", y0);
+	fprintf(fp, "<text x=\"%.1f\" y=\"28\" text-anchor=\"middle\" font-size=\"17\" "
+	        "font-weight=\"bold\">", ML + pw / 2);
+	esc(fp, c->title);
+	fputs("</text>\n", fp);
+	if (!any) {
+		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no data"
+		        "</text>\n</g>\n", ML + pw / 2, MT + ph / 2);
+		return;
+	}
+	ax_init(&ax, c->xlog, 2, xmn, xmx);
+	ax_init(&ay, c->ylog, 10, ymn, ymx);
+#define PX(v) (ML + (ax_val(&ax, (v)) - ax.lo) / (ax.hi - ax.lo) * pw)
+#define PY(v) (MT + ph - (ax_val(&ay, (v)) - ay.lo) / (ay.hi - ay.lo) * ph)
+	fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+	        "fill=\"#ffffff\" stroke=\"#333333\"/>\n", ML, MT, pw, ph);
+
+	/* x ticks: every power of two (skipping some when crowded) or 6 steps */
+	if (ax.log) {
+		int step = (int)ceil((ax.hi - ax.lo) / 12);
+
+		for (t = ax.lo; t <= ax.hi + 1e-9; t += step) {
+			px = ML + (t - ax.lo) / (ax.hi - ax.lo) * pw;
+			fmt_tick(lab, sizeof(lab), pow(2, t), c->xfmt);
+			fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#dddddd\"/>\n", px, MT, px, MT + ph);
+			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+			        "font-size=\"11\">%s</text>\n", px, MT + ph + 16, lab);
+		}
+	} else {
+		double step = (ax.hi - ax.lo) / 6;
+
+		for (t = ax.lo; t <= ax.hi + step / 2; t += step) {
+			px = ML + (t - ax.lo) / (ax.hi - ax.lo) * pw;
+			fmt_tick(lab, sizeof(lab), t, c->xfmt);
+			fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#dddddd\"/>\n", px, MT, px, MT + ph);
+			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+			        "font-size=\"11\">%s</text>\n", px, MT + ph + 16, lab);
+		}
+	}
+	/* y ticks: decades with 2 and 5, or 5 steps */
+	if (ay.log) {
+		for (t = ay.lo; t <= ay.hi + 1e-9; t += 1) {
+			static const double sub[] = { 1, 2, 5 };
+			size_t k;
+
+			for (k = 0; k < 3; k++) {
+				double v = pow(10, t) * sub[k];
+
+				if (log10(v) > ay.hi + 1e-9)
+					break;
+				py = PY(v);
+				fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				        "stroke=\"%s\"/>\n", ML, py, ML + pw, py,
+				        k == 0 ? "#cccccc" : "#eeeeee");
+				fmt_tick(lab, sizeof(lab), v, DIOT_AXIS_PLAIN);
+				fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+				        "font-size=\"11\">%s</text>\n", ML - 6, py + 4, lab);
+			}
+		}
+	} else {
+		double step = (ay.hi - ay.lo) / 5;
+
+		for (t = ay.lo; t <= ay.hi + step / 2; t += step) {
+			py = MT + ph - (t - ay.lo) / (ay.hi - ay.lo) * ph;
+			fmt_tick(lab, sizeof(lab), t, DIOT_AXIS_PLAIN);
+			fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#dddddd\"/>\n", ML, py, ML + pw, py);
+			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+			        "font-size=\"11\">%s</text>\n", ML - 6, py + 4, lab);
+		}
+	}
+	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\">",
+	        ML + pw / 2, MT + ph + 40);
+	esc(fp, c->xlabel);
+	fputs("</text>\n", fp);
+	fprintf(fp, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\" "
+	        "transform=\"rotate(-90 18 %.1f)\">", MT + ph / 2, MT + ph / 2);
+	esc(fp, c->ylabel);
+	fputs("</text>\n", fp);
+
+	for (i = 0; i < c->nseries; i++) {
+		const struct diot_series *s = &c->series[i];
+		const char *col = palette[i % (int)(sizeof(palette) / sizeof(palette[0]))];
+
+		fprintf(fp, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+		        "points=\"", col);
+		for (j = 0, first = 1; j < s->n; j++) {
+			if ((c->xlog && s->x[j] <= 0) || (c->ylog && s->y[j] <= 0) ||
+			    isnan(s->y[j]))
+				continue;
+			fprintf(fp, "%s%.1f,%.1f", first ? "" : " ", PX(s->x[j]), PY(s->y[j]));
+			first = 0;
+		}
+		fputs("\"/>\n", fp);
+		for (j = 0; j < s->n; j++) {
+			if ((c->xlog && s->x[j] <= 0) || (c->ylog && s->y[j] <= 0) ||
+			    isnan(s->y[j]))
+				continue;
+			fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+			        PX(s->x[j]), PY(s->y[j]), col);
+		}
+		py = MT + 10 + i * 20;
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		        "stroke=\"%s\" stroke-width=\"3\"/>\n", ML + pw + 14, py,
+		        ML + pw + 38, py, col);
+		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">", ML + pw + 44,
+		        py + 4);
+		esc(fp, s->name);
+		fputs("</text>\n", fp);
+	}
+#undef PX
+#undef PY
+	fputs("</g>\n", fp);
+}
+
+int
+diot_svg_write(FILE *fp, const char *title, const struct diot_chart *charts,
+               int ncharts)
+{
+	int i;
+
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+	        "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, "
+	        "sans-serif\">\n<title>", W, CH * ncharts, W, CH * ncharts);
+	esc(fp, title);
+	fputs("</title>\n", fp);
+	fprintf(fp, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fafafa\"/>\n");
+	for (i = 0; i < ncharts; i++)
+		chart(fp, &charts[i], CH * i);
+	fputs("</svg>\n", fp);
+	return ferror(fp) ? -1 : 0;
+}
