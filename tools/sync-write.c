@@ -1,0 +1,1612 @@
+/*
+ * sync-write -- synchronous sequential write benchmark.
+ *
+ * For every combination of commit method x transaction size x number of
+ * writers ("a point"), writers write transactions sequentially through
+ * their own region of the target and commit each one the method's way;
+ * the time of every transaction (write + commit) is recorded.  The answer
+ * is the average time per transaction in microseconds and its
+ * distribution, as asked by the Solaris UFS study of large synchronous
+ * sequential writes, for any method the platform offers.
+ *
+ * Structure: options -> target preparation -> for each point: fork or
+ * spawn the writers, which meet at a barrier, run, and leave their
+ * histograms in shared memory -> report (table/CSV as points finish,
+ * JSON and SVG at the end) -> optional read-back verification.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libdirectio.h"
+#include "tools/hist.h"
+#include "tools/svg.h"
+#include "tools/sync-write.h"
+#include "tools/util.h"
+
+#define MAX_WRITERS 256
+#define HDR_SIZE 64
+#define DEFAULT_SIZES "512,1k,2k,4k,8k,16k,32k,48k,64k,128k,256k,512k,1m"
+#define DEFAULT_TIME_NS 400000000ull     /* 0.4 s per point */
+#define DEFAULT_WARMUP 8
+#define DEFAULT_REGION (64ull << 20)
+#define MAX_SIZE (1ull << 30)
+
+/* ------------------------------------------------------------ methods */
+
+struct method {
+	char name[32];
+	int direct;     /* 0 or 1                    */
+	int sync;       /* dio_sync                  */
+	int commit;     /* dio_commit                */
+};
+
+static const struct { const char *name; int sync, commit; } base_methods[] = {
+	{ "none",      DIO_SYNC_NONE, DIO_COMMIT_NONE },
+	{ "fsync",     DIO_SYNC_NONE, DIO_COMMIT_FSYNC },
+	{ "fdatasync", DIO_SYNC_NONE, DIO_COMMIT_FDATASYNC },
+	{ "dsync",     DIO_SYNC_DATA, DIO_COMMIT_NONE },
+	{ "sync",      DIO_SYNC_FULL, DIO_COMMIT_NONE },
+	{ "rwf-dsync", DIO_SYNC_NONE, DIO_COMMIT_RWF_DSYNC },
+};
+
+static const char *const default_methods[] = {
+	"none", "fsync", "fdatasync", "dsync", "sync", "rwf-dsync",
+	"direct", "direct+dsync", "direct+fdatasync", "direct+fsync",
+};
+
+#define NBASE (sizeof(base_methods) / sizeof(base_methods[0]))
+#define NDEFAULT (sizeof(default_methods) / sizeof(default_methods[0]))
+
+static int
+parse_method(const char *s, struct method *m)
+{
+	const char *b = s;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	if (strncmp(s, "direct", 6) == 0 && (s[6] == '\0' || s[6] == '+')) {
+		m->direct = 1;
+		b = s[6] ? s + 7 : "none";
+	}
+	for (i = 0; i < NBASE; i++)
+		if (strcmp(b, base_methods[i].name) == 0)
+			break;
+	if (i == NBASE)
+		return -1;
+	m->sync = base_methods[i].sync;
+	m->commit = base_methods[i].commit;
+	if (m->direct && m->sync == DIO_SYNC_NONE && m->commit == DIO_COMMIT_NONE)
+		snprintf(m->name, sizeof(m->name), "direct");
+	else
+		snprintf(m->name, sizeof(m->name), "%s%s", m->direct ? "direct+" : "",
+		         base_methods[i].name);
+	return 0;
+}
+
+/* ------------------------------------------------------------ options */
+
+enum layout { LAYOUT_SHARED, LAYOUT_SEPARATE };
+
+static struct opts {
+	const char *target;       /* NULL: temporary file in dir         */
+	const char *dir;          /* --dir                               */
+	int force, keep;
+	struct method *methods;
+	int nmethods;
+	uint64_t *sizes;
+	int nsizes;
+	uint64_t *writers;
+	int nwriters;
+	int threads;
+	int layout;
+	int extend;
+	uint64_t time_ns, count, warmup, region;
+	int region_set;
+	int format;
+	const char *output, *plot;
+	int verify;
+	const char *ack_log;
+	const char *check_log;
+	int quiet, verbose, per_writer;
+} o;
+
+/* ------------------------------------------------------------ state */
+
+/* Everything a writer reports back, in shared memory. */
+struct wres {
+	struct diot_hist hist;
+	uint64_t txns_total;      /* including warm-up, = next sequence */
+	uint64_t t_start, t_end;  /* measured window (ns, monotonic)     */
+	double cpu_user, cpu_sys; /* seconds, over the measured window   */
+	int err;                  /* -errno, 0 if none                   */
+	int64_t err_off;
+	int region_full;
+	int mech, sync_flag;
+	volatile uint64_t progress;
+	char errmsg[320];
+};
+
+struct shm {
+	volatile sig_atomic_t stop;
+	struct wres w[MAX_WRITERS];
+};
+
+struct target {
+	char path[PATH_MAX];
+	int is_dev;
+	int created;              /* we created path (and remove it)      */
+	char fstype[64];
+	struct dio_align align;
+	uint64_t dev_bytes;
+	char *extra[MAX_WRITERS]; /* separate layout: files 1..W-1        */
+	int extra_created[MAX_WRITERS];
+	int nfiles;               /* files prepared (separate layout)     */
+};
+
+static struct target tg;
+static struct shm *sh;
+static volatile sig_atomic_t g_signal;
+static uint64_t run_id;
+static FILE *out;
+static int ack_fd = -1;
+
+/* Results of every point, for JSON/plot and the summary. */
+static struct sw_point *points;
+static int npoints, cap_points;
+
+static void
+on_signal(int sig)
+{
+	g_signal = sig;
+	if (sh != NULL)
+		sh->stop = 1;
+}
+
+/* ------------------------------------------------------------ verify data */
+
+static uint64_t
+fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--) {
+		h ^= *c++;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static void
+put64(unsigned char *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t
+get64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+/*
+ * Fill one transaction: a 64-byte header (magic, run, point, writer,
+ * sequence, offset, size, checksum) and a payload derived from them.
+ */
+static void
+make_txn(unsigned char *buf, size_t size, uint32_t point, uint32_t writer,
+         uint64_t seq, uint64_t off)
+{
+	uint64_t x = run_id ^ ((uint64_t)point << 40) ^ ((uint64_t)writer << 20) ^ seq;
+	size_t i;
+
+	memset(buf, 0, HDR_SIZE);
+	memcpy(buf, "SYNCWRT1", 8);
+	put64(buf + 8, run_id);
+	put64(buf + 16, ((uint64_t)point << 32) | writer);
+	put64(buf + 24, seq);
+	put64(buf + 32, off);
+	put64(buf + 40, size);
+	for (i = HDR_SIZE; i + 8 <= size; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		put64(buf + i, x);
+	}
+	for (; i < size; i++)
+		buf[i] = (unsigned char)(x >> (i & 7));
+	put64(buf + 48, fnv1a(0xcbf29ce484222325ull, buf, size));
+}
+
+enum txn_state { TXN_OK, TXN_MISSING, TXN_CORRUPT };
+
+/* Decode a transaction read back; checks magic and checksum. */
+static int
+read_txn(unsigned char *buf, size_t size, uint64_t *rid, uint32_t *point,
+         uint32_t *writer, uint64_t *seq, uint64_t *off)
+{
+	uint64_t sum, want, pw;
+	size_t i;
+
+	if (memcmp(buf, "SYNCWRT1", 8) != 0) {
+		for (i = 0; i < size && buf[i] == 0; i++)
+			;
+		return i == size ? TXN_MISSING : TXN_CORRUPT;
+	}
+	want = get64(buf + 48);
+	put64(buf + 48, 0);
+	sum = fnv1a(0xcbf29ce484222325ull, buf, size);
+	put64(buf + 48, want);
+	if (sum != want || get64(buf + 40) != size)
+		return TXN_CORRUPT;
+	*rid = get64(buf + 8);
+	pw = get64(buf + 16);
+	*point = (uint32_t)(pw >> 32);
+	*writer = (uint32_t)pw;
+	*seq = get64(buf + 24);
+	*off = get64(buf + 32);
+	return TXN_OK;
+}
+
+/* ------------------------------------------------------------ ack log */
+
+static void
+ack_line(const char *fmt, ...) DIOT_PRINTF(1, 2);
+
+/* One record per write(): lines from several writers never interleave. */
+static void
+ack_line(const char *fmt, ...)
+{
+	char line[PATH_MAX + 256];
+	va_list ap;
+	int n;
+
+	if (ack_fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n < sizeof(line))
+		while (write(ack_fd, line, (size_t)n) < 0 && errno == EINTR)
+			;
+}
+
+/* ------------------------------------------------------------ writers */
+
+struct wctx {
+	const struct method *m;
+	uint64_t size;
+	int writers;
+	int point;
+	uint64_t slots;           /* transactions that fit in a region  */
+	int ready_w, go_r;        /* barrier pipes                       */
+};
+
+static const char *
+file_of(int k)
+{
+	return (o.layout == LAYOUT_SEPARATE && k > 0) ? tg.extra[k] : tg.path;
+}
+
+/* Offset of transaction j of writer k. */
+static uint64_t
+txn_offset(const struct wctx *c, int k, uint64_t j)
+{
+	uint64_t slot = o.extend ? j : j % c->slots;
+
+	if (o.layout == LAYOUT_SEPARATE)
+		return slot * c->size;
+	if (o.extend)   /* writers interleave at the growing end of one file */
+		return (slot * (uint64_t)c->writers + (uint64_t)k) * c->size;
+	return (uint64_t)k * o.region + slot * c->size;
+}
+
+static void
+cpu_now(double *user, double *sys)
+{
+	struct rusage ru;
+	int who = RUSAGE_SELF;
+
+#if defined(RUSAGE_THREAD)
+	if (o.threads)
+		who = RUSAGE_THREAD;
+#elif defined(RUSAGE_LWP)
+	if (o.threads)
+		who = RUSAGE_LWP;
+#endif
+	getrusage(who, &ru);
+	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static void
+writer_main(const struct wctx *c, int k)
+{
+	struct wres *w = &sh->w[k];
+	const struct method *m = c->m;
+	struct dio_align a;
+	uint64_t j = 0, recorded = 0, t0, t1, deadline, off = 0;
+	double u0 = 0, s0 = 0, u1, s1;
+	size_t align;
+	unsigned char *buf = NULL;
+	dio_file *f = NULL;
+	char detail[300], ch;
+	int64_t r;
+	int rr;
+
+	rr = dio_open(&f, file_of(k), DIO_O_RDWR, m->direct ? DIO_DIRECT_ON : DIO_DIRECT_OFF,
+	              m->sync, 0);
+	if (rr < 0) {
+		w->err = rr;
+		snprintf(w->errmsg, sizeof(w->errmsg), "open %s: %s", file_of(k),
+		         dio_strerror(rr));
+	} else {
+		w->mech = dio_file_direct(f);
+		w->sync_flag = dio_file_sync_flag(f);
+		dio_file_align(f, &a);
+		align = a.mem_align > 4096 ? a.mem_align : 4096;
+		buf = dio_alloc((size_t)c->size, align);
+		if (buf == NULL) {
+			w->err = -ENOMEM;
+			snprintf(w->errmsg, sizeof(w->errmsg), "cannot allocate %" PRIu64
+			         " bytes", c->size);
+		} else {
+			/* Incompressible, the same for every writer (verify rewrites it). */
+			make_txn(buf, (size_t)c->size, (uint32_t)c->point, (uint32_t)k, 0, 0);
+		}
+	}
+	/* Ready, then wait for the start (EOF on the go pipe). */
+	while (write(c->ready_w, "r", 1) < 0 && errno == EINTR)
+		;
+	while (read(c->go_r, &ch, 1) < 0 && errno == EINTR)
+		;
+	if (w->err)
+		goto out;
+
+	for (; j < o.warmup && !sh->stop; j++) {
+		off = txn_offset(c, k, j);
+		if (o.extend && j >= c->slots)
+			break;
+		if (o.verify)
+			make_txn(buf, (size_t)c->size, (uint32_t)c->point, (uint32_t)k, j, off);
+		r = dio_pwrite_commit(f, buf, (size_t)c->size, (int64_t)off, m->commit);
+		if (r < 0)
+			goto fail;
+	}
+	cpu_now(&u0, &s0);
+	w->t_start = t1 = diot_now_ns();
+	deadline = w->t_start + o.time_ns;
+	while (!sh->stop) {
+		if (o.count ? recorded >= o.count : t1 >= deadline)
+			break;
+		if (o.extend && j >= c->slots) {
+			w->region_full = 1;
+			break;
+		}
+		off = txn_offset(c, k, j);
+		if (o.verify)
+			make_txn(buf, (size_t)c->size, (uint32_t)c->point, (uint32_t)k, j, off);
+		if (ack_fd >= 0)
+			ack_line("I %d %" PRIu64 " %" PRIu64 "\n", k, j, off);
+		t0 = diot_now_ns();
+		r = dio_pwrite_commit(f, buf, (size_t)c->size, (int64_t)off, m->commit);
+		t1 = diot_now_ns();
+		if (r < 0)
+			goto fail;
+		if (ack_fd >= 0)
+			ack_line("A %d %" PRIu64 " %" PRIu64 "\n", k, j, off);
+		diot_hist_add(&w->hist, t1 - t0);
+		w->progress = ++recorded;
+		j++;
+	}
+	w->t_end = t1;
+	cpu_now(&u1, &s1);
+	w->cpu_user = u1 - u0;
+	w->cpu_sys = s1 - s0;
+	goto out;
+fail:
+	w->err = (int)r;
+	w->err_off = (int64_t)off;
+	dio_file_errdetail(f, detail, sizeof(detail));
+	snprintf(w->errmsg, sizeof(w->errmsg), "writer %d, method %s, %" PRIu64
+	         "-byte transaction %" PRIu64 " at offset %" PRIu64 ": %s", k, m->name,
+	         c->size, j, off, detail[0] ? detail : dio_strerror((int)r));
+	if (w->t_start) {
+		w->t_end = diot_now_ns();
+		cpu_now(&u1, &s1);
+		w->cpu_user = u1 - u0;
+		w->cpu_sys = s1 - s0;
+	}
+out:
+	w->txns_total = j;
+	dio_free(buf);
+	dio_close(f);
+	while (write(c->ready_w, "d", 1) < 0 && errno == EINTR)
+		;
+}
+
+struct thr_arg {
+	const struct wctx *c;
+	int k;
+};
+
+static void *
+writer_thread(void *p)
+{
+	struct thr_arg *a = p;
+
+	writer_main(a->c, a->k);
+	return NULL;
+}
+
+/* ------------------------------------------------------------ statistics */
+
+static void
+stats_from(struct sw_stats *s, const struct diot_hist *h, uint64_t size,
+           uint64_t t_start, uint64_t t_end, double cu, double cs)
+{
+	memset(s, 0, sizeof(*s));
+	s->txns = h->count;
+	s->bytes = h->count * size;
+	s->wall_s = t_end > t_start ? (double)(t_end - t_start) / 1e9 : 0;
+	if (h->count) {
+		s->avg_us = diot_hist_mean(h) / 1e3;
+		s->min_us = (double)h->min_ns / 1e3;
+		s->p50_us = diot_hist_quantile(h, 0.50) / 1e3;
+		s->p90_us = diot_hist_quantile(h, 0.90) / 1e3;
+		s->p99_us = diot_hist_quantile(h, 0.99) / 1e3;
+		s->p999_us = diot_hist_quantile(h, 0.999) / 1e3;
+		s->max_us = (double)h->max_ns / 1e3;
+		s->stddev_us = diot_hist_stddev(h) / 1e3;
+		s->cpu_us_per_txn = (cu + cs) / (double)h->count * 1e6;
+	}
+	if (s->wall_s > 0) {
+		s->txn_per_s = (double)s->txns / s->wall_s;
+		s->mb_per_s = (double)s->bytes / s->wall_s / 1e6;
+	}
+	s->cpu_user_s = cu;
+	s->cpu_sys_s = cs;
+}
+
+static void
+point_stats(struct sw_point *p, int W)
+{
+	static struct diot_hist all;
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	double cu = 0, cs = 0;
+	int k;
+
+	diot_hist_reset(&all);
+	p->per = calloc((size_t)W, sizeof(*p->per));
+	if (p->per == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	for (k = 0; k < W; k++) {
+		struct wres *w = &sh->w[k];
+
+		stats_from(&p->per[k], &w->hist, p->size, w->t_start, w->t_end,
+		           w->cpu_user, w->cpu_sys);
+		diot_hist_merge(&all, &w->hist);
+		if (w->t_start && w->t_start < t0)
+			t0 = w->t_start;
+		if (w->t_end > t1)
+			t1 = w->t_end;
+		cu += w->cpu_user;
+		cs += w->cpu_sys;
+		p->region_full |= w->region_full;
+	}
+	stats_from(&p->agg, &all, p->size, t0 == UINT64_MAX ? 0 : t0, t1, cu, cs);
+}
+
+/* ------------------------------------------------------------ progress */
+
+static int progress_on;
+static size_t progress_len;
+
+static void
+progress_clear(void)
+{
+	if (progress_len) {
+		fprintf(stderr, "\r%*s\r", (int)progress_len, "");
+		progress_len = 0;
+	}
+}
+
+static void
+progress(int idx, int total, const struct method *m, uint64_t size, int W)
+{
+	char sz[32], line[200];
+	uint64_t n = 0;
+	int k, len;
+
+	if (!progress_on)
+		return;
+	for (k = 0; k < W; k++)
+		n += sh->w[k].progress;
+	len = snprintf(line, sizeof(line), "[%d/%d] %s, %s, %d writer%s: %" PRIu64
+	               " transactions", idx + 1, total, m->name,
+	               diot_fmt_size(size, sz, sizeof(sz)), W, W == 1 ? "" : "s", n);
+	fprintf(stderr, "\r%s", line);
+	if ((size_t)len < progress_len)
+		fprintf(stderr, "%*s", (int)(progress_len - (size_t)len), "");
+	progress_len = (size_t)len;
+	fflush(stderr);
+}
+
+/* ------------------------------------------------------------ one point */
+
+static int direct_refused;              /* -errno of the direct probe, or 0 */
+
+static int
+point_na(struct sw_point *p, const struct method *m)
+{
+	char a[32], b[32];
+
+	if (m->commit == DIO_COMMIT_RWF_DSYNC && dio_commit_resolve(m->commit) < 0) {
+		snprintf(p->note, sizeof(p->note), "per-write data sync (pwritev2 with "
+		         "RWF_DSYNC) does not exist on this system");
+		return 1;
+	}
+	if (m->direct && direct_refused) {
+		snprintf(p->note, sizeof(p->note), "%s refuses direct I/O (%s)",
+		         tg.is_dev ? "the device" : "the file system",
+		         (dio_caps() & (DIO_CAP_O_DIRECT | DIO_CAP_DIRECTIO))
+		             ? dio_strerror(direct_refused)
+		             : "this build has no direct I/O mechanism");
+		return 1;
+	}
+	if (m->direct && tg.align.offset_align > 1 && p->size % tg.align.offset_align) {
+		snprintf(p->note, sizeof(p->note), "%s is not a multiple of the direct "
+		         "I/O granularity %s (%" PRIu32 " bytes, from %s)",
+		         diot_fmt_size(p->size, a, sizeof(a)),
+		         diot_fmt_size(tg.align.offset_align, b, sizeof(b)),
+		         tg.align.offset_align, dio_align_source_name((int)tg.align.source));
+		return 1;
+	}
+	return 0;
+}
+
+/* Before a point: a fresh, empty file to extend, or no cached pages. */
+static void
+prepare_point(int W)
+{
+	int k, n = o.layout == LAYOUT_SEPARATE ? W : 1, fd;
+
+	for (k = 0; k < n; k++) {
+		fd = open(file_of(k), O_RDWR);
+		if (fd < 0)
+			diot_die(DIOT_EXIT_FAIL, "reopen %s: %s", file_of(k), dio_strerror(errno));
+		if (o.extend && ftruncate(fd, 0) != 0)
+			diot_die(DIOT_EXIT_FAIL, "truncate %s: %s", file_of(k), dio_strerror(errno));
+		fsync(fd);
+#ifdef POSIX_FADV_DONTNEED
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+#endif
+		close(fd);
+	}
+}
+
+static void verify_point(struct sw_point *p, const struct wctx *c);
+
+/*
+ * Run one point.  Returns 0 to go on, or -1 when the run must stop (an
+ * I/O error or a signal).
+ */
+static int
+run_point(struct sw_point *p, const struct method *m, int W, int total)
+{
+	int ready[2], go[2], k, status = 0;
+	pid_t pid[MAX_WRITERS];
+	pthread_t thr[MAX_WRITERS];
+	struct thr_arg targ[MAX_WRITERS];
+	struct wctx c;
+	char ch;
+	ssize_t n;
+
+	p->direct = "-";
+	p->sync_flag = "-";
+	p->commit = dio_commit_name(m->commit);
+	if (point_na(p, m)) {
+		p->status = SW_NA;
+		return 0;
+	}
+	memset(&c, 0, sizeof(c));
+	c.m = m;
+	c.size = p->size;
+	c.writers = W;
+	c.point = p->index;
+	c.slots = o.region / p->size;
+	for (k = 0; k < W; k++) {
+		memset(&sh->w[k], 0, sizeof(sh->w[k]));
+		diot_hist_reset(&sh->w[k].hist);
+	}
+	if (!tg.is_dev)
+		prepare_point(W);
+	if (ack_fd >= 0)
+		ack_line("P %d %s %" PRIu64 " %d %" PRIu64 "\n", p->index, m->name,
+		         p->size, W, c.slots);
+	if (pipe(ready) != 0 || pipe(go) != 0)
+		diot_die(DIOT_EXIT_FAIL, "pipe: %s", dio_strerror(errno));
+	c.ready_w = ready[1];
+	c.go_r = go[0];
+	fflush(NULL);
+	for (k = 0; k < W; k++) {
+		if (o.threads) {
+			targ[k].c = &c;
+			targ[k].k = k;
+			if (pthread_create(&thr[k], NULL, writer_thread, &targ[k]) != 0)
+				diot_die(DIOT_EXIT_FAIL, "cannot start writer thread %d", k);
+			continue;
+		}
+		pid[k] = fork();
+		if (pid[k] < 0)
+			diot_die(DIOT_EXIT_FAIL, "fork: %s", dio_strerror(errno));
+		if (pid[k] == 0) {
+			close(ready[0]);
+			close(go[1]);
+			writer_main(&c, k);
+			_exit(0);
+		}
+	}
+	if (!o.threads) {
+		/* Only the writers hold these now: EOF tells that all are gone. */
+		close(ready[1]);
+		close(go[0]);
+	}
+	/* Barrier: all writers ready (or gone), then release them at once. */
+	for (k = 0; k < W; ) {
+		n = read(ready[0], &ch, 1);
+		if (n == 1)
+			k++;
+		else if (n == 0 || errno != EINTR)
+			break;
+	}
+	close(go[1]);
+	/* Each writer sends one more byte when it is done; meanwhile update
+	 * the progress line. */
+	for (k = 0; k < W; ) {
+		struct pollfd pfd;
+
+		pfd.fd = ready[0];
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, progress_on ? 200 : -1) == 0) {
+			progress(p->index, total, m, p->size, W);
+			continue;
+		}
+		n = read(ready[0], &ch, 1);
+		if (n == 1)
+			k++;
+		else if (n == 0 || errno != EINTR)
+			break;
+	}
+	if (o.threads) {
+		for (k = 0; k < W; k++)
+			pthread_join(thr[k], NULL);
+		close(ready[1]);
+		close(go[0]);
+	} else {
+		for (k = 0; k < W; k++) {
+			while (waitpid(pid[k], &status, 0) < 0 && errno == EINTR)
+				;
+			if (WIFSIGNALED(status) && sh->w[k].err == 0) {
+				sh->w[k].err = -EINTR;
+				snprintf(sh->w[k].errmsg, sizeof(sh->w[k].errmsg),
+				         "writer %d was killed by signal %d", k,
+				         WTERMSIG(status));
+			}
+		}
+	}
+	close(ready[0]);
+	progress_clear();
+
+	point_stats(p, W);
+	p->direct = dio_mech_name(sh->w[0].mech);
+	p->sync_flag = dio_sync_flag_name(sh->w[0].sync_flag);
+	p->commit = dio_commit_name(dio_commit_resolve(m->commit) < 0
+	                            ? m->commit : dio_commit_resolve(m->commit));
+	for (k = 0; k < W; k++) {
+		struct wres *w = &sh->w[k];
+
+		if (w->err == 0)
+			continue;
+		if (w->err == -ENOTSUP && m->commit == DIO_COMMIT_RWF_DSYNC) {
+			p->status = SW_NA;
+			snprintf(p->note, sizeof(p->note), "the kernel rejects RWF_DSYNC");
+			return 0;
+		}
+		p->status = SW_ERROR;
+		snprintf(p->note, sizeof(p->note), "%s", w->errmsg);
+		return -1;
+	}
+	if (g_signal) {
+		p->status = SW_INTERRUPTED;
+		snprintf(p->note, sizeof(p->note), "interrupted by signal %d; partial "
+		         "results", (int)g_signal);
+		return -1;
+	}
+	if (p->region_full)
+		snprintf(p->note, sizeof(p->note), "a writer filled its %" PRIu64
+		         "-byte region before the time was up (see --region)", o.region);
+	if (o.verify)
+		verify_point(p, &c);
+	return 0;
+}
+
+/* ------------------------------------------------------------ verify */
+
+/*
+ * Read back every slot the point wrote and compare it with the last
+ * transaction that should be there: same run, point, writer, sequence and
+ * offset, and an intact checksum.
+ */
+static void
+verify_point(struct sw_point *p, const struct wctx *c)
+{
+	struct sw_verify *v = &p->verify;
+	size_t chunk = (size_t)(c->size > (1u << 20) ? c->size : (1u << 20));
+	unsigned char *buf;
+	int k, fd, st;
+
+	chunk -= chunk % c->size;
+	buf = malloc(chunk);
+	if (buf == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	v->done = 1;
+	for (k = 0; k < c->writers; k++) {
+		uint64_t n = sh->w[k].txns_total, nslots = o.extend ? n : (n < c->slots ? n : c->slots);
+		uint64_t s, want, rseq, roff, rid, off;
+		uint32_t rpoint, rwriter;
+
+		fd = open(file_of(k), O_RDONLY);
+		if (fd < 0)
+			diot_die(DIOT_EXIT_FAIL, "verify: open %s: %s", file_of(k),
+			         dio_strerror(errno));
+		for (s = 0; s < nslots; s++) {
+			/* the last sequence that used slot s */
+			want = o.extend ? s : s + (n - 1 - s) / c->slots * c->slots;
+			off = txn_offset(c, k, want);
+			if (pread(fd, buf, (size_t)c->size, (off_t)off) != (ssize_t)c->size) {
+				v->checked++;
+				v->missing++;
+				continue;
+			}
+			v->checked++;
+			st = read_txn(buf, (size_t)c->size, &rid, &rpoint, &rwriter, &rseq, &roff);
+			if (st == TXN_MISSING)
+				v->missing++;
+			else if (st == TXN_CORRUPT)
+				v->corrupt++;
+			else if (rid != run_id || rpoint != (uint32_t)c->point ||
+			         (rwriter == (uint32_t)k && rseq < want && roff == off))
+				v->stale++;
+			else if (rwriter != (uint32_t)k || rseq != want || roff != off)
+				v->misplaced++;
+			else
+				v->ok++;
+		}
+		close(fd);
+	}
+	free(buf);
+}
+
+/* ------------------------------------------------------------ target */
+
+static char *tmp_template;
+
+static void
+remove_files(void)
+{
+	int k;
+
+	for (k = 1; k < MAX_WRITERS; k++)
+		if (tg.extra[k] && tg.extra_created[k] && !o.keep)
+			unlink(tg.extra[k]);
+	if (tg.created && !o.keep && tg.path[0])
+		unlink(tg.path);
+}
+
+/* Create path exclusively (ours), or accept an existing regular file with
+ * --force.  Returns 1 if created. */
+static int
+claim_file(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	if (errno != EEXIST)
+		diot_die(DIOT_EXIT_FAIL, "cannot create '%s': %s", path, dio_strerror(errno));
+	if (stat(path, &st) != 0)
+		diot_die(DIOT_EXIT_FAIL, "'%s': %s", path, dio_strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		diot_die(DIOT_EXIT_USAGE, "'%s' is a directory: name a file to create, or "
+		         "use --dir %s for a temporary file there", path, path);
+	if (!S_ISREG(st.st_mode))
+		diot_die(DIOT_EXIT_USAGE, "'%s' is neither a regular file nor a block "
+		         "device", path);
+	if (!o.force)
+		diot_die(DIOT_EXIT_USAGE, "'%s' exists and would be overwritten; pass "
+		         "--force to allow that, or name a new file", path);
+	if (access(path, W_OK) != 0)
+		diot_die(DIOT_EXIT_FAIL, "'%s': %s", path, dio_strerror(errno));
+	return 0;
+}
+
+/* Write zeros over [0, len) of path, in 1 MiB pieces, and sync. */
+static void
+prefill(const char *path, uint64_t len)
+{
+	static char zero[1 << 20];
+	uint64_t off;
+	dio_file *f;
+	int64_t r = 0;
+	int rr;
+
+	rr = dio_open(&f, path, DIO_O_WRONLY, DIO_DIRECT_OFF, DIO_SYNC_NONE, 0);
+	if (rr < 0)
+		diot_die(DIOT_EXIT_FAIL, "open %s: %s", path, dio_strerror(rr));
+	for (off = 0; off < len && !g_signal; off += sizeof(zero)) {
+		r = dio_pwrite(f, zero, (size_t)(len - off < sizeof(zero) ? len - off
+		                                                      : sizeof(zero)),
+		               (int64_t)off);
+		if (r < 0)
+			break;
+	}
+	if (r >= 0)
+		r = dio_commit(f, DIO_COMMIT_FSYNC);
+	if (r < 0) {
+		char d[300];
+
+		dio_file_errdetail(f, d, sizeof(d));
+		dio_close(f);
+		remove_files();
+		diot_die(DIOT_EXIT_FAIL, "preparing %s (%" PRIu64 " bytes): %s", path, len,
+		         d[0] ? d : dio_strerror((int)r));
+	}
+	dio_close(f);
+}
+
+static void
+setup_target(uint64_t max_writers, uint64_t max_size)
+{
+	char why[300];
+	struct stat st;
+	dio_file *f;
+	int r, k, fd;
+
+	if (o.target == NULL) {
+		const char *d = o.dir ? o.dir : ".";
+
+		if (stat(d, &st) != 0)
+			diot_die(DIOT_EXIT_USAGE, "--dir '%s': %s", d, dio_strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			diot_die(DIOT_EXIT_USAGE, "--dir '%s' is not a directory", d);
+		tmp_template = malloc(strlen(d) + 32);
+		sprintf(tmp_template, "%s/sync-write.XXXXXX", d);
+		fd = mkstemp(tmp_template);
+		if (fd < 0)
+			diot_die(DIOT_EXIT_FAIL, "cannot create a temporary file in '%s': %s",
+			         d, dio_strerror(errno));
+		close(fd);
+		snprintf(tg.path, sizeof(tg.path), "%s", tmp_template);
+		tg.created = 1;
+	} else if (stat(o.target, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))) {
+		snprintf(tg.path, sizeof(tg.path), "%s", o.target);
+		tg.is_dev = 1;
+		if (!o.force)
+			diot_die(DIOT_EXIT_USAGE, "'%s' is a device: its contents would be "
+			         "destroyed; pass --force to allow that", o.target);
+		r = dio_device_in_use(o.target, why, sizeof(why));
+		if (r == 1)
+			diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (%s)",
+			         o.target, why);
+		if (r < 0)
+			diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
+			         "whether it is in use (%s%s%s)", o.target, dio_strerror(r),
+			         why[0] ? ": " : "", why);
+		if (o.extend)
+			diot_die(DIOT_EXIT_USAGE, "--extend needs a file, not a device");
+		if (o.layout == LAYOUT_SEPARATE)
+			diot_die(DIOT_EXIT_USAGE, "--layout separate needs files, not a device");
+	} else {
+		snprintf(tg.path, sizeof(tg.path), "%s", o.target);
+		tg.created = claim_file(o.target);
+	}
+
+	/* What the target supports. */
+	r = dio_open(&f, tg.path, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE, 0);
+	if (r == -ENOTSUP || r == -EINVAL) {
+		direct_refused = r;
+		r = dio_open(&f, tg.path, DIO_O_RDWR, DIO_DIRECT_OFF, DIO_SYNC_NONE, 0);
+	}
+	if (r < 0) {
+		remove_files();
+		diot_die(DIOT_EXIT_FAIL, "cannot open '%s' for writing: %s", tg.path,
+		         dio_strerror(r));
+	}
+	dio_file_align(f, &tg.align);
+	tg.dev_bytes = tg.align.device_bytes;
+	if (dio_fs_type(dio_file_fd(f), tg.fstype, sizeof(tg.fstype)) < 0)
+		snprintf(tg.fstype, sizeof(tg.fstype), "%s", tg.is_dev ? "device" : "unknown");
+	dio_close(f);
+
+	/* Regions: a multiple of the largest size and of the direct I/O
+	 * granularity, so that every offset stays aligned. */
+	if (!o.region_set)
+		o.region = DEFAULT_REGION;
+	if (o.region < max_size)
+		o.region = max_size;
+	o.region -= o.region % max_size;
+	if (tg.align.offset_align > 1 && o.region % tg.align.offset_align)
+		o.region += tg.align.offset_align - o.region % tg.align.offset_align;
+	if (tg.is_dev) {
+		uint64_t need = o.region * max_writers;
+
+		if (tg.dev_bytes == 0)
+			diot_die(DIOT_EXIT_FAIL, "'%s': cannot tell the device's size", tg.path);
+		if (need > tg.dev_bytes) {
+			if (o.region_set)
+				diot_die(DIOT_EXIT_USAGE, "%" PRIu64 " writers x --region %" PRIu64
+				         " bytes do not fit on '%s' (%" PRIu64 " bytes)",
+				         max_writers, o.region, tg.path, tg.dev_bytes);
+			o.region = tg.dev_bytes / max_writers;
+			o.region -= o.region % max_size;
+			if (o.region < max_size)
+				diot_die(DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) is too small "
+				         "for %" PRIu64 " writers of %" PRIu64 "-byte transactions",
+				         tg.path, tg.dev_bytes, max_writers, max_size);
+		}
+	}
+	if (o.layout == LAYOUT_SEPARATE) {
+		for (k = 1; k < (int)max_writers; k++) {
+			size_t len = strlen(tg.path) + 16;
+
+			tg.extra[k] = malloc(len);
+			snprintf(tg.extra[k], len, "%s.%d", tg.path, k);
+			tg.extra_created[k] = claim_file(tg.extra[k]);
+		}
+	}
+	/* Overwrite mode: write the regions once so that the transactions
+	 * overwrite allocated, written blocks (no unwritten extents). */
+	if (!o.extend && !tg.is_dev) {
+		if (o.layout == LAYOUT_SEPARATE) {
+			prefill(tg.path, o.region);
+			for (k = 1; k < (int)max_writers; k++)
+				prefill(tg.extra[k], o.region);
+		} else {
+			prefill(tg.path, o.region * max_writers);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ --check */
+
+/*
+ * After a crash: were all acknowledged transactions of the last point in
+ * the ack log made durable?  The ack log records, for each transaction, an
+ * "I" line before it was issued and an "A" line once the write and commit
+ * returned.  For every slot, the newest acknowledged transaction (or a
+ * newer one) must be on the target, intact.  A slot whose newest issued
+ * transaction was never acknowledged may hold a torn write: that is
+ * reported, not counted as a loss.
+ */
+struct ckslot {
+	int64_t acked, issued;
+	uint64_t off;
+};
+
+static int
+check_main(const char *log, const char *target_arg)
+{
+	char line[PATH_MAX + 256], path[PATH_MAX] = "", layout[16] = "", method[32] = "";
+	unsigned long long rid = 0, region = 0, size = 0, slots = 0, seq, off;
+	int extend = 0, writers = 0, point = -1, w, fd, st, ended = 0;
+	uint64_t n_ok = 0, n_newer = 0, n_lost = 0, n_corrupt = 0, n_torn = 0, n_acked = 0;
+	struct ckslot *tab = NULL;
+	unsigned char *buf;
+	FILE *fp;
+	int64_t i;
+	char c;
+
+	fp = strcmp(log, "-") == 0 ? stdin : fopen(log, "r");
+	if (fp == NULL)
+		diot_die(DIOT_EXIT_USAGE, "--check: cannot open ack log '%s': %s", log,
+		         dio_strerror(errno));
+	if (fgets(line, sizeof(line), fp) == NULL ||
+	    strncmp(line, "# sync-write ack-log 1", 22) != 0)
+		diot_die(DIOT_EXIT_FAIL, "'%s' is not a sync-write ack log", log);
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		c = line[0];
+		if (c == 'R') {
+			int pos = 0;
+
+			if (sscanf(line, "R %llx %15s %d %llu %n", &rid, layout, &extend,
+			           &region, &pos) < 4 || pos == 0)
+				diot_die(DIOT_EXIT_FAIL, "%s: malformed R line", log);
+			snprintf(path, sizeof(path), "%s", line + pos);
+			path[strcspn(path, "\n")] = '\0';
+		} else if (c == 'P') {
+			if (sscanf(line, "P %d %31s %llu %d %llu", &point, method, &size,
+			           &writers, &slots) != 5 || writers < 1 ||
+			    writers > MAX_WRITERS || size == 0 || slots == 0)
+				diot_die(DIOT_EXIT_FAIL, "%s: malformed P line", log);
+			if (slots * (unsigned long long)writers > (1ull << 27))
+				diot_die(DIOT_EXIT_FAIL, "%s: point too large to check", log);
+			free(tab);
+			tab = malloc(slots * (size_t)writers * sizeof(*tab));
+			if (tab == NULL)
+				diot_die(DIOT_EXIT_FAIL, "out of memory");
+			for (i = 0; i < (int64_t)(slots * (uint64_t)writers); i++)
+				tab[i].acked = tab[i].issued = -1;
+			ended = 0;
+		} else if ((c == 'I' || c == 'A') && tab != NULL) {
+			struct ckslot *s;
+
+			if (sscanf(line + 1, "%d %llu %llu", &w, &seq, &off) != 3 ||
+			    w < 0 || w >= writers)
+				continue;   /* a torn last line */
+			s = &tab[(uint64_t)w * slots + (extend ? seq : seq % slots) % slots];
+			if (extend && seq >= slots)
+				continue;
+			if (c == 'I' && (int64_t)seq > s->issued)
+				s->issued = (int64_t)seq;
+			if (c == 'A' && (int64_t)seq > s->acked) {
+				s->acked = (int64_t)seq;
+				s->off = off;
+			}
+		} else if (c == 'E') {
+			ended = 1;
+		}
+	}
+	if (fp != stdin)
+		fclose(fp);
+	if (tab == NULL)
+		diot_die(DIOT_EXIT_FAIL, "%s: no transactions were recorded", log);
+	if (target_arg)
+		snprintf(path, sizeof(path), "%s", target_arg);
+	buf = malloc(size);
+	if (buf == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	printf("checking point %d (%s, %llu-byte transactions, %d writer%s) of run "
+	       "%llx on %s%s\n", point, method, size, writers, writers == 1 ? "" : "s",
+	       rid, path, ended ? " (the run had ended cleanly)" : "");
+	for (w = 0; w < writers; w++) {
+		char fpath[PATH_MAX + 16];
+
+		if (strcmp(layout, "separate") == 0 && w > 0)
+			snprintf(fpath, sizeof(fpath), "%s.%d", path, w);
+		else
+			snprintf(fpath, sizeof(fpath), "%s", path);
+		fd = open(fpath, O_RDONLY);
+		if (fd < 0)
+			diot_die(DIOT_EXIT_FAIL, "cannot open '%s': %s", fpath,
+			         dio_strerror(errno));
+		for (i = 0; i < (int64_t)slots; i++) {
+			struct ckslot *s = &tab[(uint64_t)w * slots + (uint64_t)i];
+			uint64_t rrid, rseq, roff;
+			uint32_t rpoint, rwriter;
+
+			if (s->acked < 0)
+				continue;
+			n_acked++;
+			if (pread(fd, buf, size, (off_t)s->off) != (ssize_t)size)
+				st = TXN_MISSING;
+			else
+				st = read_txn(buf, size, &rrid, &rpoint, &rwriter, &rseq, &roff);
+			if (st == TXN_OK && rrid == rid && rpoint == (uint32_t)point &&
+			    rwriter == (uint32_t)w && roff == s->off && (int64_t)rseq >= s->acked) {
+				if ((int64_t)rseq > s->acked)
+					n_newer++;
+				else
+					n_ok++;
+				continue;
+			}
+			if (st != TXN_OK && s->issued > s->acked) {
+				n_torn++;
+				continue;
+			}
+			if (st == TXN_CORRUPT)
+				n_corrupt++;
+			else
+				n_lost++;
+			if (n_lost + n_corrupt <= 10)
+				printf("  %s: writer %d, transaction %" PRId64 " at offset %"
+				       PRIu64 " was acknowledged but is %s\n", fpath, w, s->acked,
+				       s->off, st == TXN_CORRUPT ? "corrupt" : st == TXN_MISSING
+				       ? "missing" : "an older transaction");
+		}
+		close(fd);
+	}
+	free(buf);
+	free(tab);
+	printf("acknowledged slots: %" PRIu64 "; durable: %" PRIu64 " (%" PRIu64
+	       " of them overwritten by a later transaction); torn in-flight "
+	       "(never acknowledged): %" PRIu64 "; lost: %" PRIu64 "; corrupt: %"
+	       PRIu64 "\n", n_acked, n_ok + n_newer, n_newer, n_torn, n_lost, n_corrupt);
+	if (n_lost || n_corrupt) {
+		printf("FAILED: %" PRIu64 " acknowledged transactions are not on stable "
+		       "storage\n", n_lost + n_corrupt);
+		return DIOT_EXIT_FAIL;
+	}
+	printf("OK: every acknowledged transaction is on stable storage\n");
+	return 0;
+}
+
+/* ------------------------------------------------------------ main */
+
+static void
+usage(void)
+{
+	printf(
+"Usage: sync-write [OPTION]... [TARGET]\n"
+"       sync-write --check ACK-LOG [TARGET]\n"
+"Time synchronous sequential writes: for every method, transaction size and\n"
+"number of writers, the average time per transaction in microseconds and its\n"
+"distribution.\n"
+"\n"
+"TARGET is a file to create (default: a temporary file in the current\n"
+"directory or --dir, removed at the end) or, with --force, a block device.\n"
+"An existing file or any device is only written with --force; a mounted or\n"
+"otherwise busy device never.\n"
+"\n"
+"What to measure:\n"
+"  -m, --methods=LIST    comma-separated; 'all' (default) is every method the\n"
+"                        target supports: none, fsync, fdatasync, dsync, sync,\n"
+"                        rwf-dsync, direct, direct+dsync, direct+fdatasync,\n"
+"                        direct+fsync (also direct+sync, direct+rwf-dsync)\n"
+"  -s, --sizes=LIST      transaction sizes: 512,4k,48k,1m or ranges 4k..1m\n"
+"                        (doubling); default %s\n"
+"                        suffixes: b=512, k/K/KiB=1024, kB/KB=1000, m/M/MiB,\n"
+"                        MB, g/G/GiB, GB\n"
+"  -w, --writers=LIST    concurrent writers, e.g. 1,2,4,8 or 1..8 (default 1)\n"
+"      --threads         writers are threads (default: processes)\n"
+"      --layout=L        shared: disjoint regions of one file (default);\n"
+"                        separate: one file per writer (TARGET, TARGET.1, ...)\n"
+"  -t, --time=DURATION   measure each point this long (default 0.4s; units\n"
+"                        ns, us, ms, s, m, h)\n"
+"  -n, --count=N         or: N transactions per writer per point\n"
+"      --warmup=N        unmeasured transactions first (default %d)\n"
+"      --extend          extend the file (emptied before each point) instead\n"
+"                        of overwriting preallocated, written blocks\n"
+"      --region=SIZE     bytes per writer (default 64 MiB)\n"
+"\n"
+"Output:\n"
+"  -f, --format=FMT      table (default), csv or json\n"
+"  -o, --output=FILE     write the results to FILE instead of stdout\n"
+"      --per-writer      also show each writer's row (table, csv)\n"
+"      --plot=FILE.svg   draw time per transaction against size, one line per\n"
+"                        method, and throughput/latency against writers\n"
+"  -q, --quiet           no progress line\n"
+"\n"
+"Checking:\n"
+"      --verify          stamp every transaction (writer, sequence, offset,\n"
+"                        checksum) and read everything back after each point\n"
+"      --ack-log=FILE    record each issued and acknowledged transaction\n"
+"                        ('-' for stdout) for a later --check\n"
+"      --check=ACK-LOG   after a crash: are all acknowledged transactions of\n"
+"                        the last point on stable storage?\n"
+"\n"
+"Target:\n"
+"      --dir=DIR         directory for the temporary file\n"
+"      --force           allow writing over an existing file or a device\n"
+"      --keep            keep the files sync-write created\n"
+"\n"
+"  -h, --help            this help\n"
+"  -V, --version         version\n"
+"\n"
+"Exit status: 0 success, 1 a failure during the run (I/O error, verify or\n"
+"check failure), 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM.\n",
+	       DEFAULT_SIZES, DEFAULT_WARMUP);
+}
+
+enum {
+	OPT_THREADS = 256, OPT_LAYOUT, OPT_WARMUP, OPT_EXTEND, OPT_REGION, OPT_PLOT,
+	OPT_VERIFY, OPT_ACKLOG, OPT_CHECK, OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_PERWRITER
+};
+
+struct optdef {
+	const char *name;
+	int id;      /* short option char or OPT_* */
+	int arg;     /* takes an argument */
+};
+
+static const struct optdef optdefs[] = {
+	{ "methods", 'm', 1 }, { "sizes", 's', 1 }, { "writers", 'w', 1 },
+	{ "threads", OPT_THREADS, 0 }, { "layout", OPT_LAYOUT, 1 },
+	{ "time", 't', 1 }, { "count", 'n', 1 }, { "warmup", OPT_WARMUP, 1 },
+	{ "extend", OPT_EXTEND, 0 }, { "region", OPT_REGION, 1 },
+	{ "format", 'f', 1 }, { "output", 'o', 1 }, { "plot", OPT_PLOT, 1 },
+	{ "per-writer", OPT_PERWRITER, 0 }, { "quiet", 'q', 0 },
+	{ "verify", OPT_VERIFY, 0 }, { "ack-log", OPT_ACKLOG, 1 },
+	{ "check", OPT_CHECK, 1 }, { "dir", OPT_DIR, 1 }, { "force", OPT_FORCE, 0 },
+	{ "keep", OPT_KEEP, 0 }, { "help", 'h', 0 }, { "version", 'V', 0 },
+	{ "verbose", 'v', 0 },
+};
+
+/*
+ * A small getopt_long: --name=value, --name value, -x value, -xvalue and
+ * bundled flags.  POSIX getopt() has no long options, and getopt_long() is
+ * not POSIX.
+ */
+static int
+next_opt(int argc, char **argv, int *i, const char **arg, const char **operand)
+{
+	static const char *bundle;
+	const char *a, *eq;
+	size_t k, len;
+
+	*arg = NULL;
+	*operand = NULL;
+	if (bundle && *bundle) {
+		a = bundle;
+		goto shortopt;
+	}
+	bundle = NULL;
+	if (*i >= argc)
+		return -1;
+	a = argv[(*i)++];
+	if (strcmp(a, "--") == 0) {
+		if (*i < argc) {
+			*operand = argv[(*i)++];
+			return 0;
+		}
+		return -1;
+	}
+	if (a[0] != '-' || a[1] == '\0') {
+		*operand = a;
+		return 0;
+	}
+	if (a[1] == '-') {
+		a += 2;
+		eq = strchr(a, '=');
+		len = eq ? (size_t)(eq - a) : strlen(a);
+		for (k = 0; k < sizeof(optdefs) / sizeof(optdefs[0]); k++)
+			if (strlen(optdefs[k].name) == len && strncmp(optdefs[k].name, a, len) == 0)
+				break;
+		if (k == sizeof(optdefs) / sizeof(optdefs[0]))
+			diot_usage_error("unknown option '--%.*s'", (int)len, a);
+		if (optdefs[k].arg) {
+			if (eq)
+				*arg = eq + 1;
+			else if (*i < argc)
+				*arg = argv[(*i)++];
+			else
+				diot_usage_error("option '--%s' needs a value", optdefs[k].name);
+		} else if (eq) {
+			diot_usage_error("option '--%s' takes no value", optdefs[k].name);
+		}
+		return optdefs[k].id;
+	}
+	a++;
+shortopt:
+	for (k = 0; k < sizeof(optdefs) / sizeof(optdefs[0]); k++)
+		if (optdefs[k].id == *a)
+			break;
+	if (k == sizeof(optdefs) / sizeof(optdefs[0]))
+		diot_usage_error("unknown option '-%c'", *a);
+	bundle = a + 1;
+	if (optdefs[k].arg) {
+		if (*bundle)
+			*arg = bundle;
+		else if (*i < argc)
+			*arg = argv[(*i)++];
+		else
+			diot_usage_error("option '-%c' needs a value", *a);
+		bundle = NULL;
+	}
+	return optdefs[k].id;
+}
+
+static void
+parse_methods(const char *s)
+{
+	char *copy = strdup(s), *item, *save = NULL;
+	int n = 0, i, j;
+
+	o.methods = calloc(NDEFAULT + 64, sizeof(*o.methods));
+	if (copy == NULL || o.methods == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	if (*s == '\0' || s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,"))
+		diot_usage_error("--methods '%s': empty item in list", s);
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (strcmp(item, "all") == 0) {
+			for (i = 0; i < (int)NDEFAULT && n < (int)NDEFAULT + 63; i++)
+				parse_method(default_methods[i], &o.methods[n++]);
+			continue;
+		}
+		if (n >= (int)NDEFAULT + 63)
+			diot_usage_error("--methods: too many methods");
+		if (parse_method(item, &o.methods[n]) != 0)
+			diot_usage_error("--methods: unknown method '%s' (allowed: all, none, "
+			                 "fsync, fdatasync, dsync, sync, rwf-dsync, and direct "
+			                 "or direct+ any of those)", item);
+		n++;
+	}
+	/* drop duplicates, keep the order given */
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (strcmp(o.methods[i].name, o.methods[j].name) == 0) {
+				memmove(&o.methods[j], &o.methods[j + 1],
+				        (size_t)(n - j - 1) * sizeof(o.methods[0]));
+				n--;
+				j--;
+			}
+	o.nmethods = n;
+	free(copy);
+}
+
+static int
+exit_status(void)
+{
+	if (g_signal == SIGINT)
+		return 130;
+	if (g_signal)
+		return 128 + (int)g_signal;
+	return -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *arg, *operand, *methods = "all", *sizes = DEFAULT_SIZES;
+	const char *writers = "1";
+	char err[300];
+	struct sw_run run;
+	struct sigaction sa;
+	struct utsname un;
+	char osbuf[300];
+	int i = 1, id, w, mi, si, fatal = 0, total, idx, verify_fail = 0;
+	uint64_t v, max_w, max_s;
+	FILE *plotcheck;
+
+	diot_init(argv[0]);
+	o.time_ns = DEFAULT_TIME_NS;
+	o.warmup = DEFAULT_WARMUP;
+	o.format = SW_FMT_TABLE;
+	while ((id = next_opt(argc, argv, &i, &arg, &operand)) != -1) {
+		switch (id) {
+		case 0:
+			if (o.target)
+				diot_usage_error("more than one target given ('%s' and '%s')",
+				                 o.target, operand);
+			o.target = operand;
+			break;
+		case 'm': methods = arg; break;
+		case 's': sizes = arg; break;
+		case 'w': writers = arg; break;
+		case OPT_THREADS: o.threads = 1; break;
+		case OPT_LAYOUT:
+			if (strcmp(arg, "shared") == 0)
+				o.layout = LAYOUT_SHARED;
+			else if (strcmp(arg, "separate") == 0)
+				o.layout = LAYOUT_SEPARATE;
+			else
+				diot_usage_error("--layout '%s': allowed are 'shared' and "
+				                 "'separate'", arg);
+			break;
+		case 't':
+			if (diot_parse_duration(arg, &o.time_ns, 86400, err, sizeof(err)) != 0)
+				diot_usage_error("--time %s", err);
+			break;
+		case 'n':
+			if (diot_parse_uint(arg, &o.count, 1, UINT32_MAX, err, sizeof(err)) != 0)
+				diot_usage_error("--count %s", err);
+			break;
+		case OPT_WARMUP:
+			if (diot_parse_uint(arg, &o.warmup, 0, 1000000, err, sizeof(err)) != 0)
+				diot_usage_error("--warmup %s", err);
+			break;
+		case OPT_EXTEND: o.extend = 1; break;
+		case OPT_REGION:
+			if (diot_parse_size(arg, &o.region, 0, 1ull << 50, err, sizeof(err)) != 0)
+				diot_usage_error("--region %s", err);
+			o.region_set = 1;
+			break;
+		case 'f':
+			if (strcmp(arg, "table") == 0)
+				o.format = SW_FMT_TABLE;
+			else if (strcmp(arg, "csv") == 0)
+				o.format = SW_FMT_CSV;
+			else if (strcmp(arg, "json") == 0)
+				o.format = SW_FMT_JSON;
+			else
+				diot_usage_error("--format '%s': allowed are table, csv, json", arg);
+			break;
+		case 'o': o.output = arg; break;
+		case OPT_PLOT: o.plot = arg; break;
+		case OPT_PERWRITER: o.per_writer = 1; break;
+		case 'q': o.quiet = 1; break;
+		case 'v': o.verbose++; break;
+		case OPT_VERIFY: o.verify = 1; break;
+		case OPT_ACKLOG: o.ack_log = arg; break;
+		case OPT_CHECK: o.check_log = arg; break;
+		case OPT_DIR: o.dir = arg; break;
+		case OPT_FORCE: o.force = 1; break;
+		case OPT_KEEP: o.keep = 1; break;
+		case 'h': usage(); return 0;
+		case 'V':
+			printf("sync-write (libdirectio) %s, backend %s\n", dio_version_string(),
+			       dio_backend_name());
+			return 0;
+		}
+	}
+	if (o.check_log)
+		return check_main(o.check_log, o.target);
+
+	parse_methods(methods);
+	o.nsizes = diot_parse_size_list(sizes, &o.sizes, 0, MAX_SIZE, err, sizeof(err));
+	if (o.nsizes < 0)
+		diot_usage_error("--sizes %s", err);
+	o.nwriters = diot_parse_uint_list(writers, &o.writers, 1, MAX_WRITERS, err, sizeof(err));
+	if (o.nwriters < 0)
+		diot_usage_error("--writers %s", err);
+	max_w = o.writers[o.nwriters - 1];
+	max_s = o.sizes[o.nsizes - 1];
+	if (o.verify || o.ack_log) {
+		if (o.sizes[0] < HDR_SIZE)
+			diot_usage_error("--%s needs transaction sizes of at least %d bytes "
+			                 "(the smallest given is %" PRIu64 ")",
+			                 o.verify ? "verify" : "ack-log", HDR_SIZE, o.sizes[0]);
+	}
+	if (o.target && o.dir)
+		diot_usage_error("--dir is for the temporary file: it cannot be combined "
+		                 "with a TARGET");
+	if (o.region_set && o.region < max_s)
+		diot_usage_error("--region %" PRIu64 " is smaller than the largest "
+		                 "transaction size %" PRIu64, o.region, max_s);
+	if (o.plot) {
+		/* fail now, not after the run */
+		plotcheck = fopen(o.plot, "a");
+		if (plotcheck == NULL)
+			diot_usage_error("--plot '%s': %s", o.plot, dio_strerror(errno));
+		fclose(plotcheck);
+	}
+	out = stdout;
+	if (o.output) {
+		out = fopen(o.output, "w");
+		if (out == NULL)
+			diot_usage_error("--output '%s': %s", o.output, dio_strerror(errno));
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANON, -1, 0);
+	if (sh == MAP_FAILED)
+		diot_die(DIOT_EXIT_FAIL, "cannot map shared memory: %s", dio_strerror(errno));
+	run_id = ((uint64_t)time(NULL) << 20) ^ diot_now_ns() ^ ((uint64_t)getpid() << 40);
+
+	setup_target(max_w, max_s);
+	if (g_signal) {
+		remove_files();
+		return exit_status();
+	}
+	if (o.ack_log) {
+		if (strcmp(o.ack_log, "-") == 0)
+			ack_fd = STDOUT_FILENO;
+		else
+			ack_fd = open(o.ack_log, O_WRONLY | O_CREAT | O_APPEND |
+			              (o.force ? 0 : O_EXCL), 0644);
+		if (ack_fd < 0) {
+			remove_files();
+			diot_die(DIOT_EXIT_USAGE, "--ack-log '%s': %s%s", o.ack_log,
+			         dio_strerror(errno), errno == EEXIST ? " (pass --force to "
+			         "append to an existing log)" : "");
+		}
+		ack_line("# sync-write ack-log 1\n");
+		ack_line("R %llx %s %d %" PRIu64 " %s\n", (unsigned long long)run_id,
+		         o.layout == LAYOUT_SEPARATE ? "separate" : "shared", o.extend,
+		         o.region, tg.path);
+	}
+	progress_on = !o.quiet && isatty(STDERR_FILENO);
+
+	memset(&run, 0, sizeof(run));
+	run.version = dio_version_string();
+	run.backend = dio_backend_name();
+	run.target = tg.path;
+	run.target_kind = tg.is_dev ? "device" : (o.target ? (tg.created ? "new file"
+	                  : "existing file") : "temporary file");
+	run.fstype = tg.fstype;
+	run.mem_align = tg.align.mem_align;
+	run.offset_align = tg.align.offset_align;
+	run.align_source = dio_align_source_name((int)tg.align.source);
+	run.region = o.region;
+	run.layout = o.layout == LAYOUT_SEPARATE ? "separate" : "shared";
+	run.mode = o.threads ? "threads" : "processes";
+	run.extend = o.extend;
+	run.time_s = o.count ? 0 : (double)o.time_ns / 1e9;
+	run.count = o.count;
+	run.warmup = o.warmup;
+	run.verify = o.verify;
+	if (uname(&un) == 0)
+		snprintf(osbuf, sizeof(osbuf), "%s %s %s", un.sysname, un.release, un.machine);
+	else
+		snprintf(osbuf, sizeof(osbuf), "unknown");
+	run.os = osbuf;
+
+	total = o.nwriters * o.nmethods * o.nsizes;
+	points = calloc((size_t)total, sizeof(*points));
+	if (points == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	sw_report_begin(out, o.format, &run, o.per_writer);
+	idx = 0;
+	for (w = 0; w < o.nwriters && !fatal; w++) {
+		for (mi = 0; mi < o.nmethods && !fatal; mi++) {
+			for (si = 0; si < o.nsizes && !fatal; si++) {
+				struct sw_point *p = &points[idx];
+
+				p->index = idx;
+				snprintf(p->method, sizeof(p->method), "%s", o.methods[mi].name);
+				p->size = o.sizes[si];
+				p->writers = (int)o.writers[w];
+				idx++;
+				npoints = idx;
+				if (run_point(p, &o.methods[mi], p->writers, total) != 0)
+					fatal = 1;
+				if (p->verify.done && p->verify.ok != p->verify.checked)
+					verify_fail = 1;
+				sw_report_point(out, o.format, p, o.per_writer);
+				fflush(out);
+			}
+		}
+	}
+	(void)v;
+	(void)cap_points;
+	for (i = 0; i < npoints; i++)
+		if (points[i].status == SW_ERROR)
+			run.error = points[i].note;
+	run.interrupted = g_signal != 0;
+	sw_report_end(out, o.format, &run, points, npoints);
+	if (o.plot && sw_plot(o.plot, &run, points, npoints) != 0)
+		diot_warn("--plot '%s': cannot write: %s", o.plot, dio_strerror(errno));
+	if (out != stdout && fclose(out) != 0)
+		diot_warn("--output '%s': %s", o.output, dio_strerror(errno));
+	ack_line("E\n");
+	if (ack_fd > STDERR_FILENO)
+		close(ack_fd);
+	remove_files();
+	if (run.error)
+		diot_warn("%s", run.error);
+	if (verify_fail)
+		diot_warn("verification FAILED: some transactions are missing, corrupt or "
+		          "misplaced (see the verify columns)");
+	if (g_signal)
+		return exit_status();
+	return (run.error || verify_fail) ? DIOT_EXIT_FAIL : 0;
+}
