@@ -4,6 +4,9 @@
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
 : "${DIO_BACKEND:=linux}"
+# Absolute, so that tests may change directory.
+top_builddir=$(cd "$top_builddir" && pwd)
+top_srcdir=$(cd "$top_srcdir" && pwd)
 
 skip() { echo "SKIP: $*"; exit 77; }
 hard() { echo "ERROR: $*"; exit 99; }

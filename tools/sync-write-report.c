@@ -183,10 +183,12 @@ sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int per_writer)
 	        ", offset %" PRIu32 " bytes (%s)\n", r->target, r->target_kind, r->fstype,
 	        r->mem_align, r->offset_align, r->align_source);
 	fprintf(fp, "layout:  %s, %s (%" PRIu64 " bytes) per writer, %s; writers are %s\n",
-	        strcmp(r->layout, "shared") == 0 ? "disjoint regions of one file"
-	                                         : "one file per writer",
+	        strcmp(r->target_kind, "device") == 0 ? "disjoint regions of the device"
+	        : strcmp(r->layout, "shared") == 0 ? "disjoint regions of one file"
+	                                           : "one file per writer",
 	        diot_fmt_size(r->region, reg, sizeof(reg)), r->region,
-	        r->extend ? "extended from empty" : "preallocated and overwritten", r->mode);
+	        r->extend ? "extended from empty" : strcmp(r->target_kind, "device") == 0
+	        ? "overwritten" : "preallocated and overwritten", r->mode);
 	if (r->count)
 		fprintf(fp, "points:  %" PRIu64 " transactions per writer", r->count);
 	else

@@ -395,7 +395,7 @@ writer_main(const struct wctx *c, int k)
 		off = txn_offset(c, k, j);
 		if (o.extend && j >= c->slots)
 			break;
-		if (o.verify)
+		if (o.verify || ack_fd >= 0)
 			make_txn(buf, (size_t)c->size, (uint32_t)c->point, (uint32_t)k, j, off);
 		r = dio_pwrite_commit(f, buf, (size_t)c->size, (int64_t)off, m->commit);
 		if (r < 0)
@@ -412,7 +412,7 @@ writer_main(const struct wctx *c, int k)
 			break;
 		}
 		off = txn_offset(c, k, j);
-		if (o.verify)
+		if (o.verify || ack_fd >= 0)
 			make_txn(buf, (size_t)c->size, (uint32_t)c->point, (uint32_t)k, j, off);
 		if (ack_fd >= 0)
 			ack_line("I %d %" PRIu64 " %" PRIu64 "\n", k, j, off);
@@ -957,8 +957,11 @@ setup_target(uint64_t max_writers, uint64_t max_size)
 	}
 	dio_file_align(f, &tg.align);
 	tg.dev_bytes = tg.align.device_bytes;
-	if (dio_fs_type(dio_file_fd(f), tg.fstype, sizeof(tg.fstype)) < 0)
-		snprintf(tg.fstype, sizeof(tg.fstype), "%s", tg.is_dev ? "device" : "unknown");
+	if (tg.is_dev)
+		snprintf(tg.fstype, sizeof(tg.fstype), "%s device",
+		         tg.align.is_device && S_ISBLK(st.st_mode) ? "block" : "character");
+	else if (dio_fs_type(dio_file_fd(f), tg.fstype, sizeof(tg.fstype)) < 0)
+		snprintf(tg.fstype, sizeof(tg.fstype), "unknown file system");
 	dio_close(f);
 
 	/* Regions: a multiple of the largest size and of the direct I/O
@@ -973,8 +976,11 @@ setup_target(uint64_t max_writers, uint64_t max_size)
 	if (tg.is_dev) {
 		uint64_t need = o.region * max_writers;
 
-		if (tg.dev_bytes == 0)
-			diot_die(DIOT_EXIT_FAIL, "'%s': cannot tell the device's size", tg.path);
+		if (tg.dev_bytes == 0) {
+			remove_files();
+			diot_die(DIOT_EXIT_USAGE, "'%s' is a device that reports no size: "
+			         "not a disk sync-write can write to", tg.path);
+		}
 		if (need > tg.dev_bytes) {
 			if (o.region_set)
 				diot_die(DIOT_EXIT_USAGE, "%" PRIu64 " writers x --region %" PRIu64

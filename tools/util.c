@@ -242,7 +242,7 @@ diot_parse_list(const char *s, uint64_t **out, int sizes, uint64_t min,
 
 	*out = NULL;
 	if (s == NULL || *s == '\0')
-		return diot_err(err, errlen, "empty list");
+		return diot_err(err, errlen, "'' is empty");
 	if (s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,"))
 		return diot_err(err, errlen, "'%s': empty item in list", s);
 	copy = strdup(s);

@@ -1,0 +1,56 @@
+#!/bin/sh
+# sync-write-ackcheck.sh -- --ack-log and --check: after the writer is
+# killed mid-run (SIGKILL: no cleanup, as in a crash), every acknowledged
+# transaction is found on the file; damage to an acknowledged transaction
+# (a corrupted byte, a zeroed block) is detected and fails the check.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+SW=$top_builddir/tools/sync-write
+work=$(mktemp -d "$top_builddir/sw-ack.XXXXXX") || hard "mktemp"
+trap 'rm -rf "$work"' EXIT
+fail=0
+
+expect() {  # STATUS PATTERN ARGS...
+	want=$1 pat=$2; shift 2
+	out=$("$SW" "$@" 2>&1); got=$?
+	if [ $got -ne "$want" ] || ! printf '%s\n' "$out" | grep -q -- "$pat"; then
+		echo "FAIL sync-write $*: exit $got (want $want):"; printf '%s\n' "$out" | sed 's/^/    /'
+		fail=1
+	else
+		echo "ok   sync-write $*: $(printf '%s\n' "$out" | tail -n 1)"
+	fi
+}
+
+# 1. A crash in the middle of a run (threads: one process to kill).
+"$SW" -q --threads -m fdatasync -s 4k -w 2 -t 30s --region 256k \
+	--ack-log "$work/ack.log" "$work/f" >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -KILL $pid
+wait $pid 2>/dev/null
+[ -f "$work/f" ] || { echo "FAIL: the target vanished"; exit 1; }
+acks=$(grep -c '^A ' "$work/ack.log")
+[ "$acks" -gt 50 ] || { echo "FAIL: only $acks acknowledgements logged"; exit 1; }
+expect 0 "OK: every acknowledged transaction is on stable storage" --check "$work/ack.log"
+
+# 2. Corrupt one byte of the newest acknowledged transaction of writer 1.
+line=$(grep '^A 1 ' "$work/ack.log" | tail -n 1)
+off=$(echo "$line" | awk '{ print $4 }')
+printf 'X' | dd of="$work/f" bs=1 seek=$((off + 100)) conv=notrunc 2>/dev/null
+expect 1 "lost: 0; corrupt: 1" --check "$work/ack.log"
+
+# 3. Zero another acknowledged transaction (writer 0): a lost write.
+line=$(grep '^A 0 ' "$work/ack.log" | tail -n 1)
+off=$(echo "$line" | awk '{ print $4 }')
+dd if=/dev/zero of="$work/f" bs=4096 seek=$((off / 4096)) count=1 conv=notrunc 2>/dev/null
+expect 1 "lost: 1; corrupt: 1" --check "$work/ack.log" "$work/f"
+
+# 4. A clean run with --keep checks too, and says it ended cleanly.
+rm -f "$work/f" "$work/ack.log"
+expect 0 "^dsync  *4096  *1  *30 " -q -m fdatasync,dsync -s 4k -n 30 --keep --ack-log "$work/ack.log" "$work/f"
+expect 0 "OK: every acknowledged" --check "$work/ack.log"
+expect 0 "(the run had ended cleanly)" --check "$work/ack.log"
+# an existing log is not overwritten without --force
+expect 2 "pass --force to append" -q -m none -s 4k -n 1 --ack-log "$work/ack.log" "$work/g"
+[ -e "$work/g" ] && { echo "FAIL: target left behind after the refusal"; fail=1; }
+exit $fail

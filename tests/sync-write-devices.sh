@@ -1,0 +1,70 @@
+#!/bin/sh
+# sync-write-devices.sh -- needs root: block devices and full or read-only
+# file systems.
+#  - a loop device is refused without --force, refused while mounted even
+#    with --force, and measured (and verified) with --force when free;
+#  - a full file system (a 2 MiB tmpfs) stops the run with a message naming
+#    writer, method and offset, keeps the partial results, exits 1, and
+#    leaves nothing behind; preparing a too large region fails the same way;
+#  - a read-only file system gives a specific error.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+[ "$(uname -s)" = Linux ] || skip "loop devices and mounts are set up the Linux way"
+need_root "sync-write-devices.sh"
+need_cmd mkfs.ext4 e2fsprogs
+SW=$top_builddir/tools/sync-write
+work=$(mktemp -d "${TMPDIR:-/tmp}/sw-dev.XXXXXX") || hard "mktemp"
+dev=
+cleanup() {
+	umount "$work/mnt" 2>/dev/null
+	umount "$work/full" 2>/dev/null
+	umount "$work/ro" 2>/dev/null
+	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+fail=0
+
+expect() {  # STATUS PATTERN ARGS...
+	want=$1 pat=$2; shift 2
+	out=$("$SW" -q "$@" 2>&1); got=$?
+	if [ $got -ne "$want" ] || ! printf '%s\n' "$out" | grep -q -- "$pat"; then
+		echo "FAIL sync-write $*: exit $got (want $want):"; printf '%s\n' "$out" | sed 's/^/    /'
+		echo "    (expected to match: $pat)"; fail=1
+	else
+		echo "ok   sync-write $*: $(printf '%s\n' "$out" | grep -- "$pat" | head -n 1)"
+	fi
+}
+
+truncate -s 32M "$work/img"
+dev=$(losetup -f --show "$work/img") || skip "losetup failed"
+mkdir "$work/mnt" "$work/full" "$work/ro"
+
+# Devices
+expect 2 "is a device: its contents would be destroyed; pass --force" "$dev"
+mkfs.ext4 -q -F "$dev" >/dev/null 2>&1 || hard "mkfs.ext4"
+mount "$dev" "$work/mnt" || hard "mount"
+expect 1 "refusing to write to '$dev': it is in use (mounted on $work/mnt (ext4))" --force "$dev"
+umount "$work/mnt"
+direct=direct+dsync
+[ "$DIO_BACKEND" = linux ] || direct=dsync
+expect 0 "^$direct  *4096  *2  *100 " --force -m fdatasync,$direct -s 4k,64k -w 2 -n 50 --verify "$dev"
+expect 0 "verify: 32 slots checked, 32 ok, 0 missing" --force -m $direct -s 64k -w 2 -n 40 --region 1m --verify "$dev"
+expect 2 "do not fit on '$dev'" --force -w 4 --region 16m -s 4k "$dev"
+expect 2 "--extend needs a file" --force --extend -s 4k "$dev"
+
+# A full file system: during the run, and while preparing the region.
+mount -t tmpfs -o size=2m tmpfs "$work/full" || hard "mount tmpfs"
+expect 1 "writer 0, method none, 65536-byte transaction [0-9]* at offset [0-9]*: .*no space left on device" \
+	--extend -m none,fdatasync -s 64k -t 3s --region 8m --dir "$work/full"
+expect 1 "^none  *65536  *1 " --extend -m none,fdatasync -s 64k -t 3s --region 8m --dir "$work/full"
+expect 1 "error: writer 0" --extend -m none -s 64k -t 3s --region 8m --dir "$work/full"
+[ -z "$(ls -A "$work/full")" ] || { echo "FAIL: files left on the full fs: $(ls -A "$work/full")"; fail=1; }
+expect 1 "preparing .*(8388608 bytes): .*no space left on device" -m none -s 64k --region 8m --dir "$work/full"
+[ -z "$(ls -A "$work/full")" ] || { echo "FAIL: files left after preparing: $(ls -A "$work/full")"; fail=1; }
+
+# A read-only file system
+mount -t tmpfs -o ro tmpfs "$work/ro" || hard "mount ro tmpfs"
+expect 1 "cannot create a temporary file in '$work/ro': read-only file system" --dir "$work/ro"
+expect 1 "cannot create '$work/ro/f': read-only file system" "$work/ro/f"
+exit $fail

@@ -1,0 +1,77 @@
+#!/bin/sh
+# sync-write-errors.sh -- bad input gets a specific error and a non-zero
+# exit status, and touches nothing: every case runs in a scratch directory
+# whose contents (a bystander file included) must be unchanged afterwards.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+SW=$top_builddir/tools/sync-write
+work=$(mktemp -d "$top_builddir/sw-errors.XXXXXX") || hard "mktemp"
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+fail=0
+echo "precious data" > "$work/existing"
+mkdir "$work/dir"
+snapshot() { (cd "$work" && ls -la --time-style=+%s . dir && cat existing) 2>&1 | md5sum; }
+before=$(snapshot)
+
+bad() {  # STATUS PATTERN ARGS...
+	want=$1 pat=$2; shift 2
+	out=$(cd "$work" && "$SW" -q "$@" 2>&1 </dev/null)
+	got=$?
+	if [ $got -ne "$want" ] || ! printf '%s\n' "$out" | grep -q -- "$pat"; then
+		echo "FAIL sync-write $*: exit $got (want $want), output:"
+		printf '%s\n' "$out" | sed 's/^/    /'
+		echo "    (expected to match: $pat)"
+		fail=1
+	else
+		echo "ok   sync-write $*: $(printf '%s\n' "$out" | head -n 1)"
+	fi
+	now=$(snapshot)
+	[ "$now" = "$before" ] || { echo "FAIL sync-write $*: the directory changed"; fail=1; before=$now; }
+}
+
+# sizes
+bad 2 "size must be greater than 0"            -s 0
+bad 2 "negative sizes are not allowed"         -s -1
+bad 2 "unknown suffix 'kk'"                    -s 4kk
+bad 2 "no fractions or exponents"              -s 1e3
+bad 2 "no fractions or exponents"              -s 1.5k
+bad 2 "number too large"                       -s 99999999999999999999999
+bad 2 "largest allowed is 1073741824"          -s 2g
+bad 2 "runs backwards"                         -s 1m..4k
+bad 2 "empty item in list"                     -s 4k,,8k
+bad 2 "not a size"                             -s k
+bad 2 "--sizes '' is empty"                    -s ''
+# methods, writers, times, formats, options
+bad 2 "unknown method 'fdatasink'"             -m fdatasink
+bad 2 "unknown method 'direct+direct'"         -m direct+direct
+bad 2 "must be between 1 and 256"              -w 0
+bad 2 "must be between 1 and 256"              -w 257
+bad 2 "not a whole number"                     -w two
+bad 2 "duration must be greater than 0"        -t 0
+bad 2 "unknown unit 'x'"                       -t 5x
+bad 2 "not a whole number"                     -n -3
+bad 2 "allowed are table, csv, json"           -f xml
+bad 2 "allowed are 'shared' and 'separate'"    --layout striped
+bad 2 "unknown option '--bogus'"               --bogus
+bad 2 "option '--sizes' needs a value"         --sizes
+bad 2 "option '--verify' takes no value"       --verify=yes
+bad 2 "more than one target"                   a b
+bad 2 "at least 64 bytes"                      --verify -s 16
+bad 2 "smaller than the largest transaction"   --region 4k -s 8k
+bad 2 "cannot be combined with a TARGET"       --dir dir newfile
+# targets
+bad 2 "is a directory: name a file to create, or use --dir" dir
+bad 2 "exists and would be overwritten; pass --force" existing
+bad 1 "cannot create 'missing/f': no such file or directory" missing/f
+bad 2 "--dir 'nowhere': no such file or directory" --dir nowhere
+bad 2 "'/dev/null' is a device that reports no size" /dev/null -n 1 -s 4k -m none --force
+bad 2 "is a device: its contents would be destroyed; pass --force" /dev/zero
+bad 1 "is not a sync-write ack log" --check existing
+bad 2 "cannot open ack log 'nolog'" --check nolog
+if [ "$(id -u)" -ne 0 ]; then
+	chmod a-w "$work/dir"
+	bad 1 "cannot create 'dir/f': permission denied" dir/f
+	chmod u+w "$work/dir"
+	before=$(snapshot)
+fi
+exit $fail

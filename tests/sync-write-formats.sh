@@ -1,0 +1,80 @@
+#!/bin/sh
+# sync-write-formats.sh -- CSV has its documented columns, JSON parses and
+# matches tools/sync-write.schema.json, the SVG renders in a real renderer,
+# and the table has its header and one row per point.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+need_cmd python3 python3
+python3 -c 'import jsonschema' 2>/dev/null || skip "python3 module jsonschema missing (apt-get install python3-jsonschema)"
+need_cmd rsvg-convert librsvg2-bin
+SW=$top_builddir/tools/sync-write
+work=$(mktemp -d "$top_builddir/sw-formats.XXXXXX") || hard "mktemp"
+trap 'rm -rf "$work"' EXIT
+fail=0
+args="-q -m none,fdatasync,direct,rwf-dsync -s 512,48k -w 1,2 -n 10 --dir $work"
+
+# CSV
+"$SW" $args -f csv --per-writer -o "$work/r.csv" || { echo "FAIL csv run"; exit 1; }
+hdr="point,method,size_bytes,writers,writer,status,txns,bytes,wall_s,avg_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us,stddev_us,txn_per_s,mb_per_s,cpu_user_s,cpu_sys_s,cpu_us_per_txn,direct,sync_flag,commit,verify_checked,verify_ok,note"
+[ "$(head -n 1 "$work/r.csv")" = "$hdr" ] || { echo "FAIL csv header"; fail=1; }
+python3 - "$work/r.csv" <<'PY' || fail=1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+agg = [r for r in rows if r["writer"] == "all"]
+assert len(agg) == 4 * 2 * 2, len(agg)
+for r in rows:
+    assert len(r) == 28 and None not in r, r
+    if r["status"] == "ok":
+        assert int(r["txns"]) == 10 * (int(r["writers"]) if r["writer"] == "all" else 1), r
+        assert float(r["avg_us"]) > 0 and float(r["min_us"]) <= float(r["p50_us"]) <= float(r["max_us"]), r
+        assert int(r["bytes"]) == int(r["txns"]) * int(r["size_bytes"]), r
+per = [r for r in rows if r["writer"] != "all"]
+assert len(per) == sum(int(r["writers"]) for r in agg if r["status"] == "ok"), len(per)
+print("ok   csv: %d rows, %d aggregate" % (len(rows), len(agg)))
+PY
+
+# JSON against the schema
+"$SW" $args -f json -o "$work/r.json" || { echo "FAIL json run"; exit 1; }
+python3 - "$work/r.json" "$top_srcdir/tools/sync-write.schema.json" <<'PY' || fail=1
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[1]))
+jsonschema.validate(doc, json.load(open(sys.argv[2])))
+pts = doc["points"]
+assert len(pts) == 16 and doc["schema"] == 1 and doc["tool"] == "sync-write"
+for p in pts:
+    if p["status"] == "ok":
+        assert len(p["per_writer"]) == p["writers"]
+        assert p["aggregate"]["txns"] == sum(w["txns"] for w in p["per_writer"])
+print("ok   json: valid against the schema, %d points" % len(pts))
+PY
+# and the schema rejects what it should
+python3 - "$work/r.json" "$top_srcdir/tools/sync-write.schema.json" <<'PY' || fail=1
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[1])); schema = json.load(open(sys.argv[2]))
+doc["points"][0]["status"] = "great"
+try:
+    jsonschema.validate(doc, schema)
+    raise SystemExit("schema accepted a bad status")
+except jsonschema.ValidationError:
+    print("ok   json: schema rejects an invalid document")
+PY
+
+# SVG: renders to a PNG of the documented size (3 charts with 2 writer counts)
+"$SW" $args -f table --plot "$work/r.svg" >"$work/r.txt" || { echo "FAIL plot run"; exit 1; }
+rsvg-convert "$work/r.svg" -o "$work/r.png" || { echo "FAIL rsvg-convert"; fail=1; }
+python3 - "$work/r.png" <<'PY' || fail=1
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n"
+w, h = struct.unpack(">II", d[16:24])
+assert (w, h) == (900, 1380), (w, h)
+print("ok   svg: renders as a %dx%d PNG (%d bytes)" % (w, h, len(d)))
+PY
+grep -c '<polyline' "$work/r.svg" | grep -qx 12 || { echo "FAIL svg: expected 12 lines (4 methods x 3 charts)"; fail=1; }
+
+# table: header, then one row per point
+grep -q '^method  *size_B  *wr  *txns  *avg_us' "$work/r.txt" || { echo "FAIL table header"; fail=1; }
+n=$(grep -cE '^(none|fdatasync|direct|rwf-dsync) ' "$work/r.txt")
+[ "$n" -eq 16 ] || { echo "FAIL table: $n rows, want 16"; cat "$work/r.txt"; fail=1; }
+[ $fail -eq 0 ] && echo "ok   table: header and 16 rows"
+exit $fail

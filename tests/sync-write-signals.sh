@@ -1,0 +1,41 @@
+#!/bin/sh
+# sync-write-signals.sh -- Ctrl-C (SIGINT) and SIGTERM stop a run cleanly:
+# partial results are printed, the temporary files are removed, and the
+# exit status is 130 / 143; with processes and with threads.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+SW=$top_builddir/tools/sync-write
+work=$(mktemp -d "$top_builddir/sw-signals.XXXXXX") || hard "mktemp"
+trap 'rm -rf "$work"' EXIT
+fail=0
+
+for sig in INT TERM; do
+for mode in "" --threads; do
+	mkdir "$work/d"
+	start=$(date +%s)
+	"$SW" -q $mode -m none,fdatasync -s 4k,64k -w 2 -t 20s --dir "$work/d" \
+		>"$work/out" 2>"$work/err" &
+	pid=$!
+	sleep 1.5
+	kill -$sig $pid
+	wait $pid
+	st=$?
+	took=$(( $(date +%s) - start ))
+	want=$([ $sig = INT ] && echo 130 || echo 143)
+	name="SIG$sig ${mode:-processes}"
+	if [ $st -ne $want ]; then
+		echo "FAIL $name: exit $st, want $want"; cat "$work/err"; fail=1
+	elif ! grep -q 'interrupted by signal' "$work/out" ||
+	     ! grep -q '^none  *4096  *2 ' "$work/out"; then
+		echo "FAIL $name: no partial results:"; cat "$work/out"; fail=1
+	elif [ -n "$(ls -A "$work/d")" ]; then
+		echo "FAIL $name: files left: $(ls -A "$work/d")"; fail=1
+	elif [ $took -gt 10 ]; then
+		echo "FAIL $name: took ${took}s to stop"; fail=1
+	else
+		echo "ok   $name: exit $st after ${took}s, partial row printed, files removed"
+	fi
+	rm -rf "$work/d"
+done
+done
+exit $fail
