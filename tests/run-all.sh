@@ -23,15 +23,25 @@ tot_pass=0 tot_fail=0 tot_skip=0
 
 say() { printf '\n=== %s\n' "$*"; }
 
+# Out-of-tree builds need a source tree that is not configured in place.
+# If it is (README's first command builds in place), build from a copy of
+# the files git knows (tracked, or untracked and not ignored).
+if [ -f "$src/config.status" ]; then
+	if command -v git >/dev/null 2>&1 && git -C "$src" rev-parse >/dev/null 2>&1; then
+		say "source tree is configured in place: building from a copy in $root/src"
+		rm -rf "$root/src" && mkdir -p "$root/src" || exit 1
+		(cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - --) |
+			tar -C "$root/src" -xf - || { echo "copying the sources failed"; exit 1; }
+		src=$root/src
+	else
+		echo "run-all.sh: $src is configured in place (config.status) and is not"
+		echo "a git checkout: run 'make distclean' there first"
+		exit 2
+	fi
+fi
 if [ ! -x "$src/configure" ] || [ "$src/configure.ac" -nt "$src/configure" ]; then
 	say "autoreconf"
 	(cd "$src" && autoreconf -fi) || { echo "autoreconf failed"; exit 1; }
-fi
-
-if [ -f "$src/config.status" ]; then
-	echo "run-all.sh: $src has an in-tree build (config.status); out-of-tree builds"
-	echo "need a clean source tree: run 'make distclean' there first"
-	exit 2
 fi
 
 count() {  # add the PASS/FAIL/SKIP counts of a build's test-suite.log
