@@ -8,6 +8,8 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +210,108 @@ START_TEST(test_eintr_and_short_writes_on_a_pipe)
 }
 END_TEST
 
+/* Many threads share one handle: positional transfers and commits from all
+ * of them land exactly, and failure details stay whole strings. */
+struct share_arg {
+	dio_file *f;
+	int id;
+	int bad;
+};
+
+static void *
+share_thread(void *p)
+{
+	struct share_arg *a = p;
+	char buf[8192], back[8192], detail[256];
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		int64_t off = ((int64_t)a->id * 50 + i) * (int64_t)sizeof(buf);
+
+		tu_fill(buf, sizeof(buf), (uint32_t)(a->id * 1000 + i));
+		if (dio_pwrite_commit(a->f, buf, sizeof(buf), off,
+		                      i % 2 ? DIO_COMMIT_FDATASYNC : DIO_COMMIT_NONE)
+		    != (int64_t)sizeof(buf))
+			a->bad++;
+		if (dio_pread(a->f, back, sizeof(back), off) != (int64_t)sizeof(back) ||
+		    memcmp(buf, back, sizeof(buf)) != 0)
+			a->bad++;
+		/* a failing call, and a read of the shared detail */
+		if (dio_pwrite(a->f, buf, 1, -1) != -EINVAL)
+			a->bad++;
+		dio_file_errdetail(a->f, detail, sizeof(detail));
+		if (strcmp(detail, "write at offset -1: negative offset") != 0)
+			a->bad++;
+	}
+	return NULL;
+}
+
+START_TEST(test_threads_share_a_handle)
+{
+	enum { N = 8 };
+	struct share_arg args[N];
+	pthread_t t[N];
+	char path[512];
+	dio_file *f;
+	int i;
+
+	tu_path(path, sizeof(path), NULL, "threads");
+	ck_assert_int_eq(dio_open(&f, path, DIO_O_RDWR | DIO_O_CREAT, 0, 0, 0600), 0);
+	for (i = 0; i < N; i++) {
+		args[i].f = f;
+		args[i].id = i;
+		args[i].bad = 0;
+		ck_assert_int_eq(pthread_create(&t[i], NULL, share_thread, &args[i]), 0);
+	}
+	for (i = 0; i < N; i++) {
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+		ck_assert_int_eq(args[i].bad, 0);
+	}
+	ck_assert_int_eq(tu_file_size(path), N * 50 * 8192);
+	ck_assert_int_eq(dio_close(f), 0);
+	unlink(path);
+}
+END_TEST
+
+/* The log callback receives the library's messages, filtered by level. */
+struct log_capture {
+	int n;
+	int level;
+	char last[300];
+};
+
+static void
+capture(int level, const char *msg, void *arg)
+{
+	struct log_capture *c = arg;
+
+	c->n++;
+	c->level = level;
+	snprintf(c->last, sizeof(c->last), "%s", msg);
+}
+
+START_TEST(test_log_callback)
+{
+	struct log_capture c;
+	dio_file *f = NULL;
+
+	memset(&c, 0, sizeof(c));
+	dio_set_log_fn(capture, &c, DIO_LOG_DEBUG);
+	ck_assert_int_eq(dio_open(&f, "/nonexistent/dio/x", DIO_O_RDONLY, 0, 0, 0), -ENOENT);
+	ck_assert_int_eq(c.n, 1);
+	ck_assert_int_eq(c.level, DIO_LOG_DEBUG);
+	ck_assert_str_eq(c.last, "open /nonexistent/dio/x: no such file or directory");
+	/* above the maximum level: not produced */
+	dio_set_log_fn(capture, &c, DIO_LOG_WARN);
+	ck_assert_int_eq(dio_open(&f, "/nonexistent/dio/x", DIO_O_RDONLY, 0, 0, 0), -ENOENT);
+	ck_assert_int_eq(c.n, 1);
+	/* removed: nothing */
+	dio_set_log_fn(NULL, NULL, 0);
+	ck_assert_int_eq(dio_open(&f, "/nonexistent/dio/x", DIO_O_RDONLY, 0, 0, 0), -ENOENT);
+	ck_assert_int_eq(c.n, 1);
+}
+END_TEST
+
 Suite *
 io_suite(void)
 {
@@ -219,6 +323,8 @@ io_suite(void)
 	tcase_add_test(tc, test_commit_methods);
 	tcase_add_test(tc, test_short_write_then_error);
 	tcase_add_test(tc, test_eintr_and_short_writes_on_a_pipe);
+	tcase_add_test(tc, test_threads_share_a_handle);
+	tcase_add_test(tc, test_log_callback);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	return s;

@@ -71,11 +71,31 @@ run_config() {
 	return 0
 }
 
+# Install into a staging directory and build tests/example.c the way a
+# user would: pkg-config --cflags --libs libdirectio.
+install_check() {
+	stage=$1/stage
+	rm -rf "$stage"
+	(cd "$1" && make -s install DESTDIR="$stage") >/dev/null || return 1
+	for f in include/libdirectio.h lib/libdirectio.so lib/libdirectio.a \
+	         lib/pkgconfig/libdirectio.pc bin/sync-write share/man/man1/sync-write.1; do
+		[ -e "$stage/usr/local/$f" ] || { echo "not installed: $f"; return 1; }
+	done
+	flags=$(PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig" \
+	        PKG_CONFIG_SYSROOT_DIR="$stage" pkg-config --cflags --libs libdirectio) || return 1
+	cc -Wall -Wextra -Werror "$src/tests/example.c" $flags \
+	   -Wl,-rpath,"$stage/usr/local/lib" -o "$1/example-installed" || return 1
+	"$1/example-installed" "$1/example-installed.dat" || return 1
+	echo "installed library, header, pkg-config file, tool and man page: ok ($flags)"
+}
+
 san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 for c in $configs; do
 	case $c in
 	gcc)
 		run_config gcc CC=gcc || failed="$failed gcc"
+		say "gcc: make install, then build the example against the installed library"
+		install_check "$root/gcc" || failed="$failed install"
 		if [ -f "$root/gcc/Makefile" ]; then
 			say "gcc: make distcheck"
 			(cd "$root/gcc" && make -s -j"$jobs" distcheck >distcheck.log 2>&1) ||

@@ -44,14 +44,23 @@ mkdir "$work/mnt" "$work/full" "$work/ro"
 expect 2 "is a device: its contents would be destroyed; pass --force" "$dev"
 mkfs.ext4 -q -F "$dev" >/dev/null 2>&1 || hard "mkfs.ext4"
 mount "$dev" "$work/mnt" || hard "mount"
-expect 1 "refusing to write to '$dev': it is in use (mounted on $work/mnt (ext4))" --force "$dev"
-umount "$work/mnt"
-direct=direct+dsync
-[ "$DIO_BACKEND" = linux ] || direct=dsync
-expect 0 "^$direct  *4096  *2  *100 " --force -m fdatasync,$direct -s 4k,64k -w 2 -n 50 --verify "$dev"
-expect 0 "verify: 32 slots checked, 32 ok, 0 missing" --force -m $direct -s 64k -w 2 -n 40 --region 1m --verify "$dev"
-expect 2 "do not fit on '$dev'" --force -w 4 --region 16m -s 4k "$dev"
-expect 2 "--extend needs a file" --force --extend -s 4k "$dev"
+if [ "$DIO_BACKEND" = posix ]; then
+	# No portable way to tell whether a device is mounted: always refused.
+	expect 1 "cannot tell whether it is in use" --force "$dev"
+	umount "$work/mnt"
+	expect 1 "cannot tell whether it is in use" --force "$dev"
+	dev_tests=no
+else
+	expect 1 "refusing to write to '$dev': it is in use (mounted on $work/mnt (ext4))" --force "$dev"
+	umount "$work/mnt"
+	dev_tests=yes
+fi
+if [ $dev_tests = yes ]; then
+	expect 0 "^direct+dsync  *4096  *2  *100 " --force -m fdatasync,direct+dsync -s 4k,64k -w 2 -n 50 --verify "$dev"
+	expect 0 "verify: 32 slots checked, 32 ok, 0 missing" --force -m direct+dsync -s 64k -w 2 -n 40 --region 1m --verify "$dev"
+	expect 2 "do not fit on '$dev'" --force -w 4 --region 16m -s 4k "$dev"
+	expect 2 "--extend needs a file" --force --extend -s 4k "$dev"
+fi
 
 # A full file system: during the run, and while preparing the region.
 mount -t tmpfs -o size=2m tmpfs "$work/full" || hard "mount tmpfs"

@@ -10,7 +10,7 @@ trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 fail=0
 echo "precious data" > "$work/existing"
 mkdir "$work/dir"
-snapshot() { (cd "$work" && ls -la --time-style=+%s . dir && cat existing) 2>&1 | md5sum; }
+snapshot() { (cd "$work" && ls -lA --time-style=+%s . dir && stat -c %Y . && cat existing) 2>&1 | md5sum; }
 before=$(snapshot)
 
 bad() {  # STATUS PATTERN ARGS...

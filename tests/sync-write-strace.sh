@@ -7,6 +7,9 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_cmd strace strace
+# LeakSanitizer cannot run under ptrace (sanitizer builds).
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+export ASAN_OPTIONS
 SW=$top_builddir/tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-strace.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT
@@ -40,7 +43,8 @@ check() {  # METHOD EXPECT...
 		case $e in
 		calls=*)
 			want=$(i=0; while [ $i -lt $N ]; do printf '%s ' ${e#calls=}; i=$((i+1)); done)
-			[ "$calls" = "$want" ] || { echo "FAIL $m: calls are '$calls'"; echo "  expected '$want'"; fail=1; } ;;
+			[ "$calls" = "$want" ] || { echo "FAIL $m: calls are '$calls'"; echo "  expected '$want'"
+				echo "  writer $writer's trace:"; head -n 12 "$work/$m.w" | sed 's/^/    /'; fail=1; } ;;
 		open+*)
 			echo "$open" | grep -q "${e#open+}" || { echo "FAIL $m: open lacks ${e#open+}: $open"; fail=1; } ;;
 		open-*)
