@@ -293,7 +293,7 @@ sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, in
 {
 	struct diot_chart charts[3];
 	struct diot_series *s1, *s2, *s3;
-	double *xs, *ys, *ws, pick;
+	double *ws, pick;
 	char title[200], t2[200], t3[200], sz[32];
 	int nm = 0, nw = 0, i, j, k, nchart = 1, rc;
 	const char **meth;
@@ -301,12 +301,10 @@ sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, in
 
 	meth = calloc((size_t)n + 1, sizeof(*meth));
 	ws = calloc((size_t)n + 1, sizeof(*ws));
-	xs = calloc((size_t)n + 1, sizeof(*xs));
-	ys = calloc((size_t)n + 1, sizeof(*ys));
 	s1 = calloc((size_t)n + 1, sizeof(*s1));
 	s2 = calloc((size_t)n + 1, sizeof(*s2));
 	s3 = calloc((size_t)n + 1, sizeof(*s3));
-	if (!meth || !ws || !xs || !ys || !s1 || !s2 || !s3)
+	if (!meth || !ws || !s1 || !s2 || !s3)
 		return -1;
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < nm && strcmp(meth[j], pts[i].method) != 0; j++)
@@ -411,6 +409,10 @@ sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, in
 			free((void *)s3[j].y);
 		}
 	}
-	free(meth); free(ws); free(xs); free(ys); free(s1); free(s2); free(s3);
+	free(meth);
+	free(ws);
+	free(s1);
+	free(s2);
+	free(s3);
 	return rc;
 }

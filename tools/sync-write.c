@@ -173,7 +173,7 @@ static int ack_fd = -1;
 
 /* Results of every point, for JSON/plot and the summary. */
 static struct sw_point *points;
-static int npoints, cap_points;
+static int npoints;
 
 static void
 on_signal(int sig)
@@ -1393,7 +1393,7 @@ main(int argc, char **argv)
 	struct utsname un;
 	char osbuf[300];
 	int i = 1, id, w, mi, si, fatal = 0, total, idx, verify_fail = 0;
-	uint64_t v, max_w, max_s;
+	uint64_t max_w, max_s;
 	FILE *plotcheck;
 
 	diot_init(argv[0]);
@@ -1592,8 +1592,6 @@ main(int argc, char **argv)
 			}
 		}
 	}
-	(void)v;
-	(void)cap_points;
 	for (i = 0; i < npoints; i++)
 		if (points[i].status == SW_ERROR)
 			run.error = points[i].note;
