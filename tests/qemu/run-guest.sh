@@ -20,6 +20,8 @@
 #   DIO_TCMU_SIZE DIO_TCMU_BLOCK DIO_TCMU_BUFCAP DIO_KVER DIO_DEVICES
 # The script runs as root in /tmp (tmpfs) with busybox as /bin/sh and its
 # applets; host programs given with -x run there with their libraries.
+# Also there: /bin/tcmu-ramdisk, /bin/sg-dio-probe (SG_FLAG_DIRECT_IO
+# check) and, if installed on the host, sg3_utils programs in /usr/bin.
 #
 # Options:
 #   -c CMD          run this shell command instead of a script
@@ -47,9 +49,10 @@
 #                       qemu/cache, or ./tests/qemu/cache)
 #   DIO_QEMU_KERNEL_ENV a kernel.env (DIO_VMLINUZ, DIO_MODDIR) to use
 #                       instead of fetching Debian's kernel
-#   DIO_QEMU_TCMU_RAMDISK  the tcmu-ramdisk program (default: the built
-#                       one in $top_builddir/tests/qemu, else compiled with
-#                       $CC from tcmu-ramdisk.c into the cache)
+#   DIO_QEMU_TCMU_RAMDISK, DIO_QEMU_SG_DIO_PROBE  the tcmu-ramdisk and
+#                       sg-dio-probe programs (default: the ones built in
+#                       $top_builddir/tests/qemu, else compiled with $CC
+#                       from their .c files into the cache)
 #   DIO_QEMU_SG3        the sg3_utils programs to put in /usr/bin when they
 #                       are installed (default: a useful set; "" for none)
 #   QEMU                the qemu program (default qemu-system-x86_64)
@@ -167,30 +170,42 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 99' INT TERM HUP
 
-# The TCMU handler: built by make, else built here once into the cache.
+# Our guest helpers: the ones make built, else built here once into the
+# cache (with $CC, default cc).
+helper() {  # NAME OVERRIDE -> path on stdout
+	if [ -n "$2" ]; then
+		echo "$2"
+		return 0
+	fi
+	if [ -n "${top_builddir:-}" ] &&
+	    [ -x "$top_builddir/tests/qemu/$1" ]; then
+		echo "$top_builddir/tests/qemu/$1"
+		return 0
+	fi
+	bin=$cache/$1
+	src=$here/$1.c
+	if [ ! -x "$bin" ] ||
+	    [ -n "$(find "$src" -newer "$bin" 2>/dev/null)" ]; then
+		cc=${CC:-cc}
+		command -v "${cc%% *}" >/dev/null 2>&1 || return 77
+		# shellcheck disable=SC2086 # CC may carry options
+		$cc -std=c99 -O2 -o "$bin.tmp.$$" "$src" >&2 || return 99
+		mv "$bin.tmp.$$" "$bin" || return 99
+	fi
+	echo "$bin"
+}
 ramdisk=''
 if [ "$tcmu" = 1 ]; then
-	ramdisk=${DIO_QEMU_TCMU_RAMDISK:-}
-	if [ -z "$ramdisk" ] && [ -n "${top_builddir:-}" ] &&
-	    [ -x "$top_builddir/tests/qemu/tcmu-ramdisk" ]; then
-		ramdisk=$top_builddir/tests/qemu/tcmu-ramdisk
-	fi
-	if [ -z "$ramdisk" ]; then
-		ramdisk=$cache/tcmu-ramdisk
-		src=$here/tcmu-ramdisk.c
-		if [ ! -x "$ramdisk" ] ||
-		    [ -n "$(find "$src" -newer "$ramdisk" 2>/dev/null)" ]; then
-			cc=${CC:-cc}
-			command -v "${cc%% *}" >/dev/null 2>&1 ||
-				skip "no C compiler to build tcmu-ramdisk"
-			# shellcheck disable=SC2086 # CC may carry options
-			$cc -std=c99 -O2 -o "$ramdisk.tmp" "$src" ||
-				hard "cannot build tcmu-ramdisk"
-			mv "$ramdisk.tmp" "$ramdisk" || hard "mv failed"
-		fi
-	fi
+	ramdisk=$(helper tcmu-ramdisk "${DIO_QEMU_TCMU_RAMDISK:-}")
+	case $? in
+	0) ;;
+	77) skip "no C compiler (\$CC) to build tcmu-ramdisk" ;;
+	*) hard "cannot build tcmu-ramdisk" ;;
+	esac
 	[ -x "$ramdisk" ] || hard "no tcmu-ramdisk at $ramdisk"
 fi
+probe=$(helper sg-dio-probe "${DIO_QEMU_SG_DIO_PROBE:-}") ||
+	probe=''
 
 # ------------------------------------------------------------ initramfs
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
@@ -230,6 +245,7 @@ for p in $sg3; do
 	pp=$(command -v "$p" 2>/dev/null) && set -- "$@" -x "$pp:/usr/bin/$p"
 done
 [ -n "$ramdisk" ] && set -- "$@" -x "$ramdisk:/bin/tcmu-ramdisk"
+[ -n "$probe" ] && set -- "$@" -x "$probe:/bin/sg-dio-probe"
 
 t0=$(date +%s)
 sh "$here/mkinitrd.sh" -o "$tmp/initrd.cpio" -m "$DIO_MODDIR" \

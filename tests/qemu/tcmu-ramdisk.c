@@ -890,6 +890,22 @@ static void log_command(struct disk *d, const struct cmd *c)
 	fflush(d->log);
 }
 
+/* The bulk that -v leaves out of the log (-v -v logs it too):
+ * successful READs and READ BUFFER data transfers. */
+static int quiet_command(const struct cmd *c)
+{
+	if (c->status != ST_GOOD)
+		return 0;
+	switch (c->cdb[0]) {
+	case 0x08: case 0x28: case 0xA8: case 0x88:
+		return 1;
+	case 0x3C:
+		return (c->cdb[1] & 0x1F) == 0x02;
+	default:
+		return 0;
+	}
+}
+
 /* Handle every entry between tail and head; returns how many entries
  * were consumed (the kernel is to be told when that is not zero). */
 static unsigned process_ring(struct disk *d, struct cmd *c)
@@ -927,7 +943,8 @@ static unsigned process_ring(struct disk *d, struct cmd *c)
 			} else {
 				execute(d, c);
 			}
-			if (d->verbose)
+			if (d->verbose > 1 ||
+			    (d->verbose == 1 && !quiet_command(c)))
 				log_command(d, c);
 			answer(d, c, ent, can_read_len);
 			break;
@@ -1051,7 +1068,9 @@ static void usage(FILE *f)
 "  -S TEXT   unit serial number (default dio-tcmu-ramdisk)\n"
 "  -w SECS   wait this long for the UIO device to appear (default 10)\n"
 "  -r FILE   create FILE once serving (for scripts to wait on)\n"
-"  -v        log every command and its outcome (to stderr or -L)\n"
+"  -v        log commands and their outcome (to stderr or -L), but\n"
+"            not successful READs and READ BUFFER data transfers;\n"
+"            -v -v logs those too\n"
 "  -L FILE   the log file\n"
 "  -h        this help\n"
 "Runs until SIGTERM or SIGINT.\n", f);
@@ -1120,7 +1139,7 @@ int main(int argc, char **argv)
 		case 'S': d.serial = optarg; break;
 		case 'w': wait_s = strtod(optarg, NULL); break;
 		case 'r': ready = optarg; break;
-		case 'v': d.verbose = 1; break;
+		case 'v': d.verbose++; break;
 		case 'L': logpath = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
