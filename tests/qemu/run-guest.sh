@@ -207,6 +207,10 @@ fi
 probe=$(helper sg-dio-probe "${DIO_QEMU_SG_DIO_PROBE:-}") ||
 	probe=''
 
+# seconds since boot, with hundredths (Linux hosts only, as is all this)
+now() { cut -d' ' -f1 /proc/uptime; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
 # ------------------------------------------------------------ initramfs
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 
@@ -247,7 +251,7 @@ done
 [ -n "$ramdisk" ] && set -- "$@" -x "$ramdisk:/bin/tcmu-ramdisk"
 [ -n "$probe" ] && set -- "$@" -x "$probe:/bin/sg-dio-probe"
 
-t0=$(date +%s)
+t0=$(now)
 sh "$here/mkinitrd.sh" -o "$tmp/initrd.cpio" -m "$DIO_MODDIR" \
 	-i "$here/guest-init.sh" -f "$tmp/dio-guest.conf:/etc/dio-guest.conf" \
 	"$@" >"$tmp/mkinitrd.log" 2>&1
@@ -271,7 +275,7 @@ if command -v flock >/dev/null 2>&1; then
 	flock 9 || hard "flock $cache/qemu.lock failed"
 fi
 
-t1=$(date +%s)
+t1=$(now)
 "$qemu" -accel tcg -nographic -no-reboot -m "$mem" -smp 1 \
 	-kernel "$DIO_VMLINUZ" -initrd "$tmp/initrd.cpio" \
 	-append "console=ttyS0 panic=-1 quiet loglevel=4 scsi_mod.scan=sync $append" \
@@ -283,13 +287,15 @@ t1=$(date +%s)
 	</dev/null >"$tmp/qemu.out" 2>&1 &
 qpid=$!
 (
-	sleep "$timeout_s" &
-	spid=$!
+	# sleeps in the background so that the TERM trap runs at once
+	spid=''
 	trap 'kill $spid 2>/dev/null; exit 0' TERM
+	sleep "$timeout_s" & spid=$!
 	wait "$spid"
 	: >"$tmp/timedout"
 	kill -TERM "$qpid" 2>/dev/null
-	sleep 5
+	sleep 5 & spid=$!
+	wait "$spid"
 	kill -KILL "$qpid" 2>/dev/null
 ) &
 wpid=$!
@@ -299,7 +305,7 @@ qpid=''
 kill "$wpid" 2>/dev/null
 wait "$wpid" 2>/dev/null
 wpid=''
-t2=$(date +%s)
+t2=$(now)
 
 [ -n "$conslog" ] && cp "$tmp/console.log" "$conslog"
 
@@ -309,27 +315,31 @@ status=$(tr -d '\r' <"$tmp/guest.out" | sed -n 's/^DIO-GUEST-EXIT=\([0-9]*\)$/\1
 tr -d '\r' <"$tmp/guest.out" | grep -v '^DIO-GUEST-EXIT=[0-9]*$'
 ready=$(tr -d '\r' <"$tmp/console.log" |
 	sed -n 's/^dio-init: devices ready at \([0-9.]*\) s.*/\1/p')
-echo "$me: $(basename "$DIO_VMLINUZ"), initramfs $((t1 - t0)) s," \
-	"qemu $((t2 - t1)) s (guest devices ready at ${ready:-?} s uptime)" >&2
+echo "$me: $(basename "$DIO_VMLINUZ"): initramfs $(secs "$t0" "$t1") s," \
+	"qemu $(secs "$t1" "$t2") s (guest devices ready at ${ready:-?} s" \
+	"of guest uptime)" >&2
 
-if [ "$verbose" = 1 ]; then
-	echo "----- guest console -----"
-	tr -d '\r' <"$tmp/console.log"
+# The console log without carriage returns and the firmware's terminal
+# escapes; LINES of it (all if empty).
+esc=$(printf '\033')
+console() {
+	echo "----- guest console${1:+ (last $1 lines)} -----"
+	tr -d '\r' <"$tmp/console.log" | sed -e "s/$esc\[[0-9;?]*[a-zA-Z]//g" -e "s/${esc}c//g" |
+		if [ -n "$1" ]; then tail -n "$1"; else cat; fi
+	echo
 	echo "----- end of guest console -----"
-fi
+}
+[ "$verbose" = 1 ] && console ''
 if [ -f "$tmp/timedout" ]; then
-	[ "$verbose" = 1 ] || { echo "----- guest console (tail) -----";
-		tr -d '\r' <"$tmp/console.log" | tail -n 40; }
+	[ "$verbose" = 1 ] || console 40
 	hard "timed out after $timeout_s s; qemu killed"
 fi
 if [ -z "$status" ]; then
-	[ "$verbose" = 1 ] || { echo "----- guest console (tail) -----";
-		tr -d '\r' <"$tmp/console.log" | tail -n 40; }
+	[ "$verbose" = 1 ] || console 40
 	cat "$tmp/qemu.out"
 	hard "the guest reported no exit status (qemu exit $qstatus)"
 fi
 if [ "$status" -ne 0 ] && [ "$status" -ne 77 ] && [ "$verbose" = 0 ]; then
-	echo "----- guest console (tail) -----"
-	tr -d '\r' <"$tmp/console.log" | tail -n 40
+	console 40
 fi
 exit "$status"
