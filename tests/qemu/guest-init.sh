@@ -126,6 +126,8 @@ if [ "$DIO_TCMU" = 1 ]; then
 	ln -s "$dev" "$tpg/lun/lun_0/$DIO_TCMU_NAME" ||
 		fail "cannot link $dev to $tpg/lun/lun_0"
 	log "TCMU device $dev on $DIO_TCMU_UIO exported by tcm_loop $wwn"
+else
+	DIO_TCMU_SIZE='' DIO_TCMU_BLOCK='' DIO_TCMU_BUFCAP=''
 fi
 
 # ------------------------------------------------------------ inventory

@@ -139,6 +139,13 @@ cache=${DIO_QEMU_CACHE:-${top_builddir:-.}/tests/qemu/cache}
 mkdir -p "$cache" || hard "cannot create $cache"
 cache=$(cd "$cache" && pwd)
 
+# One run at a time per cache (make -j check): one qemu on the machine,
+# one kernel download.  Wait for the lock; the timeout starts with qemu.
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"$cache/qemu.lock"
+	flock 9 || hard "flock $cache/qemu.lock failed"
+fi
+
 if [ -n "${DIO_QEMU_KERNEL_ENV:-}" ]; then
 	kenv=$DIO_QEMU_KERNEL_ENV
 else
@@ -214,7 +221,6 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 # ------------------------------------------------------------ initramfs
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 
-set -- "$@"
 if [ -n "$script" ]; then
 	gpath=/guest/$(basename "$script")
 	gcmd=$(q "$gpath")
@@ -268,12 +274,6 @@ truncate -s "$qdisk_bytes" "$tmp/disk.img" 2>/dev/null ||
 		2>/dev/null || hard "cannot create the disk image"
 : >"$tmp/console.log"
 : >"$tmp/guest.out"
-
-# One qemu at a time on this machine (make -j check): wait for the lock.
-if command -v flock >/dev/null 2>&1; then
-	exec 9>"$cache/qemu.lock"
-	flock 9 || hard "flock $cache/qemu.lock failed"
-fi
 
 t1=$(now)
 "$qemu" -accel tcg -nographic -no-reboot -m "$mem" -smp 1 \
