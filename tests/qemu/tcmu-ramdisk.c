@@ -1,0 +1,1273 @@
+/*
+ * tcmu-ramdisk.c -- a user-space SCSI RAM disk for the Linux kernel's
+ * target_core_user (TCMU) backstore, for libdirectio's test harness.
+ *
+ * The kernel exposes each enabled TCMU device as a UIO device whose name
+ * is "tcm-user/<hba>/<device>/<config>".  Mapping that device gives a
+ * shared area made of a mailbox, a command ring and a data area.  The
+ * kernel appends command entries to the ring and raises a UIO event;
+ * this program reads the CDB and the data segments of each entry, acts on
+ * it, writes the status and sense into the same entry, moves the ring's
+ * tail past it and writes to the UIO device to tell the kernel.
+ *
+ * What it emulates (everything kept in memory):
+ *   - a direct-access block device of -s bytes in blocks of -l bytes:
+ *     TEST UNIT READY, REQUEST SENSE, INQUIRY (standard data, VPD pages
+ *     00h, 80h, 83h), READ CAPACITY (10) and (16), READ and WRITE (6, 10,
+ *     12, 16; FUA and DPO accepted), SYNCHRONIZE CACHE (10, 16), MODE
+ *     SENSE (6, 10) with the caching (08h) and control (0Ah) pages,
+ *     REPORT LUNS (the kernel answers that one itself; see README);
+ *   - READ BUFFER (3Ch) modes 02h data, 03h descriptor, 0Ah echo buffer,
+ *     0Bh echo buffer descriptor, and WRITE BUFFER (3Bh) modes 02h data
+ *     and 0Ah echo buffer, on a buffer of -b bytes separate from the disk.
+ * Anything else ends in CHECK CONDITION, ILLEGAL REQUEST with fixed
+ * format sense: INVALID COMMAND OPERATION CODE (20h/00h) for an opcode it
+ * does not know, INVALID FIELD IN CDB (24h/00h, with the sense-key
+ * specific field pointer) for a field it does not support, LOGICAL BLOCK
+ * ADDRESS OUT OF RANGE (21h/00h) past the end of the disk.
+ *
+ * The layout of the shared area is the kernel's ABI (version 2 of the
+ * mailbox); it is described here with explicit offsets rather than by
+ * including <linux/target_core_user.h>, whose <linux/uio.h> clashes with
+ * the C library's struct iovec.
+ *
+ * Written for libdirectio's tests; C99 with POSIX and Linux interfaces.
+ */
+#if !defined(_GNU_SOURCE)
+#define _GNU_SOURCE 1
+#endif
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------ ABI */
+
+/* The mailbox at offset 0 of the mapping. */
+#define MB_VERSION      0   /* u16 */
+#define MB_FLAGS        2   /* u16 */
+#define MB_CMDR_OFF     4   /* u32: ring offset from the start of the map */
+#define MB_CMDR_SIZE    8   /* u32: ring size in bytes */
+#define MB_CMD_HEAD     12  /* u32: written by the kernel */
+#define MB_CMD_TAIL     64  /* u32: written by us, on its own cache line */
+
+#define MB_FLAG_CAP_OOOC     0x1 /* out-of-order completion allowed */
+#define MB_FLAG_CAP_READ_LEN 0x2 /* we may report a shorter data-in */
+#define MB_FLAG_CAP_TMR      0x4 /* task management entries may come */
+
+/* A ring entry: an 8-byte header, then a request or (in its place) the
+ * response. */
+#define ENT_LEN_OP      0   /* u32: length | op in the low 3 bits */
+#define ENT_CMD_ID      4   /* u16 */
+#define ENT_KFLAGS      6   /* u8 */
+#define ENT_UFLAGS      7   /* u8 */
+#define ENT_REQ_IOV_CNT 8   /* u32 */
+#define ENT_REQ_BIDI    12  /* u32 */
+#define ENT_REQ_DIF     16  /* u32 */
+#define ENT_REQ_CDB_OFF 24  /* u64: CDB offset from the start of the map */
+#define ENT_REQ_IOV     48  /* struct iovec[], bases are map offsets */
+#define ENT_RSP_STATUS  8   /* u8 */
+#define ENT_RSP_READLEN 12  /* u32 */
+#define ENT_RSP_SENSE   16  /* u8[96] */
+#define ENT_SENSE_MAX   96
+
+#define OP_MASK         0x7u
+#define OP_PAD          0
+#define OP_CMD          1
+#define OP_TMR          2
+
+#define UFLAG_UNKNOWN_OP 0x1
+#define UFLAG_READ_LEN   0x2
+
+/* ------------------------------------------------------------- SCSI */
+
+#define ST_GOOD            0x00
+#define ST_CHECK_CONDITION 0x02
+
+#define KEY_NO_SENSE        0x0
+#define KEY_ILLEGAL_REQUEST 0x5
+
+#define ASC_INVALID_OPCODE        0x20
+#define ASC_LBA_OUT_OF_RANGE      0x21
+#define ASC_INVALID_FIELD_IN_CDB  0x24
+#define ASC_INVALID_FIELD_IN_PARM 0x26
+#define ASC_COMMAND_SEQUENCE_ERR  0x2C
+#define ASC_SAVING_NOT_SUPPORTED  0x39
+
+#define VENDOR   "LIBDIO  "          /* 8 characters */
+#define PRODUCT  "TCMU RAMDISK    "  /* 16 characters */
+#define REVISION "0001"              /* 4 characters */
+
+#define ECHO_MAX 4096u /* the echo buffer holds at most this (SPC: 13 bits) */
+#define BUF_MAX  0xFFFFFFu /* READ BUFFER descriptor capacity is 24 bits */
+
+/* --------------------------------------------------------------- state */
+
+struct disk {
+	unsigned char *data;
+	uint64_t size;       /* bytes, a multiple of bsize */
+	uint32_t bsize;      /* logical block size */
+	uint64_t nblocks;
+	unsigned char *buf;  /* READ/WRITE BUFFER data buffer */
+	uint32_t bufcap;
+	unsigned offset_exp; /* offset boundary: 2^offset_exp bytes */
+	unsigned char echo[ECHO_MAX];
+	uint32_t echocap;
+	uint32_t echolen;
+	int echo_valid;
+	const char *serial;
+	int verbose;
+	FILE *log;
+	unsigned long ncmds;
+};
+
+/* One command as taken out of the ring before it is answered (the
+ * response overlays the request). */
+struct segment {
+	uint64_t off;
+	uint64_t len;
+};
+
+struct cmd {
+	unsigned char cdb[32];
+	size_t cdblen;
+	struct segment *seg;
+	size_t nseg;
+	size_t segcap;
+	uint64_t datalen;      /* total of the data segments */
+	/* the answer */
+	unsigned char status;
+	unsigned char sense[ENT_SENSE_MAX];
+	size_t senselen;
+	uint64_t inlen;        /* bytes of data-in produced */
+	int has_inlen;
+};
+
+static unsigned char *map;        /* the whole shared area */
+static size_t map_size;
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("tcmu-ramdisk: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void logmsg(const struct disk *d, const char *fmt, ...)
+{
+	va_list ap;
+	if (!d->log)
+		return;
+	va_start(ap, fmt);
+	vfprintf(d->log, fmt, ap);
+	va_end(ap);
+	fflush(d->log);
+}
+
+/* ------------------------------------------------ shared memory access */
+
+static uint32_t ld32(size_t off)
+{
+	uint32_t v;
+	memcpy(&v, map + off, sizeof v);
+	return v;
+}
+
+static uint64_t ld64(size_t off)
+{
+	uint64_t v;
+	memcpy(&v, map + off, sizeof v);
+	return v;
+}
+
+static uint16_t ld16(size_t off)
+{
+	uint16_t v;
+	memcpy(&v, map + off, sizeof v);
+	return v;
+}
+
+static void st32(size_t off, uint32_t v)
+{
+	memcpy(map + off, &v, sizeof v);
+}
+
+static uint32_t head_get(void)
+{
+	return *(volatile uint32_t *)(void *)(map + MB_CMD_HEAD);
+}
+
+static uint32_t tail_get(void)
+{
+	return *(volatile uint32_t *)(void *)(map + MB_CMD_TAIL);
+}
+
+static void tail_set(uint32_t v)
+{
+	*(volatile uint32_t *)(void *)(map + MB_CMD_TAIL) = v;
+}
+
+/* ---------------------------------------------------- byte order helpers */
+
+static uint32_t be16(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 8 | p[1];
+}
+
+static uint32_t be24(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t be64(const unsigned char *p)
+{
+	return (uint64_t)be32(p) << 32 | be32(p + 4);
+}
+
+static void put16(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 8);
+	p[1] = (unsigned char)v;
+}
+
+static void put24(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 16);
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)v;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	put16(p, v >> 16);
+	put16(p + 2, v);
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	put32(p, (uint32_t)(v >> 32));
+	put32(p + 4, (uint32_t)v);
+}
+
+/* ---------------------------------------------------------- responses */
+
+static void good(struct cmd *c)
+{
+	c->status = ST_GOOD;
+	c->senselen = 0;
+}
+
+/* Fixed format sense data; field >= 0 adds the sense-key specific field
+ * pointer to that CDB byte (bit < 0: no bit pointer). */
+static void check(struct cmd *c, unsigned key, unsigned asc, unsigned ascq,
+    int field, int bit)
+{
+	unsigned char *s = c->sense;
+	memset(s, 0, 18);
+	s[0] = 0x70;               /* current error, fixed format */
+	s[2] = (unsigned char)(key & 0x0F);
+	s[7] = 10;                 /* additional sense length */
+	s[12] = (unsigned char)asc;
+	s[13] = (unsigned char)ascq;
+	if (field >= 0) {
+		s[15] = 0x80 | 0x40;   /* SKSV, C/D = the error is in the CDB */
+		if (bit >= 0)
+			s[15] |= (unsigned char)(0x08 | (bit & 7));
+		put16(s + 16, (uint32_t)field);
+	}
+	c->status = ST_CHECK_CONDITION;
+	c->senselen = 18;
+	c->has_inlen = 1;
+	c->inlen = 0;
+}
+
+static void bad_field(struct cmd *c, int byte, int bit)
+{
+	check(c, KEY_ILLEGAL_REQUEST, ASC_INVALID_FIELD_IN_CDB, 0, byte, bit);
+}
+
+static void bad_opcode(struct cmd *c)
+{
+	check(c, KEY_ILLEGAL_REQUEST, ASC_INVALID_OPCODE, 0, 0, -1);
+}
+
+static void out_of_range(struct cmd *c)
+{
+	check(c, KEY_ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE, 0, -1, -1);
+}
+
+/* ------------------------------------------------ data segment transfer */
+
+/* Copy len bytes from src into the data-in segments, starting at byte
+ * pos of the command's data; returns how many fitted. */
+static uint64_t seg_put(struct cmd *c, uint64_t pos, const void *src,
+    uint64_t len)
+{
+	const unsigned char *p = src;
+	uint64_t done = 0, base = 0;
+	size_t i;
+	for (i = 0; i < c->nseg && done < len; i++) {
+		uint64_t sl = c->seg[i].len;
+		if (pos < base + sl) {
+			uint64_t in = pos - base;
+			uint64_t n = sl - in;
+			if (n > len - done)
+				n = len - done;
+			memcpy(map + c->seg[i].off + in, p + done, (size_t)n);
+			done += n;
+			pos += n;
+		}
+		base += sl;
+	}
+	return done;
+}
+
+/* Copy len bytes of the command's data-out, from byte pos, into dst;
+ * returns how many there were. */
+static uint64_t seg_get(const struct cmd *c, uint64_t pos, void *dst,
+    uint64_t len)
+{
+	unsigned char *p = dst;
+	uint64_t done = 0, base = 0;
+	size_t i;
+	for (i = 0; i < c->nseg && done < len; i++) {
+		uint64_t sl = c->seg[i].len;
+		if (pos < base + sl) {
+			uint64_t in = pos - base;
+			uint64_t n = sl - in;
+			if (n > len - done)
+				n = len - done;
+			memcpy(p + done, map + c->seg[i].off + in, (size_t)n);
+			done += n;
+			pos += n;
+		}
+		base += sl;
+	}
+	return done;
+}
+
+/* Return a prepared parameter block of len bytes, cut to the allocation
+ * length and the data-in buffer; the rest of the buffer is zeroed. */
+static void data_in(struct cmd *c, const void *src, uint64_t len,
+    uint64_t alloc)
+{
+	static const unsigned char zero[512];
+	uint64_t n = len < alloc ? len : alloc, pos;
+	n = seg_put(c, 0, src, n);
+	for (pos = n; pos < c->datalen; pos += sizeof zero)
+		(void)seg_put(c, pos, zero, c->datalen - pos < sizeof zero ?
+		    c->datalen - pos : sizeof zero);
+	c->inlen = n;
+	c->has_inlen = 1;
+	good(c);
+}
+
+/* ----------------------------------------------------------- commands */
+
+static void do_inquiry(struct disk *d, struct cmd *c)
+{
+	unsigned char r[256];
+	uint32_t alloc = be16(c->cdb + 3);
+	size_t n = 0, sl;
+	memset(r, 0, sizeof r);
+
+	if (c->cdb[1] & 0x02) {           /* CMDDT: obsolete */
+		bad_field(c, 1, 1);
+		return;
+	}
+	if (!(c->cdb[1] & 0x01)) {        /* standard INQUIRY data */
+		if (c->cdb[2] != 0) {
+			bad_field(c, 2, -1);
+			return;
+		}
+		r[0] = 0x00;              /* connected direct-access device */
+		r[1] = 0x00;              /* not removable */
+		r[2] = 0x06;              /* SPC-4 */
+		r[3] = 0x12;              /* HISUP, response data format 2 */
+		r[4] = 36 - 5;            /* additional length */
+		r[7] = 0x02;              /* CMDQUE */
+		memcpy(r + 8, VENDOR, 8);
+		memcpy(r + 16, PRODUCT, 16);
+		memcpy(r + 32, REVISION, 4);
+		data_in(c, r, 36, alloc);
+		return;
+	}
+
+	r[0] = 0x00;
+	r[1] = c->cdb[2];
+	switch (c->cdb[2]) {
+	case 0x00:                        /* supported VPD pages */
+		r[4] = 0x00;
+		r[5] = 0x80;
+		r[6] = 0x83;
+		n = 3;
+		break;
+	case 0x80:                        /* unit serial number */
+		sl = strlen(d->serial);
+		if (sl > 200)
+			sl = 200;
+		memcpy(r + 4, d->serial, sl);
+		n = sl;
+		break;
+	case 0x83: {                      /* device identification */
+		unsigned char *p = r + 4;
+		uint64_t h = 1469598103934665603ULL; /* FNV-1a of the serial */
+		const char *s;
+		sl = strlen(d->serial);
+		if (sl > 100)
+			sl = 100;
+		/* T10 vendor ID based designator: vendor + serial, ASCII */
+		p[0] = 0x02;              /* code set ASCII */
+		p[1] = 0x01;              /* association LU, type T10 vendor ID */
+		p[3] = (unsigned char)(8 + sl);
+		memcpy(p + 4, VENDOR, 8);
+		memcpy(p + 12, d->serial, sl);
+		p += 4 + 8 + sl;
+		/* NAA 6 (IEEE registered extended) designator made from a
+		 * hash of the serial: an identifier for tests only, the
+		 * company ID is all zeros and belongs to nobody we know. */
+		for (s = d->serial; *s; s++) {
+			h ^= (unsigned char)*s;
+			h *= 1099511628211ULL;
+		}
+		p[0] = 0x01;              /* code set binary */
+		p[1] = 0x03;              /* association LU, type NAA */
+		p[3] = 16;
+		p[4] = 0x60;              /* NAA 6, company ID 0 */
+		put64(p + 12, h);
+		p += 4 + 16;
+		n = (size_t)(p - (r + 4));
+		break;
+	}
+	default:
+		bad_field(c, 2, -1);
+		return;
+	}
+	put16(r + 2, (uint32_t)n);
+	data_in(c, r, 4 + n, alloc);
+}
+
+static void do_request_sense(struct cmd *c)
+{
+	unsigned char r[18];
+	memset(r, 0, sizeof r);
+	if (c->cdb[1] & 0x01) {           /* DESC: descriptor format */
+		r[0] = 0x72;
+		r[1] = KEY_NO_SENSE;
+		data_in(c, r, 8, c->cdb[4]);
+		return;
+	}
+	r[0] = 0x70;
+	r[2] = KEY_NO_SENSE;
+	r[7] = 10;
+	data_in(c, r, 18, c->cdb[4]);
+}
+
+static void do_read_capacity10(struct disk *d, struct cmd *c)
+{
+	unsigned char r[8];
+	uint64_t last = d->nblocks - 1;
+	if (!(c->cdb[8] & 0x01) && be32(c->cdb + 2) != 0) {
+		bad_field(c, 2, -1);      /* LBA given without PMI */
+		return;
+	}
+	put32(r, last > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)last);
+	put32(r + 4, d->bsize);
+	data_in(c, r, sizeof r, 8);
+}
+
+static void do_read_capacity16(struct disk *d, struct cmd *c)
+{
+	unsigned char r[32];
+	memset(r, 0, sizeof r);
+	put64(r, d->nblocks - 1);
+	put32(r + 8, d->bsize);
+	data_in(c, r, sizeof r, be32(c->cdb + 10));
+}
+
+/* READ/WRITE (6, 10, 12, 16): where and how much. */
+static int rw_params(struct cmd *c, uint64_t *lba, uint64_t *nblk)
+{
+	const unsigned char *b = c->cdb;
+	switch (b[0]) {
+	case 0x08: case 0x0A:             /* (6) */
+		*lba = (uint64_t)(b[1] & 0x1F) << 16 | be16(b + 2);
+		*nblk = b[4] ? b[4] : 256;
+		return 0;
+	case 0x28: case 0x2A:             /* (10) */
+		*lba = be32(b + 2);
+		*nblk = be16(b + 7);
+		break;
+	case 0xA8: case 0xAA:             /* (12) */
+		*lba = be32(b + 2);
+		*nblk = be32(b + 6);
+		break;
+	default:                          /* (16) */
+		*lba = be64(b + 2);
+		*nblk = be32(b + 10);
+		break;
+	}
+	if (b[1] & 0xE0) {                /* RDPROTECT/WRPROTECT: no PI */
+		bad_field(c, 1, 7);
+		return -1;
+	}
+	/* DPO (0x10) and FUA (0x08) are accepted: the medium is memory,
+	 * so every write is already as durable as it will ever be. */
+	return 0;
+}
+
+static void do_rw(struct disk *d, struct cmd *c, int write)
+{
+	uint64_t lba, nblk, bytes, moved;
+	if (rw_params(c, &lba, &nblk) != 0)
+		return;
+	if (lba > d->nblocks || nblk > d->nblocks - lba) {
+		out_of_range(c);
+		return;
+	}
+	bytes = nblk * d->bsize;
+	if (bytes > c->datalen)           /* the initiator gave less room */
+		bytes = c->datalen;
+	if (write) {
+		moved = seg_get(c, 0, d->data + lba * d->bsize, bytes);
+		good(c);
+	} else {
+		moved = seg_put(c, 0, d->data + lba * d->bsize, bytes);
+		c->inlen = moved;
+		c->has_inlen = 1;
+		good(c);
+	}
+	(void)moved;
+}
+
+static void do_sync_cache(struct disk *d, struct cmd *c)
+{
+	uint64_t lba, nblk;
+	if (c->cdb[0] == 0x35) {
+		lba = be32(c->cdb + 2);
+		nblk = be16(c->cdb + 7);
+	} else {
+		lba = be64(c->cdb + 2);
+		nblk = be32(c->cdb + 10);
+	}
+	if (lba > d->nblocks || nblk > d->nblocks - lba) {
+		out_of_range(c);
+		return;
+	}
+	good(c);                          /* nothing is ever cached */
+}
+
+/* Append mode page pg (current/default values, or the changeable mask
+ * when changeable) at p; returns its length or 0 if unknown. */
+static size_t mode_page(unsigned char *p, unsigned pg, int changeable)
+{
+	switch (pg) {
+	case 0x08:                        /* caching */
+		memset(p, 0, 20);
+		p[0] = 0x08;
+		p[1] = 0x12;
+		if (!changeable)
+			p[2] = 0x04;      /* WCE set, RCD clear */
+		return 20;
+	case 0x0A:                        /* control */
+		memset(p, 0, 12);
+		p[0] = 0x0A;
+		p[1] = 0x0A;
+		if (!changeable) {
+			p[3] = 0x10;      /* unrestricted reordering allowed */
+			put16(p + 8, 0xFFFF); /* busy timeout: unlimited */
+		}
+		return 12;
+	default:
+		return 0;
+	}
+}
+
+static void do_mode_sense(struct disk *d, struct cmd *c)
+{
+	unsigned char r[256];
+	int ten = c->cdb[0] == 0x5A;
+	int dbd = (c->cdb[1] & 0x08) != 0;
+	unsigned pc = c->cdb[2] >> 6;
+	unsigned pg = c->cdb[2] & 0x3F;
+	unsigned sub = c->cdb[3];
+	uint32_t alloc = ten ? be16(c->cdb + 7) : c->cdb[4];
+	size_t hdr = ten ? 8 : 4, n;
+	memset(r, 0, sizeof r);
+
+	if (pc == 3) {                    /* saved values */
+		check(c, KEY_ILLEGAL_REQUEST, ASC_SAVING_NOT_SUPPORTED, 0,
+		    2, 7);
+		return;
+	}
+	if (sub != 0 && !(sub == 0xFF && pg == 0x3F)) {
+		bad_field(c, 3, -1);
+		return;
+	}
+	n = hdr;
+	if (!dbd) {                       /* one short block descriptor */
+		uint64_t nb = d->nblocks > 0xFFFFFFFFu ? 0xFFFFFFFFu :
+		    d->nblocks;
+		put32(r + n, (uint32_t)nb);
+		put24(r + n + 5, d->bsize);
+		n += 8;
+	}
+	if (pg == 0x3F) {
+		n += mode_page(r + n, 0x08, pc == 1);
+		n += mode_page(r + n, 0x0A, pc == 1);
+	} else {
+		size_t l = mode_page(r + n, pg, pc == 1);
+		if (l == 0) {
+			bad_field(c, 2, 5);
+			return;
+		}
+		n += l;
+	}
+	if (ten) {
+		put16(r, (uint32_t)(n - 2));  /* mode data length */
+		r[3] = 0x10;              /* DPOFUA */
+		put16(r + 6, dbd ? 0 : 8);
+	} else {
+		r[0] = (unsigned char)(n - 1);
+		r[2] = 0x10;              /* DPOFUA */
+		r[3] = dbd ? 0 : 8;
+	}
+	data_in(c, r, n, alloc);
+}
+
+static void do_report_luns(struct cmd *c)
+{
+	unsigned char r[16];
+	if (c->cdb[2] > 0x02 && c->cdb[2] != 0x10 && c->cdb[2] != 0x11 &&
+	    c->cdb[2] != 0x12) {
+		bad_field(c, 2, -1);
+		return;
+	}
+	memset(r, 0, sizeof r);
+	put32(r, 8);                      /* one LUN: 0 */
+	data_in(c, r, sizeof r, be32(c->cdb + 6));
+}
+
+static void do_read_buffer(struct disk *d, struct cmd *c)
+{
+	unsigned mode = c->cdb[1] & 0x1F;
+	unsigned id = c->cdb[2];
+	uint32_t off = be24(c->cdb + 3);
+	uint32_t alloc = be24(c->cdb + 6);
+	unsigned char r[4];
+	memset(r, 0, sizeof r);
+
+	switch (mode) {
+	case 0x02:                        /* data */
+		if (id != 0) {
+			bad_field(c, 2, -1);
+			return;
+		}
+		if (off > d->bufcap || (off & ((1u << d->offset_exp) - 1))) {
+			bad_field(c, 3, -1);
+			return;
+		}
+		data_in(c, d->buf + off, d->bufcap - off, alloc);
+		return;
+	case 0x03:                        /* descriptor */
+		if (id == 0) {            /* other IDs: all zeros (SPC) */
+			r[0] = (unsigned char)d->offset_exp;
+			put24(r + 1, d->bufcap);
+		}
+		data_in(c, r, sizeof r, alloc);
+		return;
+	case 0x0A:                        /* echo buffer */
+		if (!d->echo_valid) {
+			check(c, KEY_ILLEGAL_REQUEST, ASC_COMMAND_SEQUENCE_ERR,
+			    0, -1, -1);
+			return;
+		}
+		data_in(c, d->echo, d->echolen, alloc);
+		return;
+	case 0x0B:                        /* echo buffer descriptor */
+		put16(r + 2, d->echocap & 0x1FFF); /* EBOS = 0 */
+		data_in(c, r, sizeof r, alloc);
+		return;
+	default:
+		bad_field(c, 1, 4);
+		return;
+	}
+}
+
+static void do_write_buffer(struct disk *d, struct cmd *c)
+{
+	unsigned mode = c->cdb[1] & 0x1F;
+	unsigned id = c->cdb[2];
+	uint32_t off = be24(c->cdb + 3);
+	uint32_t len = be24(c->cdb + 6);
+
+	if (len > c->datalen)             /* less data than announced */
+		len = (uint32_t)c->datalen;
+	switch (mode) {
+	case 0x02:                        /* data */
+		if (id != 0) {
+			bad_field(c, 2, -1);
+			return;
+		}
+		if (off > d->bufcap || (off & ((1u << d->offset_exp) - 1))) {
+			bad_field(c, 3, -1);
+			return;
+		}
+		if (len > d->bufcap - off) {
+			bad_field(c, 6, -1);
+			return;
+		}
+		(void)seg_get(c, 0, d->buf + off, len);
+		good(c);
+		return;
+	case 0x0A:                        /* echo buffer */
+		if (len > d->echocap) {
+			bad_field(c, 6, -1);
+			return;
+		}
+		d->echolen = (uint32_t)seg_get(c, 0, d->echo, len);
+		d->echo_valid = 1;
+		good(c);
+		return;
+	default:
+		bad_field(c, 1, 4);
+		return;
+	}
+}
+
+static void do_service_action_in16(struct disk *d, struct cmd *c)
+{
+	if ((c->cdb[1] & 0x1F) == 0x10)
+		do_read_capacity16(d, c);
+	else
+		bad_field(c, 1, 4);
+}
+
+static void execute(struct disk *d, struct cmd *c)
+{
+	switch (c->cdb[0]) {
+	case 0x00: good(c); break;                    /* TEST UNIT READY */
+	case 0x03: do_request_sense(c); break;
+	case 0x12: do_inquiry(d, c); break;
+	case 0x25: do_read_capacity10(d, c); break;
+	case 0x9E: do_service_action_in16(d, c); break;
+	case 0x08: case 0x28: case 0xA8: case 0x88:   /* READ */
+		do_rw(d, c, 0);
+		break;
+	case 0x0A: case 0x2A: case 0xAA: case 0x8A:   /* WRITE */
+		do_rw(d, c, 1);
+		break;
+	case 0x35: case 0x91: do_sync_cache(d, c); break;
+	case 0x1A: case 0x5A: do_mode_sense(d, c); break;
+	case 0xA0: do_report_luns(c); break;
+	case 0x3C: do_read_buffer(d, c); break;
+	case 0x3B: do_write_buffer(d, c); break;
+	default: bad_opcode(c); break;
+	}
+}
+
+/* ---------------------------------------------------------- the ring */
+
+static size_t cdb_length(unsigned op)
+{
+	switch (op >> 5) {
+	case 0: return 6;
+	case 1: case 2: return 10;
+	case 4: return 16;
+	case 5: return 12;
+	default: return 32;  /* 3: variable length, 6-7: vendor (cut to entry) */
+	}
+}
+
+static int take_command(struct cmd *c, size_t ent, uint32_t entlen)
+{
+	uint32_t n = ld32(ent + ENT_REQ_IOV_CNT);
+	uint32_t bidi = ld32(ent + ENT_REQ_BIDI);
+	uint64_t cdboff = ld64(ent + ENT_REQ_CDB_OFF);
+	size_t i;
+
+	/* The CDB sits inside the entry, after the iovecs; copy no byte
+	 * beyond the entry (the data area after the ring end may not be
+	 * mapped to pages, and touching it there would raise SIGBUS). */
+	if (cdboff < ent || cdboff >= (uint64_t)ent + entlen)
+		return -1;
+	memset(c->cdb, 0, sizeof c->cdb);
+	c->cdblen = cdb_length(map[cdboff]);
+	if (c->cdblen > ent + entlen - cdboff)
+		c->cdblen = (size_t)(ent + entlen - cdboff);
+	memcpy(c->cdb, map + cdboff, c->cdblen);
+	(void)bidi; /* no bidirectional commands here */
+	if ((uint64_t)ENT_REQ_IOV + (uint64_t)n * 2 * sizeof(uint64_t) >
+	    entlen)
+		return -1;
+	if (n > c->segcap) {
+		struct segment *s = realloc(c->seg, n * sizeof *s);
+		if (!s)
+			die("out of memory");
+		c->seg = s;
+		c->segcap = n;
+	}
+	c->nseg = n;
+	c->datalen = 0;
+	for (i = 0; i < n; i++) {
+		size_t io = ent + ENT_REQ_IOV + i * 2 * sizeof(uint64_t);
+		uint64_t base = ld64(io), len = ld64(io + sizeof(uint64_t));
+		if (base > map_size || len > map_size - base)
+			return -1;
+		c->seg[i].off = base;
+		c->seg[i].len = len;
+		c->datalen += len;
+	}
+	c->status = ST_GOOD;
+	c->senselen = 0;
+	c->inlen = 0;
+	c->has_inlen = 0;
+	return 0;
+}
+
+static void answer(const struct disk *d, const struct cmd *c, size_t ent,
+    int can_read_len)
+{
+	unsigned char uflags = map[ent + ENT_UFLAGS];
+	map[ent + ENT_RSP_STATUS] = c->status;
+	memset(map + ent + ENT_RSP_SENSE, 0, ENT_SENSE_MAX);
+	if (c->senselen)
+		memcpy(map + ent + ENT_RSP_SENSE, c->sense, c->senselen);
+	if (can_read_len && c->has_inlen && c->inlen < c->datalen) {
+		st32(ent + ENT_RSP_READLEN, (uint32_t)c->inlen);
+		uflags |= UFLAG_READ_LEN;
+	}
+	map[ent + ENT_UFLAGS] = uflags;
+	(void)d;
+}
+
+static void log_command(struct disk *d, const struct cmd *c)
+{
+	size_t i;
+	if (!d->log)
+		return;
+	fprintf(d->log, "cmd %lu cdb", d->ncmds);
+	for (i = 0; i < c->cdblen; i++)
+		fprintf(d->log, " %02x", c->cdb[i]);
+	fprintf(d->log, " data %llu", (unsigned long long)c->datalen);
+	if (c->status == ST_GOOD)
+		fprintf(d->log, " -> GOOD");
+	else
+		fprintf(d->log, " -> CHECK %x/%02x/%02x", c->sense[2] & 0xF,
+		    c->sense[12], c->sense[13]);
+	if (c->has_inlen)
+		fprintf(d->log, " in %llu", (unsigned long long)c->inlen);
+	fputc('\n', d->log);
+	fflush(d->log);
+}
+
+/* The bulk that -v leaves out of the log (-v -v logs it too):
+ * successful READs and READ BUFFER data transfers. */
+static int quiet_command(const struct cmd *c)
+{
+	if (c->status != ST_GOOD)
+		return 0;
+	switch (c->cdb[0]) {
+	case 0x08: case 0x28: case 0xA8: case 0x88:
+		return 1;
+	case 0x3C:
+		return (c->cdb[1] & 0x1F) == 0x02;
+	default:
+		return 0;
+	}
+}
+
+/* Handle every entry between tail and head; returns how many entries
+ * were consumed (the kernel is to be told when that is not zero). */
+static unsigned process_ring(struct disk *d, struct cmd *c)
+{
+	uint32_t cmdr_off = ld32(MB_CMDR_OFF);
+	uint32_t cmdr_size = ld32(MB_CMDR_SIZE);
+	int can_read_len = (ld16(MB_FLAGS) & MB_FLAG_CAP_READ_LEN) != 0;
+	unsigned count = 0;
+	uint32_t tail = tail_get();
+
+	for (;;) {
+		uint32_t head = head_get();
+		size_t ent;
+		uint32_t len_op, len, op;
+		__sync_synchronize();     /* read the entry after the head */
+		if (tail == head)
+			break;
+		ent = (size_t)cmdr_off + tail;
+		len_op = ld32(ent + ENT_LEN_OP);
+		len = len_op & ~OP_MASK;
+		op = len_op & OP_MASK;
+		if (len == 0 || len > cmdr_size)
+			die("corrupt ring entry at %u (len_op %#x)", tail,
+			    len_op);
+		switch (op) {
+		case OP_PAD:
+			break;
+		case OP_CMD:
+			d->ncmds++;
+			if (take_command(c, ent, len) != 0) {
+				logmsg(d, "malformed command entry at %u\n",
+				    tail);
+				check(c, KEY_ILLEGAL_REQUEST,
+				    ASC_INVALID_FIELD_IN_CDB, 0, -1, -1);
+			} else {
+				execute(d, c);
+			}
+			if (d->verbose > 1 ||
+			    (d->verbose == 1 && !quiet_command(c)))
+				log_command(d, c);
+			answer(d, c, ent, can_read_len);
+			break;
+		case OP_TMR:              /* a notice only: nothing to answer */
+			logmsg(d, "task management notice, type %u\n",
+			    map[ent + 8]);
+			break;
+		default:
+			map[ent + ENT_UFLAGS] |= UFLAG_UNKNOWN_OP;
+			logmsg(d, "unknown ring entry op %u\n", op);
+			break;
+		}
+		tail = (tail + len) % cmdr_size;
+		__sync_synchronize();     /* the answer before the tail */
+		tail_set(tail);
+		count++;
+	}
+	return count;
+}
+
+/* ------------------------------------------------------ finding the UIO */
+
+static int read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)size, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* The name looks like "tcm-user/<hba>/<device>/<config>". */
+static int name_matches(const char *uioname, const char *want)
+{
+	const char *p;
+	size_t wl;
+	if (strncmp(uioname, "tcm-user/", 9) != 0)
+		return 0;
+	if (!want)
+		return 1;
+	p = strchr(uioname + 9, '/');     /* after the hba number */
+	if (!p)
+		return 0;
+	p++;
+	wl = strlen(want);
+	return strncmp(p, want, wl) == 0 && (p[wl] == '/' || p[wl] == '\0');
+}
+
+/* Find the uio device; 0 and its number in *num, or -1 if none, -2 if
+ * several match. */
+static int find_uio(const char *want, int *num, char *name, size_t nsize)
+{
+	DIR *dir = opendir("/sys/class/uio");
+	struct dirent *e;
+	int found = 0;
+	if (!dir)
+		return -1;
+	while ((e = readdir(dir)) != NULL) {
+		char path[PATH_MAX], buf[512];
+		int n;
+		if (sscanf(e->d_name, "uio%d", &n) != 1)
+			continue;
+		snprintf(path, sizeof path, "/sys/class/uio/%s/name",
+		    e->d_name);
+		if (read_line(path, buf, sizeof buf) != 0)
+			continue;
+		if (!name_matches(buf, want))
+			continue;
+		found++;
+		*num = n;
+		snprintf(name, nsize, "%s", buf);
+	}
+	closedir(dir);
+	return found == 0 ? -1 : found > 1 ? -2 : 0;
+}
+
+static uint64_t parse_size(const char *s, const char *what)
+{
+	char *end;
+	unsigned long long v;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		die("bad %s: %s", what, s);
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	default: break;
+	}
+	if (*end == 'i' || *end == 'B')
+		end++;
+	if (*end == 'B')
+		end++;
+	if (*end)
+		die("bad %s: %s", what, s);
+	return v;
+}
+
+static void usage(FILE *f)
+{
+	fputs(
+"usage: tcmu-ramdisk [options]\n"
+"  -n NAME   serve the TCMU device NAME (configfs core/user_N/NAME);\n"
+"            default: the only tcm-user UIO device there is\n"
+"  -d DEV    use this UIO device (/dev/uioN) instead of searching\n"
+"  -s SIZE   disk size in bytes, K/M/G suffixes (default 64M)\n"
+"  -l BYTES  logical block size (default 512)\n"
+"  -b SIZE   READ/WRITE BUFFER data buffer capacity (default 64K,\n"
+"            at most 16M-1)\n"
+"  -o EXP    READ BUFFER offset boundary 2^EXP bytes (default 0)\n"
+"  -e BYTES  echo buffer capacity (default 252, at most 4096)\n"
+"  -S TEXT   unit serial number (default dio-tcmu-ramdisk)\n"
+"  -w SECS   wait this long for the UIO device to appear (default 10)\n"
+"  -r FILE   create FILE once serving (for scripts to wait on)\n"
+"  -v        log commands and their outcome (to stderr or -L), but\n"
+"            not successful READs and READ BUFFER data transfers;\n"
+"            -v -v logs those too\n"
+"  -L FILE   the log file\n"
+"  -h        this help\n"
+"Runs until SIGTERM or SIGINT.\n", f);
+}
+
+static uint64_t map_size_of(int num)
+{
+	char path[PATH_MAX], buf[64];
+	snprintf(path, sizeof path, "/sys/class/uio/uio%d/maps/map0/size",
+	    num);
+	if (read_line(path, buf, sizeof buf) != 0)
+		die("cannot read %s: %s", path, strerror(errno));
+	return strtoull(buf, NULL, 0);
+}
+
+int main(int argc, char **argv)
+{
+	struct disk d;
+	struct cmd c;
+	const char *want = NULL, *dev = NULL, *ready = NULL, *logpath = NULL;
+	double wait_s = 10;
+	uint64_t v;
+	char uioname[512] = "", devpath[64];
+	int opt, fd, num = -1;
+	struct sigaction sa;
+	struct timespec t0, now;
+
+	memset(&d, 0, sizeof d);
+	memset(&c, 0, sizeof c);
+	d.size = 64u << 20;
+	d.bsize = 512;
+	d.bufcap = 64u << 10;
+	d.echocap = 252;
+	d.serial = "dio-tcmu-ramdisk";
+
+	while ((opt = getopt(argc, argv, "n:d:s:l:b:o:e:S:w:r:vL:h")) != -1) {
+		switch (opt) {
+		case 'n': want = optarg; break;
+		case 'd': dev = optarg; break;
+		case 's': d.size = parse_size(optarg, "size"); break;
+		case 'l':
+			v = parse_size(optarg, "block size");
+			if (v < 512 || v > 65536 || (v & (v - 1)))
+				die("block size must be a power of 2, 512-64K");
+			d.bsize = (uint32_t)v;
+			break;
+		case 'b':
+			v = parse_size(optarg, "buffer capacity");
+			if (v < 1 || v > BUF_MAX)
+				die("buffer capacity must be 1..%u", BUF_MAX);
+			d.bufcap = (uint32_t)v;
+			break;
+		case 'o':
+			v = parse_size(optarg, "offset boundary");
+			if (v > 16)
+				die("offset boundary exponent must be 0..16");
+			d.offset_exp = (unsigned)v;
+			break;
+		case 'e':
+			v = parse_size(optarg, "echo buffer capacity");
+			if (v < 4 || v > ECHO_MAX)
+				die("echo buffer capacity must be 4..%u",
+				    ECHO_MAX);
+			d.echocap = (uint32_t)v;
+			break;
+		case 'S': d.serial = optarg; break;
+		case 'w': wait_s = strtod(optarg, NULL); break;
+		case 'r': ready = optarg; break;
+		case 'v': d.verbose++; break;
+		case 'L': logpath = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (d.size < d.bsize || d.size % d.bsize)
+		die("size must be a positive multiple of the block size");
+	d.nblocks = d.size / d.bsize;
+	d.log = stderr;
+	if (logpath && !(d.log = fopen(logpath, "a")))
+		die("cannot open %s: %s", logpath, strerror(errno));
+
+	d.data = calloc(1, (size_t)d.size);
+	d.buf = calloc(1, d.bufcap);
+	if (!d.data || !d.buf)
+		die("cannot allocate %llu bytes", (unsigned long long)d.size);
+
+	if (!dev) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (;;) {
+			int r = find_uio(want, &num, uioname, sizeof uioname);
+			if (r == 0)
+				break;
+			if (r == -2)
+				die("several tcm-user UIO devices: choose one "
+				    "with -n NAME or -d DEV");
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if ((double)(now.tv_sec - t0.tv_sec) +
+			    (double)(now.tv_nsec - t0.tv_nsec) / 1e9 >= wait_s)
+				die("no tcm-user UIO device%s%s after %g s",
+				    want ? " named " : "", want ? want : "",
+				    wait_s);
+			usleep(50000);
+		}
+		snprintf(devpath, sizeof devpath, "/dev/uio%d", num);
+		dev = devpath;
+	} else if (sscanf(dev, "/dev/uio%d", &num) != 1) {
+		die("-d wants /dev/uioN");
+	}
+
+	/* devtmpfs may create the node a moment after sysfs shows it */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((fd = open(dev, O_RDWR | O_CLOEXEC)) < 0) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (errno != ENOENT || now.tv_sec - t0.tv_sec > 5)
+			die("cannot open %s: %s", dev, strerror(errno));
+		usleep(20000);
+	}
+	map_size = (size_t)map_size_of(num);
+	if (map_size < 4096)
+		die("odd map size %zu for %s", map_size, dev);
+	map = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		die("mmap %s (%zu bytes): %s", dev, map_size, strerror(errno));
+	if (ld16(MB_VERSION) < 1 || ld16(MB_VERSION) > 2)
+		die("unknown TCMU mailbox version %u", ld16(MB_VERSION));
+	if ((uint64_t)ld32(MB_CMDR_OFF) + ld32(MB_CMDR_SIZE) > map_size)
+		die("the command ring lies outside the mapping");
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (d.verbose)
+		logmsg(&d, "serving %s (%s): mailbox v%u flags %#x, ring %u "
+		    "bytes at %u, map %zu bytes; disk %llu x %u, buffer %u, "
+		    "echo %u\n", dev, uioname[0] ? uioname : "?",
+		    ld16(MB_VERSION), ld16(MB_FLAGS), ld32(MB_CMDR_SIZE),
+		    ld32(MB_CMDR_OFF), map_size,
+		    (unsigned long long)d.nblocks, d.bsize, d.bufcap,
+		    d.echocap);
+
+	/* Anything queued before we came. */
+	if (process_ring(&d, &c) > 0) {
+		uint32_t one = 1;
+		if (write(fd, &one, sizeof one) < 0)
+			die("write %s: %s", dev, strerror(errno));
+	}
+	if (ready) {
+		int rf = open(ready, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0644);
+		if (rf < 0)
+			die("cannot create %s: %s", ready, strerror(errno));
+		dprintf(rf, "%ld %s\n", (long)getpid(), dev);
+		close(rf);
+	}
+
+	while (!stop) {
+		struct pollfd p;
+		uint32_t events;
+		int r;
+		p.fd = fd;
+		p.events = POLLIN;
+		p.revents = 0;
+		r = poll(&p, 1, 1000);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			die("poll %s: %s", dev, strerror(errno));
+		}
+		if (r > 0) {
+			if (p.revents & (POLLERR | POLLHUP | POLLNVAL))
+				die("%s went away", dev);
+			if (read(fd, &events, sizeof events) < 0 &&
+			    errno != EINTR && errno != EAGAIN)
+				die("read %s: %s", dev, strerror(errno));
+		}
+		/* Also look on a timeout: cheap, and robust against a
+		 * missed event. */
+		if (process_ring(&d, &c) > 0) {
+			uint32_t one = 1;
+			if (write(fd, &one, sizeof one) < 0)
+				die("write %s: %s", dev, strerror(errno));
+		}
+	}
+	if (d.verbose)
+		logmsg(&d, "stopping after %lu commands\n", d.ncmds);
+	munmap(map, map_size);
+	close(fd);
+	free(c.seg);
+	free(d.data);
+	free(d.buf);
+	return 0;
+}
