@@ -19,6 +19,9 @@ root=${DIO_BUILD_ROOT:-$src/build}
 configs=${DIO_CONFIGS:-gcc clang sanitize posix}
 jobs=${DIO_JOBS:-$(nproc 2>/dev/null || echo 2)}
 failed=""
+# One kernel download (for the qemu SCSI tests) serves every configuration.
+DIO_QEMU_CACHE=${DIO_QEMU_CACHE:-$root/qemu-cache}
+export DIO_QEMU_CACHE
 tot_pass=0 tot_fail=0 tot_skip=0
 
 say() { printf '\n=== %s\n' "$*"; }
