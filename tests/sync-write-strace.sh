@@ -35,7 +35,7 @@ check() {  # METHOD EXPECT...
 		fail=1; return
 	fi
 	awk -v p="$writer" '$1 == p' "$log" > "$work/$m.w"
-	calls=$(sed -n 's/^[0-9]* \([a-z0-9]*\)(.*/\1/p' "$work/$m.w" |
+	calls=$(sed -n 's/^[0-9]* *\([a-z0-9]*\)(.*/\1/p' "$work/$m.w" |
 	        grep -E '^(pwrite64|pwritev2|fdatasync|fsync)$' | tr '\n' ' ')
 	open=$(grep 'openat(AT_FDCWD, "[^"]*sync-write\.' "$work/$m.w" | head -n 1)
 	setfl=$(grep 'F_SETFL' "$work/$m.w")

@@ -927,14 +927,6 @@ setup_target(uint64_t max_writers, uint64_t max_size)
 		if (!o.force)
 			diot_die(DIOT_EXIT_USAGE, "'%s' is a device: its contents would be "
 			         "destroyed; pass --force to allow that", o.target);
-		r = dio_device_in_use(o.target, why, sizeof(why));
-		if (r == 1)
-			diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (%s)",
-			         o.target, why);
-		if (r < 0)
-			diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
-			         "whether it is in use (%s%s%s)", o.target, dio_strerror(r),
-			         why[0] ? ": " : "", why);
 		if (o.extend)
 			diot_die(DIOT_EXIT_USAGE, "--extend needs a file, not a device");
 		if (o.layout == LAYOUT_SEPARATE)
@@ -964,6 +956,21 @@ setup_target(uint64_t max_writers, uint64_t max_size)
 		snprintf(tg.fstype, sizeof(tg.fstype), "unknown file system");
 	dio_close(f);
 
+	if (tg.is_dev) {
+		/* Only opened so far, never written: now make sure it is free. */
+		if (tg.dev_bytes == 0)
+			diot_die(DIOT_EXIT_USAGE, "'%s' is a device that reports no size: "
+			         "not a disk sync-write can write to", tg.path);
+		r = dio_device_in_use(tg.path, why, sizeof(why));
+		if (r == 1)
+			diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (%s)",
+			         tg.path, why);
+		if (r < 0)
+			diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
+			         "whether it is in use (%s%s%s)", tg.path, dio_strerror(r),
+			         why[0] ? ": " : "", why);
+	}
+
 	/* Regions: a multiple of the largest size and of the direct I/O
 	 * granularity, so that every offset stays aligned. */
 	if (!o.region_set)
@@ -976,11 +983,6 @@ setup_target(uint64_t max_writers, uint64_t max_size)
 	if (tg.is_dev) {
 		uint64_t need = o.region * max_writers;
 
-		if (tg.dev_bytes == 0) {
-			remove_files();
-			diot_die(DIOT_EXIT_USAGE, "'%s' is a device that reports no size: "
-			         "not a disk sync-write can write to", tg.path);
-		}
 		if (need > tg.dev_bytes) {
 			if (o.region_set)
 				diot_die(DIOT_EXIT_USAGE, "%" PRIu64 " writers x --region %" PRIu64
