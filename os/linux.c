@@ -372,6 +372,11 @@ dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
 		return kind;
 	}
 	if (kind != DIO__KIND_SG && r->xfer != DIO_SCSI_XFER_INDIRECT) {
+		if (!dio__sg_probe(fd)) {
+			snprintf(r->detail, r->detail_len, "%s does not take SCSI "
+			         "commands", dio__kind_name(&st));
+			return -ENOTTY;
+		}
 		snprintf(r->detail, r->detail_len, "%s transfers need an sg character "
 		         "device; this is %s, whose SG_IO the block layer serves with "
 		         "its own data path", dio_scsi_xfer_name(r->xfer),
@@ -405,8 +410,9 @@ dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
 	if (rc < 0) {
 		e = errno;
 		if ((e == ENOTTY || e == EINVAL) && !dio__sg_probe(fd)) {
-			snprintf(r->detail, r->detail_len, "SG_IO: %s (%s) does not take "
-			         "SCSI commands", dio__kind_name(&st), dio_strerror(e));
+			snprintf(r->detail, r->detail_len, "SG_IO: %s: %s that does "
+			         "not take SCSI commands", dio_strerror(e),
+			         dio__kind_name(&st));
 			return -ENOTTY;
 		}
 		switch (e) {
