@@ -1,0 +1,474 @@
+/*
+ * util.c -- helpers shared by the libdirectio tools; see util.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "tools/util.h"
+
+static int
+diot_err(char *err, size_t errlen, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+static int
+diot_err(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err != NULL && errlen > 0) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+/* ------------------------------------------------------------ options */
+
+void
+diot_getopt_init(struct diot_optstate *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->ind = 1;
+}
+
+static const struct diot_opt *
+diot_find_long(const struct diot_opt *opts, const char *name, size_t len)
+{
+	for (; opts->id != 0; opts++)
+		if (opts->name && strlen(opts->name) == len &&
+		    strncmp(opts->name, name, len) == 0)
+			return opts;
+	return NULL;
+}
+
+static const struct diot_opt *
+diot_find_short(const struct diot_opt *opts, int letter)
+{
+	for (; opts->id != 0; opts++)
+		if (opts->letter == letter)
+			return opts;
+	return NULL;
+}
+
+int
+diot_getopt(int argc, char *const *argv, const struct diot_opt *opts,
+            struct diot_optstate *st)
+{
+	const struct diot_opt *o;
+	const char *a, *eq;
+
+	st->arg = NULL;
+	st->err[0] = '\0';
+	if (st->sub == 0) {
+		if (st->ind >= argc)
+			return DIOT_OPT_END;
+		a = argv[st->ind];
+		if (st->only_operands || a[0] != '-' || a[1] == '\0') {
+			st->ind++;
+			st->arg = a;    /* "-" alone is an operand (stdin by convention) */
+			return DIOT_OPT_OPERAND;
+		}
+		if (a[1] == '-' && a[2] == '\0') {
+			st->ind++;
+			st->only_operands = 1;
+			return diot_getopt(argc, argv, opts, st);
+		}
+		if (a[1] == '-') {
+			eq = strchr(a + 2, '=');
+			o = diot_find_long(opts, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+			snprintf(st->name, sizeof(st->name), "--%.*s",
+			         (int)(eq ? (size_t)(eq - a - 2) : strlen(a + 2)), a + 2);
+			st->ind++;
+			if (o == NULL) {
+				snprintf(st->err, sizeof(st->err), "unknown option '%s'", st->name);
+				return DIOT_OPT_ERROR;
+			}
+			if (o->arg == DIOT_NO_ARG) {
+				if (eq) {
+					snprintf(st->err, sizeof(st->err), "option '%s' takes no "
+					         "argument", st->name);
+					return DIOT_OPT_ERROR;
+				}
+				return o->id;
+			}
+			if (eq) {
+				st->arg = eq + 1;
+				return o->id;
+			}
+			if (st->ind >= argc) {
+				snprintf(st->err, sizeof(st->err), "option '%s' needs an "
+				         "argument", st->name);
+				return DIOT_OPT_ERROR;
+			}
+			st->arg = argv[st->ind++];
+			return o->id;
+		}
+		st->sub = 1;
+	}
+	/* Inside a bundle of short options: argv[st->ind] + st->sub. */
+	a = argv[st->ind];
+	o = diot_find_short(opts, (unsigned char)a[st->sub]);
+	snprintf(st->name, sizeof(st->name), "-%c", a[st->sub]);
+	st->sub++;
+	if (o == NULL) {
+		snprintf(st->err, sizeof(st->err), "unknown option '%s'", st->name);
+		if (a[st->sub] == '\0') {
+			st->sub = 0;
+			st->ind++;
+		}
+		return DIOT_OPT_ERROR;
+	}
+	if (o->arg == DIOT_REQ_ARG) {
+		if (a[st->sub] != '\0') {
+			st->arg = a + st->sub;
+			st->sub = 0;
+			st->ind++;
+			return o->id;
+		}
+		st->sub = 0;
+		st->ind++;
+		if (st->ind >= argc) {
+			snprintf(st->err, sizeof(st->err), "option '%s' needs an argument",
+			         st->name);
+			return DIOT_OPT_ERROR;
+		}
+		st->arg = argv[st->ind++];
+		return o->id;
+	}
+	if (a[st->sub] == '\0') {
+		st->sub = 0;
+		st->ind++;
+	}
+	return o->id;
+}
+
+/* ------------------------------------------------------------ numbers */
+
+struct diot_suffix {
+	const char *text;
+	uint64_t mult;
+};
+
+static const struct diot_suffix diot_suffixes[] = {
+	{ "b", 512 },
+	{ "k", 1024 }, { "K", 1024 }, { "KiB", 1024 },
+	{ "M", 1024ull * 1024 }, { "MiB", 1024ull * 1024 },
+	{ "G", 1024ull * 1024 * 1024 }, { "GiB", 1024ull * 1024 * 1024 },
+	{ "T", 1024ull * 1024 * 1024 * 1024 }, { "TiB", 1024ull * 1024 * 1024 * 1024 },
+	{ "kB", 1000 }, { "KB", 1000 },
+	{ "MB", 1000ull * 1000 },
+	{ "GB", 1000ull * 1000 * 1000 },
+	{ "TB", 1000ull * 1000 * 1000 * 1000 },
+};
+
+const char *
+diot_size_suffixes(void)
+{
+	return "b=512; k, K, KiB, M, MiB, G, GiB, T, TiB: powers of 1024; "
+	       "kB, KB, MB, GB, TB: powers of 1000";
+}
+
+/* Digits at s into *v; returns the count, or -ERANGE on overflow. */
+static int
+diot_digits(const char *s, uint64_t *v)
+{
+	int n = 0;
+
+	*v = 0;
+	while (s[n] >= '0' && s[n] <= '9') {
+		unsigned d = (unsigned)(s[n] - '0');
+
+		if (*v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		*v = *v * 10 + d;
+		n++;
+	}
+	return n;
+}
+
+int
+diot_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	uint64_t v;
+	const char *suf;
+	size_t i;
+	int n;
+
+	if (s == NULL || *s == '\0')
+		return diot_err(err, errlen, -EINVAL, "empty size");
+	n = diot_digits(s, &v);
+	if (n == -ERANGE)
+		return diot_err(err, errlen, -ERANGE, "too large (at most %llu bytes)",
+		                (unsigned long long)UINT64_MAX);
+	if (n == 0)
+		return diot_err(err, errlen, -EINVAL, "not a size: expected decimal "
+		                "digits and an optional suffix (%s)", diot_size_suffixes());
+	suf = s + n;
+	if (*suf == '\0') {
+		*out = v;
+		return 0;
+	}
+	if ((*suf == '.' || *suf == ',') && suf[1] >= '0' && suf[1] <= '9')
+		return diot_err(err, errlen, -EINVAL, "fractions are not supported; "
+		                "use a smaller unit (e.g. 1536K for 1.5M)");
+	for (i = 0; i < sizeof(diot_suffixes) / sizeof(diot_suffixes[0]); i++) {
+		if (strcmp(suf, diot_suffixes[i].text) != 0)
+			continue;
+		if (v > UINT64_MAX / diot_suffixes[i].mult)
+			return diot_err(err, errlen, -ERANGE, "too large (at most %llu "
+			                "bytes)", (unsigned long long)UINT64_MAX);
+		*out = v * diot_suffixes[i].mult;
+		return 0;
+	}
+	return diot_err(err, errlen, -EINVAL, "unknown suffix '%s' (allowed: %s)", suf,
+	                diot_size_suffixes());
+}
+
+int
+diot_parse_size_list(const char *s, uint64_t *out, size_t max, size_t *n,
+                     char *err, size_t errlen)
+{
+	char item[64], sub[DIOT_ERR_MAX];
+	const char *p, *comma;
+	size_t len;
+	int r;
+
+	*n = 0;
+	if (s == NULL || *s == '\0')
+		return diot_err(err, errlen, -EINVAL, "empty list");
+	for (p = s;; p = comma + 1) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == 0)
+			return diot_err(err, errlen, -EINVAL, "empty item %zu in the list",
+			                *n + 1);
+		if (len >= sizeof(item))
+			return diot_err(err, errlen, -EINVAL, "item %zu is too long", *n + 1);
+		if (*n == max)
+			return diot_err(err, errlen, -ERANGE, "more than %zu items", max);
+		memcpy(item, p, len);
+		item[len] = '\0';
+		r = diot_parse_size(item, &out[*n], sub, sizeof(sub));
+		if (r < 0)
+			return diot_err(err, errlen, r, "item '%s': %s", item, sub);
+		(*n)++;
+		if (comma == NULL)
+			return 0;
+	}
+}
+
+int
+diot_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                char *err, size_t errlen)
+{
+	uint64_t v;
+	int n;
+
+	if (s == NULL || *s == '\0')
+		return diot_err(err, errlen, -EINVAL, "empty number");
+	n = diot_digits(s, &v);
+	if (n == -ERANGE)
+		return diot_err(err, errlen, -ERANGE, "out of range (%llu to %llu)",
+		                (unsigned long long)min, (unsigned long long)max);
+	if (n == 0 || s[n] != '\0')
+		return diot_err(err, errlen, -EINVAL, "not a decimal number");
+	if (v < min || v > max)
+		return diot_err(err, errlen, -ERANGE, "out of range (%llu to %llu)",
+		                (unsigned long long)min, (unsigned long long)max);
+	*out = v;
+	return 0;
+}
+
+int
+diot_parse_word(const char *s, const char *const *words, int *index,
+                char *err, size_t errlen)
+{
+	char list[DIOT_ERR_MAX];
+	size_t pos = 0;
+	int i;
+
+	for (i = 0; words[i] != NULL; i++) {
+		if (s != NULL && strcmp(s, words[i]) == 0) {
+			*index = i;
+			return 0;
+		}
+	}
+	list[0] = '\0';
+	for (i = 0; words[i] != NULL && pos < sizeof(list); i++) {
+		int k = snprintf(list + pos, sizeof(list) - pos, "%s%s", i ? ", " : "",
+		                 words[i]);
+
+		if (k < 0)
+			break;
+		pos += (size_t)k;
+	}
+	return diot_err(err, errlen, -EINVAL, "unknown value '%s' (allowed: %s)",
+	                s ? s : "", list);
+}
+
+/* ------------------------------------------------------------ formatting */
+
+static const char *const diot_iec[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+
+char *
+diot_fmt_iec(uint64_t bytes, char *buf, size_t len)
+{
+	uint64_t unit = 1;
+	int u = 0;
+
+	while (u < 6 && bytes >= unit * 1024) {
+		unit *= 1024;
+		u++;
+	}
+	if (bytes % unit == 0)
+		snprintf(buf, len, "%llu %s", (unsigned long long)(bytes / unit), diot_iec[u]);
+	else
+		snprintf(buf, len, "%.1f %s", (double)bytes / (double)unit, diot_iec[u]);
+	return buf;
+}
+
+char *
+diot_fmt_short(uint64_t bytes, char *buf, size_t len)
+{
+	static const char letters[] = "KMGTPE";
+	int u = -1;
+
+	while (u < 5 && bytes != 0 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, letters[u]);
+	return buf;
+}
+
+void
+diot_json_string(FILE *fp, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	fputc('"', fp);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"':  fputs("\\\"", fp); break;
+		case '\\': fputs("\\\\", fp); break;
+		case '\n': fputs("\\n", fp); break;
+		case '\r': fputs("\\r", fp); break;
+		case '\t': fputs("\\t", fp); break;
+		default:
+			if (*p < 0x20)
+				fprintf(fp, "\\u%04x", *p);
+			else
+				fputc(*p, fp);
+		}
+	}
+	fputc('"', fp);
+}
+
+void
+diot_csv_field(FILE *fp, const char *s)
+{
+	const char *p;
+
+	if (s == NULL)
+		return;
+	if (strpbrk(s, ",\"\n\r") == NULL) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', fp);
+		fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+void
+diot_xml_text(FILE *fp, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':  fputs("&lt;", fp); break;
+		case '>':  fputs("&gt;", fp); break;
+		case '&':  fputs("&amp;", fp); break;
+		case '"':  fputs("&quot;", fp); break;
+		case '\'': fputs("&apos;", fp); break;
+		default:   fputc(*s, fp);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ time */
+
+double
+diot_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int
+diot_cpu_times(double *user, double *sys)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return -errno;
+	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	return 0;
+}
+
+/* ------------------------------------------------------------ statistics */
+
+int
+diot_fit2(const double *x1, const double *x2, const double *y, size_t n,
+          double *a, double *b, double *r2)
+{
+	double s11 = 0, s12 = 0, s22 = 0, s1y = 0, s2y = 0, det;
+	double mean = 0, ss_tot = 0, ss_res = 0, e;
+	size_t i;
+
+	if (n < 2)
+		return -EDOM;
+	for (i = 0; i < n; i++) {
+		s11 += x1[i] * x1[i];
+		s12 += x1[i] * x2[i];
+		s22 += x2[i] * x2[i];
+		s1y += x1[i] * y[i];
+		s2y += x2[i] * y[i];
+		mean += y[i];
+	}
+	det = s11 * s22 - s12 * s12;
+	/* Collinear (or nearly so, relative to the scale of the data). */
+	if (!(fabs(det) > 1e-12 * s11 * s22))
+		return -EDOM;
+	*a = (s1y * s22 - s2y * s12) / det;
+	*b = (s2y * s11 - s1y * s12) / det;
+	mean /= (double)n;
+	for (i = 0; i < n; i++) {
+		e = y[i] - (*a * x1[i] + *b * x2[i]);
+		ss_res += e * e;
+		ss_tot += (y[i] - mean) * (y[i] - mean);
+	}
+	*r2 = ss_tot > 0 ? 1.0 - ss_res / ss_tot : (ss_res == 0 ? 1.0 : 0.0);
+	return 0;
+}

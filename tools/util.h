@@ -1,0 +1,131 @@
+/*
+ * util.h -- helpers shared by the libdirectio command-line tools (the
+ * convenience library tools/libdiotool.la): option parsing, number and
+ * size parsing with specific error messages, formatting, clocks and CPU
+ * time, a least-squares fit, and JSON/CSV/XML text escaping.
+ *
+ * Conventions: parsers return 0 or a negative errno value (-EINVAL for bad
+ * syntax, -ERANGE for out-of-range values) and write a message without the
+ * offending option name into err (errlen bytes, may be 0), so that a tool
+ * can print "tool: --size '4kk': unknown suffix 'kk' (allowed: ...)".
+ * Nothing here prints or exits.  Everything is diot_-prefixed.
+ */
+#ifndef DIO_TOOLS_UTIL_H
+#define DIO_TOOLS_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Room for any message these helpers write. */
+#define DIOT_ERR_MAX 256
+
+/* ------------------------------------------------------------ options */
+
+/* Whether an option takes an argument. */
+enum diot_arg { DIOT_NO_ARG = 0, DIOT_REQ_ARG = 1 };
+
+/* One option: long name without "--" (or NULL), short letter (or 0). */
+struct diot_opt {
+	const char *name;
+	int letter;
+	int arg;        /* diot_arg */
+	int id;         /* > 0, returned by diot_getopt() */
+};
+
+/* Values diot_getopt() returns besides an option's id. */
+enum {
+	DIOT_OPT_END = 0,       /* no more arguments                        */
+	DIOT_OPT_ERROR = -1,    /* usage error: message in st->err          */
+	DIOT_OPT_OPERAND = -2   /* an operand (non-option): st->arg         */
+};
+
+struct diot_optstate {
+	int ind;                /* next argv index; start at 1              */
+	int sub;                /* position inside bundled short options    */
+	int only_operands;      /* after "--"                               */
+	const char *arg;        /* the option's argument or the operand     */
+	char name[64];          /* how the option was spelled: "--size", "-s" */
+	char err[DIOT_ERR_MAX];
+};
+
+/* Start parsing argv[1..]. */
+void diot_getopt_init(struct diot_optstate *st);
+
+/*
+ * Next option or operand.  Accepts "--name value", "--name=value",
+ * "-s value", "-svalue", bundled flags "-dv", and operands anywhere
+ * ("--" ends the options).  opts ends with an entry whose id is 0.
+ */
+int diot_getopt(int argc, char *const *argv, const struct diot_opt *opts,
+                struct diot_optstate *st);
+
+/* ------------------------------------------------------------ numbers */
+
+/*
+ * A size in bytes: decimal digits and an optional suffix,
+ *   b = 512;  k, K, KiB = 1024;  M, MiB = 1024^2;  G, GiB = 1024^3;
+ *   T, TiB = 1024^4;  kB, KB = 1000;  MB = 1000^2;  GB = 1000^3;  TB = 1000^4.
+ * No sign, blanks, fractions or hexadecimal.
+ */
+int diot_parse_size(const char *s, uint64_t *out, char *err, size_t errlen);
+
+/* A comma-separated list of sizes (at most max of them) into out[]. */
+int diot_parse_size_list(const char *s, uint64_t *out, size_t max, size_t *n,
+                         char *err, size_t errlen);
+
+/* The suffixes diot_parse_size() accepts, for usage text and errors. */
+const char *diot_size_suffixes(void);
+
+/* A plain unsigned decimal number in [min, max]. */
+int diot_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                    char *err, size_t errlen);
+
+/*
+ * Look word up in a NULL-terminated list of names; *index gets its
+ * position.  The error lists the allowed words.
+ */
+int diot_parse_word(const char *s, const char *const *words, int *index,
+                    char *err, size_t errlen);
+
+/* ------------------------------------------------------------ formatting */
+
+/*
+ * A size in binary units: "256 KiB", "1 MiB", "4096 KiB"... exact when
+ * bytes is a multiple of the unit, else one decimal ("1.5 MiB"); below
+ * 1 KiB plain bytes ("512 bytes").  Returns buf.
+ */
+char *diot_fmt_iec(uint64_t bytes, char *buf, size_t len);
+
+/* Short size label for tables and plots: "512K", "4M", "1000" (bytes). */
+char *diot_fmt_short(uint64_t bytes, char *buf, size_t len);
+
+/* Write s as a JSON string, quotes included. */
+void diot_json_string(FILE *fp, const char *s);
+
+/* Write s as one CSV field (quoted when it holds , " or a newline). */
+void diot_csv_field(FILE *fp, const char *s);
+
+/* Write s with XML's special characters escaped. */
+void diot_xml_text(FILE *fp, const char *s);
+
+/* ------------------------------------------------------------ time */
+
+/* CLOCK_MONOTONIC in seconds. */
+double diot_now(void);
+
+/* User and system CPU seconds used by this process so far. */
+int diot_cpu_times(double *user, double *sys);
+
+/* ------------------------------------------------------------ statistics */
+
+/*
+ * Least squares without intercept: y ~ a * x1 + b * x2 over n points.
+ * *r2 gets the coefficient of determination 1 - SS_res / SS_tot (1 when
+ * the points are all equal and fit exactly).  Returns 0, or -EDOM when
+ * there are fewer than 2 points or x1, x2 are collinear.
+ */
+int diot_fit2(const double *x1, const double *x2, const double *y, size_t n,
+              double *a, double *b, double *r2);
+
+#endif /* DIO_TOOLS_UTIL_H */
