@@ -108,7 +108,7 @@ struct run {
 struct summary {
 	int mode;
 	size_t points;
-	int lat_ok, after_ok, raw_ok, fit_ok;
+	int lat_ok, after_ok, raw_ok, fit_ok, bw_ok;
 	double latency;         /* s per command, implied                     */
 	double after;           /* bytes/s                                    */
 	double best_raw, worst_raw;
@@ -842,11 +842,15 @@ summarise(struct run *runs, const struct opts *o, size_t mode_i, struct summary 
 			s->after_ok = 1;
 		}
 	}
-	if (diot_fit2(x1, x2, y, s->points, &a, &b, &r2) == 0 && b > 0) {
+	if (diot_fit2(x1, x2, y, s->points, &a, &b, &r2) == 0) {
 		s->fit_latency = a;
-		s->fit_bw = 1.0 / b;
 		s->fit_r2 = r2;
 		s->fit_ok = 1;
+		/* Noise can push the byte term below 0: no bandwidth then. */
+		if (b > 0) {
+			s->fit_bw = 1.0 / b;
+			s->bw_ok = 1;
+		}
 	}
 }
 
@@ -998,7 +1002,7 @@ print_sweep_table(const struct dev *d, const struct opts *o, struct run *runs,
 			case 2: fmt_or_na(cell, sizeof(cell), u->raw_ok, "%.1f MB/s", u->best_raw / 1e6); break;
 			case 3: fmt_or_na(cell, sizeof(cell), u->raw_ok, "%.1f MB/s", u->worst_raw / 1e6); break;
 			case 4: fmt_or_na(cell, sizeof(cell), u->fit_ok, "%.1f \xc2\xb5s", u->fit_latency * 1e6); break;
-			case 5: fmt_or_na(cell, sizeof(cell), u->fit_ok, "%.1f MB/s", u->fit_bw / 1e6); break;
+			case 5: fmt_or_na(cell, sizeof(cell), u->bw_ok, "%.1f MB/s", u->fit_bw / 1e6); break;
 			default: fmt_or_na(cell, sizeof(cell), u->fit_ok, "%.4f", u->fit_r2); break;
 			}
 			putchar(' ');
@@ -1082,7 +1086,7 @@ print_csv(const struct dev *d, const struct opts *o, struct run *runs, size_t nr
 		csv_num(sum[m].best_raw / 1e6, sum[m].raw_ok);
 		csv_num(sum[m].worst_raw / 1e6, sum[m].raw_ok);
 		csv_num(sum[m].fit_latency * 1e6, sum[m].fit_ok);
-		csv_num(sum[m].fit_bw / 1e6, sum[m].fit_ok);
+		csv_num(sum[m].fit_bw / 1e6, sum[m].bw_ok);
 		csv_num(sum[m].fit_r2, sum[m].fit_ok);
 		printf("\n");
 	}
@@ -1169,7 +1173,7 @@ print_json(const struct dev *d, const struct opts *o, struct run *runs, size_t n
 			json_num("best_raw_mb_per_s", sum[m].best_raw / 1e6, sum[m].raw_ok, 1);
 			json_num("worst_raw_mb_per_s", sum[m].worst_raw / 1e6, sum[m].raw_ok, 1);
 			json_num("fit_latency_us", sum[m].fit_latency * 1e6, sum[m].fit_ok, 1);
-			json_num("fit_bandwidth_mb_per_s", sum[m].fit_bw / 1e6, sum[m].fit_ok, 1);
+			json_num("fit_bandwidth_mb_per_s", sum[m].fit_bw / 1e6, sum[m].bw_ok, 1);
 			json_num("fit_r2", sum[m].fit_r2, sum[m].fit_ok, 0);
 			printf("}%s\n", m + 1 < o->nmodes ? "," : "");
 		}
