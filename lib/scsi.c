@@ -179,6 +179,9 @@ dio_scsi_set_cdb(dio_scsi *c, const uint8_t *cdb, size_t len)
 	c->cdb_len = 0;
 	if (cdb == NULL)
 		return dio__scsi_misuse(c, DIO__SLOT_CDB, -EINVAL, "set CDB: CDB is NULL");
+	if (len == 0)
+		return dio__scsi_misuse(c, DIO__SLOT_CDB, -EINVAL, "set CDB: length 0 "
+		                        "is not 6 to 16 bytes");
 	if (len < DIO__SCSI_CDB_MIN || len > DIO__SCSI_CDB_MAX)
 		return dio__scsi_misuse(c, DIO__SLOT_CDB, -EINVAL, "set CDB: length %zu "
 		                        "(opcode 0x%02x) is not 6 to 16 bytes", len, cdb[0]);

@@ -635,6 +635,8 @@ START_TEST(test_obj_misuse)
 	ck_assert_int_eq(dio_scsi_exec(c, fd), -EINVAL);
 	assert_detail(c, -EINVAL, "length 5 (opcode 0x00) is not 6 to 16 bytes");
 	ck_assert_int_eq(dio_scsi_set_cdb(c, cdb, 17), -EINVAL);
+	ck_assert_int_eq(dio_scsi_set_cdb(c, cdb, 0), -EINVAL);
+	assert_detail(c, -EINVAL, "length 0 is not 6 to 16 bytes");
 	ck_assert_int_eq(dio_scsi_set_cdb(c, NULL, 6), -EINVAL);
 	ck_assert_int_eq(dio_scsi_exec(c, fd), -EINVAL);
 	assert_detail(c, -EINVAL, "CDB is NULL");
