@@ -467,8 +467,11 @@ enum dio_scsi_time_source {
  * Open a SCSI device for pass-through (O_RDWR, or O_RDONLY when
  * read_only, plus O_NONBLOCK so that an absent medium does not block the
  * open).  Returns the descriptor or a -errno: -ENOTTY when path is not a
- * device that accepts this OS's pass-through (a regular file, a loop
- * device...), -ENOTSUP without SCSI support.  Any descriptor that accepts
+ * device that accepts this OS's pass-through, -ENOTSUP without SCSI
+ * support.  Linux asks the device (SG_GET_VERSION_NUM), so a regular
+ * file, /dev/null or a loop device give -ENOTTY here; illumos refuses
+ * only what is not a device, and a device without USCSICMD then fails at
+ * dio_scsi_exec() with -ENOTTY.  Any descriptor that accepts
  * SG_IO/USCSICMD may be used with dio_scsi_exec() instead.
  */
 DIO_EXTERN int dio_scsi_open(const char *path, int read_only);
@@ -727,7 +730,8 @@ DIO_EXTERN int dio_parse_inquiry(const uint8_t *buf, size_t len, struct dio_inqu
  * last LBA + 1 and block length; either output may be NULL.  Returns 0,
  * -EINVAL if too short, or -EOVERFLOW when READ CAPACITY(10) says
  * 0xFFFFFFFF (the capacity needs READ CAPACITY(16); *blocks is then set
- * to 2^32 and *block_len is still valid).
+ * to 2^32 and *block_len is still valid) or READ CAPACITY(16) says
+ * 2^64 - 1 (*blocks is then UINT64_MAX).
  */
 DIO_EXTERN int dio_parse_read_capacity(const uint8_t *buf, size_t len, int is16,
                                        uint64_t *blocks, uint32_t *block_len);
