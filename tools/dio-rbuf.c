@@ -108,7 +108,7 @@ struct run {
 struct summary {
 	int mode;
 	size_t points;
-	int lat_ok, after_ok, raw_ok, fit_ok, bw_ok;
+	int lat_ok, after_ok, raw_ok, fit_ok, bw_ok, r2_ok;
 	double latency;         /* s per command, implied                     */
 	double after;           /* bytes/s                                    */
 	double best_raw, worst_raw;
@@ -176,11 +176,23 @@ usage(FILE *fp)
 	        PROG, diot_size_suffixes());
 }
 
+/* A usage error: the message, a pointer to --help, exit 2. */
 static void
-usage_error(const char *fmt, const char *a, const char *b)
+usage_error(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((noreturn, format(printf, 1, 2)))
+#endif
+	;
+
+static void
+usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fprintf(stderr, "%s: ", PROG);
-	fprintf(stderr, fmt, a, b);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\nTry '%s --help' for more information.\n", PROG);
 	exit(EXIT_USAGE);
 }
@@ -247,7 +259,7 @@ static void
 set_mode(struct opts *o, int mode, const char *name)
 {
 	if (o->mode_set && o->mode != mode)
-		usage_error("%s: only one of -d, -q, -m may be given%s", name, "");
+		usage_error("%s: only one of -d, -q, -m may be given", name);
 	o->mode = mode;
 	o->mode_set = 1;
 }
@@ -287,6 +299,7 @@ parse_args(int argc, char **argv, struct opts *o)
 	struct diot_optstate st;
 	char err[DIOT_ERR_MAX];
 	uint64_t v;
+	size_t i;
 	int id, w, sizes_given = 0, modes_given = 0;
 
 	memset(o, 0, sizeof(*o));
@@ -297,7 +310,7 @@ parse_args(int argc, char **argv, struct opts *o)
 	while ((id = diot_getopt(argc, argv, options, &st)) != DIOT_OPT_END) {
 		switch (id) {
 		case DIOT_OPT_ERROR:
-			usage_error("%s%s", st.err, "");
+			usage_error("%s", st.err);
 			break;
 		case DIOT_OPT_OPERAND:
 			if (o->device != NULL)
@@ -334,8 +347,8 @@ parse_args(int argc, char **argv, struct opts *o)
 			if (diot_parse_size_list(st.arg, o->sizes, MAX_SIZES, &o->nsizes,
 			                         err, sizeof(err)) < 0)
 				value_error(st.name, st.arg, err);
-			for (v = 0; v < o->nsizes; v++)
-				if (o->sizes[v] == 0)
+			for (i = 0; i < o->nsizes; i++)
+				if (o->sizes[i] == 0)
 					value_error(st.name, st.arg, "sizes must be at least 1 byte");
 			sizes_given = 1;
 			break;
@@ -386,19 +399,19 @@ parse_args(int argc, char **argv, struct opts *o)
 		}
 	}
 	if (o->device == NULL)
-		usage_error("no DEVICE given%s%s", "", "");
+		usage_error("no DEVICE given");
 	if (o->sweep && (o->size_set || o->mode_set))
 		usage_error("--sweep chooses sizes and modes itself: use --sizes and "
-		            "--modes%s%s", "", "");
+		            "--modes");
 	if (!o->sweep && (sizes_given || modes_given))
 		usage_error("--sizes and --modes need --sweep (for one run use --size "
-		            "and -d, -q or -m)%s%s", "", "");
+		            "and -d, -q or -m)");
 	if (!o->sweep && o->plot)
-		usage_error("--plot needs --sweep%s%s", "", "");
+		usage_error("--plot needs --sweep");
 	if (o->lba_set && o->command != CMD_READ)
-		usage_error("--lba goes with --command read%s%s", "", "");
+		usage_error("--lba goes with --command read");
 	if (o->command == CMD_READ && o->buffer_id != 0)
-		usage_error("--buffer-id goes with --command rbuf%s%s", "", "");
+		usage_error("--buffer-id goes with --command rbuf");
 	if (o->sweep && !modes_given) {
 		memcpy(o->modes, sweep_default_modes, sizeof(sweep_default_modes));
 		o->nmodes = NMODES;
@@ -846,6 +859,8 @@ summarise(struct run *runs, const struct opts *o, size_t mode_i, struct summary 
 		s->fit_latency = a;
 		s->fit_r2 = r2;
 		s->fit_ok = 1;
+		/* Two points fit two parameters exactly: R² says nothing. */
+		s->r2_ok = s->points >= 3;
 		/* Noise can push the byte term below 0: no bandwidth then. */
 		if (b > 0) {
 			s->fit_bw = 1.0 / b;
@@ -912,6 +927,18 @@ print_single(const struct dev *d, const struct opts *o, const struct run *r)
 		       "commands: %s\n", (unsigned long long)r->not_direct,
 		       (unsigned long long)r->commands, why);
 	}
+}
+
+/* Every run of mode index m is unsupported by the device. */
+static int
+summary_unsupported(struct run *runs, const struct opts *o, size_t m)
+{
+	size_t i;
+
+	for (i = 0; i < o->nsizes; i++)
+		if (!run_at(runs, o, i, m)->unsupported)
+			return 0;
+	return 1;
 }
 
 /* Print s right-aligned in width columns; UTF-8 continuation bytes take none. */
@@ -1003,7 +1030,7 @@ print_sweep_table(const struct dev *d, const struct opts *o, struct run *runs,
 			case 3: fmt_or_na(cell, sizeof(cell), u->raw_ok, "%.1f MB/s", u->worst_raw / 1e6); break;
 			case 4: fmt_or_na(cell, sizeof(cell), u->fit_ok, "%.1f \xc2\xb5s", u->fit_latency * 1e6); break;
 			case 5: fmt_or_na(cell, sizeof(cell), u->bw_ok, "%.1f MB/s", u->fit_bw / 1e6); break;
-			default: fmt_or_na(cell, sizeof(cell), u->fit_ok, "%.4f", u->fit_r2); break;
+			default: fmt_or_na(cell, sizeof(cell), u->r2_ok, "%.4f", u->fit_r2); break;
 			}
 			putchar(' ');
 			put_right(cell, 13);
@@ -1011,10 +1038,14 @@ print_sweep_table(const struct dev *d, const struct opts *o, struct run *runs,
 	}
 	printf("\nMB = 10^6 bytes.  Fit: time = commands x latency + bytes / bandwidth, "
 	       "least squares over the sizes.\n");
+	for (m = 0; m < o->nmodes; m++)    /* a mode the device lacks: once */
+		if (summary_unsupported(runs, o, m))
+			printf("%s: n/a: %s\n", dio_scsi_xfer_name(o->modes[m]),
+			       run_at(runs, o, 0, m)->why);
 	for (i = 0; i < o->nsizes; i++)
 		for (m = 0; m < o->nmodes; m++) {
 			r = run_at(runs, o, i, m);
-			if (!r->measured)
+			if (!r->measured && !summary_unsupported(runs, o, m))
 				printf("%s %s: %s\n", diot_fmt_iec(r->size, a, sizeof(a)),
 				       dio_scsi_xfer_name(r->mode), r->why);
 			else if (r->mode == DIO_SCSI_XFER_DIRECT && r->not_direct > 0) {
@@ -1069,7 +1100,8 @@ print_csv(const struct dev *d, const struct opts *o, struct run *runs, size_t nr
 			csv_num((double)r->dur_sum / (double)r->commands / 1e3, 1);
 			printf(",\n");
 		} else {
-			printf(",,,,,,,,,,,,,");
+			/* commands .. mean_command_us empty, then the error */
+			printf(",,,,,,,,,,,,");
 			diot_csv_field(stdout, r->why);
 			printf("\n");
 		}
@@ -1087,7 +1119,7 @@ print_csv(const struct dev *d, const struct opts *o, struct run *runs, size_t nr
 		csv_num(sum[m].worst_raw / 1e6, sum[m].raw_ok);
 		csv_num(sum[m].fit_latency * 1e6, sum[m].fit_ok);
 		csv_num(sum[m].fit_bw / 1e6, sum[m].bw_ok);
-		csv_num(sum[m].fit_r2, sum[m].fit_ok);
+		csv_num(sum[m].fit_r2, sum[m].r2_ok);
 		printf("\n");
 	}
 }
@@ -1174,7 +1206,7 @@ print_json(const struct dev *d, const struct opts *o, struct run *runs, size_t n
 			json_num("worst_raw_mb_per_s", sum[m].worst_raw / 1e6, sum[m].raw_ok, 1);
 			json_num("fit_latency_us", sum[m].fit_latency * 1e6, sum[m].fit_ok, 1);
 			json_num("fit_bandwidth_mb_per_s", sum[m].fit_bw / 1e6, sum[m].bw_ok, 1);
-			json_num("fit_r2", sum[m].fit_r2, sum[m].fit_ok, 0);
+			json_num("fit_r2", sum[m].fit_r2, sum[m].r2_ok, 0);
 			printf("}%s\n", m + 1 < o->nmodes ? "," : "");
 		}
 		printf("  ]");

@@ -124,9 +124,15 @@ fi
 rbuf 0 "sweep csv" --sweep --sizes 32K,8K --modes indirect,direct,mmap -t 512K -f csv "$T"
 n=$(lines /tmp/rbuf.out '^run,')
 if [ "$n" -eq 6 ]; then ok "csv: 6 run records"; else bad "csv: $n run records, want 6"; fi
-n=$(grep '^run,' /tmp/rbuf.out | awk -F, '$19 != ""' | wc -l)
-if [ "$n" -eq 0 ]; then ok "csv: no errors"; else bad "csv: $n runs with errors"; fi
+n=$(grep '^run,' /tmp/rbuf.out | awk -F, 'NF != 18 || $18 != ""' | wc -l)
+if [ "$n" -eq 0 ]; then ok "csv: 18 fields, no errors"; else bad "csv: $n runs with errors"; fi
 expect "summary,mmap,2," "csv: summary per mode"
+rbuf 0 "sweep csv on the block device" --sweep --sizes 16K -t 64K -f csv "$TB"
+# Unmeasured runs: the same 18 fields, the last one the (quoted) reason.
+n=$(grep '^run,' /tmp/rbuf.out | cut -d'"' -f1 | awk -F, 'NF != 18' | wc -l)
+if [ "$n" -eq 0 ]; then ok "csv: 18 fields in every run record"; else
+	bad "csv: $n records without 18 fields"; cat /tmp/rbuf.out; fi
+expect ',"exec opcode 0x3c on fd 3: direct transfers need an sg character device' "csv: the reason in the error field"
 rbuf 0 "sweep json on the block device" --sweep --sizes 16K,4K -t 256K -f json "$TB"
 expect '"device_kind": "block device"' "json: device kind"
 expect '"mode": "direct", "size": 16384, "measured": false, "unsupported": true' "json: direct n/a on a block device"
