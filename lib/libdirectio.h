@@ -513,7 +513,8 @@ DIO_EXTERN int dio_scsi_set_xfer(dio_scsi *c, int mode);
 
 /**
  * Ask the driver to keep a reserved buffer of at least len bytes for
- * descriptor fd (Linux sg: SG_SET_RESERVED_SIZE, never shrinking it).
+ * descriptor fd (Linux sg: SG_SET_RESERVED_SIZE, never shrinking it;
+ * len 0 only reads the size, which also tells an sg device apart).
  * The sg driver serves indirect transfers that fit from this buffer and
  * maps it for DIO_SCSI_XFER_MMAP.  Returns the size reserved now, which
  * may be less than len (the driver caps it at the queue's largest
