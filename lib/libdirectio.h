@@ -388,6 +388,388 @@ DIO_EXTERN void *dio_alloc(size_t len, size_t align);
 /** Free memory from dio_alloc(); NULL is a no-op. */
 DIO_EXTERN void dio_free(void *p);
 
+/* ------------------------------------------------------------------ */
+/* SCSI pass-through                                                  */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A reusable SCSI command object over Linux SG_IO (sg character devices
+ * and block devices that accept SG_IO) and Solaris/illumos USCSICMD.  The
+ * POSIX backend has no pass-through: every call that would reach a device
+ * returns -ENOTSUP (see DIO_CAP_SCSI).
+ *
+ * Usage: dio_scsi_new(); set the CDB, the data buffer and direction, the
+ * timeout and transfer mode; dio_scsi_exec(); then read the outcome with
+ * the getters; dio_scsi_clear() to reuse it for the next command.  One
+ * object carries one command at a time: do not share it between threads
+ * without a lock.
+ *
+ * dio_scsi_exec() returns a -errno only when the command could not be
+ * submitted or the OS failed it (and for misuse recorded by a setter).
+ * A command that reached the device returns 0 however the device
+ * answered: dio_scsi_category() then says GOOD, STATUS (non-GOOD status
+ * without sense), SENSE (CHECK CONDITION with sense data) or TRANSPORT
+ * (host adapter or driver error; on illumos, USCSICMD failing with EIO
+ * and no SCSI status).
+ *
+ * Misuse: a setter given a bad value returns -EINVAL (or -ENOTSUP) and
+ * records it with a detail; dio_scsi_exec() then refuses with that error
+ * until the same setter succeeds (dio_scsi_clear() forgets misuse of the
+ * CDB and data, not of the timeout or transfer mode, which it keeps).
+ */
+typedef struct dio_scsi dio_scsi;
+
+/** Data direction of a command. */
+enum dio_scsi_dir {
+	DIO_SCSI_DIR_NONE = 0,     /**< no data phase                       */
+	DIO_SCSI_DIR_IN   = 1,     /**< device to host (READ, INQUIRY, ...) */
+	DIO_SCSI_DIR_OUT  = 2      /**< host to device (WRITE, ...)         */
+};
+
+/**
+ * How the data of a command reaches user memory.  INDIRECT is the OS's
+ * default path.  DIRECT, NO_COPY and MMAP exist only on Linux sg
+ * character devices (/dev/sgN); a block device that accepts SG_IO and
+ * illumos USCSICMD refuse them with -ENOTSUP.
+ */
+enum dio_scsi_xfer {
+	DIO_SCSI_XFER_INDIRECT = 0, /**< the default: on sg, DMA to a kernel buffer, then copied */
+	DIO_SCSI_XFER_DIRECT   = 1, /**< DMA straight into user memory (SG_FLAG_DIRECT_IO) */
+	DIO_SCSI_XFER_NO_COPY  = 2, /**< data stays in the kernel: no user copy (SG_FLAG_NO_DXFER) */
+	DIO_SCSI_XFER_MMAP     = 3, /**< the driver's reserved buffer mapped into user space (SG_FLAG_MMAP_IO) */
+	/**
+	 * Outcome only (dio_scsi_xfer_done()), never a request: the OS
+	 * chose the path and does not report it.  Linux block devices map
+	 * the user pages for DMA when the buffer meets the queue's DMA
+	 * alignment and copy through a kernel buffer otherwise; illumos
+	 * physio locks the user pages and DMAs into them unless the HBA's
+	 * DMA limits force a bounce buffer.
+	 */
+	DIO_SCSI_XFER_AUTO     = 4
+};
+
+/** Outcome of an executed command. */
+enum dio_scsi_category {
+	DIO_SCSI_CAT_GOOD      = 0, /**< status GOOD, no transport error              */
+	DIO_SCSI_CAT_STATUS    = 1, /**< non-GOOD status (BUSY, RESERVATION CONFLICT...) without sense */
+	DIO_SCSI_CAT_SENSE     = 2, /**< CHECK CONDITION: see dio_scsi_sense()        */
+	DIO_SCSI_CAT_TRANSPORT = 3  /**< host adapter / driver reported an error     */
+};
+
+/** How dio_scsi_duration_ns() was obtained. */
+enum dio_scsi_time_source {
+	DIO_SCSI_TIME_KERNEL   = 0, /**< reported by the kernel (whole milliseconds on Linux) */
+	/**
+	 * CLOCK_MONOTONIC read just before and after the system call: what
+	 * Linux and illumos report, since sg_io_hdr.duration counts whole
+	 * milliseconds (0 for most commands) and uscsi has no figure.  It
+	 * includes the system call and any copy to user memory.
+	 */
+	DIO_SCSI_TIME_MEASURED = 1
+};
+
+/** SCSI status byte values. */
+#define DIO_SCSI_STATUS_GOOD            0x00
+#define DIO_SCSI_STATUS_CHECK_CONDITION 0x02
+#define DIO_SCSI_STATUS_CONDITION_MET   0x04
+#define DIO_SCSI_STATUS_BUSY            0x08
+#define DIO_SCSI_STATUS_RESERVATION_CONFLICT 0x18
+#define DIO_SCSI_STATUS_TASK_SET_FULL   0x28
+#define DIO_SCSI_STATUS_ACA_ACTIVE      0x30
+#define DIO_SCSI_STATUS_TASK_ABORTED    0x40
+
+/** Largest sense data kept by a command object. */
+#define DIO_SCSI_SENSE_MAX 252
+
+/**
+ * Open a SCSI device for pass-through (O_RDWR, or O_RDONLY when
+ * read_only, plus O_NONBLOCK so that an absent medium does not block the
+ * open).  Returns the descriptor or a -errno: -ENOTTY when path is not a
+ * device that accepts this OS's pass-through, -ENOTSUP without SCSI
+ * support.  Linux asks the device (SG_GET_VERSION_NUM), so a regular
+ * file, /dev/null or a loop device give -ENOTTY here; illumos refuses
+ * only what is not a device, and a device without USCSICMD then fails at
+ * dio_scsi_exec() with -ENOTTY.  Any descriptor that accepts
+ * SG_IO/USCSICMD may be used with dio_scsi_exec() instead.
+ */
+DIO_EXTERN int dio_scsi_open(const char *path, int read_only);
+
+/** New command object with no CDB, 60 s timeout, indirect transfers.  NULL on ENOMEM. */
+DIO_EXTERN dio_scsi *dio_scsi_new(void);
+
+/** Free a command object (and any mapping it made); NULL is a no-op. */
+DIO_EXTERN void dio_scsi_free(dio_scsi *c);
+
+/**
+ * Forget the CDB, buffer and outcome (keeps the timeout, transfer mode
+ * and any mmap'd reserved buffer) so the object can carry a new command.
+ */
+DIO_EXTERN void dio_scsi_clear(dio_scsi *c);
+
+/** Set the CDB (6 to 16 bytes; copied).  Returns 0 or -EINVAL (also remembered for exec). */
+DIO_EXTERN int dio_scsi_set_cdb(dio_scsi *c, const uint8_t *cdb, size_t len);
+
+/**
+ * Set the data buffer, its length and direction (dio_scsi_dir).  The
+ * buffer is not copied and must stay valid until dio_scsi_exec() returns.
+ * For DIO_SCSI_XFER_NO_COPY buf may be NULL; for DIO_SCSI_XFER_MMAP use
+ * the buffer from dio_scsi_mmap_buf() (or NULL, meaning the same).
+ * DIO_SCSI_DIR_NONE needs len 0.  Returns 0 or -EINVAL.
+ */
+DIO_EXTERN int dio_scsi_set_data(dio_scsi *c, int dir, void *buf, size_t len);
+
+/** Command timeout in milliseconds (0 means the default of 60000). */
+DIO_EXTERN int dio_scsi_set_timeout(dio_scsi *c, unsigned ms);
+
+/**
+ * Transfer mode (dio_scsi_xfer).  Returns 0, -EINVAL for an unknown mode
+ * or DIO_SCSI_XFER_AUTO, or -ENOTSUP where this platform has no such mode
+ * (then exec refuses with -ENOTSUP too).  On failure the mode in effect
+ * does not change.
+ */
+DIO_EXTERN int dio_scsi_set_xfer(dio_scsi *c, int mode);
+
+/**
+ * Ask the driver to keep a reserved buffer of at least len bytes for
+ * descriptor fd (Linux sg: SG_SET_RESERVED_SIZE, never shrinking it;
+ * len 0 only reads the size, which also tells an sg device apart).
+ * The sg driver serves indirect transfers that fit from this buffer and
+ * maps it for DIO_SCSI_XFER_MMAP.  Returns the size reserved now, which
+ * may be less than len (the driver caps it at the queue's largest
+ * transfer), or -ENOTSUP where there is no reserved buffer (block
+ * devices, illumos), or -EBUSY when the buffer is mapped and cannot
+ * change, or another -errno.
+ */
+DIO_EXTERN int64_t dio_scsi_reserve(int fd, size_t len);
+
+/**
+ * Map the driver's reserved buffer of descriptor fd (Linux sg) for
+ * DIO_SCSI_XFER_MMAP and return its address through *buf; len is rounded
+ * to the page size and must not exceed the reserved buffer (the sg driver
+ * is asked to grow it first; -ENOMEM with a detail if it cannot).  The
+ * mapping is writable only when fd is open for writing.  Once an sg
+ * descriptor has been mapped its reserved buffer cannot change size
+ * again, so map the largest length first.  Unmapped by dio_scsi_free().
+ * Returns 0 or -errno (-ENOTSUP where there is no such thing).
+ */
+DIO_EXTERN int dio_scsi_mmap_buf(dio_scsi *c, int fd, size_t len, void **buf);
+
+/**
+ * Execute the command on fd and wait for it.  Returns 0 when the command
+ * was carried to the device and back (see dio_scsi_category()), or a
+ * -errno: the OS could not submit it (-ENOTTY: fd is not a SCSI
+ * pass-through device), the device type cannot do the transfer mode
+ * (-ENOTSUP), or a setter recorded misuse (no CDB, a bad length...), with
+ * a detail in dio_scsi_errdetail().
+ */
+DIO_EXTERN int dio_scsi_exec(dio_scsi *c, int fd);
+
+/*
+ * Getters of the last executed command.  Before a command completed (new
+ * object, after dio_scsi_clear() or a failed exec) the int getters return
+ * -EINVAL, the others 0 / NULL.
+ */
+
+/** Category of the last executed command (dio_scsi_category). */
+DIO_EXTERN int dio_scsi_category(const dio_scsi *c);
+/** SCSI status byte of the last command. */
+DIO_EXTERN int dio_scsi_status(const dio_scsi *c);
+/** Host adapter status (Linux host_status; 0 where the OS has none). */
+DIO_EXTERN int dio_scsi_host_status(const dio_scsi *c);
+/** Driver status (Linux driver_status; 0 where the OS has none). */
+DIO_EXTERN int dio_scsi_driver_status(const dio_scsi *c);
+/** Bytes asked for but not transferred (residual). */
+DIO_EXTERN int64_t dio_scsi_resid(const dio_scsi *c);
+/** Sense bytes of the last command; *len gets their count (0 if none). */
+DIO_EXTERN const uint8_t *dio_scsi_sense(const dio_scsi *c, size_t *len);
+/** Duration of the last command in nanoseconds. */
+DIO_EXTERN uint64_t dio_scsi_duration_ns(const dio_scsi *c);
+/** How that duration was obtained (dio_scsi_time_source). */
+DIO_EXTERN int dio_scsi_duration_source(const dio_scsi *c);
+/**
+ * The transfer mode really used by the last command: e.g. DIRECT asked
+ * but INDIRECT done when the sg driver fell back (allow_dio off,
+ * unaligned buffer...), which Linux reports with SG_INFO_DIRECT_IO; AUTO
+ * where the OS chose and does not say (Linux block devices, illumos).
+ * For a command without data it is the mode asked.
+ */
+DIO_EXTERN int dio_scsi_xfer_done(const dio_scsi *c);
+
+/**
+ * Detail of the last failure on the object (as dio_file_errdetail()).
+ * dio_scsi_exec() and dio_scsi_clear() reset it, so after an exec it
+ * describes that exec.
+ */
+DIO_EXTERN int dio_scsi_errdetail(const dio_scsi *c, char *buf, size_t len);
+
+/** "good", "status", "sense", "transport". */
+DIO_EXTERN const char *dio_scsi_category_name(int category);
+/** "indirect", "direct", "no-copy", "mmap", "auto". */
+DIO_EXTERN const char *dio_scsi_xfer_name(int mode);
+/** "GOOD", "CHECK CONDITION", "BUSY", ...; "reserved" for others. */
+DIO_EXTERN const char *dio_scsi_status_name(int status);
+
+/* ---------------------------------------------------------- sense data */
+
+/** Sense keys. */
+enum dio_sense_key {
+	DIO_SENSE_NO_SENSE        = 0x0,
+	DIO_SENSE_RECOVERED_ERROR = 0x1,
+	DIO_SENSE_NOT_READY       = 0x2,
+	DIO_SENSE_MEDIUM_ERROR    = 0x3,
+	DIO_SENSE_HARDWARE_ERROR  = 0x4,
+	DIO_SENSE_ILLEGAL_REQUEST = 0x5,
+	DIO_SENSE_UNIT_ATTENTION  = 0x6,
+	DIO_SENSE_DATA_PROTECT    = 0x7,
+	DIO_SENSE_BLANK_CHECK     = 0x8,
+	DIO_SENSE_VENDOR_SPECIFIC = 0x9,
+	DIO_SENSE_COPY_ABORTED    = 0xa,
+	DIO_SENSE_ABORTED_COMMAND = 0xb,
+	DIO_SENSE_VOLUME_OVERFLOW = 0xd,
+	DIO_SENSE_MISCOMPARE      = 0xe,
+	DIO_SENSE_COMPLETED       = 0xf
+};
+
+/**
+ * Decoded sense data, fixed (70h/71h) or descriptor (72h/73h) format.
+ * From descriptor format: the information (00h), command-specific
+ * information (01h), sense-key specific (02h), stream commands (04h) and
+ * block commands (05h, ILI) descriptors; others are skipped.
+ */
+struct dio_sense {
+	uint8_t response_code; /**< 0x70..0x73                              */
+	uint8_t descriptor;    /**< 1 for descriptor format                 */
+	uint8_t deferred;      /**< 1 for deferred errors (71h/73h)         */
+	uint8_t key;           /**< sense key (0..15)                       */
+	uint8_t asc;           /**< additional sense code                   */
+	uint8_t ascq;          /**< additional sense code qualifier         */
+	uint8_t info_valid;    /**< information field present and valid     */
+	uint8_t filemark, eom, ili; /**< fixed-format flags / stream commands descriptor */
+	uint8_t sks_valid;     /**< sense-key specific bytes valid (SKSV)   */
+	uint8_t sks[3];        /**< sense-key specific bytes, SKSV bit included */
+	uint64_t info;         /**< information field (e.g. failing LBA)    */
+	uint64_t cmd_info;     /**< command-specific information            */
+	uint8_t cmd_info_valid; /**< cmd_info present (always in fixed format) */
+	uint8_t fru;           /**< field replaceable unit code (fixed format) */
+	uint8_t pad[2];
+	uint32_t reserved[3];
+};
+
+/**
+ * Decode len bytes of sense data.  Returns 0, or -EINVAL when there is no
+ * recognisable sense (too short, unknown response code).  Fields the data
+ * is too short to hold are left 0.
+ */
+DIO_EXTERN int dio_sense_decode(const uint8_t *sense, size_t len, struct dio_sense *out);
+
+/** "NO SENSE", "NOT READY", "MEDIUM ERROR", "ILLEGAL REQUEST", ... */
+DIO_EXTERN const char *dio_sense_key_name(int key);
+
+/** Text of an ASC/ASCQ pair for the common ones, or NULL. */
+DIO_EXTERN const char *dio_sense_asc_text(int asc, int ascq);
+
+/**
+ * One line describing the sense data, e.g. "ILLEGAL REQUEST: invalid
+ * command operation code (asc 0x20 ascq 0x00)" plus the information field
+ * when valid and the sense-key specific field when SKSV is set (field
+ * pointer, progress indication...).  Returns buf.
+ */
+DIO_EXTERN char *dio_sense_str(const struct dio_sense *s, char *buf, size_t len);
+
+/* ---------------------------------------------------------- CDB builders */
+
+/*
+ * Each builder writes a CDB into cdb (room for 16 bytes) and returns its
+ * length, or -EINVAL when an argument does not fit the command.  Control
+ * bytes and group numbers are 0.
+ */
+
+/** TEST UNIT READY (00h). */
+DIO_EXTERN int dio_cdb_test_unit_ready(uint8_t *cdb);
+/** INQUIRY (12h): standard data (evpd 0, page must be 0) or VPD page (evpd 1). */
+DIO_EXTERN int dio_cdb_inquiry(uint8_t *cdb, int evpd, int page, uint16_t alloc_len);
+/** READ CAPACITY(10) (25h). */
+DIO_EXTERN int dio_cdb_read_capacity10(uint8_t *cdb);
+/** READ CAPACITY(16) (9Eh/10h). */
+DIO_EXTERN int dio_cdb_read_capacity16(uint8_t *cdb, uint32_t alloc_len);
+
+/** READ BUFFER / WRITE BUFFER modes. */
+enum dio_buffer_mode {
+	DIO_BUF_MODE_DATA            = 0x02,
+	DIO_BUF_MODE_DESCRIPTOR      = 0x03, /**< READ BUFFER only */
+	DIO_BUF_MODE_ECHO            = 0x0a,
+	DIO_BUF_MODE_ECHO_DESCRIPTOR = 0x0b  /**< READ BUFFER only */
+};
+/** READ BUFFER(10) (3Ch); mode is 5 bits (any), offset and len are 24-bit. */
+DIO_EXTERN int dio_cdb_read_buffer(uint8_t *cdb, int mode, int buffer_id,
+                                   uint32_t offset, uint32_t len);
+/**
+ * WRITE BUFFER (3Bh); only modes DATA and ECHO (the others download
+ * microcode or activate it, which this library will not build).
+ */
+DIO_EXTERN int dio_cdb_write_buffer(uint8_t *cdb, int mode, int buffer_id,
+                                    uint32_t offset, uint32_t len);
+/** READ(10)/WRITE(10) (28h/2Ah); write != 0 for WRITE; fua sets FUA; blocks <= 65535. */
+DIO_EXTERN int dio_cdb_rw10(uint8_t *cdb, int write, uint32_t lba, uint32_t blocks, int fua);
+/** READ(16)/WRITE(16) (88h/8Ah). */
+DIO_EXTERN int dio_cdb_rw16(uint8_t *cdb, int write, uint64_t lba, uint32_t blocks, int fua);
+/** SYNCHRONIZE CACHE(10) (35h); blocks 0 means to the end; blocks <= 65535. */
+DIO_EXTERN int dio_cdb_sync_cache10(uint8_t *cdb, uint32_t lba, uint32_t blocks, int immed);
+/** SYNCHRONIZE CACHE(16) (91h). */
+DIO_EXTERN int dio_cdb_sync_cache16(uint8_t *cdb, uint64_t lba, uint32_t blocks, int immed);
+/**
+ * MODE SENSE(10) (5Ah); page 0..3Fh, subpage 0..FFh, pc 0 current,
+ * 1 changeable, 2 default, 3 saved; dbd disables block descriptors.
+ */
+DIO_EXTERN int dio_cdb_mode_sense10(uint8_t *cdb, int page, int subpage, int pc,
+                                    int dbd, uint16_t alloc_len);
+
+/* ------------------------------------------------------- response parsers */
+
+/** Standard INQUIRY data, trimmed strings. */
+struct dio_inquiry {
+	uint8_t peripheral_type;   /**< 0 disk, 5 CD/DVD, ... (bits 4..0 of byte 0) */
+	uint8_t qualifier;         /**< peripheral qualifier (bits 7..5; 3: no LUN here) */
+	uint8_t removable;
+	uint8_t version;
+	char vendor[9];            /**< T10 vendor id, NUL-terminated */
+	char product[17];
+	char revision[5];
+	uint32_t reserved[4];
+};
+/**
+ * Parse standard INQUIRY data.  Returns 0 or -EINVAL if shorter than the
+ * 8-byte header; strings cut short by len are kept as far as present.
+ * Trailing blanks are removed and unprintable bytes become '?'.
+ */
+DIO_EXTERN int dio_parse_inquiry(const uint8_t *buf, size_t len, struct dio_inquiry *out);
+
+/**
+ * Parse READ CAPACITY(10) (8 bytes) or (16) (at least 12 bytes) data:
+ * last LBA + 1 and block length; either output may be NULL.  Returns 0,
+ * -EINVAL if too short, or -EOVERFLOW when READ CAPACITY(10) says
+ * 0xFFFFFFFF (the capacity needs READ CAPACITY(16); *blocks is then set
+ * to 2^32 and *block_len is still valid) or READ CAPACITY(16) says
+ * 2^64 - 1 (*blocks is then UINT64_MAX).
+ */
+DIO_EXTERN int dio_parse_read_capacity(const uint8_t *buf, size_t len, int is16,
+                                       uint64_t *blocks, uint32_t *block_len);
+
+/**
+ * Parse a READ BUFFER descriptor (mode 03h): offset boundary (as a power
+ * of two exponent, 0xff meaning 0) and buffer capacity in bytes.
+ * Returns 0 or -EINVAL if shorter than 4 bytes.
+ */
+DIO_EXTERN int dio_parse_buffer_descriptor(const uint8_t *buf, size_t len,
+                                           unsigned *offset_boundary, uint32_t *capacity);
+
+/**
+ * Find the caching mode page (08h) in MODE SENSE(10) data and return WCE
+ * and RCD through *wce and *rcd.  Returns 0, or -ENOENT if the page is
+ * not there, -EINVAL if the data is malformed.
+ */
+DIO_EXTERN int dio_parse_caching_page(const uint8_t *buf, size_t len, int *wce, int *rcd);
+
 #ifdef __cplusplus
 }
 #endif

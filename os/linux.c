@@ -1,6 +1,8 @@
 /*
  * linux.c -- Linux backend: O_DIRECT through fcntl(F_SETFL), pwritev2
- * RWF_DSYNC, statx STATX_DIOALIGN, block device ioctls and sysfs.
+ * RWF_DSYNC, statx STATX_DIOALIGN, block device ioctls and sysfs; SCSI
+ * pass-through with SG_IO (sg v3 interface) on sg character devices and
+ * on block devices that accept it.
  */
 #include "config.h"
 
@@ -10,13 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_LINUX_FS_H
 # include <linux/fs.h>
+#endif
+#ifdef HAVE_SCSI_SG_H
+# include <scsi/sg.h>
 #endif
 
 #include "lib/internal.h"
@@ -49,6 +56,9 @@ dio__os_caps(void)
 		caps |= DIO_CAP_RWF_DSYNC;
 	if (DIO__HAVE_DIOALIGN)
 		caps |= DIO_CAP_DIOALIGN;
+#ifdef HAVE_SCSI_SG_H
+	caps |= DIO_CAP_SCSI;
+#endif
 	return caps;
 }
 
@@ -236,6 +246,315 @@ dio__os_align(int fd, const struct stat *st, struct dio_align *a)
 	/* Character devices (sg, tty...) have no O_DIRECT alignment. */
 	return 0;
 }
+
+/* ------------------------------------------------------------------ SCSI */
+
+#ifdef HAVE_SCSI_SG_H
+
+/*
+ * The sg driver's character major, fixed by the kernel (SCSI_GENERIC_MAJOR
+ * in <linux/major.h>).  Only sg implements the sg v3 flags: direct I/O,
+ * no user copy and the mmap'd reserved buffer.  Block devices (sd, sr)
+ * and st take SG_IO through the block layer, which ignores those flags
+ * and chooses by itself between mapping the user pages and copying.
+ */
+#define DIO__SG_MAJOR 21
+
+/* glibc's <scsi/sg.h> predates the mmap flag; the value is the sg v3 ABI
+ * (the kernel's include/uapi/scsi/sg.h). */
+#ifndef SG_FLAG_MMAP_IO
+# define SG_FLAG_MMAP_IO 4
+#endif
+
+/* Low 3 bits of driver_status: DRIVER_OK 0 .. DRIVER_HARD 7; 0x08 is
+ * DRIVER_SENSE, which only says that sense data came back. */
+#define DIO__DRIVER_STATUS_MASK 0x07
+
+enum { DIO__KIND_OTHER, DIO__KIND_SG, DIO__KIND_BLOCK };
+
+static int
+dio__scsi_kind(int fd, struct stat *st)
+{
+	if (fstat(fd, st) != 0)
+		return DIO__ERR(errno);
+	if (S_ISCHR(st->st_mode) && major(st->st_rdev) == DIO__SG_MAJOR)
+		return DIO__KIND_SG;
+	if (S_ISBLK(st->st_mode))
+		return DIO__KIND_BLOCK;
+	return DIO__KIND_OTHER;
+}
+
+static const char *
+dio__kind_name(const struct stat *st)
+{
+	if (S_ISREG(st->st_mode))
+		return "a regular file";
+	if (S_ISDIR(st->st_mode))
+		return "a directory";
+	if (S_ISBLK(st->st_mode))
+		return "a block device";
+	if (S_ISCHR(st->st_mode))
+		return "a character device";
+	if (S_ISFIFO(st->st_mode))
+		return "a pipe";
+	if (S_ISSOCK(st->st_mode))
+		return "a socket";
+	return "not a device";
+}
+
+/* Does fd take SG_IO?  SG_GET_VERSION_NUM is answered by sg and by the
+ * block layer's SCSI ioctls alike. */
+static int
+dio__sg_probe(int fd)
+{
+	int v = 0;
+
+	return ioctl(fd, SG_GET_VERSION_NUM, &v) == 0 && v >= 30000;
+}
+
+static uint64_t
+dio__now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int
+dio__os_scsi_open(const char *path, int read_only)
+{
+	struct stat st;
+	int fd, e;
+
+	fd = open(path, (read_only ? O_RDONLY : O_RDWR) | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		return dio__fail(NULL, DIO__ERR(e), "scsi open %s: %s", path,
+		                 dio_strerror(e));
+	}
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		return dio__fail(NULL, DIO__ERR(e), "scsi open %s: fstat: %s", path,
+		                 dio_strerror(e));
+	}
+	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		close(fd);
+		return dio__fail(NULL, -ENOTTY, "scsi open %s: %s, not a SCSI device",
+		                 path, dio__kind_name(&st));
+	}
+	if (!dio__sg_probe(fd)) {
+		close(fd);
+		return dio__fail(NULL, -ENOTTY, "scsi open %s: %s that does not take "
+		                 "SG_IO", path, dio__kind_name(&st));
+	}
+	return fd;
+}
+
+int
+dio__os_scsi_xfer_ok(int xfer)
+{
+	(void)xfer;
+	return 0;       /* all four exist; the device type decides at exec */
+}
+
+int
+dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
+{
+	struct sg_io_hdr h;
+	struct stat st;
+	uint64_t t0, t1;
+	int kind, rc, e;
+
+	kind = dio__scsi_kind(fd, &st);
+	if (kind < 0) {
+		snprintf(r->detail, r->detail_len, "fstat: %s", dio_strerror(kind));
+		return kind;
+	}
+	if (kind != DIO__KIND_SG && r->xfer != DIO_SCSI_XFER_INDIRECT) {
+		if (!dio__sg_probe(fd)) {
+			snprintf(r->detail, r->detail_len, "%s does not take SCSI "
+			         "commands", dio__kind_name(&st));
+			return -ENOTTY;
+		}
+		snprintf(r->detail, r->detail_len, "%s transfers need an sg character "
+		         "device; this is %s, whose SG_IO the block layer serves with "
+		         "its own data path", dio_scsi_xfer_name(r->xfer),
+		         dio__kind_name(&st));
+		return -ENOTSUP;
+	}
+
+	memset(&h, 0, sizeof(h));
+	h.interface_id = 'S';
+	switch (r->dir) {
+	case DIO_SCSI_DIR_IN:  h.dxfer_direction = SG_DXFER_FROM_DEV; break;
+	case DIO_SCSI_DIR_OUT: h.dxfer_direction = SG_DXFER_TO_DEV; break;
+	default:               h.dxfer_direction = SG_DXFER_NONE; break;
+	}
+	h.cmd_len = (unsigned char)r->cdb_len;
+	h.cmdp = (unsigned char *)(uintptr_t)r->cdb;
+	h.mx_sb_len = DIO_SCSI_SENSE_MAX;
+	h.sbp = r->sense;
+	h.dxfer_len = (unsigned int)r->len;
+	h.dxferp = r->buf;
+	h.timeout = r->timeout_ms;
+	switch (r->xfer) {
+	case DIO_SCSI_XFER_DIRECT:  h.flags = SG_FLAG_DIRECT_IO; break;
+	case DIO_SCSI_XFER_NO_COPY: h.flags = SG_FLAG_NO_DXFER; break;
+	case DIO_SCSI_XFER_MMAP:    h.flags = SG_FLAG_MMAP_IO; h.dxferp = NULL; break;
+	}
+
+	t0 = dio__now_ns();
+	rc = ioctl(fd, SG_IO, &h);
+	t1 = dio__now_ns();
+	if (rc < 0) {
+		e = errno;
+		if ((e == ENOTTY || e == EINVAL) && !dio__sg_probe(fd)) {
+			snprintf(r->detail, r->detail_len, "SG_IO: %s: %s that does "
+			         "not take SCSI commands", dio_strerror(e),
+			         dio__kind_name(&st));
+			return -ENOTTY;
+		}
+		switch (e) {
+		case EPERM:
+		case EACCES:
+			snprintf(r->detail, r->detail_len, "SG_IO: %s: the kernel lets "
+			         "this command through only with write access or "
+			         "CAP_SYS_RAWIO", dio_strerror(e));
+			break;
+		case ENOMEM:
+			snprintf(r->detail, r->detail_len, "SG_IO: %s: the driver could "
+			         "not get a %zu-byte buffer%s", dio_strerror(e), r->len,
+			         r->xfer == DIO_SCSI_XFER_MMAP ? " (mmap transfers must fit "
+			         "the reserved buffer)" : "");
+			break;
+		case EBUSY:
+			snprintf(r->detail, r->detail_len, "SG_IO: %s%s", dio_strerror(e),
+			         r->xfer == DIO_SCSI_XFER_MMAP ? ": the reserved buffer is "
+			         "in use by another command on this descriptor" : "");
+			break;
+		case EIO:
+			snprintf(r->detail, r->detail_len, "SG_IO: %s (on a block device: "
+			         "%zu bytes may exceed the queue's largest transfer)",
+			         dio_strerror(e), r->len);
+			break;
+		default:
+			snprintf(r->detail, r->detail_len, "SG_IO: %s", dio_strerror(e));
+			break;
+		}
+		return DIO__ERR(e);
+	}
+
+	r->status = h.status;
+	r->host_status = h.host_status;
+	r->driver_status = h.driver_status;
+	r->transport = h.host_status != 0 ||
+	               (h.driver_status & DIO__DRIVER_STATUS_MASK) != 0;
+	r->resid = h.resid;
+	r->sense_len = h.sb_len_wr;
+	r->duration_ns = t1 - t0;
+	r->duration_source = DIO_SCSI_TIME_MEASURED;
+	if (kind != DIO__KIND_SG)
+		r->xfer_done = DIO_SCSI_XFER_AUTO;
+	else if (r->xfer == DIO_SCSI_XFER_DIRECT && r->len > 0 &&
+	         r->dir != DIO_SCSI_DIR_NONE)
+		r->xfer_done = (h.info & SG_INFO_DIRECT_IO_MASK) == SG_INFO_DIRECT_IO ?
+		               DIO_SCSI_XFER_DIRECT : DIO_SCSI_XFER_INDIRECT;
+	else
+		r->xfer_done = r->xfer;
+	return 0;
+}
+
+int64_t
+dio__os_scsi_reserve(int fd, size_t len)
+{
+	struct stat st;
+	int kind, have = 0, want;
+
+	kind = dio__scsi_kind(fd, &st);
+	if (kind < 0)
+		return kind;
+	if (kind != DIO__KIND_SG)
+		return -ENOTSUP;
+	if (ioctl(fd, SG_GET_RESERVED_SIZE, &have) != 0)
+		return DIO__ERR(errno);
+	if (have >= 0 && (size_t)have >= len)
+		return have;
+	if (len > (size_t)INT32_MAX)
+		return -EINVAL;
+	want = (int)len;
+	/* EBUSY: the buffer is mapped (or in use) and cannot change. */
+	if (ioctl(fd, SG_SET_RESERVED_SIZE, &want) != 0)
+		return DIO__ERR(errno);
+	if (ioctl(fd, SG_GET_RESERVED_SIZE, &have) != 0)
+		return DIO__ERR(errno);
+	return have;
+}
+
+int
+dio__os_scsi_mmap(int fd, size_t len, void **addr)
+{
+	struct stat st;
+	int kind, fl, prot = PROT_READ;
+	void *p;
+
+	kind = dio__scsi_kind(fd, &st);
+	if (kind < 0)
+		return kind;
+	if (kind != DIO__KIND_SG)
+		return -ENOTSUP;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		return DIO__ERR(errno);
+	if ((fl & O_ACCMODE) != O_RDONLY)
+		prot |= PROT_WRITE;
+	p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return DIO__ERR(errno);
+	*addr = p;
+	return 0;
+}
+
+#else /* !HAVE_SCSI_SG_H */
+
+int
+dio__os_scsi_open(const char *path, int read_only)
+{
+	(void)read_only;
+	return dio__fail(NULL, -ENOTSUP, "scsi open %s: built without <scsi/sg.h>", path);
+}
+
+int
+dio__os_scsi_xfer_ok(int xfer)
+{
+	(void)xfer;
+	return -ENOTSUP;
+}
+
+int
+dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
+{
+	(void)fd;
+	snprintf(r->detail, r->detail_len, "built without <scsi/sg.h>");
+	return -ENOTSUP;
+}
+
+int64_t
+dio__os_scsi_reserve(int fd, size_t len)
+{
+	(void)fd; (void)len;
+	return -ENOTSUP;
+}
+
+int
+dio__os_scsi_mmap(int fd, size_t len, void **addr)
+{
+	(void)fd; (void)len; (void)addr;
+	return -ENOTSUP;
+}
+
+#endif /* HAVE_SCSI_SG_H */
 
 /*
  * Linux: /proc/self/mountinfo names the device of every mount as MAJ:MIN

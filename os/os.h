@@ -42,6 +42,78 @@ int64_t dio__os_pwrite_dsync(int fd, const void *buf, size_t len, int64_t off);
  */
 int dio__os_align(int fd, const struct stat *st, struct dio_align *a);
 
+/* ------------------------------------------------------------ SCSI */
+
+/*
+ * One SCSI command as lib/scsi.c hands it to the backend.  The caller has
+ * validated it (CDB present, 6..16 bytes; buf non-NULL when len > 0 except
+ * for NO_COPY and MMAP; for MMAP, len fits the mapping made on this fd) and
+ * zeroed every output field.
+ */
+struct dio__scsi_req {
+	/* in */
+	const uint8_t *cdb;
+	size_t cdb_len;
+	int dir;                 /* dio_scsi_dir                                   */
+	void *buf;               /* user buffer; NULL for NO_COPY / MMAP           */
+	size_t len;              /* data length in bytes                           */
+	unsigned timeout_ms;     /* > 0                                            */
+	int xfer;                /* dio_scsi_xfer asked                            */
+	uint8_t *sense;          /* DIO_SCSI_SENSE_MAX bytes                       */
+	char *detail;            /* on failure: why, without the errno text        */
+	size_t detail_len;
+	/* out */
+	int status;              /* SCSI status byte                               */
+	int host_status;         /* OS specific; 0 where there is none             */
+	int driver_status;
+	int transport;           /* 1: the HBA or driver failed the command        */
+	int64_t resid;
+	size_t sense_len;
+	uint64_t duration_ns;
+	int duration_source;     /* dio_scsi_time_source                           */
+	int xfer_done;           /* dio_scsi_xfer really used                      */
+};
+
+/*
+ * Open path for pass-through (read_only: O_RDONLY, else O_RDWR; always
+ * non-blocking and close-on-exec) and make sure the descriptor accepts
+ * this OS's pass-through ioctl.  Returns the fd, -ENOTTY for anything
+ * that is not a SCSI pass-through device, -ENOTSUP without SCSI support,
+ * or another -errno.  Failures are logged with a detail.
+ */
+int dio__os_scsi_open(const char *path, int read_only);
+
+/*
+ * 0 if the platform can be asked for transfer mode xfer (dio_scsi_xfer),
+ * -ENOTSUP if never (a given device may still refuse it at exec time).
+ */
+int dio__os_scsi_xfer_ok(int xfer);
+
+/*
+ * Run r on fd and wait for it.  Returns 0 when the command went to the
+ * device and back, whatever it answered (r's outputs are set); -errno
+ * when it could not be submitted or the OS failed it, with r->detail set.
+ * An OS that reports a device answer as an error (illumos: EIO with a
+ * SCSI status) is normalised here to 0.
+ */
+int dio__os_scsi_exec(struct dio__scsi_req *r, int fd);
+
+/*
+ * Ask the driver to keep a reserved buffer of at least len bytes on fd
+ * (Linux sg).  Returns the size reserved now (possibly less than len: the
+ * driver caps it), or -ENOTSUP where there is no reserved buffer, or
+ * -errno.  Never shrinks the buffer.
+ */
+int64_t dio__os_scsi_reserve(int fd, size_t len);
+
+/*
+ * Map len bytes (a page multiple, within the reserved buffer) of fd's
+ * reserved buffer; readable, and writable when fd is open for writing.
+ * Returns 0 with *addr set, -ENOTSUP where there is no such thing, or
+ * -errno.  Undone with munmap().
+ */
+int dio__os_scsi_mmap(int fd, size_t len, void **addr);
+
 /*
  * Whether the device path (whose stat() result is st, a block or character
  * device) is in use; see dio_device_in_use().  why/len as there.

@@ -12,12 +12,20 @@
  *
  * The advice cannot be read back, so dio__os_get_direct() says -ENOTSUP.
  * Devices: DKIOCGMEDIAINFOEXT gives the logical and physical block sizes.
+ *
+ * SCSI pass-through is USCSICMD (uscsi(4I)).  The target driver (sd, st,
+ * sgen) builds a buf and runs it through physio: the user pages are locked
+ * and the HBA DMAs into them directly, unless its DMA attributes force a
+ * bounce buffer.  That is the only path, so there is no direct / no-copy /
+ * mmap choice to make (those modes give -ENOTSUP) and the transfer done
+ * is reported as DIO_SCSI_XFER_AUTO: the OS chose, and does not say.
  */
 #include "config.h"
 
 #include <sys/types.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +39,13 @@
 # include <sys/swap.h>
 # define DIO__HAVE_SWAPCTL 1
 #endif
+#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_DKIO_H
 # include <sys/dkio.h>
+#endif
+#ifdef HAVE_SYS_SCSI_IMPL_USCSI_H
+# include <sys/scsi/impl/uscsi.h>
 #endif
 
 #include "lib/internal.h"
@@ -52,7 +64,12 @@
 unsigned
 dio__os_caps(void)
 {
-	return DIO__HAVE_DIRECTIO ? DIO_CAP_DIRECTIO : 0;
+	unsigned caps = DIO__HAVE_DIRECTIO ? DIO_CAP_DIRECTIO : 0;
+
+#ifdef HAVE_SYS_SCSI_IMPL_USCSI_H
+	caps |= DIO_CAP_SCSI;
+#endif
+	return caps;
 }
 
 int
@@ -129,6 +146,171 @@ dio__os_align(int fd, const struct stat *st, struct dio_align *a)
 		/* Others (zfs, tmpfs) refuse directio(): source stays NONE. */
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ SCSI */
+
+#ifdef HAVE_SYS_SCSI_IMPL_USCSI_H
+
+static uint64_t
+dio__now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Devices are not probed with a command: USCSIMAXXFER is missing from
+ * older target drivers that do take USCSICMD, and any real command could
+ * clear a unit attention meant for someone else.  A non-SCSI device shows
+ * up at the first dio_scsi_exec() as -ENOTTY.
+ */
+int
+dio__os_scsi_open(const char *path, int read_only)
+{
+	struct stat st;
+	int fd, e;
+
+	fd = open(path, (read_only ? O_RDONLY : O_RDWR) | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		return dio__fail(NULL, DIO__ERR(e), "scsi open %s: %s", path,
+		                 dio_strerror(e));
+	}
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		return dio__fail(NULL, DIO__ERR(e), "scsi open %s: fstat: %s", path,
+		                 dio_strerror(e));
+	}
+	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		close(fd);
+		return dio__fail(NULL, -ENOTTY, "scsi open %s: not a device (use the "
+		                 "raw disk, e.g. /dev/rdsk/c0t0d0s2)", path);
+	}
+	return fd;
+}
+
+int
+dio__os_scsi_xfer_ok(int xfer)
+{
+	return xfer == DIO_SCSI_XFER_INDIRECT ? 0 : -ENOTSUP;
+}
+
+int
+dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
+{
+	struct uscsi_cmd u;
+	unsigned secs;
+	uint64_t t0, t1;
+	int rc, e;
+
+	if (r->xfer != DIO_SCSI_XFER_INDIRECT) {
+		snprintf(r->detail, r->detail_len, "%s transfers do not exist with "
+		         "USCSICMD (physio already DMAs into the user pages)",
+		         dio_scsi_xfer_name(r->xfer));
+		return -ENOTSUP;
+	}
+	memset(&u, 0, sizeof(u));
+	/* ISOLATE: not mixed with the driver's own queue; DIAGNOSE: no
+	 * retries, report the first error; SILENT: no console messages;
+	 * RQENABLE: return the sense data of CHECK CONDITION in rqbuf. */
+	u.uscsi_flags = USCSI_ISOLATE | USCSI_DIAGNOSE | USCSI_SILENT | USCSI_RQENABLE;
+	u.uscsi_flags |= r->dir == DIO_SCSI_DIR_IN ? USCSI_READ : USCSI_WRITE;
+	secs = r->timeout_ms / 1000 + (r->timeout_ms % 1000 != 0);
+	u.uscsi_timeout = (short)(secs > SHRT_MAX ? SHRT_MAX : secs);
+	u.uscsi_cdb = (caddr_t)(uintptr_t)r->cdb;
+	u.uscsi_cdblen = (uchar_t)r->cdb_len;
+	if (r->dir != DIO_SCSI_DIR_NONE) {
+		u.uscsi_bufaddr = (caddr_t)r->buf;
+		u.uscsi_buflen = r->len;
+	}
+	u.uscsi_rqbuf = (caddr_t)r->sense;
+	u.uscsi_rqlen = DIO_SCSI_SENSE_MAX;
+	u.uscsi_rqstatus = 0xff;        /* no REQUEST SENSE done (yet) */
+
+	t0 = dio__now_ns();
+	rc = ioctl(fd, USCSICMD, &u);
+	t1 = dio__now_ns();
+	if (rc < 0) {
+		e = errno;
+		if (e != EIO) {
+			switch (e) {
+			case ENOTTY:
+			case ENXIO:
+				snprintf(r->detail, r->detail_len, "USCSICMD: %s: not a "
+				         "SCSI target driver's device", dio_strerror(e));
+				return e == ENOTTY ? -ENOTTY : -ENXIO;
+			case EPERM:
+				snprintf(r->detail, r->detail_len, "USCSICMD: %s: needs "
+				         "the sys_devices privilege", dio_strerror(e));
+				break;
+			default:
+				snprintf(r->detail, r->detail_len, "USCSICMD: %s",
+				         dio_strerror(e));
+				break;
+			}
+			return DIO__ERR(e);
+		}
+		/* EIO is how the driver reports any command that did not end
+		 * GOOD: with a SCSI status the device answered; without one,
+		 * the HBA or the driver failed it (timeout, reset, gone). */
+		if (u.uscsi_status <= 0 || u.uscsi_status > 0xff)
+			r->transport = 1;
+	}
+	r->status = u.uscsi_status > 0 && u.uscsi_status <= 0xff ? u.uscsi_status : 0;
+	if (r->status == DIO_SCSI_STATUS_CHECK_CONDITION && u.uscsi_rqstatus == 0 &&
+	    u.uscsi_rqresid < u.uscsi_rqlen)
+		r->sense_len = (size_t)(u.uscsi_rqlen - u.uscsi_rqresid);
+	r->resid = (int64_t)u.uscsi_resid;
+	r->duration_ns = t1 - t0;
+	r->duration_source = DIO_SCSI_TIME_MEASURED;
+	r->xfer_done = DIO_SCSI_XFER_AUTO;
+	return 0;
+}
+
+#else /* !HAVE_SYS_SCSI_IMPL_USCSI_H */
+
+int
+dio__os_scsi_open(const char *path, int read_only)
+{
+	(void)read_only;
+	return dio__fail(NULL, -ENOTSUP, "scsi open %s: built without "
+	                 "<sys/scsi/impl/uscsi.h>", path);
+}
+
+int
+dio__os_scsi_xfer_ok(int xfer)
+{
+	(void)xfer;
+	return -ENOTSUP;
+}
+
+int
+dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
+{
+	(void)fd;
+	snprintf(r->detail, r->detail_len, "built without <sys/scsi/impl/uscsi.h>");
+	return -ENOTSUP;
+}
+
+#endif /* HAVE_SYS_SCSI_IMPL_USCSI_H */
+
+/* There is no reserved buffer to size or map behind USCSICMD. */
+int64_t
+dio__os_scsi_reserve(int fd, size_t len)
+{
+	(void)fd; (void)len;
+	return -ENOTSUP;
+}
+
+int
+dio__os_scsi_mmap(int fd, size_t len, void **addr)
+{
+	(void)fd; (void)len; (void)addr;
+	return -ENOTSUP;
 }
 
 /*

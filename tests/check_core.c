@@ -20,6 +20,7 @@ main(void)
 	srunner_add_suite(sr, file_suite());
 	srunner_add_suite(sr, io_suite());
 	srunner_add_suite(sr, align_suite());
+	srunner_add_suite(sr, scsi_suite());
 	printf("libdirectio %s, backend %s, caps 0x%x, test dir %s\n",
 	       dio_version_string(), dio_backend_name(), dio_caps(), tu_dir());
 	return tu_run(sr);

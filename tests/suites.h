@@ -8,5 +8,6 @@ Suite *errors_suite(void);
 Suite *file_suite(void);
 Suite *io_suite(void);
 Suite *align_suite(void);
+Suite *scsi_suite(void);
 
 #endif

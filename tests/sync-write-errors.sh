@@ -33,28 +33,28 @@ bad() {  # STATUS PATTERN ARGS...
 bad 2 "size must be greater than 0"            -s 0
 bad 2 "negative sizes are not allowed"         -s -1
 bad 2 "unknown suffix 'kk'"                    -s 4kk
-bad 2 "no fractions or exponents"              -s 1e3
-bad 2 "no fractions or exponents"              -s 1.5k
-bad 2 "number too large"                       -s 99999999999999999999999
-bad 2 "largest allowed is 1073741824"          -s 2g
+bad 2 "exponents are not supported"           -s 1e3
+bad 2 "fractions are not supported"           -s 1.5k
+bad 2 "too large"                              -s 99999999999999999999999
+bad 2 "above the largest allowed, 1073741824"  -s 2g
 bad 2 "runs backwards"                         -s 1m..4k
-bad 2 "empty item in list"                     -s 4k,,8k
+bad 2 "empty item 2 in the list"              -s 4k,,8k
 bad 2 "not a size"                             -s k
-bad 2 "--sizes '' is empty"                    -s ''
+bad 2 "--sizes '': empty list"                 -s ''
 # methods, writers, times, formats, options
 bad 2 "unknown method 'fdatasink'"             -m fdatasink
 bad 2 "unknown method 'direct+direct'"         -m direct+direct
-bad 2 "must be between 1 and 256"              -w 0
-bad 2 "must be between 1 and 256"              -w 257
-bad 2 "not a whole number"                     -w two
+bad 2 "item '0': out of range (1 to 256)"      -w 0
+bad 2 "out of range (1 to 256)"               -w 257
+bad 2 "not a decimal number"                   -w two
 bad 2 "duration must be greater than 0"        -t 0
 bad 2 "unknown unit 'x'"                       -t 5x
-bad 2 "not a whole number"                     -n -3
+bad 2 "not a decimal number"                   -n -3
 bad 2 "allowed are table, csv, json"           -f xml
 bad 2 "allowed are 'shared' and 'separate'"    --layout striped
 bad 2 "unknown option '--bogus'"               --bogus
-bad 2 "option '--sizes' needs a value"         --sizes
-bad 2 "option '--verify' takes no value"       --verify=yes
+bad 2 "option '--sizes' needs an argument"         --sizes
+bad 2 "option '--verify' takes no argument"       --verify=yes
 bad 2 "more than one target"                   a b
 bad 2 "at least 64 bytes"                      --verify -s 16
 bad 2 "smaller than the largest transaction"   --region 4k -s 8k

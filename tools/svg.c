@@ -22,20 +22,6 @@ static const char *const palette[] = {
 	"#000000", "#aec7e8",
 };
 
-static void
-esc(FILE *fp, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '&': fputs("&amp;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		default: fputc(*s, fp);
-		}
-	}
-}
-
 struct axis {
 	double lo, hi;  /* in axis units (log values for log axes) */
 	int log;
@@ -75,7 +61,7 @@ static void
 fmt_tick(char *buf, size_t len, double v, int fmt)
 {
 	if (fmt == DIOT_AXIS_BYTES && v >= 1)
-		diot_fmt_size((uint64_t)(v + 0.5), buf, len);
+		diot_fmt_iec((uint64_t)(v + 0.5), buf, len);
 	else if (fabs(v) >= 1e6 || (fabs(v) < 1e-3 && v != 0))
 		snprintf(buf, len, "%.0e", v);
 	else
@@ -105,7 +91,7 @@ chart(FILE *fp, const struct diot_chart *c, double y0)
 	fprintf(fp, "<g transform=\"translate(0,%.1f)\">\n", y0);
 	fprintf(fp, "<text x=\"%.1f\" y=\"28\" text-anchor=\"middle\" font-size=\"17\" "
 	        "font-weight=\"bold\">", ML + pw / 2);
-	esc(fp, c->title);
+	diot_xml_text(fp, c->title);
 	fputs("</text>\n", fp);
 	if (!any) {
 		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no data"
@@ -177,11 +163,11 @@ chart(FILE *fp, const struct diot_chart *c, double y0)
 	}
 	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\">",
 	        ML + pw / 2, MT + ph + 40);
-	esc(fp, c->xlabel);
+	diot_xml_text(fp, c->xlabel);
 	fputs("</text>\n", fp);
 	fprintf(fp, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\" "
 	        "transform=\"rotate(-90 18 %.1f)\">", MT + ph / 2, MT + ph / 2);
-	esc(fp, c->ylabel);
+	diot_xml_text(fp, c->ylabel);
 	fputs("</text>\n", fp);
 
 	for (i = 0; i < c->nseries; i++) {
@@ -211,7 +197,7 @@ chart(FILE *fp, const struct diot_chart *c, double y0)
 		        ML + pw + 38, py, col);
 		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">", ML + pw + 44,
 		        py + 4);
-		esc(fp, s->name);
+		diot_xml_text(fp, s->name);
 		fputs("</text>\n", fp);
 	}
 #undef PX
@@ -229,7 +215,7 @@ diot_svg_write(FILE *fp, const char *title, const struct diot_chart *charts,
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 	        "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, "
 	        "sans-serif\">\n<title>", W, CH * ncharts, W, CH * ncharts);
-	esc(fp, title);
+	diot_xml_text(fp, title);
 	fputs("</title>\n", fp);
 	fprintf(fp, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fafafa\"/>\n");
 	for (i = 0; i < ncharts; i++)

@@ -71,7 +71,7 @@ static void
 csv_row(FILE *fp, const struct sw_point *p, int writer, const struct sw_stats *s)
 {
 	fprintf(fp, "%d,", p->index);
-	diot_csv_str(fp, p->method);
+	diot_csv_field(fp, p->method);
 	fprintf(fp, ",%" PRIu64 ",%d,", p->size, p->writers);
 	if (writer < 0)
 		fputs("all", fp);
@@ -84,7 +84,7 @@ csv_row(FILE *fp, const struct sw_point *p, int writer, const struct sw_stats *s
 	        s->stddev_us, s->txn_per_s, s->mb_per_s, s->cpu_user_s, s->cpu_sys_s,
 	        s->cpu_us_per_txn, p->direct, p->sync_flag, p->commit,
 	        p->verify.checked, p->verify.ok);
-	diot_csv_str(fp, p->note);
+	diot_csv_field(fp, p->note);
 	fputc('\n', fp);
 }
 
@@ -128,11 +128,11 @@ json_point(FILE *fp, const struct sw_point *p)
 	int k;
 
 	fprintf(fp, "    {\"index\": %d, \"method\": ", p->index);
-	diot_json_str(fp, p->method);
+	diot_json_string(fp, p->method);
 	fprintf(fp, ", \"size_bytes\": %" PRIu64 ", \"writers\": %d, \"status\": \"%s\", "
 	        "\"note\": ", p->size, p->writers, status_name[p->status]);
 	if (p->note[0])
-		diot_json_str(fp, p->note);
+		diot_json_string(fp, p->note);
 	else
 		fputs("null", fp);
 	fprintf(fp, ",\n     \"direct\": \"%s\", \"sync_flag\": \"%s\", \"commit\": \"%s\", "
@@ -186,7 +186,7 @@ sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int per_writer)
 	        strcmp(r->target_kind, "device") == 0 ? "disjoint regions of the device"
 	        : strcmp(r->layout, "shared") == 0 ? "disjoint regions of one file"
 	                                           : "one file per writer",
-	        diot_fmt_size(r->region, reg, sizeof(reg)), r->region,
+	        diot_fmt_iec(r->region, reg, sizeof(reg)), r->region,
 	        r->extend ? "extended from empty" : strcmp(r->target_kind, "device") == 0
 	        ? "overwritten" : "preallocated and overwritten", r->mode);
 	if (r->count)
@@ -228,17 +228,17 @@ sw_report_end(FILE *fp, int fmt, const struct sw_run *r, const struct sw_point *
 	if (fmt != SW_FMT_JSON)
 		return;
 	fputs("{\n  \"tool\": \"sync-write\", \"schema\": 1, \"version\": ", fp);
-	diot_json_str(fp, r->version);
+	diot_json_string(fp, r->version);
 	fputs(", \"backend\": ", fp);
-	diot_json_str(fp, r->backend);
+	diot_json_string(fp, r->backend);
 	fputs(", \"os\": ", fp);
-	diot_json_str(fp, r->os);
+	diot_json_string(fp, r->os);
 	fputs(",\n  \"target\": {\"path\": ", fp);
-	diot_json_str(fp, r->target);
+	diot_json_string(fp, r->target);
 	fputs(", \"kind\": ", fp);
-	diot_json_str(fp, r->target_kind);
+	diot_json_string(fp, r->target_kind);
 	fputs(", \"fs\": ", fp);
-	diot_json_str(fp, r->fstype);
+	diot_json_string(fp, r->fstype);
 	fprintf(fp, ", \"mem_align\": %" PRIu32 ", \"offset_align\": %" PRIu32
 	        ", \"align_source\": \"%s\"},\n", r->mem_align, r->offset_align,
 	        r->align_source);
@@ -258,7 +258,7 @@ sw_report_end(FILE *fp, int fmt, const struct sw_run *r, const struct sw_point *
 	        r->verify ? "true" : "false");
 	fprintf(fp, "  \"interrupted\": %s, \"error\": ", r->interrupted ? "true" : "false");
 	if (r->error)
-		diot_json_str(fp, r->error);
+		diot_json_string(fp, r->error);
 	else
 		fputs("null", fp);
 	fputs(",\n  \"points\": [\n", fp);
@@ -373,7 +373,7 @@ sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, in
 			s2[j].y = y2;
 			s3[j].y = y3;
 		}
-		diot_fmt_size((uint64_t)pick, sz, sizeof(sz));
+		diot_fmt_iec((uint64_t)pick, sz, sizeof(sz));
 		snprintf(t2, sizeof(t2), "Aggregate throughput against writers, %s "
 		         "transactions", sz);
 		snprintf(t3, sizeof(t3), "Average time per transaction against writers, %s "

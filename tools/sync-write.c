@@ -552,7 +552,7 @@ progress(int idx, int total, const struct method *m, uint64_t size, int W)
 		n += sh->w[k].progress;
 	len = snprintf(line, sizeof(line), "[%d/%d] %s, %s, %d writer%s: %" PRIu64
 	               " transactions", idx + 1, total, m->name,
-	               diot_fmt_size(size, sz, sizeof(sz)), W, W == 1 ? "" : "s", n);
+	               diot_fmt_iec(size, sz, sizeof(sz)), W, W == 1 ? "" : "s", n);
 	fprintf(stderr, "\r%s", line);
 	if ((size_t)len < progress_len)
 		fprintf(stderr, "%*s", (int)(progress_len - (size_t)len), "");
@@ -585,8 +585,8 @@ point_na(struct sw_point *p, const struct method *m)
 	if (m->direct && tg.align.offset_align > 1 && p->size % tg.align.offset_align) {
 		snprintf(p->note, sizeof(p->note), "%s is not a multiple of the direct "
 		         "I/O granularity %s (%" PRIu32 " bytes, from %s)",
-		         diot_fmt_size(p->size, a, sizeof(a)),
-		         diot_fmt_size(tg.align.offset_align, b, sizeof(b)),
+		         diot_fmt_iec(p->size, a, sizeof(a)),
+		         diot_fmt_iec(tg.align.offset_align, b, sizeof(b)),
 		         tg.align.offset_align, dio_align_source_name((int)tg.align.source));
 		return 1;
 	}
@@ -1239,102 +1239,39 @@ usage(void)
 }
 
 enum {
-	OPT_THREADS = 256, OPT_LAYOUT, OPT_WARMUP, OPT_EXTEND, OPT_REGION, OPT_PLOT,
-	OPT_VERIFY, OPT_ACKLOG, OPT_CHECK, OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_PERWRITER
+	OPT_METHODS = 1, OPT_SIZES, OPT_WRITERS, OPT_THREADS, OPT_LAYOUT, OPT_TIME,
+	OPT_COUNT, OPT_WARMUP, OPT_EXTEND, OPT_REGION, OPT_FORMAT, OPT_OUTPUT,
+	OPT_PLOT, OPT_PERWRITER, OPT_QUIET, OPT_VERIFY, OPT_ACKLOG, OPT_CHECK,
+	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE
 };
 
-struct optdef {
-	const char *name;
-	int id;      /* short option char or OPT_* */
-	int arg;     /* takes an argument */
+static const struct diot_opt options[] = {
+	{ "methods", 'm', DIOT_REQ_ARG, OPT_METHODS },
+	{ "sizes", 's', DIOT_REQ_ARG, OPT_SIZES },
+	{ "writers", 'w', DIOT_REQ_ARG, OPT_WRITERS },
+	{ "threads", 0, DIOT_NO_ARG, OPT_THREADS },
+	{ "layout", 0, DIOT_REQ_ARG, OPT_LAYOUT },
+	{ "time", 't', DIOT_REQ_ARG, OPT_TIME },
+	{ "count", 'n', DIOT_REQ_ARG, OPT_COUNT },
+	{ "warmup", 0, DIOT_REQ_ARG, OPT_WARMUP },
+	{ "extend", 0, DIOT_NO_ARG, OPT_EXTEND },
+	{ "region", 0, DIOT_REQ_ARG, OPT_REGION },
+	{ "format", 'f', DIOT_REQ_ARG, OPT_FORMAT },
+	{ "output", 'o', DIOT_REQ_ARG, OPT_OUTPUT },
+	{ "plot", 0, DIOT_REQ_ARG, OPT_PLOT },
+	{ "per-writer", 0, DIOT_NO_ARG, OPT_PERWRITER },
+	{ "quiet", 'q', DIOT_NO_ARG, OPT_QUIET },
+	{ "verify", 0, DIOT_NO_ARG, OPT_VERIFY },
+	{ "ack-log", 0, DIOT_REQ_ARG, OPT_ACKLOG },
+	{ "check", 0, DIOT_REQ_ARG, OPT_CHECK },
+	{ "dir", 0, DIOT_REQ_ARG, OPT_DIR },
+	{ "force", 0, DIOT_NO_ARG, OPT_FORCE },
+	{ "keep", 0, DIOT_NO_ARG, OPT_KEEP },
+	{ "help", 'h', DIOT_NO_ARG, OPT_HELP },
+	{ "version", 'V', DIOT_NO_ARG, OPT_VERSION },
+	{ "verbose", 'v', DIOT_NO_ARG, OPT_VERBOSE },
+	{ NULL, 0, 0, 0 }
 };
-
-static const struct optdef optdefs[] = {
-	{ "methods", 'm', 1 }, { "sizes", 's', 1 }, { "writers", 'w', 1 },
-	{ "threads", OPT_THREADS, 0 }, { "layout", OPT_LAYOUT, 1 },
-	{ "time", 't', 1 }, { "count", 'n', 1 }, { "warmup", OPT_WARMUP, 1 },
-	{ "extend", OPT_EXTEND, 0 }, { "region", OPT_REGION, 1 },
-	{ "format", 'f', 1 }, { "output", 'o', 1 }, { "plot", OPT_PLOT, 1 },
-	{ "per-writer", OPT_PERWRITER, 0 }, { "quiet", 'q', 0 },
-	{ "verify", OPT_VERIFY, 0 }, { "ack-log", OPT_ACKLOG, 1 },
-	{ "check", OPT_CHECK, 1 }, { "dir", OPT_DIR, 1 }, { "force", OPT_FORCE, 0 },
-	{ "keep", OPT_KEEP, 0 }, { "help", 'h', 0 }, { "version", 'V', 0 },
-	{ "verbose", 'v', 0 },
-};
-
-/*
- * A small getopt_long: --name=value, --name value, -x value, -xvalue and
- * bundled flags.  POSIX getopt() has no long options, and getopt_long() is
- * not POSIX.
- */
-static int
-next_opt(int argc, char **argv, int *i, const char **arg, const char **operand)
-{
-	static const char *bundle;
-	const char *a, *eq;
-	size_t k, len;
-
-	*arg = NULL;
-	*operand = NULL;
-	if (bundle && *bundle) {
-		a = bundle;
-		goto shortopt;
-	}
-	bundle = NULL;
-	if (*i >= argc)
-		return -1;
-	a = argv[(*i)++];
-	if (strcmp(a, "--") == 0) {
-		if (*i < argc) {
-			*operand = argv[(*i)++];
-			return 0;
-		}
-		return -1;
-	}
-	if (a[0] != '-' || a[1] == '\0') {
-		*operand = a;
-		return 0;
-	}
-	if (a[1] == '-') {
-		a += 2;
-		eq = strchr(a, '=');
-		len = eq ? (size_t)(eq - a) : strlen(a);
-		for (k = 0; k < sizeof(optdefs) / sizeof(optdefs[0]); k++)
-			if (strlen(optdefs[k].name) == len && strncmp(optdefs[k].name, a, len) == 0)
-				break;
-		if (k == sizeof(optdefs) / sizeof(optdefs[0]))
-			diot_usage_error("unknown option '--%.*s'", (int)len, a);
-		if (optdefs[k].arg) {
-			if (eq)
-				*arg = eq + 1;
-			else if (*i < argc)
-				*arg = argv[(*i)++];
-			else
-				diot_usage_error("option '--%s' needs a value", optdefs[k].name);
-		} else if (eq) {
-			diot_usage_error("option '--%s' takes no value", optdefs[k].name);
-		}
-		return optdefs[k].id;
-	}
-	a++;
-shortopt:
-	for (k = 0; k < sizeof(optdefs) / sizeof(optdefs[0]); k++)
-		if (optdefs[k].id == *a)
-			break;
-	if (k == sizeof(optdefs) / sizeof(optdefs[0]))
-		diot_usage_error("unknown option '-%c'", *a);
-	bundle = a + 1;
-	if (optdefs[k].arg) {
-		if (*bundle)
-			*arg = bundle;
-		else if (*i < argc)
-			*arg = argv[(*i)++];
-		else
-			diot_usage_error("option '-%c' needs a value", *a);
-		bundle = NULL;
-	}
-	return optdefs[k].id;
-}
 
 static void
 parse_methods(const char *s)
@@ -1387,14 +1324,15 @@ exit_status(void)
 int
 main(int argc, char **argv)
 {
-	const char *arg, *operand, *methods = "all", *sizes = DEFAULT_SIZES;
+	const char *arg, *methods = "all", *sizes = DEFAULT_SIZES;
+	struct diot_optstate st;
 	const char *writers = "1";
 	char err[300];
 	struct sw_run run;
 	struct sigaction sa;
 	struct utsname un;
 	char osbuf[300];
-	int i = 1, id, w, mi, si, fatal = 0, total, idx, verify_fail = 0;
+	int i, id, w, mi, si, fatal = 0, total, idx, verify_fail = 0;
 	uint64_t max_w, max_s;
 	FILE *plotcheck;
 
@@ -1402,17 +1340,21 @@ main(int argc, char **argv)
 	o.time_ns = DEFAULT_TIME_NS;
 	o.warmup = DEFAULT_WARMUP;
 	o.format = SW_FMT_TABLE;
-	while ((id = next_opt(argc, argv, &i, &arg, &operand)) != -1) {
+	diot_getopt_init(&st);
+	while ((id = diot_getopt(argc, argv, options, &st)) != DIOT_OPT_END) {
+		arg = st.arg;
 		switch (id) {
-		case 0:
+		case DIOT_OPT_ERROR:
+			diot_usage_error("%s", st.err);
+		case DIOT_OPT_OPERAND:
 			if (o.target)
 				diot_usage_error("more than one target given ('%s' and '%s')",
-				                 o.target, operand);
-			o.target = operand;
+				                 o.target, arg);
+			o.target = arg;
 			break;
-		case 'm': methods = arg; break;
-		case 's': sizes = arg; break;
-		case 'w': writers = arg; break;
+		case OPT_METHODS: methods = arg; break;
+		case OPT_SIZES: sizes = arg; break;
+		case OPT_WRITERS: writers = arg; break;
 		case OPT_THREADS: o.threads = 1; break;
 		case OPT_LAYOUT:
 			if (strcmp(arg, "shared") == 0)
@@ -1423,25 +1365,26 @@ main(int argc, char **argv)
 				diot_usage_error("--layout '%s': allowed are 'shared' and "
 				                 "'separate'", arg);
 			break;
-		case 't':
-			if (diot_parse_duration(arg, &o.time_ns, 86400, err, sizeof(err)) != 0)
-				diot_usage_error("--time %s", err);
+		case OPT_TIME:
+			if (diot_parse_duration(arg, 86400, &o.time_ns, err, sizeof(err)) < 0)
+				diot_usage_error("%s '%s': %s", st.name, arg, err);
 			break;
-		case 'n':
-			if (diot_parse_uint(arg, &o.count, 1, UINT32_MAX, err, sizeof(err)) != 0)
-				diot_usage_error("--count %s", err);
+		case OPT_COUNT:
+			if (diot_parse_uint(arg, 1, UINT32_MAX, &o.count, err, sizeof(err)) < 0)
+				diot_usage_error("%s '%s': %s", st.name, arg, err);
 			break;
 		case OPT_WARMUP:
-			if (diot_parse_uint(arg, &o.warmup, 0, 1000000, err, sizeof(err)) != 0)
-				diot_usage_error("--warmup %s", err);
+			if (diot_parse_uint(arg, 0, 1000000, &o.warmup, err, sizeof(err)) < 0)
+				diot_usage_error("%s '%s': %s", st.name, arg, err);
 			break;
 		case OPT_EXTEND: o.extend = 1; break;
 		case OPT_REGION:
-			if (diot_parse_size(arg, &o.region, 0, 1ull << 50, err, sizeof(err)) != 0)
-				diot_usage_error("--region %s", err);
+			if (diot_parse_size_range(arg, 1, 1ull << 50, &o.region, err,
+			                          sizeof(err)) < 0)
+				diot_usage_error("%s '%s': %s", st.name, arg, err);
 			o.region_set = 1;
 			break;
-		case 'f':
+		case OPT_FORMAT:
 			if (strcmp(arg, "table") == 0)
 				o.format = SW_FMT_TABLE;
 			else if (strcmp(arg, "csv") == 0)
@@ -1451,19 +1394,19 @@ main(int argc, char **argv)
 			else
 				diot_usage_error("--format '%s': allowed are table, csv, json", arg);
 			break;
-		case 'o': o.output = arg; break;
+		case OPT_OUTPUT: o.output = arg; break;
 		case OPT_PLOT: o.plot = arg; break;
 		case OPT_PERWRITER: o.per_writer = 1; break;
-		case 'q': o.quiet = 1; break;
-		case 'v': o.verbose++; break;
+		case OPT_QUIET: o.quiet = 1; break;
+		case OPT_VERBOSE: o.verbose++; break;
 		case OPT_VERIFY: o.verify = 1; break;
 		case OPT_ACKLOG: o.ack_log = arg; break;
 		case OPT_CHECK: o.check_log = arg; break;
 		case OPT_DIR: o.dir = arg; break;
 		case OPT_FORCE: o.force = 1; break;
 		case OPT_KEEP: o.keep = 1; break;
-		case 'h': usage(); return 0;
-		case 'V':
+		case OPT_HELP: usage(); return 0;
+		case OPT_VERSION:
 			printf("sync-write (libdirectio) %s, backend %s\n", dio_version_string(),
 			       dio_backend_name());
 			return 0;
@@ -1473,12 +1416,13 @@ main(int argc, char **argv)
 		return check_main(o.check_log, o.target);
 
 	parse_methods(methods);
-	o.nsizes = diot_parse_size_list(sizes, &o.sizes, 0, MAX_SIZE, err, sizeof(err));
+	o.nsizes = diot_parse_size_list(sizes, 1, MAX_SIZE, &o.sizes, err, sizeof(err));
 	if (o.nsizes < 0)
-		diot_usage_error("--sizes %s", err);
-	o.nwriters = diot_parse_uint_list(writers, &o.writers, 1, MAX_WRITERS, err, sizeof(err));
+		diot_usage_error("--sizes '%s': %s", sizes, err);
+	o.nwriters = diot_parse_uint_list(writers, 1, MAX_WRITERS, &o.writers, err,
+	                                  sizeof(err));
 	if (o.nwriters < 0)
-		diot_usage_error("--writers %s", err);
+		diot_usage_error("--writers '%s': %s", writers, err);
 	max_w = o.writers[o.nwriters - 1];
 	max_s = o.sizes[o.nsizes - 1];
 	if (o.verify || o.ack_log) {

@@ -1,15 +1,566 @@
-/* util.c -- helpers shared by the libdirectio tools. */
+/*
+ * util.c -- helpers shared by the libdirectio tools; see util.h.
+ */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <time.h>
 
 #include "tools/util.h"
+
+static int
+diot_err(char *err, size_t errlen, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+static int
+diot_err(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err != NULL && errlen > 0) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+/* ------------------------------------------------------------ options */
+
+void
+diot_getopt_init(struct diot_optstate *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->ind = 1;
+}
+
+static const struct diot_opt *
+diot_find_long(const struct diot_opt *opts, const char *name, size_t len)
+{
+	for (; opts->id != 0; opts++)
+		if (opts->name && strlen(opts->name) == len &&
+		    strncmp(opts->name, name, len) == 0)
+			return opts;
+	return NULL;
+}
+
+static const struct diot_opt *
+diot_find_short(const struct diot_opt *opts, int letter)
+{
+	for (; opts->id != 0; opts++)
+		if (opts->letter == letter)
+			return opts;
+	return NULL;
+}
+
+int
+diot_getopt(int argc, char *const *argv, const struct diot_opt *opts,
+            struct diot_optstate *st)
+{
+	const struct diot_opt *o;
+	const char *a, *eq;
+
+	st->arg = NULL;
+	st->err[0] = '\0';
+	if (st->sub == 0) {
+		if (st->ind >= argc)
+			return DIOT_OPT_END;
+		a = argv[st->ind];
+		if (st->only_operands || a[0] != '-' || a[1] == '\0') {
+			st->ind++;
+			st->arg = a;    /* "-" alone is an operand (stdin by convention) */
+			return DIOT_OPT_OPERAND;
+		}
+		if (a[1] == '-' && a[2] == '\0') {
+			st->ind++;
+			st->only_operands = 1;
+			return diot_getopt(argc, argv, opts, st);
+		}
+		if (a[1] == '-') {
+			eq = strchr(a + 2, '=');
+			o = diot_find_long(opts, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+			snprintf(st->name, sizeof(st->name), "--%.*s",
+			         (int)(eq ? (size_t)(eq - a - 2) : strlen(a + 2)), a + 2);
+			st->ind++;
+			if (o == NULL) {
+				snprintf(st->err, sizeof(st->err), "unknown option '%s'", st->name);
+				return DIOT_OPT_ERROR;
+			}
+			if (o->arg == DIOT_NO_ARG) {
+				if (eq) {
+					snprintf(st->err, sizeof(st->err), "option '%s' takes no "
+					         "argument", st->name);
+					return DIOT_OPT_ERROR;
+				}
+				return o->id;
+			}
+			if (eq) {
+				st->arg = eq + 1;
+				return o->id;
+			}
+			if (st->ind >= argc) {
+				snprintf(st->err, sizeof(st->err), "option '%s' needs an "
+				         "argument", st->name);
+				return DIOT_OPT_ERROR;
+			}
+			st->arg = argv[st->ind++];
+			return o->id;
+		}
+		st->sub = 1;
+	}
+	/* Inside a bundle of short options: argv[st->ind] + st->sub. */
+	a = argv[st->ind];
+	o = diot_find_short(opts, (unsigned char)a[st->sub]);
+	snprintf(st->name, sizeof(st->name), "-%c", a[st->sub]);
+	st->sub++;
+	if (o == NULL) {
+		snprintf(st->err, sizeof(st->err), "unknown option '%s'", st->name);
+		if (a[st->sub] == '\0') {
+			st->sub = 0;
+			st->ind++;
+		}
+		return DIOT_OPT_ERROR;
+	}
+	if (o->arg == DIOT_REQ_ARG) {
+		if (a[st->sub] != '\0') {
+			st->arg = a + st->sub;
+			st->sub = 0;
+			st->ind++;
+			return o->id;
+		}
+		st->sub = 0;
+		st->ind++;
+		if (st->ind >= argc) {
+			snprintf(st->err, sizeof(st->err), "option '%s' needs an argument",
+			         st->name);
+			return DIOT_OPT_ERROR;
+		}
+		st->arg = argv[st->ind++];
+		return o->id;
+	}
+	if (a[st->sub] == '\0') {
+		st->sub = 0;
+		st->ind++;
+	}
+	return o->id;
+}
+
+/* ------------------------------------------------------------ numbers */
+
+struct diot_suffix {
+	const char *text;
+	uint64_t mult;
+};
+
+static const struct diot_suffix diot_suffixes[] = {
+	{ "b", 512 },
+	{ "k", 1024 }, { "K", 1024 }, { "KiB", 1024 },
+	{ "m", 1024ull * 1024 }, { "M", 1024ull * 1024 }, { "MiB", 1024ull * 1024 },
+	{ "g", 1024ull * 1024 * 1024 }, { "G", 1024ull * 1024 * 1024 },
+	{ "GiB", 1024ull * 1024 * 1024 },
+	{ "t", 1024ull * 1024 * 1024 * 1024 }, { "T", 1024ull * 1024 * 1024 * 1024 },
+	{ "TiB", 1024ull * 1024 * 1024 * 1024 },
+	{ "kB", 1000 }, { "KB", 1000 },
+	{ "MB", 1000ull * 1000 },
+	{ "GB", 1000ull * 1000 * 1000 },
+	{ "TB", 1000ull * 1000 * 1000 * 1000 },
+};
+
+const char *
+diot_size_suffixes(void)
+{
+	return "b=512; k, K, KiB, m, M, MiB, g, G, GiB, t, T, TiB: powers of 1024; "
+	       "kB, KB, MB, GB, TB: powers of 1000";
+}
+
+/* Digits at s into *v; returns the count, or -ERANGE on overflow. */
+static int
+diot_digits(const char *s, uint64_t *v)
+{
+	int n = 0;
+
+	*v = 0;
+	while (s[n] >= '0' && s[n] <= '9') {
+		unsigned d = (unsigned)(s[n] - '0');
+
+		if (*v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		*v = *v * 10 + d;
+		n++;
+	}
+	return n;
+}
+
+int
+diot_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	uint64_t v;
+	const char *suf;
+	size_t i;
+	int n;
+
+	if (s == NULL || *s == '\0')
+		return diot_err(err, errlen, -EINVAL, "empty size");
+	if (*s == '-')
+		return diot_err(err, errlen, -EINVAL, "negative sizes are not allowed");
+	n = diot_digits(s, &v);
+	if (n == -ERANGE)
+		return diot_err(err, errlen, -ERANGE, "too large (at most %llu bytes)",
+		                (unsigned long long)UINT64_MAX);
+	if (n == 0)
+		return diot_err(err, errlen, -EINVAL, "not a size: expected decimal "
+		                "digits and an optional suffix (%s)", diot_size_suffixes());
+	suf = s + n;
+	if (*suf == '\0') {
+		*out = v;
+		return 0;
+	}
+	if ((*suf == '.' || *suf == ',') && suf[1] >= '0' && suf[1] <= '9')
+		return diot_err(err, errlen, -EINVAL, "fractions are not supported; "
+		                "use a smaller unit (e.g. 1536K for 1.5M)");
+	if ((*suf == 'e' || *suf == 'E') && suf[1] >= '0' && suf[1] <= '9')
+		return diot_err(err, errlen, -EINVAL, "exponents are not supported; "
+		                "write the number out or use a suffix (e.g. 1k)");
+	for (i = 0; i < sizeof(diot_suffixes) / sizeof(diot_suffixes[0]); i++) {
+		if (strcmp(suf, diot_suffixes[i].text) != 0)
+			continue;
+		if (v > UINT64_MAX / diot_suffixes[i].mult)
+			return diot_err(err, errlen, -ERANGE, "too large (at most %llu "
+			                "bytes)", (unsigned long long)UINT64_MAX);
+		*out = v * diot_suffixes[i].mult;
+		return 0;
+	}
+	return diot_err(err, errlen, -EINVAL, "unknown suffix '%s' (allowed: %s)", suf,
+	                diot_size_suffixes());
+}
+
+int
+diot_parse_size_range(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                      char *err, size_t errlen)
+{
+	uint64_t v;
+	int r = diot_parse_size(s, &v, err, errlen);
+
+	if (r < 0)
+		return r;
+	if (v < min)
+		return min == 1 ? diot_err(err, errlen, -ERANGE, "size must be greater than 0")
+		                : diot_err(err, errlen, -ERANGE, "%llu bytes is below the "
+		                           "smallest allowed, %llu", (unsigned long long)v,
+		                           (unsigned long long)min);
+	if (v > max)
+		return diot_err(err, errlen, -ERANGE, "%llu bytes is above the largest "
+		                "allowed, %llu", (unsigned long long)v, (unsigned long long)max);
+	*out = v;
+	return 0;
+}
+
+static int
+diot_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The list parser behind diot_parse_size_list() and diot_parse_uint_list(). */
+static int
+diot_parse_list(const char *s, int sizes, uint64_t min, uint64_t max,
+                uint64_t **out, char *err, size_t errlen)
+{
+	char item[64], sub[DIOT_ERR_MAX], *dots;
+	const char *p, *comma;
+	uint64_t *v = NULL, *nv, a, b, x;
+	size_t n = 0, cap = 0, len, i, j, k = 0;
+	int r;
+
+	*out = NULL;
+	if (s == NULL || *s == '\0')
+		return diot_err(err, errlen, -EINVAL, "empty list");
+	for (p = s;; p = comma + 1) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		k++;
+		if (len == 0) {
+			r = diot_err(err, errlen, -EINVAL, "empty item %zu in the list", k);
+			goto fail;
+		}
+		if (len >= sizeof(item)) {
+			r = diot_err(err, errlen, -EINVAL, "item %zu is too long", k);
+			goto fail;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		dots = strstr(item, "..");
+		if (dots != NULL)
+			*dots = '\0';
+#define DIOT_ONE(str, dst) (sizes ? diot_parse_size_range(str, min, max, dst, sub, sizeof(sub)) \
+                                  : diot_parse_uint(str, min, max, dst, sub, sizeof(sub)))
+		if ((r = DIOT_ONE(item, &a)) < 0) {
+			r = diot_err(err, errlen, r, "item '%s': %s", item, sub);
+			goto fail;
+		}
+		b = a;
+		if (dots != NULL) {
+			if ((r = DIOT_ONE(dots + 2, &b)) < 0) {
+				r = diot_err(err, errlen, r, "item '%s': %s", dots + 2, sub);
+				goto fail;
+			}
+			if (b < a || a == 0) {
+				r = diot_err(err, errlen, -EINVAL, "range '%s..%s' %s", item,
+				             dots + 2, a == 0 ? "cannot double from 0"
+				                              : "runs backwards");
+				goto fail;
+			}
+		}
+#undef DIOT_ONE
+		for (x = a; x <= b; x *= 2) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				nv = realloc(v, cap * sizeof(*v));
+				if (nv == NULL) {
+					r = diot_err(err, errlen, -ENOMEM, "out of memory");
+					goto fail;
+				}
+				v = nv;
+			}
+			v[n++] = x;
+			if (x > UINT64_MAX / 2)
+				break;
+		}
+		if (comma == NULL)
+			break;
+	}
+	qsort(v, n, sizeof(*v), diot_cmp_u64);
+	for (i = j = 0; i < n; i++)
+		if (j == 0 || v[j - 1] != v[i])
+			v[j++] = v[i];
+	*out = v;
+	return (int)j;
+fail:
+	free(v);
+	return r;
+}
+
+int
+diot_parse_size_list(const char *s, uint64_t min, uint64_t max, uint64_t **out,
+                     char *err, size_t errlen)
+{
+	return diot_parse_list(s, 1, min, max, out, err, errlen);
+}
+
+int
+diot_parse_uint_list(const char *s, uint64_t min, uint64_t max, uint64_t **out,
+                     char *err, size_t errlen)
+{
+	return diot_parse_list(s, 0, min, max, out, err, errlen);
+}
+
+int
+diot_parse_duration(const char *s, double max_s, uint64_t *ns, char *err,
+                    size_t errlen)
+{
+	static const struct { const char *u; double mult; } units[] = {
+		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 },
+		{ "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
+	};
+	const char *p = s;
+	double v = 0, scale = 1;
+	int digits = 0;
+	size_t i;
+
+	if (s == NULL || *s == '\0')
+		return diot_err(err, errlen, -EINVAL, "empty duration");
+	for (; *p >= '0' && *p <= '9'; p++, digits++)
+		v = v * 10 + (*p - '0');
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+			v += (*p - '0') * (scale /= 10);
+	if (digits == 0)
+		return diot_err(err, errlen, -EINVAL, "not a duration (expected a number "
+		                "with an optional unit ns, us, ms, s, m, h)");
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(p, units[i].u) == 0)
+			break;
+	if (i == sizeof(units) / sizeof(units[0]))
+		return diot_err(err, errlen, -EINVAL, "unknown unit '%s' (allowed: ns, us, "
+		                "ms, s, m, h)", p);
+	v *= units[i].mult;
+	if (v < 1)
+		return diot_err(err, errlen, -ERANGE, "duration must be greater than 0");
+	if (v > max_s * 1e9)
+		return diot_err(err, errlen, -ERANGE, "at most %g s allowed", max_s);
+	*ns = (uint64_t)v;
+	return 0;
+}
+
+int
+diot_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                char *err, size_t errlen)
+{
+	uint64_t v;
+	int n;
+
+	if (s == NULL || *s == '\0')
+		return diot_err(err, errlen, -EINVAL, "empty number");
+	n = diot_digits(s, &v);
+	if (n == -ERANGE)
+		return diot_err(err, errlen, -ERANGE, "out of range (%llu to %llu)",
+		                (unsigned long long)min, (unsigned long long)max);
+	if (n == 0 || s[n] != '\0')
+		return diot_err(err, errlen, -EINVAL, "not a decimal number");
+	if (v < min || v > max)
+		return diot_err(err, errlen, -ERANGE, "out of range (%llu to %llu)",
+		                (unsigned long long)min, (unsigned long long)max);
+	*out = v;
+	return 0;
+}
+
+int
+diot_parse_word(const char *s, const char *const *words, int *index,
+                char *err, size_t errlen)
+{
+	char list[DIOT_ERR_MAX];
+	size_t pos = 0;
+	int i;
+
+	for (i = 0; words[i] != NULL; i++) {
+		if (s != NULL && strcmp(s, words[i]) == 0) {
+			*index = i;
+			return 0;
+		}
+	}
+	list[0] = '\0';
+	for (i = 0; words[i] != NULL && pos < sizeof(list); i++) {
+		int k = snprintf(list + pos, sizeof(list) - pos, "%s%s", i ? ", " : "",
+		                 words[i]);
+
+		if (k < 0)
+			break;
+		pos += (size_t)k;
+	}
+	return diot_err(err, errlen, -EINVAL, "unknown value '%s' (allowed: %s)",
+	                s ? s : "", list);
+}
+
+/* ------------------------------------------------------------ formatting */
+
+static const char *const diot_iec[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+
+char *
+diot_fmt_iec(uint64_t bytes, char *buf, size_t len)
+{
+	uint64_t unit = 1;
+	int u = 0;
+
+	while (u < 6 && bytes >= unit * 1024) {
+		unit *= 1024;
+		u++;
+	}
+	if (bytes % unit == 0)
+		snprintf(buf, len, "%llu %s", (unsigned long long)(bytes / unit), diot_iec[u]);
+	else
+		snprintf(buf, len, "%.1f %s", (double)bytes / (double)unit, diot_iec[u]);
+	return buf;
+}
+
+char *
+diot_fmt_short(uint64_t bytes, char *buf, size_t len)
+{
+	static const char letters[] = "KMGTPE";
+	int u = -1;
+
+	while (u < 5 && bytes != 0 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, letters[u]);
+	return buf;
+}
+
+void
+diot_json_string(FILE *fp, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	fputc('"', fp);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"':  fputs("\\\"", fp); break;
+		case '\\': fputs("\\\\", fp); break;
+		case '\n': fputs("\\n", fp); break;
+		case '\r': fputs("\\r", fp); break;
+		case '\t': fputs("\\t", fp); break;
+		default:
+			if (*p < 0x20)
+				fprintf(fp, "\\u%04x", *p);
+			else
+				fputc(*p, fp);
+		}
+	}
+	fputc('"', fp);
+}
+
+void
+diot_csv_field(FILE *fp, const char *s)
+{
+	const char *p;
+
+	if (s == NULL)
+		return;
+	if (strpbrk(s, ",\"\n\r") == NULL) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', fp);
+		fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+void
+diot_xml_text(FILE *fp, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':  fputs("&lt;", fp); break;
+		case '>':  fputs("&gt;", fp); break;
+		case '&':  fputs("&amp;", fp); break;
+		case '"':  fputs("&quot;", fp); break;
+		case '\'': fputs("&apos;", fp); break;
+		default:   fputc(*s, fp);
+		}
+	}
+}
+
+void
+diot_json_num(FILE *fp, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", fp);
+	else if (v == floor(v) && fabs(v) < 1e15)
+		fprintf(fp, "%.0f", v);
+	else
+		fprintf(fp, "%.6g", v);
+}
+
+/* ------------------------------------------------------------ messages */
 
 const char *diot_prog = "dio";
 
@@ -65,275 +616,7 @@ diot_usage_error(const char *fmt, ...)
 	exit(DIOT_EXIT_USAGE);
 }
 
-struct diot_suffix {
-	const char *name;
-	uint64_t mult;
-};
-
-static const struct diot_suffix diot_suffixes[] = {
-	{ "", 1 },
-	{ "b", 512 },
-	{ "k", 1ull << 10 }, { "K", 1ull << 10 }, { "KiB", 1ull << 10 },
-	{ "kB", 1000 }, { "KB", 1000 },
-	{ "m", 1ull << 20 }, { "M", 1ull << 20 }, { "MiB", 1ull << 20 },
-	{ "MB", 1000000 },
-	{ "g", 1ull << 30 }, { "G", 1ull << 30 }, { "GiB", 1ull << 30 },
-	{ "GB", 1000000000 },
-	{ "t", 1ull << 40 }, { "T", 1ull << 40 }, { "TiB", 1ull << 40 },
-	{ "TB", 1000000000000ull },
-};
-
-#define DIOT_SUFFIX_HELP "b=512, k/K/KiB=1024, kB/KB=1000, m/M/MiB, MB, g/G/GiB, GB, t/T/TiB, TB"
-
-static int
-diot_err(char *err, size_t errlen, const char *fmt, ...) DIOT_PRINTF(3, 4);
-
-static int
-diot_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-/* Parse leading decimal digits; -1 on overflow or no digits. */
-static int
-diot_digits(const char *s, uint64_t *v, const char **end)
-{
-	uint64_t x = 0;
-	const char *p = s;
-
-	if (!isdigit((unsigned char)*p))
-		return -1;
-	for (; isdigit((unsigned char)*p); p++) {
-		unsigned d = (unsigned)(*p - '0');
-
-		if (x > (UINT64_MAX - d) / 10)
-			return -2;
-		x = x * 10 + d;
-	}
-	*v = x;
-	*end = p;
-	return 0;
-}
-
-int
-diot_parse_size(const char *s, uint64_t *out, int allow_zero, uint64_t max,
-                char *err, size_t errlen)
-{
-	const char *end;
-	uint64_t v;
-	size_t i;
-	int r;
-
-	if (s == NULL || *s == '\0')
-		return diot_err(err, errlen, "empty size");
-	if (*s == '-')
-		return diot_err(err, errlen, "'%s': negative sizes are not allowed", s);
-	r = diot_digits(s, &v, &end);
-	if (r == -1)
-		return diot_err(err, errlen, "'%s': not a size (expected digits with an "
-		                "optional suffix: " DIOT_SUFFIX_HELP ")", s);
-	if (r == -2)
-		return diot_err(err, errlen, "'%s': number too large", s);
-	if (*end == '.' || *end == 'e' || *end == 'E')
-		return diot_err(err, errlen, "'%s': sizes are whole numbers of bytes "
-		                "(no fractions or exponents)", s);
-	for (i = 0; i < sizeof(diot_suffixes) / sizeof(diot_suffixes[0]); i++)
-		if (strcmp(end, diot_suffixes[i].name) == 0)
-			break;
-	if (i == sizeof(diot_suffixes) / sizeof(diot_suffixes[0]))
-		return diot_err(err, errlen, "'%s': unknown suffix '%s' (allowed: "
-		                DIOT_SUFFIX_HELP ")", s, end);
-	if (v != 0 && diot_suffixes[i].mult > UINT64_MAX / v)
-		return diot_err(err, errlen, "'%s': number too large", s);
-	v *= diot_suffixes[i].mult;
-	if (v == 0 && !allow_zero)
-		return diot_err(err, errlen, "'%s': size must be greater than 0", s);
-	if (v > max)
-		return diot_err(err, errlen, "'%s' is %llu bytes: the largest allowed is "
-		                "%llu", s, (unsigned long long)v, (unsigned long long)max);
-	*out = v;
-	return 0;
-}
-
-int
-diot_parse_uint(const char *s, uint64_t *out, uint64_t min, uint64_t max,
-                char *err, size_t errlen)
-{
-	const char *end;
-	uint64_t v;
-	int r;
-
-	if (s == NULL || *s == '\0')
-		return diot_err(err, errlen, "empty number");
-	r = diot_digits(s, &v, &end);
-	if (r == -2)
-		return diot_err(err, errlen, "'%s': number too large", s);
-	if (r == -1 || *end != '\0')
-		return diot_err(err, errlen, "'%s': not a whole number", s);
-	if (v < min || v > max)
-		return diot_err(err, errlen, "'%s': must be between %llu and %llu", s,
-		                (unsigned long long)min, (unsigned long long)max);
-	*out = v;
-	return 0;
-}
-
-int
-diot_parse_duration(const char *s, uint64_t *ns, double max_s, char *err,
-                    size_t errlen)
-{
-	static const struct { const char *u; double mult; } units[] = {
-		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 },
-		{ "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
-	};
-	const char *p = s;
-	double v = 0, scale = 1;
-	int digits = 0;
-	size_t i;
-
-	if (s == NULL || *s == '\0')
-		return diot_err(err, errlen, "empty duration");
-	for (; isdigit((unsigned char)*p); p++, digits++)
-		v = v * 10 + (*p - '0');
-	if (*p == '.')
-		for (p++; isdigit((unsigned char)*p); p++, digits++)
-			v += (*p - '0') * (scale /= 10);
-	if (digits == 0)
-		return diot_err(err, errlen, "'%s': not a duration (expected a number "
-		                "with an optional unit ns, us, ms, s, m, h)", s);
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(p, units[i].u) == 0)
-			break;
-	if (i == sizeof(units) / sizeof(units[0]))
-		return diot_err(err, errlen, "'%s': unknown unit '%s' (allowed: ns, us, "
-		                "ms, s, m, h)", s, p);
-	v *= units[i].mult;
-	if (v < 1)
-		return diot_err(err, errlen, "'%s': duration must be greater than 0", s);
-	if (v > max_s * 1e9)
-		return diot_err(err, errlen, "'%s': at most %g s allowed", s, max_s);
-	*ns = (uint64_t)v;
-	return 0;
-}
-
-static int
-diot_cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Shared list parser: item parser is sizes or plain integers. */
-static int
-diot_parse_list(const char *s, uint64_t **out, int sizes, uint64_t min,
-                uint64_t max, char *err, size_t errlen)
-{
-	char *copy, *item, *save = NULL, *dots;
-	uint64_t *v = NULL, a, b, x;
-	size_t n = 0, cap = 0, i, j;
-	char sub[256];
-
-	*out = NULL;
-	if (s == NULL || *s == '\0')
-		return diot_err(err, errlen, "'' is empty");
-	if (s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,"))
-		return diot_err(err, errlen, "'%s': empty item in list", s);
-	copy = strdup(s);
-	if (copy == NULL)
-		return diot_err(err, errlen, "out of memory");
-	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		dots = strstr(item, "..");
-		if (dots)
-			*dots = '\0';
-#define DIOT_ONE(str, dst) \
-	(sizes ? diot_parse_size(str, dst, min == 0, max, sub, sizeof(sub)) \
-	       : diot_parse_uint(str, dst, min, max, sub, sizeof(sub)))
-		if (DIOT_ONE(item, &a) != 0)
-			goto bad;
-		b = a;
-		if (dots) {
-			if (DIOT_ONE(dots + 2, &b) != 0)
-				goto bad;
-			if (b < a) {
-				snprintf(sub, sizeof(sub), "range '%s..%s' runs backwards",
-				         item, dots + 2);
-				goto bad;
-			}
-			if (a == 0) {
-				snprintf(sub, sizeof(sub), "range '%s..%s' cannot double "
-				         "from 0", item, dots + 2);
-				goto bad;
-			}
-		}
-		for (x = a; x <= b; x *= 2) {
-			if (n == cap) {
-				uint64_t *nv;
-
-				cap = cap ? cap * 2 : 16;
-				nv = realloc(v, cap * sizeof(*v));
-				if (nv == NULL) {
-					snprintf(sub, sizeof(sub), "out of memory");
-					goto bad;
-				}
-				v = nv;
-			}
-			v[n++] = x;
-			if (x > UINT64_MAX / 2)
-				break;
-		}
-#undef DIOT_ONE
-	}
-	free(copy);
-	qsort(v, n, sizeof(*v), diot_cmp_u64);
-	for (i = j = 0; i < n; i++)
-		if (j == 0 || v[j - 1] != v[i])
-			v[j++] = v[i];
-	*out = v;
-	return (int)j;
-bad:
-	free(copy);
-	free(v);
-	return diot_err(err, errlen, "%s", sub);
-}
-
-int
-diot_parse_size_list(const char *s, uint64_t **out, int allow_zero, uint64_t max,
-                     char *err, size_t errlen)
-{
-	return diot_parse_list(s, out, 1, allow_zero ? 0 : 1, max, err, errlen);
-}
-
-int
-diot_parse_uint_list(const char *s, uint64_t **out, uint64_t min, uint64_t max,
-                     char *err, size_t errlen)
-{
-	return diot_parse_list(s, out, 0, min, max, err, errlen);
-}
-
-char *
-diot_fmt_size(uint64_t bytes, char *buf, size_t len)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-	double v = (double)bytes;
-	int u = 0;
-
-	while (v >= 1024 && u < 5) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0 || v == floor(v))
-		snprintf(buf, len, "%.0f %s", v, unit[u]);
-	else
-		snprintf(buf, len, "%.3g %s", v, unit[u]);
-	return buf;
-}
+/* ------------------------------------------------------------ time */
 
 uint64_t
 diot_now_ns(void)
@@ -344,56 +627,56 @@ diot_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void
-diot_json_str(FILE *fp, const char *s)
+double
+diot_now(void)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	fputc('"', fp);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"':  fputs("\\\"", fp); break;
-		case '\\': fputs("\\\\", fp); break;
-		case '\n': fputs("\\n", fp); break;
-		case '\r': fputs("\\r", fp); break;
-		case '\t': fputs("\\t", fp); break;
-		default:
-			if (*p < 0x20)
-				fprintf(fp, "\\u%04x", *p);
-			else
-				fputc(*p, fp);
-		}
-	}
-	fputc('"', fp);
+	return (double)diot_now_ns() / 1e9;
 }
 
-void
-diot_csv_str(FILE *fp, const char *s)
+int
+diot_cpu_times(double *user, double *sys)
 {
-	const char *p;
+	struct rusage ru;
 
-	if (s == NULL)
-		s = "";
-	if (strpbrk(s, ",\"\n\r") == NULL) {
-		fputs(s, fp);
-		return;
-	}
-	fputc('"', fp);
-	for (p = s; *p; p++) {
-		if (*p == '"')
-			fputc('"', fp);
-		fputc(*p, fp);
-	}
-	fputc('"', fp);
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return -errno;
+	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	return 0;
 }
 
-void
-diot_json_num(FILE *fp, double v)
+/* ------------------------------------------------------------ statistics */
+
+int
+diot_fit2(const double *x1, const double *x2, const double *y, size_t n,
+          double *a, double *b, double *r2)
 {
-	if (isnan(v) || isinf(v))
-		fputs("null", fp);
-	else if (v == floor(v) && fabs(v) < 1e15)
-		fprintf(fp, "%.0f", v);
-	else
-		fprintf(fp, "%.6g", v);
+	double s11 = 0, s12 = 0, s22 = 0, s1y = 0, s2y = 0, det;
+	double mean = 0, ss_tot = 0, ss_res = 0, e;
+	size_t i;
+
+	if (n < 2)
+		return -EDOM;
+	for (i = 0; i < n; i++) {
+		s11 += x1[i] * x1[i];
+		s12 += x1[i] * x2[i];
+		s22 += x2[i] * x2[i];
+		s1y += x1[i] * y[i];
+		s2y += x2[i] * y[i];
+		mean += y[i];
+	}
+	det = s11 * s22 - s12 * s12;
+	/* Collinear (or nearly so, relative to the scale of the data). */
+	if (!(fabs(det) > 1e-12 * s11 * s22))
+		return -EDOM;
+	*a = (s1y * s22 - s2y * s12) / det;
+	*b = (s2y * s11 - s1y * s12) / det;
+	mean /= (double)n;
+	for (i = 0; i < n; i++) {
+		e = y[i] - (*a * x1[i] + *b * x2[i]);
+		ss_res += e * e;
+		ss_tot += (y[i] - mean) * (y[i] - mean);
+	}
+	*r2 = ss_tot > 0 ? 1.0 - ss_res / ss_tot : (ss_res == 0 ? 1.0 : 0.0);
+	return 0;
 }

@@ -1,10 +1,18 @@
 /*
- * util.h -- helpers shared by the libdirectio tools: number and list
- * parsing with dd/sg3_utils size suffixes, durations, formatting, JSON
- * string output and error reporting.  Not part of the library's API.
+ * util.h -- helpers shared by the libdirectio command-line tools (the
+ * convenience library tools/libdiotool.la): option parsing, number and
+ * size parsing with specific error messages, formatting, clocks and CPU
+ * time, a least-squares fit, and JSON/CSV/XML text escaping.
+ *
+ * Conventions: parsers return 0 or a negative errno value (-EINVAL for bad
+ * syntax, -ERANGE for out-of-range values) and write a message without the
+ * offending option name into err (errlen bytes, may be 0), so that a tool
+ * can print "tool: --size '4kk': unknown suffix 'kk' (allowed: ...)".
+ * Only diot_warn(), diot_die() and diot_usage_error() print (and the last
+ * two exit).  Everything is diot_-prefixed.
  */
-#ifndef DIOT_UTIL_H
-#define DIOT_UTIL_H
+#ifndef DIO_TOOLS_UTIL_H
+#define DIO_TOOLS_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -22,10 +30,11 @@
 #define DIOT_EXIT_FAIL  1   /* the run failed (I/O error, device said no...) */
 #define DIOT_EXIT_USAGE 2   /* bad command line                              */
 
+/* ------------------------------------------------------------ messages */
+
 /* The program name used in messages (set once by diot_init()). */
 extern const char *diot_prog;
 void diot_init(const char *argv0);
-
 /* "PROG: message\n" on stderr. */
 void diot_warn(const char *fmt, ...) DIOT_PRINTF(1, 2);
 /* diot_warn() then exit(status). */
@@ -33,58 +42,139 @@ void diot_die(int status, const char *fmt, ...) DIOT_PRINTF(2, 3) DIOT_NORETURN;
 /* Usage error: message, a hint to --help, exit DIOT_EXIT_USAGE. */
 void diot_usage_error(const char *fmt, ...) DIOT_PRINTF(1, 2) DIOT_NORETURN;
 
-/*
- * Parse a size: decimal digits with an optional suffix.
- *   b = 512;  k K KiB = 2^10;  m M MiB = 2^20;  g G GiB = 2^30;  t T TiB = 2^40
- *   kB KB = 10^3;  MB = 10^6;  GB = 10^9;  TB = 10^12
- * Rejects empty strings, signs, spaces, fractions and exponents ("1e3"),
- * unknown suffixes ("4kk"), 0 (unless allow_zero) and anything above max.
- * Returns 0, or -1 with a specific message in err.
- */
-int diot_parse_size(const char *s, uint64_t *out, int allow_zero, uint64_t max,
-                    char *err, size_t errlen);
+/* Room for any message these helpers write. */
+#define DIOT_ERR_MAX 256
 
-/* A plain unsigned decimal integer in [min, max]. */
-int diot_parse_uint(const char *s, uint64_t *out, uint64_t min, uint64_t max,
-                    char *err, size_t errlen);
+/* ------------------------------------------------------------ options */
+
+/* Whether an option takes an argument. */
+enum diot_arg { DIOT_NO_ARG = 0, DIOT_REQ_ARG = 1 };
+
+/* One option: long name without "--" (or NULL), short letter (or 0). */
+struct diot_opt {
+	const char *name;
+	int letter;
+	int arg;        /* diot_arg */
+	int id;         /* > 0, returned by diot_getopt() */
+};
+
+/* Values diot_getopt() returns besides an option's id. */
+enum {
+	DIOT_OPT_END = 0,       /* no more arguments                        */
+	DIOT_OPT_ERROR = -1,    /* usage error: message in st->err          */
+	DIOT_OPT_OPERAND = -2   /* an operand (non-option): st->arg         */
+};
+
+struct diot_optstate {
+	int ind;                /* next argv index; start at 1              */
+	int sub;                /* position inside bundled short options    */
+	int only_operands;      /* after "--"                               */
+	const char *arg;        /* the option's argument or the operand     */
+	char name[64];          /* how the option was spelled: "--size", "-s" */
+	char err[DIOT_ERR_MAX];
+};
+
+/* Start parsing argv[1..]. */
+void diot_getopt_init(struct diot_optstate *st);
+
+/*
+ * Next option or operand.  Accepts "--name value", "--name=value",
+ * "-s value", "-svalue", bundled flags "-dv", and operands anywhere
+ * ("--" ends the options).  opts ends with an entry whose id is 0.
+ */
+int diot_getopt(int argc, char *const *argv, const struct diot_opt *opts,
+                struct diot_optstate *st);
+
+/* ------------------------------------------------------------ numbers */
+
+/*
+ * A size in bytes: decimal digits and an optional suffix,
+ *   b = 512;  k, K, KiB = 1024;  M, MiB = 1024^2;  G, GiB = 1024^3;
+ *   T, TiB = 1024^4;  kB, KB = 1000;  MB = 1000^2;  GB = 1000^3;  TB = 1000^4.
+ * No sign, blanks, fractions or hexadecimal.
+ */
+int diot_parse_size(const char *s, uint64_t *out, char *err, size_t errlen);
+
+/* A size in [min, max]; below 1 the message says "must be greater than 0". */
+int diot_parse_size_range(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                          char *err, size_t errlen);
+
+/*
+ * A comma-separated list of sizes in [min, max]; an item "A..B" is the
+ * doubling range A, 2A, 4A, ... up to B.  The result is sorted ascending
+ * without duplicates, in a malloc'd *out.  Returns the count or -errno.
+ */
+int diot_parse_size_list(const char *s, uint64_t min, uint64_t max, uint64_t **out,
+                         char *err, size_t errlen);
+
+/* The same for plain numbers: "1,2,4,8" or "1..8". */
+int diot_parse_uint_list(const char *s, uint64_t min, uint64_t max, uint64_t **out,
+                         char *err, size_t errlen);
 
 /*
  * A duration: a decimal number (fraction allowed) with an optional unit
- * ns, us, ms, s (default), m, h.  Must be > 0 and at most max_s seconds.
+ * ns, us, ms, s (default), m, h; more than 0 and at most max_s seconds.
  * Result in nanoseconds.
  */
-int diot_parse_duration(const char *s, uint64_t *ns, double max_s, char *err,
+int diot_parse_duration(const char *s, double max_s, uint64_t *ns, char *err,
                         size_t errlen);
 
-/*
- * A list of sizes: comma-separated items, each a size or a doubling range
- * "A..B" (A, 2A, 4A, ... up to B inclusive).  Duplicates are dropped and
- * the result is sorted.  *out is malloc'd.  Returns the count, or -1 with a
- * message in err.
- */
-int diot_parse_size_list(const char *s, uint64_t **out, int allow_zero,
-                         uint64_t max, char *err, size_t errlen);
+/* The suffixes diot_parse_size() accepts, for usage text and errors. */
+const char *diot_size_suffixes(void);
 
-/* The same for plain integers (writers: "1,2,4,8" or "1..8"). */
-int diot_parse_uint_list(const char *s, uint64_t **out, uint64_t min,
-                         uint64_t max, char *err, size_t errlen);
+/* A plain unsigned decimal number in [min, max]. */
+int diot_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+                    char *err, size_t errlen);
 
 /*
- * Human-readable binary size: "512 B", "48 KiB", "1 MiB", "1.5 MiB".
- * Returns buf.
+ * Look word up in a NULL-terminated list of names; *index gets its
+ * position.  The error lists the allowed words.
  */
-char *diot_fmt_size(uint64_t bytes, char *buf, size_t len);
+int diot_parse_word(const char *s, const char *const *words, int *index,
+                    char *err, size_t errlen);
 
-/* Monotonic time in nanoseconds. */
-uint64_t diot_now_ns(void);
+/* ------------------------------------------------------------ formatting */
 
-/* Write s as a JSON string literal (with quotes) to fp. */
-void diot_json_str(FILE *fp, const char *s);
+/*
+ * A size in binary units: "256 KiB", "1 MiB", "4096 KiB"... exact when
+ * bytes is a multiple of the unit, else one decimal ("1.5 MiB"); below
+ * 1 KiB plain bytes ("512 bytes").  Returns buf.
+ */
+char *diot_fmt_iec(uint64_t bytes, char *buf, size_t len);
 
-/* Write s as a CSV field (quoted if it needs it) to fp. */
-void diot_csv_str(FILE *fp, const char *s);
+/* Short size label for tables and plots: "512K", "4M", "1000" (bytes). */
+char *diot_fmt_short(uint64_t bytes, char *buf, size_t len);
 
-/* Write a double as JSON (null for NaN/inf). */
+/* Write s as a JSON string, quotes included. */
+void diot_json_string(FILE *fp, const char *s);
+
+/* Write s as one CSV field (quoted when it holds , " or a newline). */
+void diot_csv_field(FILE *fp, const char *s);
+
+/* Write a number as JSON (null for NaN and infinities). */
 void diot_json_num(FILE *fp, double v);
 
-#endif
+/* Write s with XML's special characters escaped. */
+void diot_xml_text(FILE *fp, const char *s);
+
+/* ------------------------------------------------------------ time */
+
+/* CLOCK_MONOTONIC in seconds, and in nanoseconds. */
+double diot_now(void);
+uint64_t diot_now_ns(void);
+
+/* User and system CPU seconds used by this process so far. */
+int diot_cpu_times(double *user, double *sys);
+
+/* ------------------------------------------------------------ statistics */
+
+/*
+ * Least squares without intercept: y ~ a * x1 + b * x2 over n points.
+ * *r2 gets the coefficient of determination 1 - SS_res / SS_tot (1 when
+ * the points are all equal and fit exactly).  Returns 0, or -EDOM when
+ * there are fewer than 2 points or x1, x2 are collinear.
+ */
+int diot_fit2(const double *x1, const double *x2, const double *y, size_t n,
+              double *a, double *b, double *r2);
+
+#endif /* DIO_TOOLS_UTIL_H */

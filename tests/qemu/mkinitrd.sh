@@ -127,6 +127,13 @@ copy_exe() {  # HOST GUEST
 	chmod 755 "$stage$2"
 	libs=$(shlibs "$1") || exit 99
 	for lib in $libs; do
+		# A build tree's library (an RPATH like /tmp/b/lib/.libs) may be
+		# hidden in the guest by a mount over its directory (/tmp is a
+		# tmpfs there): put such libraries on the default search path too.
+		case $lib in
+		/lib/*|/lib64/*|/usr/lib/*) ;;
+		*) [ -e "$stage/usr/lib/${lib##*/}" ] || copy "$lib" "/usr/lib/${lib##*/}" ;;
+		esac
 		[ -e "$stage$lib" ] && continue
 		say "  library $lib"
 		copy "$lib" "$lib"

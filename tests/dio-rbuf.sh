@@ -1,0 +1,93 @@
+#!/bin/sh
+# dio-rbuf.sh -- dio-rbuf without a SCSI device: --help and --version,
+# usage errors (exit 2), bad values (exit 1, with the specific message),
+# and refusal of anything that is not a SCSI device (exit 1).  The tool on
+# real devices is tested by tests/qemu/guest-scsi.sh inside a guest.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+prog="$top_builddir/tools/dio-rbuf"
+[ -x "$prog" ] || hard "$prog not built"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dio-rbuf-test.XXXXXX") || hard "mktemp"
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+# expect STATUS PATTERN ARGS...: run the tool, check the exit status and
+# that stdout+stderr contain PATTERN (a fixed string).
+expect() {
+	want=$1 pattern=$2
+	shift 2
+	"$prog" "$@" >"$tmp/out" 2>&1
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "FAIL: dio-rbuf $*: exit $got, want $want"; cat "$tmp/out"
+		fails=$((fails + 1))
+	elif ! grep -F -q -e "$pattern" "$tmp/out"; then
+		echo "FAIL: dio-rbuf $*: output lacks '$pattern':"; cat "$tmp/out"
+		fails=$((fails + 1))
+	else
+		echo "ok: dio-rbuf $* -> $got"
+	fi
+}
+
+# Help and version go to stdout and succeed.
+expect 0 "Usage: dio-rbuf [OPTIONS] DEVICE" --help
+expect 0 "--sweep" -h
+expect 0 "kB, KB, MB, GB, TB: powers of 1000" --help
+"$prog" --help 2>/dev/null | grep -q "Exit status" || { echo "FAIL: --help not on stdout"; fails=$((fails + 1)); }
+expect 0 "dio-rbuf (libdirectio) " --version
+expect 0 "backend $DIO_BACKEND" -V
+
+# Usage errors: exit 2 and a pointer to --help.
+expect 2 "no DEVICE given"
+expect 2 "Try 'dio-rbuf --help'"
+expect 2 "unknown option '--bogus'" --bogus /dev/null
+expect 2 "unknown option '-x'" -x /dev/null
+expect 2 "option '--size' needs an argument" /dev/null --size
+expect 2 "option '--sweep' takes no argument" --sweep=yes /dev/null
+expect 2 "one DEVICE only (got 'a' and 'b')" a b
+expect 2 "only one of -d, -q, -m" -d -m /dev/null
+expect 2 "--sweep chooses sizes and modes itself" --sweep -s 4k /dev/null
+expect 2 "--sweep chooses sizes and modes itself" --sweep -q /dev/null
+expect 2 "--sizes and --modes need --sweep" --sizes 4k /dev/null
+expect 2 "--plot needs --sweep" --plot "$tmp/p.svg" /dev/null
+expect 2 "--lba goes with --command read" --lba 8 /dev/null
+expect 2 "--buffer-id goes with --command rbuf" -c read -b 1 /dev/null
+
+# Bad values: exit 1 with the parser's specific message.
+expect 1 "dio-rbuf: --size '4kk': unknown suffix 'kk' (allowed: b=512; k, K, KiB, m, M, MiB, g, G, GiB, t, T, TiB: powers of 1024; kB, KB, MB, GB, TB: powers of 1000)" --size 4kk /dev/null
+expect 1 "dio-rbuf: -s '4kk': unknown suffix 'kk'" -s 4kk /dev/null
+expect 1 "dio-rbuf: --size '1.5M': fractions are not supported" --size=1.5M /dev/null
+expect 1 "dio-rbuf: --size '0': must be at least 1 byte" --size 0 /dev/null
+expect 1 "dio-rbuf: --total '-5': negative sizes are not allowed" --total -5 /dev/null
+expect 1 "dio-rbuf: -t '99999999999999999999': too large" -t 99999999999999999999 /dev/null
+expect 1 "dio-rbuf: --sizes '4k,,8k': empty item 2 in the list" --sweep --sizes 4k,,8k /dev/null
+expect 1 "dio-rbuf: --sizes '4k,8x': item '8x': unknown suffix 'x'" --sweep --sizes 4k,8x /dev/null
+expect 1 "unknown value 'foo' (allowed: indirect, direct, no-copy, mmap)" --sweep --modes direct,foo /dev/null
+expect 1 "a mode is listed twice" --sweep --modes direct,direct /dev/null
+expect 1 "unknown value 'xml' (allowed: table, csv, json)" -f xml /dev/null
+expect 1 "unknown value 'write' (allowed: rbuf, read)" --command write /dev/null
+expect 1 "dio-rbuf: --buffer-id '256': out of range (0 to 255)" --buffer-id 256 /dev/null
+expect 1 "dio-rbuf: --timeout '0': out of range (1 to 3600)" --timeout 0 /dev/null
+expect 1 "dio-rbuf: --lba 'x': not a decimal number" -c read --lba x /dev/null
+
+# Not devices, or not SCSI devices: a clear refusal, exit 1.
+: >"$tmp/file"
+expect 1 "$tmp/file: not a device (a regular file)" "$tmp/file"
+expect 1 "$tmp: not a device (a directory)" "$tmp"
+expect 1 "$tmp/missing: no such file or directory" "$tmp/missing"
+if [ "$DIO_BACKEND" = posix ]; then
+	expect 1 "/dev/null: this build has no SCSI pass-through (libdirectio backend posix)" /dev/null
+else
+	expect 1 "/dev/null: not a SCSI device" /dev/null
+	expect 1 "/dev/null: not a SCSI device" -c read /dev/null
+	expect 1 "/dev/null: not a SCSI device" --sweep /dev/null
+fi
+# A loop device is a block device that does not take SG_IO.
+if [ "$DIO_BACKEND" = linux ] && [ -b /dev/loop0 ]; then
+	expect 1 "/dev/loop0: not a SCSI device" /dev/loop0
+fi
+# Refused before any output file is made.
+[ ! -e "$tmp/p.svg" ] || { echo "FAIL: a plot was written"; fails=$((fails + 1)); }
+
+[ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
+exit 0
