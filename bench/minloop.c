@@ -6,7 +6,7 @@
  *   minloop FILE SIZE METHOD SECONDS [REGION]
  *   METHOD: fdatasync | fsync | dsync | direct+fdatasync | direct+dsync | ...
  *
- * Prints: txns=N elapsed_s=E mean_us=M cpu_us_per_txn=C
+ * Prints: txns=N elapsed_s=E mean_us=M cpu_us_per_txn=C user_us_per_txn=U
  * Deliberately plain POSIX + O_DIRECT; no libdirectio.
  */
 #define _GNU_SOURCE
@@ -28,13 +28,13 @@ now(void)
 }
 
 static double
-cpu(void)
+cpu(double *user)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	return *user + (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 int
@@ -44,7 +44,7 @@ main(int argc, char **argv)
 	long long region, off = 0, n = 0;
 	const char *m;
 	int fd, flags = O_WRONLY, commit = 0;    /* 1 fdatasync, 2 fsync */
-	double secs, t0, t1, c0, c1, deadline;
+	double secs, t0, t1, c0, c1, u0, u1, deadline;
 	void *buf;
 
 	if (argc < 5) {
@@ -78,7 +78,7 @@ main(int argc, char **argv)
 	}
 	memset(buf, 0x5a, size);
 	region -= region % (long long)size;
-	c0 = cpu();
+	c0 = cpu(&u0);
 	t0 = now();
 	deadline = t0 + secs;
 	do {
@@ -99,9 +99,10 @@ main(int argc, char **argv)
 		}
 		t1 = now();
 	} while (t1 < deadline);
-	c1 = cpu();
-	printf("txns=%lld elapsed_s=%.6f mean_us=%.3f cpu_us_per_txn=%.3f\n", n, t1 - t0,
-	       (t1 - t0) / (double)n * 1e6, (c1 - c0) / (double)n * 1e6);
+	c1 = cpu(&u1);
+	printf("txns=%lld elapsed_s=%.6f mean_us=%.3f cpu_us_per_txn=%.3f "
+	       "user_us_per_txn=%.3f\n", n, t1 - t0, (t1 - t0) / (double)n * 1e6,
+	       (c1 - c0) / (double)n * 1e6, (u1 - u0) / (double)n * 1e6);
 	close(fd);
 	return 0;
 }

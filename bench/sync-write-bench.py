@@ -45,18 +45,38 @@ def find_sync_write(arg):
 
 
 def run_sync_write(sw, d, method, size, writers, secs):
+    # Like fio's files, sync-write's are written once (the first run) and
+    # then overwritten as they are: --no-prefill.
+    target = os.path.join(d, "sw")
+    prefilled = all(os.path.exists(target + ("" if j == 0 else ".%d" % j))
+                    for j in range(writers))
     out = sh([sw, "-q", "-m", method, "-s", str(size), "-w", str(writers),
-              "--layout", "separate", "-t", "%gs" % secs, "--force", "-f", "json",
-              os.path.join(d, "sw")])
+              "--layout", "separate", "-t", "%gs" % secs, "--force", "--keep",
+              "-f", "json"] + (["--no-prefill"] if prefilled else []) + [target])
     p = json.loads(out)["points"][0]
     if p["status"] != "ok":
         sys.exit("sync-write %s %d: %s" % (method, size, p["note"]))
     a = p["aggregate"]
     return {"tps": a["txn_per_s"], "mean_us": 1e6 / a["txn_per_s"] * writers,
-            "avg_us": a["avg_us"], "cpu_us": a["cpu_us_per_txn"]}
+            "avg_us": a["avg_us"], "cpu_us": a["cpu_us_per_txn"],
+            "user_us": a["cpu_user_s"] / a["txns"] * 1e6}
+
+
+def drop_cache(path):
+    """Same start for every tool: none of the file's pages cached (sync-write
+    does this itself before each point)."""
+    if os.path.exists(path):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
 
 
 def run_fio(d, method, size, writers, secs):
+    for j in range(writers):
+        drop_cache(os.path.join(d, "fio.%d" % j))
     args = ["fio", "--name=w", "--directory=" + d, "--filename_format=fio.$jobnum",
             "--size=64m", "--bs=%d" % size, "--rw=write", "--ioengine=psync",
             "--numjobs=%d" % writers, "--time_based", "--runtime=%dms" % int(secs * 1000),
@@ -71,15 +91,18 @@ def run_fio(d, method, size, writers, secs):
     ios = sum(j["write"]["total_ios"] for j in jobs)
     runtime = max(j["job_runtime"] for j in jobs) / 1e3
     cpu = sum((j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] / 1e3 for j in jobs)
+    usr = sum(j["usr_cpu"] / 100 * j["job_runtime"] / 1e3 for j in jobs)
     return {"tps": ios / runtime, "mean_us": runtime / ios * 1e6 * writers,
-            "cpu_us": cpu / ios * 1e6}
+            "cpu_us": cpu / ios * 1e6, "user_us": usr / ios * 1e6}
 
 
 def run_minloop(ml, d, method, size, secs):
+    drop_cache(os.path.join(d, "ml"))
     out = sh([ml, os.path.join(d, "ml"), str(size), method, str(secs)])
     kv = dict(x.split("=") for x in out.split())
     return {"tps": float(kv["txns"]) / float(kv["elapsed_s"]),
-            "mean_us": float(kv["mean_us"]), "cpu_us": float(kv["cpu_us_per_txn"])}
+            "mean_us": float(kv["mean_us"]), "cpu_us": float(kv["cpu_us_per_txn"]),
+            "user_us": float(kv["user_us_per_txn"])}
 
 
 def main():
@@ -146,9 +169,9 @@ def main():
     med = statistics.median
     ok = True
     print("\nlatency (1 writer): mean us per transaction, and CPU us per transaction")
-    print("%-22s %9s %9s %9s %7s | %8s %8s %8s %7s %s" % (
+    print("%-20s %8s %8s %8s %6s | %7s %7s %7s %6s | %6s %6s %6s %s" % (
         "method/size", "sync-wr", "minloop", "fio", "sw/min", "cpu_sw", "cpu_min",
-        "cpu_fio", "sw-min", "verdict"))
+        "cpu_fio", "sw-min", "usr_sw", "usr_mn", "usr_fi", "verdict"))
     for k, runs in data["latency"].items():
         sw_l = [r["mean_us"] for r in runs["sync-write"]]
         ml_l = [r["mean_us"] for r in runs["minloop"]]
@@ -157,11 +180,14 @@ def main():
         c_sw = med([r["cpu_us"] for r in runs["sync-write"]])
         c_ml = med([r["cpu_us"] for r in runs["minloop"]])
         c_fi = med([r["cpu_us"] for r in runs["fio"]])
+        u_sw = med([r["user_us"] for r in runs["sync-write"]])
+        u_ml = med([r["user_us"] for r in runs["minloop"]])
+        u_fi = med([r["user_us"] for r in runs["fio"]])
         good = ratio <= 1.05 and c_sw - c_ml <= 2.0 and c_sw < c_fi
         ok &= good
-        print("%-22s %9.1f %9.1f %9.1f %7.3f | %8.2f %8.2f %8.2f %+7.2f %s" % (
+        print("%-20s %8.1f %8.1f %8.1f %6.3f | %7.2f %7.2f %7.2f %+6.2f | %6.2f %6.2f %6.2f %s" % (
             k, med(sw_l), med(ml_l), med(fi_l), ratio, c_sw, c_ml, c_fi, c_sw - c_ml,
-            "ok" if good else "MISSED"))
+            u_sw, u_ml, u_fi, "ok" if good else "MISSED"))
     print("\nthroughput (4 KiB): transactions/s, all writers")
     print("%-24s %10s %10s %8s %s" % ("method/writers", "sync-wr", "fio", "sw/fio", "verdict"))
     for k, runs in data["tps"].items():

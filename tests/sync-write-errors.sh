@@ -66,6 +66,7 @@ bad 1 "cannot create 'missing/f': no such file or directory" missing/f
 bad 2 "--dir 'nowhere': no such file or directory" --dir nowhere
 bad 2 "'/dev/null' is a device that reports no size" /dev/null -n 1 -s 4k -m none --force
 bad 2 "is a device: its contents would be destroyed; pass --force" /dev/zero
+bad 2 "--no-prefill: '.*existing' is shorter than the 67108864 bytes" --no-prefill --force -s 4k existing
 bad 1 "is not a sync-write ack log" --check existing
 bad 2 "cannot open ack log 'nolog'" --check nolog
 if [ "$(id -u)" -ne 0 ]; then

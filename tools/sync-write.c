@@ -111,7 +111,7 @@ enum layout { LAYOUT_SHARED, LAYOUT_SEPARATE };
 static struct opts {
 	const char *target;       /* NULL: temporary file in dir         */
 	const char *dir;          /* --dir                               */
-	int force, keep;
+	int force, keep, no_prefill;
 	struct method *methods;
 	int nmethods;
 	uint64_t *sizes;
@@ -1006,8 +1006,21 @@ setup_target(uint64_t max_writers, uint64_t max_size)
 		}
 	}
 	/* Overwrite mode: write the regions once so that the transactions
-	 * overwrite allocated, written blocks (no unwritten extents). */
-	if (!o.extend && !tg.is_dev) {
+	 * overwrite allocated, written blocks (no unwritten extents).  With
+	 * --no-prefill an existing file is taken as it is, but it must at
+	 * least be long enough. */
+	if (!o.extend && !tg.is_dev && o.no_prefill) {
+		for (k = 0; k < (o.layout == LAYOUT_SEPARATE ? (int)max_writers : 1); k++) {
+			uint64_t need = o.layout == LAYOUT_SEPARATE ? o.region
+			                                            : o.region * max_writers;
+
+			if (stat(file_of(k), &st) != 0 || (uint64_t)st.st_size < need) {
+				remove_files();
+				diot_die(DIOT_EXIT_USAGE, "--no-prefill: '%s' is shorter than the "
+				         "%" PRIu64 " bytes the writers overwrite", file_of(k), need);
+			}
+		}
+	} else if (!o.extend && !tg.is_dev) {
 		if (o.layout == LAYOUT_SEPARATE) {
 			prefill(tg.path, o.region);
 			for (k = 1; k < (int)max_writers; k++)
@@ -1229,6 +1242,8 @@ usage(void)
 "      --dir=DIR         directory for the temporary file\n"
 "      --force           allow writing over an existing file or a device\n"
 "      --keep            keep the files sync-write created\n"
+"      --no-prefill      overwrite an existing file as it is, without writing\n"
+"                        the regions first (for a file a --keep run wrote)\n"
 "\n"
 "  -h, --help            this help\n"
 "  -V, --version         version\n"
@@ -1242,7 +1257,8 @@ enum {
 	OPT_METHODS = 1, OPT_SIZES, OPT_WRITERS, OPT_THREADS, OPT_LAYOUT, OPT_TIME,
 	OPT_COUNT, OPT_WARMUP, OPT_EXTEND, OPT_REGION, OPT_FORMAT, OPT_OUTPUT,
 	OPT_PLOT, OPT_PERWRITER, OPT_QUIET, OPT_VERIFY, OPT_ACKLOG, OPT_CHECK,
-	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE
+	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE,
+	OPT_NOPREFILL
 };
 
 static const struct diot_opt options[] = {
@@ -1267,6 +1283,7 @@ static const struct diot_opt options[] = {
 	{ "dir", 0, DIOT_REQ_ARG, OPT_DIR },
 	{ "force", 0, DIOT_NO_ARG, OPT_FORCE },
 	{ "keep", 0, DIOT_NO_ARG, OPT_KEEP },
+	{ "no-prefill", 0, DIOT_NO_ARG, OPT_NOPREFILL },
 	{ "help", 'h', DIOT_NO_ARG, OPT_HELP },
 	{ "version", 'V', DIOT_NO_ARG, OPT_VERSION },
 	{ "verbose", 'v', DIOT_NO_ARG, OPT_VERBOSE },
@@ -1405,6 +1422,7 @@ main(int argc, char **argv)
 		case OPT_DIR: o.dir = arg; break;
 		case OPT_FORCE: o.force = 1; break;
 		case OPT_KEEP: o.keep = 1; break;
+		case OPT_NOPREFILL: o.no_prefill = 1; break;
 		case OPT_HELP: usage(); return 0;
 		case OPT_VERSION:
 			printf("sync-write (libdirectio) %s, backend %s\n", dio_version_string(),
