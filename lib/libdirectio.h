@@ -503,6 +503,11 @@ DIO_EXTERN void dio_scsi_free(dio_scsi *c);
 /**
  * Forget the CDB, buffer and outcome (keeps the timeout, transfer mode
  * and any mmap'd reserved buffer) so the object can carry a new command.
+ * It also forgets what the object learned about the last descriptor it
+ * executed on (its kind: sg, block device...), which dio_scsi_exec()
+ * otherwise remembers per descriptor number to spare a system call per
+ * command: clear the object before using it on a descriptor number that
+ * was closed and reopened for another device.
  */
 DIO_EXTERN void dio_scsi_clear(dio_scsi *c);
 

@@ -46,6 +46,10 @@ struct dio_scsi {
 	int xfer;
 	struct dio__misuse misuse[DIO__SLOT_COUNT];
 
+	/* what the backend learned about the last descriptor (see os.h) */
+	int cache_fd;
+	int cache_kind;
+
 	/* the reserved buffer mapping (DIO_SCSI_XFER_MMAP) */
 	void *map;
 	size_t map_len;
@@ -141,6 +145,7 @@ dio_scsi_new(void)
 	c->timeout_ms = DIO__SCSI_TIMEOUT_DEFAULT;
 	c->xfer = DIO_SCSI_XFER_INDIRECT;
 	c->map_fd = -1;
+	c->cache_fd = -1;
 	return c;
 }
 
@@ -164,6 +169,7 @@ dio_scsi_clear(dio_scsi *c)
 	c->dir = DIO_SCSI_DIR_NONE;
 	c->buf = NULL;
 	c->len = 0;
+	c->cache_fd = -1;
 	dio__scsi_ok(c, DIO__SLOT_CDB);
 	dio__scsi_ok(c, DIO__SLOT_DATA);
 	dio__scsi_forget_outcome(c);
@@ -393,8 +399,12 @@ dio_scsi_exec(dio_scsi *c, int fd)
 	detail[0] = '\0';
 	r.detail = detail;
 	r.detail_len = sizeof(detail);
+	r.cache_fd = c->cache_fd;
+	r.cache_kind = c->cache_kind;
 
 	err = dio__os_scsi_exec(&r, fd);
+	c->cache_fd = r.cache_fd;
+	c->cache_kind = r.cache_kind;
 	if (err < 0) {
 		if (detail[0] == '\0')
 			snprintf(detail, sizeof(detail), "%s", dio_strerror(err));

@@ -367,12 +367,23 @@ dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
 	uint64_t t0, t1;
 	int kind, rc, e;
 
-	kind = dio__scsi_kind(fd, &st);
-	if (kind < 0) {
-		snprintf(r->detail, r->detail_len, "fstat: %s", dio_strerror(kind));
-		return kind;
+	/* The descriptor's kind decides what the modes may do; learn it once
+	 * per descriptor and command object, not with an fstat per command. */
+	if (r->cache_fd == fd) {
+		kind = r->cache_kind;
+		st.st_mode = 0;
+	} else {
+		kind = dio__scsi_kind(fd, &st);
+		if (kind < 0) {
+			snprintf(r->detail, r->detail_len, "fstat: %s", dio_strerror(kind));
+			return kind;
+		}
+		r->cache_fd = fd;
+		r->cache_kind = kind;
 	}
 	if (kind != DIO__KIND_SG && r->xfer != DIO_SCSI_XFER_INDIRECT) {
+		if (st.st_mode == 0 && fstat(fd, &st) != 0)
+			return DIO__ERR(errno);
 		if (!dio__sg_probe(fd)) {
 			snprintf(r->detail, r->detail_len, "%s does not take SCSI "
 			         "commands", dio__kind_name(&st));
@@ -410,6 +421,9 @@ dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
 	t1 = dio__now_ns();
 	if (rc < 0) {
 		e = errno;
+		r->cache_fd = -1;       /* learn the descriptor afresh next time */
+		if (st.st_mode == 0)
+			(void)fstat(fd, &st);
 		if ((e == ENOTTY || e == EINVAL) && !dio__sg_probe(fd)) {
 			snprintf(r->detail, r->detail_len, "SG_IO: %s: %s that does "
 			         "not take SCSI commands", dio_strerror(e),

@@ -62,6 +62,12 @@ struct dio__scsi_req {
 	uint8_t *sense;          /* DIO_SCSI_SENSE_MAX bytes                       */
 	char *detail;            /* on failure: why, without the errno text        */
 	size_t detail_len;
+	/* in and out: what the backend learned about a descriptor (e.g. its
+	 * kind), kept by the command object so that the hot path does not
+	 * ask the kernel again for every command; fd -1 means nothing known.
+	 * dio_scsi_clear() forgets it. */
+	int cache_fd;
+	int cache_kind;
 	/* out */
 	int status;              /* SCSI status byte                               */
 	int host_status;         /* OS specific; 0 where there is none             */
