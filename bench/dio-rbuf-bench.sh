@@ -18,4 +18,4 @@ PAIRS=${PAIRS:-9}
 export top_builddir="$build" top_srcdir="$here/.."
 exec sh "$here/../tests/qemu/run-guest.sh" -t 1800 -B 1M \
 	-x "$rbuf:/bin/dio-rbuf" -f "$here/dio-rbuf-guest.sh:/bin/dio-rbuf-guest.sh" \
-	-c "PAIRS=$PAIRS SIZES='${SIZES:-4096 16384 65536}' sh /bin/dio-rbuf-guest.sh"
+	-c "PAIRS=$PAIRS SIZES='${SIZES:-4096 16384 65536}' TOTAL_CMDS=${TOTAL_CMDS:-256} sh /bin/dio-rbuf-guest.sh"
