@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -221,6 +223,33 @@ dio__fail(const dio_file *cf, int err, const char *fmt, ...)
 	}
 	va_end(ap);
 	return err;
+}
+
+uint64_t
+dio__now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+const char *
+dio__kind_name(const struct stat *st)
+{
+	if (S_ISREG(st->st_mode))
+		return "a regular file";
+	if (S_ISDIR(st->st_mode))
+		return "a directory";
+	if (S_ISBLK(st->st_mode))
+		return "a block device";
+	if (S_ISCHR(st->st_mode))
+		return "a character device";
+	if (S_ISFIFO(st->st_mode))
+		return "a pipe";
+	if (S_ISSOCK(st->st_mode))
+		return "a socket";
+	return "not a device";
 }
 
 size_t

@@ -49,6 +49,14 @@ void dio__log(int level, const char *fmt, ...) DIO__PRINTF(2, 3);
  */
 int dio__fail(const dio_file *f, int err, const char *fmt, ...) DIO__PRINTF(3, 4);
 
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t dio__now_ns(void);
+
+/* "a regular file", "a block device", ... for messages about what a
+ * descriptor or path is (st: its stat()). */
+struct stat;
+const char *dio__kind_name(const struct stat *st);
+
 /* Page size, cached after the first call (sysconf is thread-safe). */
 size_t dio__pagesize(void);
 

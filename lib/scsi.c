@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "os/os.h"
@@ -130,9 +133,34 @@ dio__scsi_forget_outcome(dio_scsi *c)
 int
 dio_scsi_open(const char *path, int read_only)
 {
+	struct stat st;
+	int fd, e;
+
 	if (path == NULL || *path == '\0')
 		return dio__fail(NULL, -EINVAL, "dio_scsi_open: empty path");
-	return dio__os_scsi_open(path, read_only);
+	fd = open(path, (read_only ? O_RDONLY : O_RDWR) | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		return dio__fail(NULL, DIO__ERR(e), "scsi open %s: %s", path,
+		                 dio_strerror(e));
+	}
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		return dio__fail(NULL, DIO__ERR(e), "scsi open %s: fstat: %s", path,
+		                 dio_strerror(e));
+	}
+	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		close(fd);
+		return dio__fail(NULL, -ENOTTY, "scsi open %s: %s, not a SCSI device",
+		                 path, dio__kind_name(&st));
+	}
+	e = dio__os_scsi_probe(fd, &st, path);
+	if (e < 0) {
+		close(fd);
+		return e;
+	}
+	return fd;
 }
 
 dio_scsi *

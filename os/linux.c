@@ -284,24 +284,6 @@ dio__scsi_kind(int fd, struct stat *st)
 	return DIO__KIND_OTHER;
 }
 
-static const char *
-dio__kind_name(const struct stat *st)
-{
-	if (S_ISREG(st->st_mode))
-		return "a regular file";
-	if (S_ISDIR(st->st_mode))
-		return "a directory";
-	if (S_ISBLK(st->st_mode))
-		return "a block device";
-	if (S_ISCHR(st->st_mode))
-		return "a character device";
-	if (S_ISFIFO(st->st_mode))
-		return "a pipe";
-	if (S_ISSOCK(st->st_mode))
-		return "a socket";
-	return "not a device";
-}
-
 /* Does fd take SG_IO?  SG_GET_VERSION_NUM is answered by sg and by the
  * block layer's SCSI ioctls alike. */
 static int
@@ -312,44 +294,13 @@ dio__sg_probe(int fd)
 	return ioctl(fd, SG_GET_VERSION_NUM, &v) == 0 && v >= 30000;
 }
 
-static uint64_t
-dio__now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int
-dio__os_scsi_open(const char *path, int read_only)
+dio__os_scsi_probe(int fd, const struct stat *st, const char *path)
 {
-	struct stat st;
-	int fd, e;
-
-	fd = open(path, (read_only ? O_RDONLY : O_RDWR) | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		return dio__fail(NULL, DIO__ERR(e), "scsi open %s: %s", path,
-		                 dio_strerror(e));
-	}
-	if (fstat(fd, &st) != 0) {
-		e = errno;
-		close(fd);
-		return dio__fail(NULL, DIO__ERR(e), "scsi open %s: fstat: %s", path,
-		                 dio_strerror(e));
-	}
-	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) {
-		close(fd);
-		return dio__fail(NULL, -ENOTTY, "scsi open %s: %s, not a SCSI device",
-		                 path, dio__kind_name(&st));
-	}
-	if (!dio__sg_probe(fd)) {
-		close(fd);
+	if (!dio__sg_probe(fd))
 		return dio__fail(NULL, -ENOTTY, "scsi open %s: %s that does not take "
-		                 "SG_IO", path, dio__kind_name(&st));
-	}
-	return fd;
+		                 "SG_IO", path, dio__kind_name(st));
+	return 0;
 }
 
 int
@@ -533,9 +484,9 @@ dio__os_scsi_mmap(int fd, size_t len, void **addr)
 #else /* !HAVE_SCSI_SG_H */
 
 int
-dio__os_scsi_open(const char *path, int read_only)
+dio__os_scsi_probe(int fd, const struct stat *st, const char *path)
 {
-	(void)read_only;
+	(void)fd; (void)st;
 	return dio__fail(NULL, -ENOTSUP, "scsi open %s: built without <scsi/sg.h>", path);
 }
 

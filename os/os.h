@@ -81,13 +81,13 @@ struct dio__scsi_req {
 };
 
 /*
- * Open path for pass-through (read_only: O_RDONLY, else O_RDWR; always
- * non-blocking and close-on-exec) and make sure the descriptor accepts
- * this OS's pass-through ioctl.  Returns the fd, -ENOTTY for anything
- * that is not a SCSI pass-through device, -ENOTSUP without SCSI support,
- * or another -errno.  Failures are logged with a detail.
+ * Does the freshly opened device fd (path, whose fstat() is st: a block or
+ * character device) take this OS's pass-through ioctl?  Returns 0, -ENOTTY
+ * for a device that does not, -ENOTSUP without SCSI support, or another
+ * -errno; failures are logged with a detail (dio__fail).  dio_scsi_open()
+ * does the portable part: open, fstat, device or not.
  */
-int dio__os_scsi_open(const char *path, int read_only);
+int dio__os_scsi_probe(int fd, const struct stat *st, const char *path);
 
 /*
  * 0 if the platform can be asked for transfer mode xfer (dio_scsi_xfer),

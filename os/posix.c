@@ -91,9 +91,9 @@ dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len)
  * rather than pretending that a command ran.
  */
 int
-dio__os_scsi_open(const char *path, int read_only)
+dio__os_scsi_probe(int fd, const struct stat *st, const char *path)
 {
-	(void)read_only;
+	(void)fd; (void)st;
 	return dio__fail(NULL, -ENOTSUP, "scsi open %s: no SCSI pass-through in the "
 	                 "posix backend", path);
 }

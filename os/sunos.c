@@ -152,15 +152,6 @@ dio__os_align(int fd, const struct stat *st, struct dio_align *a)
 
 #ifdef HAVE_SYS_SCSI_IMPL_USCSI_H
 
-static uint64_t
-dio__now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Devices are not probed with a command: USCSIMAXXFER is missing from
  * older target drivers that do take USCSICMD, and any real command could
@@ -168,29 +159,10 @@ dio__now_ns(void)
  * up at the first dio_scsi_exec() as -ENOTTY.
  */
 int
-dio__os_scsi_open(const char *path, int read_only)
+dio__os_scsi_probe(int fd, const struct stat *st, const char *path)
 {
-	struct stat st;
-	int fd, e;
-
-	fd = open(path, (read_only ? O_RDONLY : O_RDWR) | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		return dio__fail(NULL, DIO__ERR(e), "scsi open %s: %s", path,
-		                 dio_strerror(e));
-	}
-	if (fstat(fd, &st) != 0) {
-		e = errno;
-		close(fd);
-		return dio__fail(NULL, DIO__ERR(e), "scsi open %s: fstat: %s", path,
-		                 dio_strerror(e));
-	}
-	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) {
-		close(fd);
-		return dio__fail(NULL, -ENOTTY, "scsi open %s: not a device (use the "
-		                 "raw disk, e.g. /dev/rdsk/c0t0d0s2)", path);
-	}
-	return fd;
+	(void)fd; (void)st; (void)path;
+	return 0;
 }
 
 int
@@ -274,9 +246,9 @@ dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
 #else /* !HAVE_SYS_SCSI_IMPL_USCSI_H */
 
 int
-dio__os_scsi_open(const char *path, int read_only)
+dio__os_scsi_probe(int fd, const struct stat *st, const char *path)
 {
-	(void)read_only;
+	(void)fd; (void)st;
 	return dio__fail(NULL, -ENOTSUP, "scsi open %s: built without "
 	                 "<sys/scsi/impl/uscsi.h>", path);
 }
