@@ -406,8 +406,13 @@ probe_direct(struct facts *f, int probe_write)
 		         "temporary file");
 		return;
 	}
-	if (!f->is_reg && !(S_ISBLK(f->st.st_mode) ||
-	                    f->di.kind == DIO_DEVINFO_BLOCK || f->di.kind == DIO_DEVINFO_SG)) {
+	if (f->di.kind == DIO_DEVINFO_SG) {
+		snprintf(f->direct_note, sizeof(f->direct_note), "not applicable: an sg "
+		         "node moves data by SCSI command, and each command asks for "
+		         "direct I/O itself (SG_FLAG_DIRECT_IO), which allow_dio permits");
+		return;
+	}
+	if (!f->is_reg && !(S_ISBLK(f->st.st_mode) || f->di.kind == DIO_DEVINFO_BLOCK)) {
 		/* Other character devices may act on open (a tape rewinds on
 		 * close, a watchdog starts): they are not opened. */
 		snprintf(f->direct_note, sizeof(f->direct_note), "not applicable: %s %s",
