@@ -224,7 +224,7 @@ if [ "$DIO_BACKEND" = linux ] && [ "$(id -u)" -eq 0 ] && command -v losetup >/de
 		run 0 "max_sectors_kb 8" "$loop"
 		has "capped at max_sectors_kb = 8 KiB" "names the cap"
 		has "echo $target > $q/max_sectors_kb" "how to raise it now"
-		has "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"$n\", ATTR{queue/max_sectors_kb}=\"$target\"" "the udev rule for this device"
+		has "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"loop*\", ATTR{loop/backing_file}==\"$work/img\", ATTR{queue/max_sectors_kb}=\"$target\"" "the udev rule for this loop device, by its backing file"
 		has "/etc/udev/rules.d/99-dio-$n.rules" "where the rule goes"
 		json "max_sectors_kb 8" "$loop" --advice max-sectors --expect device.max_sectors_kb=8
 		echo "$target" >$q/max_sectors_kb

@@ -658,6 +658,11 @@ udev_match(const struct dio_devinfo *d, char *buf, size_t len, int *by_name)
 		         d->id_serial);
 	else if (d->wwid[0] != '\0' && strchr(d->wwid, '"') == NULL)
 		snprintf(buf, len, "ENV{DEVTYPE}==\"disk\", ATTRS{wwid}==\"%s\"", d->wwid);
+	else if (d->loop_backing[0] != '\0' && strchr(d->loop_backing, '"') == NULL)
+		/* A loop device is known by its backing file (set with a
+		 * "change" event when the device is configured). */
+		snprintf(buf, len, "KERNEL==\"loop*\", ATTR{loop/backing_file}==\"%s\"",
+		         d->loop_backing);
 	else {
 		snprintf(buf, len, "KERNEL==\"%s\"", d->name);
 		*by_name = 1;
