@@ -978,7 +978,9 @@ mech_str(const struct facts *f, char *buf, size_t len)
 	case PROBE_EXISTING: how = "asked on a read-only open of an existing file"; break;
 	case PROBE_TEMP:     how = "asked on a temporary file"; break;
 	}
-	if (f->probe == PROBE_NONE)
+	if (f->probe == PROBE_NONE && strncmp(f->direct_note, "not applicable", 14) == 0)
+		snprintf(buf, len, "%s", f->direct_note);
+	else if (f->probe == PROBE_NONE)
 		snprintf(buf, len, "unknown: %s", f->direct_note);
 	else if (f->probe_err < 0)
 		snprintf(buf, len, "unknown: %s%s%s", f->probe == PROBE_TEMP ?
