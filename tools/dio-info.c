@@ -420,6 +420,12 @@ probe_direct(struct facts *f, int probe_write)
 		         "devices has side effects)" : "(no data blocks of its own)");
 		return;
 	}
+	if (!can_undo && S_ISCHR(f->st.st_mode) && strcmp(dio_backend_name(), "sunos") == 0) {
+		/* illumos raw disk nodes (/dev/rdsk) go through physio. */
+		snprintf(f->direct_note, sizeof(f->direct_note), "not applicable: a raw "
+		         "disk node caches nothing; every read and write goes to the disk");
+		return;
+	}
 	if (f->is_reg && !can_undo) {
 		snprintf(f->direct_note, sizeof(f->direct_note), "not probed: turning "
 		         "direct I/O on would change this file for everyone using it");
@@ -545,7 +551,7 @@ probe_scsi(struct facts *f)
 	}
 	len = dio_cdb_inquiry(cdb, 0, 0, 96);
 	r = scsi_in(fd, cdb, len, buf, 96, &got, why, sizeof(why));
-	if (r < 0 && r != -EINVAL) {
+	if (r < 0) {
 		/* Not even INQUIRY could be sent: no pass-through here. */
 		snprintf(f->scsi_why, sizeof(f->scsi_why), "INQUIRY could not be sent to "
 		         "%s: %s", f->scsi_dev, why);
