@@ -863,7 +863,10 @@ struct dio_devinfo {
 	char schedulers[128];    /**< schedulers offered, space-separated           */
 	/** Identity udev rules can match: the udev database's ID_SERIAL. */
 	char id_serial[128];
-	/** World wide identifier of the SCSI device (Linux sysfs wwid), trailing blanks removed. */
+	/**
+	 * World wide identifier (Linux sysfs wwid of a SCSI device or an
+	 * NVMe namespace), trailing blanks removed.
+	 */
 	char wwid[128];
 	char scsi_addr[32];      /**< SCSI host:channel:target:lun ("2:0:1:0")         */
 	/** The sg node of the device ("/dev/sg2"); for an sg path, the path itself. */

@@ -962,6 +962,10 @@ dio__blk_facts(dev_t dev, struct dio_devinfo *o, int keep_device)
 		snprintf(p, sizeof(p), "%s/device", disk);
 		dio__scsi_facts(p, o);
 	}
+	/* NVMe namespaces (and others) carry their wwid on the disk itself. */
+	snprintf(p, sizeof(p), "%s/wwid", disk);
+	if (o->wwid[0] == '\0')
+		dio__read_line(p, o->wwid, sizeof(o->wwid));
 	snprintf(p, sizeof(p), "%s/loop/backing_file", disk);
 	if (dio__read_line(p, o->loop_backing, sizeof(o->loop_backing)) == 0) {
 		snprintf(p, sizeof(p), "%s/loop", disk);
