@@ -308,22 +308,29 @@ probe_temp(struct facts *f, const char *dir)
 	struct dio_align a;
 	uint64_t n;
 	void *buf;
+	sigset_t block, old;
 	int r, i;
 
+	/* The signal handler removes the file: it must know exactly when
+	 * there is one of ours (never someone else's of the same name). */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	for (i = 0; i < 100; i++) {
 		snprintf(probe_path, sizeof(probe_path), "%s/.dio-info.%ld.%d", dir,
 		         (long)getpid(), i);
-		probe_exists = 1;
 		r = dio_open(&h, probe_path, DIO_O_RDWR | DIO_O_CREAT | DIO_O_EXCL,
 		             DIO_DIRECT_TRY, DIO_SYNC_NONE, 0600);
 		if (r != -EEXIST)
 			break;
-		probe_exists = 0;
 	}
+	probe_exists = r == 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	f->probe = PROBE_TEMP;
 	snprintf(f->probe_file, sizeof(f->probe_file), "%s", probe_path);
 	if (r < 0) {
-		probe_exists = 0;
 		f->probe_err = r;
 		return;
 	}
@@ -366,8 +373,10 @@ probe_temp(struct facts *f, const char *dir)
 		dio_free(buf);
 	}
 	dio_close(h);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	unlink(probe_path);
 	probe_exists = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 static void
