@@ -822,7 +822,11 @@ struct dio_devinfo {
 	 * ZFS, a tape's sg node...).
 	 */
 	char device[128];
-	/** The whole disk whose queue has the settings ("/dev/sda" for /dev/sda1). */
+	/**
+	 * The whole disk whose queue has the settings ("/dev/sda" for
+	 * /dev/sda1); illumos: the node the dkio ioctls were asked on (the
+	 * raw /dev/rdsk twin of a mounted /dev/dsk slice).
+	 */
 	char disk[128];
 	/** Kernel name of that disk ("sda", "loop0", "dm-0"; illumos "sd3"). */
 	char name[32];
