@@ -775,6 +775,152 @@ DIO_EXTERN int dio_parse_buffer_descriptor(const uint8_t *buf, size_t len,
  */
 DIO_EXTERN int dio_parse_caching_page(const uint8_t *buf, size_t len, int *wce, int *rcd);
 
+/* ------------------------------------------------------------------ */
+/* Device facts                                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What the operating system knows about the device behind a path: the
+ * request size limits, read-ahead, scheduler, cache and rotation of a
+ * block device (for a file or directory: of the device holding its file
+ * system), the SCSI generic (sg) node and driver settings that decide
+ * whether sg direct I/O really happens, and on illumos the DKIOCINFO,
+ * DKIOCGMEDIAINFOEXT and DKIOCGETWCE answers.  Nothing is written and no
+ * SCSI command is sent: see the pass-through API for INQUIRY and friends.
+ *
+ * Convention: a number 0 and a string "" mean unknown (not reported by
+ * this OS or this device).  Yes/no facts are dio_tri values, whose 0 is
+ * unknown too.  The one number whose 0 is a real setting, read_ahead_kb,
+ * is valid only when DIO_DEVINFO_K_READ_AHEAD is set in known.  Strings
+ * are NUL-terminated and cut to their arrays.
+ */
+
+/** A yes/no fact that may be unknown. */
+enum dio_tri {
+	DIO_TRI_UNKNOWN = 0,
+	DIO_TRI_NO      = 1,
+	DIO_TRI_YES     = 2
+};
+
+/** What the path given to dio_devinfo() is. */
+enum dio_devinfo_kind {
+	DIO_DEVINFO_NONE  = 0, /**< nothing could be said                              */
+	DIO_DEVINFO_FILE  = 1, /**< not a device: facts of the device holding its file system */
+	DIO_DEVINFO_BLOCK = 2, /**< a block device (illumos: also its raw /dev/rdsk node) */
+	DIO_DEVINFO_SG    = 3, /**< a SCSI generic character device (Linux sg)          */
+	DIO_DEVINFO_CHAR  = 4  /**< another character device                           */
+};
+
+/** Bits of dio_devinfo.known. */
+enum dio_devinfo_known {
+	DIO_DEVINFO_K_READ_AHEAD = 1 << 0  /**< read_ahead_kb is valid (0: read-ahead off) */
+};
+
+/** Facts about a device; see dio_devinfo(). 0 / "" / DIO_TRI_UNKNOWN: unknown. */
+struct dio_devinfo {
+	uint32_t kind;           /**< dio_devinfo_kind of the path                   */
+	uint32_t known;          /**< dio_devinfo_known bits                          */
+	/**
+	 * The block device the facts are about: the path given, or for a
+	 * file the device holding its file system ("/dev/sda1"), or for an
+	 * sg node the disk it belongs to; "" when there is none (tmpfs,
+	 * ZFS, a tape's sg node...).
+	 */
+	char device[128];
+	/**
+	 * The whole disk whose queue has the settings ("/dev/sda" for
+	 * /dev/sda1); illumos: the node the dkio ioctls were asked on (the
+	 * raw /dev/rdsk twin of a mounted /dev/dsk slice).
+	 */
+	char disk[128];
+	/** Kernel name of that disk ("sda", "loop0", "dm-0"; illumos "sd3"). */
+	char name[32];
+	/**
+	 * Directory of the disk's tunable queue settings, in which
+	 * max_sectors_kb, read_ahead_kb, scheduler... are files (Linux
+	 * "/sys/block/sda/queue"); "" where there is none.
+	 */
+	char settings_dir[128];
+	uint64_t size_bytes;     /**< capacity of device                              */
+	uint32_t logical_block;  /**< logical block (sector) size in bytes            */
+	uint32_t physical_block; /**< physical block size in bytes                    */
+	uint32_t min_io;         /**< minimum I/O size the device prefers, bytes      */
+	uint32_t optimal_io;     /**< optimal I/O size, bytes (0 also: none reported) */
+	/** Buffer address alignment the queue needs for DMA, bytes (Linux dma_alignment + 1). */
+	uint32_t dma_align;
+	/**
+	 * Largest request the block layer sends now, KiB (Linux
+	 * max_sectors_kb, tunable; illumos DKIOCINFO dki_maxtransfer).
+	 * Larger reads and writes are split into requests of this size.
+	 */
+	uint32_t max_sectors_kb;
+	/** Largest request the driver and hardware allow, KiB (Linux max_hw_sectors_kb). */
+	uint32_t max_hw_sectors_kb;
+	uint32_t max_segments;   /**< scatter-gather segments per request            */
+	uint32_t read_ahead_kb;  /**< read-ahead, KiB; valid with DIO_DEVINFO_K_READ_AHEAD */
+	uint32_t nr_requests;    /**< requests the queue holds (per hardware queue)   */
+	uint32_t rotational;     /**< dio_tri: a spinning disk (illumos: not DKIOCSOLIDSTATE) */
+	/**
+	 * dio_tri: a volatile write cache is on (Linux write_cache "write
+	 * back", illumos DKIOCGETWCE); NO: "write through" / disabled.
+	 */
+	uint32_t write_cache;
+	uint32_t fua;            /**< dio_tri: the device takes FUA (forced unit access) writes */
+	uint32_t removable;      /**< dio_tri: removable medium                      */
+	uint32_t read_only;      /**< dio_tri: the device is read-only               */
+	char scheduler[32];      /**< I/O scheduler in use ("none", "mq-deadline")  */
+	char schedulers[128];    /**< schedulers offered, space-separated           */
+	/** Identity udev rules can match: the udev database's ID_SERIAL. */
+	char id_serial[128];
+	/**
+	 * World wide identifier (Linux sysfs wwid of a SCSI device or an
+	 * NVMe namespace), trailing blanks removed.
+	 */
+	char wwid[128];
+	char scsi_addr[32];      /**< SCSI host:channel:target:lun ("2:0:1:0")         */
+	/** The sg node of the device ("/dev/sg2"); for an sg path, the path itself. */
+	char sg_device[32];
+	uint32_t sg_driver;      /**< dio_tri: the sg driver is present (loaded or built in) */
+	uint32_t sg_module;      /**< dio_tri: YES sg is a loadable module, NO built into the kernel */
+	/**
+	 * dio_tri: the sg driver's allow_dio: NO means that sg requests
+	 * asking for direct I/O (SG_FLAG_DIRECT_IO) silently use indirect
+	 * I/O instead.
+	 */
+	uint32_t allow_dio;
+	char allow_dio_path[64]; /**< the file allow_dio was read from (it is also set there) */
+	uint32_t sg_version;     /**< sg driver version as a number: 30536 is 3.5.36 */
+	/** A loop device's backing file. */
+	char loop_backing[256];
+	/** dio_tri: the loop driver reads and writes its backing file with direct I/O. */
+	uint32_t loop_direct;
+	char controller[32];     /**< illumos DKIOCINFO: controller name and number ("ahci0") */
+	uint32_t media_type;     /**< illumos DKIOCGMEDIAINFOEXT dki_media_type       */
+	uint32_t reserved[32];   /**< zero; room to grow without breaking the ABI     */
+};
+
+/**
+ * Fill *out with what the OS says about the device behind path: a block
+ * device, an sg or other character device, or for a file or directory
+ * the block device holding its file system (found by its device number;
+ * on Linux also through the mount's source, as for btrfs).  Facts are
+ * read from the kernel (Linux: sysfs and SG_GET_VERSION_NUM; illumos:
+ * DKIOCINFO, DKIOCGMEDIAINFOEXT, DKIOCGETWCE, DKIOCSOLIDSTATE); devices
+ * are opened read-only and non-blocking, and nothing is sent to them.
+ *
+ * Returns 0, even when most facts are unknown (a file on tmpfs has no
+ * device; /dev/null has no queue); -ENOENT, -EACCES... when path cannot
+ * be examined; -ENOTSUP where the platform gives no device facts (the
+ * posix backend), with kind still set.  *out is always zeroed first.
+ */
+DIO_EXTERN int dio_devinfo(const char *path, struct dio_devinfo *out);
+
+/** "none", "file", "block device", "sg device" or "character device". */
+DIO_EXTERN const char *dio_devinfo_kind_name(int kind);
+
+/** "unknown", "no" or "yes". */
+DIO_EXTERN const char *dio_tri_name(int tri);
+
 #ifdef __cplusplus
 }
 #endif

@@ -130,4 +130,14 @@ int dio__os_device_in_use(const char *path, const struct stat *st, char *why,
 /* File system type name of fd (st is its fstat()); see dio_fs_type(). */
 int dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len);
 
+/* ------------------------------------------------------------ devices */
+
+/*
+ * Device facts for path, whose stat() result is st; see dio_devinfo().
+ * *out is zeroed by the caller, which has set out->kind to FILE, BLOCK or
+ * CHAR from st (the backend may refine CHAR to SG).  Returns 0 (facts may
+ * still be unknown), -ENOTSUP where the platform has none, or -errno.
+ */
+int dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *out);
+
 #endif /* DIO_OS_H */

@@ -126,3 +126,11 @@ dio__os_scsi_mmap(int fd, size_t len, void **addr)
 	(void)fd; (void)len; (void)addr;
 	return -ENOTSUP;
 }
+
+int
+dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *out)
+{
+	/* POSIX has no interface to a device's queue, cache or driver. */
+	(void)path; (void)st; (void)out;
+	return -ENOTSUP;
+}

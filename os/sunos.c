@@ -384,3 +384,118 @@ dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len)
 	snprintf(buf, len, "%s", vfs.f_basetype);
 	return 0;
 }
+
+/* ------------------------------------------------------------ devices */
+
+/*
+ * Disk facts from the dkio(4I) ioctls, which sd, blkdev (NVMe,
+ * virtio) and cmdk answer on the block and the raw node alike:
+ * DKIOCINFO names the controller and drive and gives the largest
+ * transfer (dki_maxtransfer, in DEV_BSIZE units), DKIOCGMEDIAINFOEXT the
+ * block sizes and capacity, DKIOCGETWCE whether the write cache is on,
+ * DKIOCSOLIDSTATE, DKIOCREMOVABLE and DKIOCREADONLY the rest (all three
+ * and DKIOCGETWCE return an int).  Returns 1 when fd is a disk.
+ */
+static int
+dio__dk_facts(int fd, struct dio_devinfo *o)
+{
+#ifdef HAVE_SYS_DKIO_H
+	struct dk_cinfo ci;
+	struct dk_minfo_ext mi;
+	int v, disk = 0;
+
+	memset(&ci, 0, sizeof(ci));
+	if (ioctl(fd, DKIOCINFO, &ci) == 0) {
+		disk = 1;
+		snprintf(o->controller, sizeof(o->controller), "%.*s%u", DK_DEVLEN,
+		         ci.dki_cname, (unsigned)ci.dki_cnum);
+		snprintf(o->name, sizeof(o->name), "%.*s%u", DK_DEVLEN, ci.dki_dname,
+		         (unsigned)ci.dki_unit);
+		o->max_sectors_kb = (uint32_t)ci.dki_maxtransfer * DEV_BSIZE / 1024u;
+	}
+	memset(&mi, 0, sizeof(mi));
+	if (ioctl(fd, DKIOCGMEDIAINFOEXT, &mi) == 0 && mi.dki_lbsize > 0) {
+		disk = 1;
+		o->logical_block = mi.dki_lbsize;
+		o->physical_block = mi.dki_pbsize ? mi.dki_pbsize : mi.dki_lbsize;
+		o->size_bytes = (uint64_t)mi.dki_capacity * mi.dki_lbsize;
+		o->media_type = mi.dki_media_type;
+	}
+	v = 0;
+	if (ioctl(fd, DKIOCGETWCE, &v) == 0)
+		o->write_cache = v ? DIO_TRI_YES : DIO_TRI_NO;
+	v = 0;
+	if (ioctl(fd, DKIOCSOLIDSTATE, &v) == 0)
+		o->rotational = v ? DIO_TRI_NO : DIO_TRI_YES;
+	v = 0;
+	if (ioctl(fd, DKIOCREMOVABLE, &v) == 0)
+		o->removable = v ? DIO_TRI_YES : DIO_TRI_NO;
+	v = 0;
+	if (ioctl(fd, DKIOCREADONLY, &v) == 0)
+		o->read_only = v ? DIO_TRI_YES : DIO_TRI_NO;
+	return disk;
+#else
+	(void)fd; (void)o;
+	return 0;
+#endif
+}
+
+/* The mounted block device whose device number is dev (UFS, not ZFS). */
+static int
+dio__mnt_special(dev_t dev, char *buf, size_t len)
+{
+	struct mnttab m;
+	struct stat mst;
+	FILE *fp = fopen(MNTTAB, "r");
+	int found = 0;
+
+	if (fp == NULL)
+		return 0;
+	while (!found && getmntent(fp, &m) == 0) {
+		if (m.mnt_special == NULL || m.mnt_special[0] != '/')
+			continue;
+		if (stat(m.mnt_special, &mst) == 0 && S_ISBLK(mst.st_mode) &&
+		    mst.st_rdev == dev) {
+			snprintf(buf, len, "%s", m.mnt_special);
+			found = 1;
+		}
+	}
+	fclose(fp);
+	return found;
+}
+
+int
+dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
+{
+	const char *dsk;
+	struct stat rst;
+	int fd;
+
+	if (o->kind == DIO_DEVINFO_FILE) {
+		if (!dio__mnt_special(st->st_dev, o->device, sizeof(o->device)))
+			return 0;       /* ZFS, tmpfs, NFS...: no disk of its own */
+		/* The raw node of the same slice: /dev/dsk/X -> /dev/rdsk/X. */
+		dsk = strstr(o->device, "/dsk/");
+		if (dsk != NULL)
+			snprintf(o->disk, sizeof(o->disk), "%.*s/rdsk/%s",
+			         (int)(dsk - o->device), o->device, dsk + 5);
+		if (o->disk[0] == '\0' || stat(o->disk, &rst) != 0)
+			snprintf(o->disk, sizeof(o->disk), "%s", o->device);
+	} else {
+		snprintf(o->device, sizeof(o->device), "%s", path);
+		snprintf(o->disk, sizeof(o->disk), "%s", path);
+	}
+	fd = open(o->disk, O_RDONLY | O_NONBLOCK | O_NDELAY | O_CLOEXEC);
+	if (fd < 0) {
+		if (o->kind == DIO_DEVINFO_FILE)
+			return 0;       /* the device is known, its facts are not */
+		o->device[0] = o->disk[0] = '\0';
+		return DIO__ERR(errno);
+	}
+	if (!dio__dk_facts(fd, o) && o->kind != DIO_DEVINFO_FILE)
+		o->device[0] = o->disk[0] = '\0';     /* not a disk */
+	else if (o->kind == DIO_DEVINFO_CHAR)
+		o->kind = DIO_DEVINFO_BLOCK;          /* a raw disk node */
+	close(fd);
+	return 0;
+}

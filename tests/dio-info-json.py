@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""dio-info-json.py -- check one `dio-info --format json` report (stdin).
+
+  dio-info-json.py [--expect KEY=VALUE]... [--advice ID]... [--no-advice ID]...
+
+1. It parses, and every section has exactly the documented keys (see
+   man/dio-info.1, JSON OUTPUT); unknown facts are null.
+2. Every advice entry is present exactly when the fact it is derived from
+   holds in the same report (the rules below restate dio-info's).
+3. --expect a.b.c=VALUE: that key has that value (JSON literal, or a
+   plain string); --advice / --no-advice: that advice id is / is not there.
+
+Prints what is wrong; exit 0 when nothing is.
+"""
+import json
+import os
+import sys
+
+TOP = ["tool", "version", "library", "backend", "os", "path", "type",
+       "file_size", "fs_type", "direct_io", "alignment", "device", "sg",
+       "scsi", "advice"]
+SECTIONS = {
+    "direct_io": ["supported", "mechanism", "probe", "probe_file",
+                  "write_probe", "write_probe_detail", "detail"],
+    "alignment": ["mem_align", "offset_align", "read_offset_align",
+                  "logical_block", "physical_block", "preferred_io", "source"],
+    "device": ["error", "kind", "path", "disk", "name", "settings_dir",
+               "size_bytes", "in_use", "in_use_reason", "max_sectors_kb",
+               "max_hw_sectors_kb", "max_segments", "read_ahead_kb",
+               "scheduler", "schedulers", "nr_requests", "rotational",
+               "write_cache", "fua", "dma_align_bytes", "optimal_io_size",
+               "minimum_io_size", "logical_block_size", "physical_block_size",
+               "read_only", "removable", "scsi_address", "wwid", "id_serial",
+               "loop_backing_file", "loop_direct_io", "controller",
+               "media_type"],
+    "sg": ["driver", "module", "allow_dio", "allow_dio_path", "version",
+           "version_string", "node"],
+    "scsi": ["device", "available", "error", "vendor", "product", "revision",
+             "peripheral_type", "peripheral_type_name", "serial", "blocks",
+             "block_length", "capacity_bytes", "wce", "rcd", "cache_error"],
+}
+ADVICE_KEYS = ["id", "text", "actions"]
+ACTION_KEYS = ["kind", "file", "text"]
+
+errors = []
+
+
+def bad(msg):
+    errors.append(msg)
+
+
+def page_kb():
+    try:
+        return os.sysconf("SC_PAGESIZE") // 1024
+    except (ValueError, OSError):
+        return 4
+
+
+def rules(r):
+    """advice id -> whether its fact holds in report r."""
+    d, sg, scsi, dio, al = r["device"], r["sg"], r["scsi"], r["direct_io"], r["alignment"]
+    linux = r["backend"] == "linux"
+    is_dev = r["type"] in ("block device", "character device")
+    want = {}
+
+    cur, hw, segs = d["max_sectors_kb"], d["max_hw_sectors_kb"], d["max_segments"]
+    target = None
+    if cur and hw and cur < hw and d["settings_dir"]:
+        target = hw
+        if segs and segs * page_kb() < target:
+            target = segs * page_kb()
+    want["max-sectors"] = target is not None and target > cur
+    node = sg["node"]
+    want["allow-dio"] = bool(node) and sg["allow_dio"] is False and linux
+    want["sg-direct"] = bool(node) and sg["allow_dio"] is True
+    want["sg-node"] = bool(node) and d["kind"] != "sg device" and bool(d["path"])
+    want["write-cache"] = d["write_cache"] is True or scsi["wce"] is True
+    want["write-cache-mismatch"] = scsi["wce"] is True and d["write_cache"] is False
+    want["read-ahead"] = (d["rotational"] is True and d["read_ahead_kb"] is not None
+                          and d["read_ahead_kb"] < 1024 and bool(d["settings_dir"]))
+    want["scheduler"] = (d["rotational"] is False and bool(d["scheduler"])
+                         and d["scheduler"] not in ("none", "mq-deadline")
+                         and "none" in (d["schedulers"] or [])
+                         and bool(d["settings_dir"]))
+    want["alignment"] = dio["supported"] is True and al["offset_align"] is not None
+    lb, pb = d["logical_block_size"], d["physical_block_size"]
+    want["physical-block"] = bool(lb and pb and pb > lb)
+    want["optimal-io"] = bool(d["optimal_io_size"])
+    want["no-direct"] = dio["supported"] is False and not is_dev
+    want["zfs-direct"] = linux and dio["mechanism"] == "O_DIRECT" and r["fs_type"] == "zfs"
+    want["loop-buffered"] = bool(d["loop_backing_file"]) and d["loop_direct_io"] is False
+    want["in-use"] = d["in_use"] is True and (is_dev or d["kind"] != "file")
+    return want
+
+
+def get(r, dotted):
+    v = r
+    for k in dotted.split("."):
+        if not isinstance(v, dict) or k not in v:
+            raise KeyError(dotted)
+        v = v[k]
+    return v
+
+
+def main(argv):
+    expects, present, absent = [], [], []
+    i = 1
+    while i < len(argv):
+        if argv[i] == "--expect" and i + 1 < len(argv):
+            k, _, v = argv[i + 1].partition("=")
+            expects.append((k, v))
+        elif argv[i] == "--advice" and i + 1 < len(argv):
+            present.append(argv[i + 1])
+        elif argv[i] == "--no-advice" and i + 1 < len(argv):
+            absent.append(argv[i + 1])
+        else:
+            print("usage: dio-info-json.py [--expect K=V] [--advice ID] [--no-advice ID]")
+            return 99
+        i += 2
+    text = sys.stdin.read()
+    try:
+        r = json.loads(text)
+    except ValueError as e:
+        print("not JSON: %s" % e)
+        print(text[:2000])
+        return 1
+
+    if list(r.keys()) != TOP:
+        bad("top-level keys %s, want %s" % (list(r.keys()), TOP))
+    for sec, keys in SECTIONS.items():
+        got = list(r.get(sec, {}).keys())
+        if got != keys:
+            bad("%s keys %s, want %s" % (sec, got, keys))
+        for k, v in r.get(sec, {}).items():
+            if v == "" or v == []:
+                bad("%s.%s is empty instead of null" % (sec, k))
+    ids = []
+    for a in r.get("advice", []):
+        if list(a.keys()) != ADVICE_KEYS:
+            bad("advice keys %s" % list(a.keys()))
+            continue
+        ids.append(a["id"])
+        if not a["text"]:
+            bad("advice %s has no text" % a["id"])
+        for x in a["actions"]:
+            if list(x.keys()) != ACTION_KEYS or not x["text"]:
+                bad("advice %s: bad action %s" % (a["id"], x))
+    if len(ids) != len(set(ids)):
+        bad("advice ids repeat: %s" % ids)
+    if errors:
+        for e in errors:
+            print("FAIL: " + e)
+        return 1
+
+    for aid, holds in rules(r).items():
+        if holds and aid not in ids:
+            bad("advice %s missing although its fact holds" % aid)
+        if not holds and aid in ids:
+            bad("advice %s given although its fact does not hold" % aid)
+    for aid in ids:
+        if aid not in rules(r):
+            bad("advice %s has no rule here" % aid)
+    for k, v in expects:
+        try:
+            got = get(r, k)
+        except KeyError:
+            bad("no key %s" % k)
+            continue
+        try:
+            want = json.loads(v)
+        except ValueError:
+            want = v
+        if got != want:
+            bad("%s is %r, want %r" % (k, got, want))
+    for aid in present:
+        if aid not in ids:
+            bad("advice %s expected" % aid)
+    for aid in absent:
+        if aid in ids:
+            bad("advice %s not expected" % aid)
+    for e in errors:
+        print("FAIL: " + e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
