@@ -35,7 +35,6 @@
 #define DEFAULT_READ_SIZE (64u * 1024)
 #define RBUF_MAX_LEN 0xffffffu  /* READ BUFFER(10) allocation length: 24 bits */
 #define READ10_MAX_BLOCKS 0xffffu
-#define ALLOW_DIO_PATH "/sys/module/sg/parameters/allow_dio"
 
 enum { CMD_RBUF, CMD_READ };
 enum { FMT_TABLE, FMT_CSV, FMT_JSON };
@@ -764,35 +763,31 @@ measure(const struct dev *d, const struct opts *o, struct run *r, dio_scsi *c,
 	     (double)r->dur_sum / (double)ncmd / 1e3, r->dur_max / 1e3);
 }
 
-/* Why direct I/O was asked and not done, for the report. */
+/* Why direct I/O was asked and not done, for the report: the sg driver's
+ * allow_dio, as the library's device facts know it. */
 static void
-direct_reason(const struct run *r, char *buf, size_t len)
+direct_reason(const struct dev *d, const struct run *r, char *buf, size_t len)
 {
-	char v[16] = "";
-	FILE *fp;
+	struct dio_devinfo di;
+	const char *where;
 
 	if (r->xfer_done == DIO_SCSI_XFER_AUTO) {
 		snprintf(buf, len, "the OS chose the data path and does not report it");
 		return;
 	}
-	fp = fopen(ALLOW_DIO_PATH, "r");
-	if (fp != NULL) {
-		if (fgets(v, sizeof(v), fp) == NULL)
-			v[0] = '\0';
-		fclose(fp);
-		v[strcspn(v, "\n")] = '\0';
-	}
-	if (strcmp(v, "0") == 0)
+	if (dio_devinfo(d->path, &di) < 0)
+		di.allow_dio = DIO_TRI_UNKNOWN;
+	where = di.allow_dio_path[0] ? di.allow_dio_path : "allow_dio";
+	if (di.allow_dio == DIO_TRI_NO)
 		snprintf(buf, len, "the sg driver fell back to indirect I/O because "
-		         "%s is 0 (as root: echo 1 > %s)", ALLOW_DIO_PATH, ALLOW_DIO_PATH);
-	else if (v[0] != '\0')
+		         "%s is 0 (as root: echo 1 > %s)", where, where);
+	else if (di.allow_dio == DIO_TRI_YES)
 		snprintf(buf, len, "the sg driver fell back to indirect I/O although "
-		         "%s is %s: the buffer did not meet the queue's DMA alignment or "
-		         "the request needed more than the driver maps directly",
-		         ALLOW_DIO_PATH, v);
+		         "%s is 1: the buffer did not meet the queue's DMA alignment or "
+		         "the request needed more than the driver maps directly", where);
 	else
 		snprintf(buf, len, "the driver fell back to indirect I/O and did not "
-		         "say why (no %s here)", ALLOW_DIO_PATH);
+		         "say why (the sg driver's allow_dio cannot be read here)");
 }
 
 /* ------------------------------------------------------------ derived */
@@ -929,7 +924,7 @@ print_single(const struct dev *d, const struct opts *o, const struct run *r)
 	printf("CPU         %.1f%% (user %.3f s, system %.3f s)\n",
 	       (r->user + r->sys) / r->secs * 100.0, r->user, r->sys);
 	if (r->mode == DIO_SCSI_XFER_DIRECT && r->not_direct > 0) {
-		direct_reason(r, why, sizeof(why));
+		direct_reason(d, r, why, sizeof(why));
 		printf("note        direct I/O was asked but not done for %llu of %llu "
 		       "commands: %s\n", (unsigned long long)r->not_direct,
 		       (unsigned long long)r->commands, why);
@@ -1058,7 +1053,7 @@ print_sweep_table(const struct dev *d, const struct opts *o, struct run *runs,
 			else if (r->mode == DIO_SCSI_XFER_DIRECT && r->not_direct > 0) {
 				char why[400];
 
-				direct_reason(r, why, sizeof(why));
+				direct_reason(d, r, why, sizeof(why));
 				printf("%s direct: not done for %llu of %llu commands: %s\n",
 				       diot_fmt_iec(r->size, a, sizeof(a)),
 				       (unsigned long long)r->not_direct,
