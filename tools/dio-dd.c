@@ -105,7 +105,7 @@ struct dev {
 	int eof;                 /* a short read: no more transfers             */
 	/* results (merged from the threads under lock) */
 	struct diot_hist hist;
-	uint64_t bytes, full, partial, wfull, wpartial, calls;
+	uint64_t bytes, rbytes, wbytes, calls;
 	uint64_t io_ns, cpu_ns, t_end;
 	uint64_t sg_cmds, sg_not_direct;
 	int err;
@@ -694,7 +694,7 @@ struct wctx {
 	struct dev *d;
 	int k;
 	struct diot_hist hist;
-	uint64_t bytes, full, partial, wfull, wpartial, calls, io_ns, cpu_ns, t_end;
+	uint64_t bytes, rbytes, wbytes, calls, io_ns, cpu_ns, t_end;
 	uint64_t sg_cmds, sg_not_direct;
 	int err;
 	char errmsg[512];
@@ -967,10 +967,7 @@ run_sync(struct wctx *w, unsigned char *buf)
 				set_eof(d);
 			if (n == 0)
 				break;
-			if ((size_t)n < len)
-				w->partial++;
-			else
-				w->full++;
+			w->rbytes += (uint64_t)n;
 		} else {
 			stamp(buf, len, (uint64_t)out_off);
 			n = (int64_t)len;
@@ -984,10 +981,7 @@ run_sync(struct wctx *w, unsigned char *buf)
 			w->calls++;
 			if (m < 0)
 				break;
-			if ((size_t)n < len)
-				w->wpartial++;
-			else
-				w->wfull++;
+			w->wbytes += (uint64_t)m;
 		}
 		w->bytes += (uint64_t)n;
 	}
@@ -1105,10 +1099,7 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 					free_n++;
 					continue;
 				}
-				if ((size_t)res < s->len)
-					w->partial++;
-				else
-					w->full++;
+				w->rbytes += (uint64_t)res;
 				if (d->out.path == NULL || w->err) {
 					w->bytes += (uint64_t)res;
 					s->state = 0;
@@ -1141,10 +1132,7 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 				wfail(w, -EIO, "write of %zu bytes at offset %" PRId64 " of '%s' "
 				      "made no progress", s->n, s->out_off, d->out.path);
 			}
-			if (s->n < s->len)
-				w->wpartial++;
-			else
-				w->wfull++;
+			w->wbytes += s->done;
 			w->bytes += s->done;
 			s->state = 0;
 			free_n++;
@@ -1204,10 +1192,8 @@ worker(void *arg)
 	pthread_mutex_lock(&d->lock);
 	diot_hist_merge(&d->hist, &w->hist);
 	d->bytes += w->bytes;
-	d->full += w->full;
-	d->partial += w->partial;
-	d->wfull += w->wfull;
-	d->wpartial += w->wpartial;
+	d->rbytes += w->rbytes;
+	d->wbytes += w->wbytes;
 	d->calls += w->calls;
 	d->io_ns += w->io_ns;
 	d->cpu_ns += w->cpu_ns;
@@ -1262,10 +1248,10 @@ make_row(struct row *r, const struct dev *d, double wall_s)
 	r->io = io_labels[d->index];
 	r->h = &d->hist;
 	r->bytes = d->bytes;
-	r->full = d->full;
-	r->partial = d->partial;
-	r->wfull = d->wfull;
-	r->wpartial = d->wpartial;
+	r->full = d->rbytes / o.bs;
+	r->partial = d->rbytes % o.bs != 0;
+	r->wfull = d->wbytes / o.bs;
+	r->wpartial = d->wbytes % o.bs != 0;
 	r->calls = d->calls;
 	r->sg_cmds = d->sg_cmds;
 	r->sg_nd = d->sg_not_direct;
@@ -1854,10 +1840,10 @@ main(int argc, char **argv)
 		make_row(&rows[i], d, d->t_end > t_go ? (double)(d->t_end - t_go) / 1e9 : 0);
 		diot_hist_merge(&all, &d->hist);
 		tot.bytes += d->bytes;
-		tot.full += d->full;
-		tot.partial += d->partial;
-		tot.wfull += d->wfull;
-		tot.wpartial += d->wpartial;
+		tot.full += rows[i].full;
+		tot.partial += rows[i].partial;
+		tot.wfull += rows[i].wfull;
+		tot.wpartial += rows[i].wpartial;
 		tot.calls += d->calls;
 		tot.sg_cmds += d->sg_cmds;
 		tot.sg_nd += d->sg_not_direct;
