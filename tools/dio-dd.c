@@ -927,6 +927,52 @@ do_write(struct wctx *w, const void *buf, size_t len, int64_t off)
 	return n;
 }
 
+/*
+ * A direct output cannot take the last, short piece of an input whose
+ * length is not a multiple of its granularity: like dd, write that tail
+ * through a buffered descriptor of the same file.  Returns 1 if it did.
+ */
+static int
+tail_needs_buffered(const struct dev *d, size_t n)
+{
+	uint32_t g = d->out.align.offset_align;
+
+	return d->out.f != NULL && dio_file_direct(d->out.f) != DIO_MECH_NONE && g > 1 &&
+	       n % g != 0;
+}
+
+static int64_t
+write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off)
+{
+	struct dev *d = w->d;
+	int fd = open(d->out.path, O_WRONLY);
+	ssize_t m = -1;
+	size_t done = 0;
+
+	if (fd >= 0) {
+		while (done < n) {
+			m = pwrite(fd, (const char *)buf + done, n - done,
+			           (off_t)(off + (int64_t)done));
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m <= 0)
+				break;
+			done += (size_t)m;
+		}
+	}
+	if (fd < 0 || done < n) {
+		int e = errno ? errno : EIO;
+
+		wfail(w, -e, "buffered write of the last %zu bytes at offset %" PRId64
+		      " of '%s': %s", n, off, d->out.path, dio_strerror(e));
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	close(fd);
+	return (int64_t)n;
+}
+
 static void
 wait_gate(void)
 {
@@ -974,7 +1020,10 @@ run_sync(struct wctx *w, unsigned char *buf)
 		}
 		if (d->out.path) {
 			t0 = diot_now_ns();
-			m = do_write(w, buf, (size_t)n, out_off);
+			if (tail_needs_buffered(d, (size_t)n))
+				m = write_tail_buffered(w, buf, (size_t)n, out_off);
+			else
+				m = do_write(w, buf, (size_t)n, out_off);
 			t1 = diot_now_ns();
 			diot_hist_add(&w->hist, t1 - t0);
 			w->io_ns += t1 - t0;
@@ -1107,6 +1156,15 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 					continue;
 				}
 				s->n = (size_t)res;
+				if (tail_needs_buffered(d, s->n)) {
+					if (write_tail_buffered(w, s->buf, s->n, s->out_off) > 0) {
+						w->wbytes += s->n;
+						w->bytes += s->n;
+					}
+					s->state = 0;
+					free_n++;
+					continue;
+				}
 				s->state = 2;
 				s->t_sub = diot_now_ns();
 				r = dio_aio_write(q, d->out.fd, s->buf, s->n, s->out_off, ev[k].tag);
