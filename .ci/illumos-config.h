@@ -39,3 +39,9 @@
 #define HAVE_SYS_SCSI_IMPL_USCSI_H 1
 #define HAVE_SYS_DKIO_H 1
 #define HAVE_SYS_STATVFS_H 1
+/* dio-dd: POSIX AIO is in illumos libc (aio.h); no liburing there. */
+#define HAVE_AIO_H 1
+#define HAVE_AIO_READ 1
+#define HAVE_AIO_WRITE 1
+#define HAVE_AIO_SUSPEND 1
+#define HAVE_AIO_CANCEL 1

@@ -921,6 +921,127 @@ DIO_EXTERN const char *dio_devinfo_kind_name(int kind);
 /** "unknown", "no" or "yes". */
 DIO_EXTERN const char *dio_tri_name(int tri);
 
+/* Zero-copy discard reads                                            */
+/* ------------------------------------------------------------------ */
+
+/**
+ * Read len bytes of fd at offset off into the kernel and throw them away
+ * without copying them to user memory: the "no-copy" read that measures a
+ * device or the page cache without the cost of the user copy.  Linux:
+ * sendfile() to /dev/null (the page-cache pages are passed by reference
+ * and dropped; a descriptor of /dev/null is opened on the first call,
+ * close-on-exec, and kept), or splice() through a pipe where sendfile()
+ * refuses the descriptor.  The file offset of fd is not used or changed.
+ * Short counts and EINTR are retried; returns the bytes read (< len only
+ * at end of file) or a -errno; -ENOTSUP where the platform has no such
+ * path (illumos, the posix backend).
+ */
+DIO_EXTERN int64_t dio_read_discard(int fd, int64_t off, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Asynchronous I/O queue                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A small queue of asynchronous positional reads and writes on plain
+ * descriptors (those of dio_file_fd() included, so direct I/O works).
+ * Engines:
+ *  - io_uring (Linux, when configure found liburing): requests are
+ *    queued by dio_aio_read()/dio_aio_write() and handed to the kernel in
+ *    one system call by dio_aio_submit() or dio_aio_wait();
+ *  - POSIX AIO (aio_read/aio_write/aio_suspend: glibc, illumos libc):
+ *    each request starts when it is queued.  glibc implements it with
+ *    threads in user space, so it is the portable fallback, not the fast
+ *    path.
+ * A queue is used by one thread at a time.  Requests are never retried:
+ * a completion carries the raw result of one read or write (short counts
+ * are possible, 0 at end of file).
+ */
+typedef struct dio_aio dio_aio;
+
+/** Engines for dio_aio_new(). */
+enum dio_aio_engine {
+	DIO_AIO_AUTO     = 0, /**< io_uring where it works, else POSIX AIO */
+	DIO_AIO_IO_URING = 1, /**< Linux io_uring (through liburing)       */
+	DIO_AIO_POSIX    = 2  /**< POSIX aio_read/aio_write/aio_suspend    */
+};
+
+/** Largest queue depth dio_aio_new() accepts. */
+#define DIO_AIO_DEPTH_MAX 4096
+
+/** One completed request. */
+struct dio_aio_event {
+	uint64_t tag;    /**< the tag given when the request was queued      */
+	int64_t result;  /**< bytes transferred (may be short), or a -errno  */
+};
+
+/**
+ * Engines compiled into this build, as a mask of (1 << dio_aio_engine)
+ * bits (DIO_AIO_AUTO's bit is never set).  A compiled-in engine may still
+ * fail at dio_aio_new() time (io_uring disabled by the kernel, seccomp).
+ */
+DIO_EXTERN unsigned dio_aio_engines(void);
+
+/**
+ * New queue for up to depth requests in flight (1 to DIO_AIO_DEPTH_MAX)
+ * with the given engine (dio_aio_engine).  DIO_AIO_AUTO takes io_uring
+ * and falls back to POSIX AIO when io_uring is not compiled in or the
+ * kernel refuses it (the reason goes to the log callback at INFO level;
+ * dio_aio_engine() tells which ran).  Returns the queue, or NULL with
+ * *err (may be NULL) set: -EINVAL for a bad depth or engine, -ENOTSUP
+ * when the engine does not exist in this build, -ENOMEM, or the error of
+ * setting the engine up.
+ */
+DIO_EXTERN dio_aio *dio_aio_new(unsigned depth, int engine, int *err);
+
+/**
+ * Wait for every request still in flight (their results are dropped),
+ * then free the queue.  NULL is a no-op.
+ */
+DIO_EXTERN void dio_aio_free(dio_aio *q);
+
+/** The engine a queue runs on (DIO_AIO_IO_URING or DIO_AIO_POSIX). */
+DIO_EXTERN int dio_aio_engine(const dio_aio *q);
+
+/** "auto", "io_uring" or "posix-aio"; "unknown" for others. */
+DIO_EXTERN const char *dio_aio_engine_name(int engine);
+
+/** The depth given to dio_aio_new(). */
+DIO_EXTERN unsigned dio_aio_depth(const dio_aio *q);
+
+/** Requests queued or running whose completion was not yet returned. */
+DIO_EXTERN unsigned dio_aio_inflight(const dio_aio *q);
+
+/**
+ * Queue a read of len bytes at offset off of fd into buf; tag comes back
+ * with its completion.  buf must stay valid, and untouched, until then.
+ * Returns 0, -EAGAIN when depth requests are in flight (reap some with
+ * dio_aio_wait() first), -EINVAL for a negative offset or a NULL buffer,
+ * or the error of starting it (POSIX AIO starts it here).
+ */
+DIO_EXTERN int dio_aio_read(dio_aio *q, int fd, void *buf, size_t len, int64_t off,
+                            uint64_t tag);
+
+/** The same for a write of len bytes from buf. */
+DIO_EXTERN int dio_aio_write(dio_aio *q, int fd, const void *buf, size_t len,
+                             int64_t off, uint64_t tag);
+
+/**
+ * Hand queued requests to the kernel without waiting (io_uring; POSIX AIO
+ * has nothing pending).  Returns the number submitted or a -errno.
+ */
+DIO_EXTERN int dio_aio_submit(dio_aio *q);
+
+/**
+ * Submit what is queued, then wait until at least min requests have
+ * completed (min may be 0: only collect what is already done) and store
+ * up to max completions in ev.  min is capped at the number in flight
+ * and at max.  Returns the number stored, or a -errno: -EINTR when a
+ * signal arrived before any completion (the requests stay in flight).
+ */
+DIO_EXTERN int dio_aio_wait(dio_aio *q, struct dio_aio_event *ev, unsigned max,
+                            unsigned min);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1061,3 +1061,223 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 		close(sgfd);
 	return 0;
 }
+
+/* ------------------------------------------------------------ discard reads */
+
+/* (Included here rather than at the top so that this block merges as one
+ * appended piece.) */
+#include <pthread.h>
+#include <sys/sendfile.h>
+#if defined(HAVE_LIBURING_H) && defined(DIO_HAVE_LIBURING)
+# include <liburing.h>
+#else
+# undef DIO_HAVE_LIBURING
+#endif
+
+static int dio__devnull_fd = -1;
+static pthread_once_t dio__devnull_once = PTHREAD_ONCE_INIT;
+
+static void
+dio__devnull_open(void)
+{
+	dio__devnull_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+}
+
+/*
+ * splice() through a pipe made for the call: for descriptors sendfile()
+ * refuses.  The pipe holds page references, not copies.
+ */
+static int64_t
+dio__splice_discard(int fd, int64_t off, size_t len)
+{
+	int p[2];
+	loff_t lo = (loff_t)off;
+	ssize_t n, m, out = 0;
+	int e;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return DIO__ERR(errno);
+	if (len > 1u << 20)
+		len = 1u << 20;   /* what a pipe can be asked to hold */
+	(void)fcntl(p[1], F_SETPIPE_SZ, (int)len);
+	n = splice(fd, &lo, p[1], NULL, len, SPLICE_F_MOVE);
+	e = errno;
+	while (n > 0 && out < n) {
+		m = splice(p[0], NULL, dio__devnull_fd, NULL, (size_t)(n - out),
+		           SPLICE_F_MOVE);
+		if (m <= 0) {
+			if (m < 0 && errno == EINTR)
+				continue;
+			e = m < 0 ? errno : EIO;
+			n = -1;
+			break;
+		}
+		out += m;
+	}
+	close(p[0]);
+	close(p[1]);
+	return n < 0 ? DIO__ERR(e == EINVAL ? ENOTSUP : e) : (int64_t)n;
+}
+
+int64_t
+dio__os_read_discard(int fd, int64_t off, size_t len)
+{
+	off_t o = (off_t)off;
+	ssize_t n;
+
+	(void)pthread_once(&dio__devnull_once, dio__devnull_open);
+	if (dio__devnull_fd < 0)
+		return -ENOTSUP;
+	if (len > 0x7ffff000u)
+		len = 0x7ffff000u;   /* sendfile's largest count */
+	n = sendfile(dio__devnull_fd, fd, &o, len);
+	if (n >= 0)
+		return n;
+	if (errno == EINVAL || errno == ENOSYS)
+		return dio__splice_discard(fd, off, len);
+	return DIO__ERR(errno);
+}
+
+/* ------------------------------------------------------------ io_uring */
+
+#if defined(DIO_HAVE_LIBURING)
+struct dio__uring {
+	struct io_uring ring;
+};
+
+int
+dio__os_uring_available(void)
+{
+	return 1;
+}
+
+int
+dio__os_uring_new(unsigned depth, struct dio__uring **r)
+{
+	struct dio__uring *u = calloc(1, sizeof(*u));
+	int e;
+
+	if (u == NULL)
+		return -ENOMEM;
+	e = io_uring_queue_init(depth, &u->ring, 0);
+	if (e < 0) {
+		free(u);
+		return e;
+	}
+	*r = u;
+	return 0;
+}
+
+void
+dio__os_uring_free(struct dio__uring *r)
+{
+	if (r == NULL)
+		return;
+	io_uring_queue_exit(&r->ring);
+	free(r);
+}
+
+int
+dio__os_uring_prep(struct dio__uring *r, int write, int fd, void *buf, size_t len,
+                   int64_t off, uint64_t tag)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
+	int e;
+
+	if (sqe == NULL) {
+		/* The submission ring is full of queued requests: hand them
+		 * over, then there is room. */
+		e = io_uring_submit(&r->ring);
+		if (e < 0)
+			return e;
+		sqe = io_uring_get_sqe(&r->ring);
+		if (sqe == NULL)
+			return -EAGAIN;
+	}
+	if (len > 0x7ffff000u)
+		len = 0x7ffff000u;
+	if (write)
+		io_uring_prep_write(sqe, fd, buf, (unsigned)len, (uint64_t)off);
+	else
+		io_uring_prep_read(sqe, fd, buf, (unsigned)len, (uint64_t)off);
+	sqe->user_data = tag;
+	return 0;
+}
+
+int
+dio__os_uring_submit(struct dio__uring *r)
+{
+	int e;
+
+	do
+		e = io_uring_submit(&r->ring);
+	while (e == -EINTR);
+	return e;
+}
+
+int
+dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev, unsigned max,
+                   unsigned min)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0;
+	int e;
+
+	e = io_uring_submit_and_wait(&r->ring, min);
+	if (e < 0 && e != -EBUSY && !(e == -EINTR && min == 0))
+		return e;
+	io_uring_for_each_cqe(&r->ring, head, cqe) {
+		if (n >= max)
+			break;
+		ev[n].tag = cqe->user_data;
+		ev[n].result = cqe->res;
+		n++;
+	}
+	io_uring_cq_advance(&r->ring, n);
+	if (n < min && e == -EINTR)
+		return n > 0 ? (int)n : -EINTR;
+	return (int)n;
+}
+#else
+int
+dio__os_uring_available(void)
+{
+	return 0;
+}
+
+int
+dio__os_uring_new(unsigned depth, struct dio__uring **r)
+{
+	(void)depth; (void)r;
+	return -ENOTSUP;
+}
+
+void
+dio__os_uring_free(struct dio__uring *r)
+{
+	(void)r;
+}
+
+int
+dio__os_uring_prep(struct dio__uring *r, int write, int fd, void *buf, size_t len,
+                   int64_t off, uint64_t tag)
+{
+	(void)r; (void)write; (void)fd; (void)buf; (void)len; (void)off; (void)tag;
+	return -ENOTSUP;
+}
+
+int
+dio__os_uring_submit(struct dio__uring *r)
+{
+	(void)r;
+	return -ENOTSUP;
+}
+
+int
+dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev, unsigned max,
+                   unsigned min)
+{
+	(void)r; (void)ev; (void)max; (void)min;
+	return -ENOTSUP;
+}
+#endif

@@ -140,4 +140,46 @@ int dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len);
  */
 int dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *out);
 
+/* ---------------------------------------- discard reads and io_uring */
+
+/*
+ * Read len bytes of fd at off into the kernel and drop them, with no copy
+ * to user memory (see dio_read_discard(); the caller checked off >= 0).
+ * One attempt: returns the bytes done (possibly short, 0 at end of file)
+ * or -errno; -ENOTSUP where there is no such path.
+ */
+int64_t dio__os_read_discard(int fd, int64_t off, size_t len);
+
+/* A kernel I/O ring (Linux io_uring); opaque to lib/aio.c. */
+struct dio__uring;
+
+/* 1 if an io_uring engine is compiled in, else 0. */
+int dio__os_uring_available(void);
+
+/*
+ * New ring for depth requests in flight.  Returns 0 with *r set, -ENOTSUP
+ * where there is no io_uring (not compiled in), or the -errno of setting
+ * it up (the kernel may refuse: -ENOSYS, -EPERM).
+ */
+int dio__os_uring_new(unsigned depth, struct dio__uring **r);
+void dio__os_uring_free(struct dio__uring *r);
+
+/*
+ * Queue one read (write == 0) or write without submitting it.  The caller
+ * keeps at most depth requests in flight.  Returns 0 or -errno.
+ */
+int dio__os_uring_prep(struct dio__uring *r, int write, int fd, void *buf,
+                       size_t len, int64_t off, uint64_t tag);
+
+/* Submit what is queued; returns the count or -errno. */
+int dio__os_uring_submit(struct dio__uring *r);
+
+/*
+ * Submit what is queued, wait for at least min completions (already
+ * capped by the caller) and store up to max in ev.  Returns the number
+ * stored or -errno (-EINTR: a signal came first).
+ */
+int dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev,
+                       unsigned max, unsigned min);
+
 #endif /* DIO_OS_H */

@@ -5,7 +5,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 fail=0
-for t in sync-write dio-rbuf dio-info; do
+for t in sync-write dio-rbuf dio-info dio-dd; do
 	bin=$top_builddir/tools/$t
 	out=$("$bin" --help 2>/dev/null) && echo "$out" | grep -q "^Usage: $t " ||
 		{ echo "FAIL $t --help"; fail=1; }

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""dio-dd benchmark: dio-dd against fio and GNU dd on the same loop devices.
+
+Needs root (it sets up loop devices over scratch images, by default in
+/dev/shm so that the backing store is memory and the figures are those of
+the I/O paths, not of a disk).  For every workload
+
+  sequential read / write  x  buffered / direct  x  1 / 4 devices
+  x  queue depth 1 / 32
+
+it runs dio-dd and a peer alternately (A B, then B A, ...) for --pairs
+pairs and reports the medians and dio-dd's throughput over the peer's
+(target >= 1.0):
+
+  fio  qd 1: ioengine=psync; qd 32: ioengine=io_uring iodepth=32 (libaio
+       with --fio-engine libaio); one job per device
+  dd   qd 1 only (dd has no queue); one dd process per device, at once
+
+Throughput is each tool's own account of the whole workload: bytes over
+the wall time from its start of I/O to the end of the last device (dio-dd:
+total mb_per_s; fio: the group's bandwidth; dd: total bytes over the
+slowest dd's seconds).  Buffered runs start with the loop devices' page
+cache dropped (BLKFLSBUF) and dirty data synced, outside the timing.
+
+Usage: sudo bench/dio-dd-bench.py [--pairs 9] [--size 256M] [--bs 128k]
+         [--dir /dev/shm] [--dio-dd PATH] [--json FILE] [--quick]
+"""
+import argparse, json, os, re, shutil, statistics, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+
+
+def sh(cmd, **kw):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    if r.returncode != 0:
+        sys.exit("command failed (%d): %s\n%s%s" % (r.returncode, " ".join(cmd), r.stdout,
+                                                     r.stderr))
+    return r
+
+
+def find_tool(arg):
+    for p in [arg, os.path.join(TOP, "tools/dio-dd"), "/tmp/bd/tools/dio-dd"]:
+        if p and os.access(p, os.X_OK):
+            return p
+    sys.exit("dio-dd not found: build it, or pass --dio-dd PATH")
+
+
+def size_bytes(s):
+    m = re.fullmatch(r"(\d+)([kKmMgG]?)", s)
+    if not m:
+        sys.exit("bad size %s" % s)
+    return int(m.group(1)) * {"": 1, "k": 1024, "K": 1024, "m": 1 << 20, "M": 1 << 20,
+                              "g": 1 << 30, "G": 1 << 30}[m.group(2)]
+
+
+def settle(devs):
+    subprocess.run(["sync"])
+    for d in devs:
+        subprocess.run(["blockdev", "--flushbufs", d], stderr=subprocess.DEVNULL)
+
+
+def run_diodd(tool, devs, rw, direct, qd, bs, size):
+    args = [tool, "bs=%d" % bs, "count=%d" % (size // bs), "--format", "json"]
+    if rw == "read":
+        args.append("if=" + ",".join(devs))
+        if direct:
+            args.append("iflag=direct")
+    else:
+        args += ["of=" + ",".join(devs), "--force"]
+        if direct:
+            args.append("oflag=direct")
+    if qd > 1:
+        args += ["qd=%d" % qd, "engine=io_uring"]
+    d = json.loads(sh(args).stdout)
+    assert d["total"]["bytes"] == size * len(devs), d["total"]
+    return d["total"]["mb_per_s"]
+
+
+def run_fio(devs, rw, direct, qd, bs, size, engine):
+    args = ["fio", "--output-format=json", "--group_reporting", "--rw=" + rw,
+            "--bs=%d" % bs, "--size=%d" % size, "--direct=%d" % direct,
+            "--ioengine=" + ("psync" if qd == 1 else engine),
+            "--iodepth=%d" % qd, "--invalidate=0"]
+    for i, d in enumerate(devs):
+        args += ["--name=d%d" % i, "--filename=" + d]
+    j = json.loads(sh(args).stdout)
+    job = j["jobs"][0]
+    part = job["read" if rw == "read" else "write"]
+    assert part["io_bytes"] == size * len(devs), part["io_bytes"]
+    # bw_bytes: bytes per second over the group's run time
+    return part["bw_bytes"] / 1e6
+
+
+def run_dd(devs, rw, direct, bs, size):
+    procs = []
+    for d in devs:
+        if rw == "read":
+            cmd = ["dd", "if=" + d, "of=/dev/null", "bs=%d" % bs, "count=%d" % (size // bs)]
+            if direct:
+                cmd.append("iflag=direct")
+        else:
+            cmd = ["dd", "if=/dev/zero", "of=" + d, "bs=%d" % bs, "count=%d" % (size // bs)]
+            if direct:
+                cmd.append("oflag=direct")
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                      text=True))
+    secs, total = 0.0, 0
+    for p in procs:
+        err = p.communicate()[1]
+        if p.returncode != 0:
+            sys.exit("dd failed: " + err)
+        m = re.search(r"^(\d+) bytes .* copied, ([0-9.e+-]+) s", err, re.M)
+        total += int(m.group(1))
+        secs = max(secs, float(m.group(2)))
+    assert total == size * len(devs)
+    return total / secs / 1e6
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pairs", type=int, default=9)
+    ap.add_argument("--size", default="256M", help="bytes per device and run")
+    ap.add_argument("--bs", default="128k")
+    ap.add_argument("--dir", default="/dev/shm", help="where the scratch images go")
+    ap.add_argument("--dio-dd", default=None)
+    ap.add_argument("--fio-engine", default="io_uring", choices=["io_uring", "libaio"])
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--quick", action="store_true", help="3 pairs, 64M: a smoke run")
+    a = ap.parse_args()
+    if os.geteuid() != 0:
+        sys.exit("dio-dd-bench.py needs root (loop devices)")
+    for t in ("fio", "dd", "losetup", "blockdev"):
+        if shutil.which(t) is None:
+            sys.exit("needs %s" % t)
+    if a.quick:
+        a.pairs, a.size = 3, "64M"
+    tool = find_tool(a.dio_dd)
+    size, bs = size_bytes(a.size), size_bytes(a.bs)
+    work = tempfile.mkdtemp(prefix="dio-dd-bench.", dir=a.dir)
+    loops = []
+    try:
+        for i in range(4):
+            img = os.path.join(work, "img%d" % i)
+            with open(img, "wb") as f:
+                f.truncate(size)
+            loops.append(sh(["losetup", "-f", "--show", img]).stdout.strip())
+        # Fill them once so that reads read data.
+        for d in loops:
+            sh(["dd", "if=/dev/urandom", "of=" + d, "bs=1M", "count=%d" % (size >> 20)])
+        settle(loops)
+        print("dio-dd %s vs fio (%s) and GNU dd; %d pairs each, %s per device, bs %s, "
+              "loop devices over %s" % (sh([tool, "--version"]).stdout.split()[2].rstrip(","),
+                                        sh(["fio", "--version"]).stdout.strip(), a.pairs,
+                                        a.size, a.bs, a.dir))
+        rows = []
+        hdr = "%-6s %-9s %4s %3s %-4s %10s %10s %7s" % ("rw", "mode", "devs", "qd", "peer",
+                                                       "dio-dd MB/s", "peer MB/s", "ratio")
+        print(hdr)
+        for rw in ("read", "write"):
+            for direct in (0, 1):
+                for nd in (1, 4):
+                    for qd in (1, 32):
+                        devs = loops[:nd]
+                        peers = ["fio"] + (["dd"] if qd == 1 else [])
+                        for peer in peers:
+                            a_res, b_res = [], []
+                            for p in range(a.pairs):
+                                order = (0, 1) if p % 2 == 0 else (1, 0)
+                                for which in order:
+                                    settle(devs)
+                                    if which == 0:
+                                        a_res.append(run_diodd(tool, devs, rw, direct, qd, bs,
+                                                               size))
+                                    elif peer == "fio":
+                                        b_res.append(run_fio(devs, rw, direct, qd, bs, size,
+                                                             a.fio_engine))
+                                    else:
+                                        b_res.append(run_dd(devs, rw, direct, bs, size))
+                            ma, mb = statistics.median(a_res), statistics.median(b_res)
+                            ratios = [x / y for x, y in zip(a_res, b_res)]
+                            row = {"rw": rw, "mode": "direct" if direct else "buffered",
+                                   "devices": nd, "qd": qd, "peer": peer,
+                                   "dio_dd_mb_s": ma, "peer_mb_s": mb,
+                                   "ratio_of_medians": ma / mb,
+                                   "median_pair_ratio": statistics.median(ratios),
+                                   "dio_dd_runs": a_res, "peer_runs": b_res}
+                            rows.append(row)
+                            print("%-6s %-9s %4d %3d %-4s %10.0f %10.0f %7.2f%s" % (
+                                rw, row["mode"], nd, qd, peer, ma, mb, ma / mb,
+                                "" if ma / mb >= 1.0 else "  (below 1.0)"), flush=True)
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump({"pairs": a.pairs, "size": size, "bs": bs, "rows": rows}, f, indent=1)
+    finally:
+        for d in loops:
+            subprocess.run(["losetup", "-d", d])
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+#!/bin/sh
+# dio-dd-cli.sh -- dio-dd on files in the build directory (no root):
+#  - a table of bad operands, each with its own message and exit 2;
+#  - refusal to overwrite an existing file without --force / oflag=force
+#    (checksum before and after);
+#  - read, write and copy with one and several files and threads, on the
+#    sync engine and on every asynchronous engine of the build, the
+#    copies verified with cmp; skip/seek/count; bs x bpt; the pattern's
+#    offset stamps;
+#  - no-copy reads (Linux) or their clear refusal (elsewhere);
+#  - JSON (python3) with the documented keys, CSV columns, device bytes
+#    adding up to the total;
+#  - rate= roughly honoured; SIGINT gives partial results and exit 130.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+DD=$top_builddir/tools/dio-dd
+[ -x "$DD" ] || hard "$DD is not built"
+work=$(mktemp -d "$top_builddir/dd-cli.XXXXXX") || hard "mktemp"
+trap 'rm -rf "$work"' EXIT INT TERM
+cd "$work" || hard "cd"
+fail=0 pass=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+# expect STATUS PATTERN ARGS...: exit status and a line of output/errors
+expect() {
+	want=$1 pat=$2; shift 2
+	out=$("$DD" "$@" 2>&1); got=$?
+	if [ "$got" -ne "$want" ] || ! printf '%s\n' "$out" | grep -q -F -- "$pat"; then
+		bad "dio-dd $*: exit $got (want $want), output:"
+		printf '%s\n' "$out" | sed 's/^/    /' | head -n 20
+		echo "    (expected: $pat)"
+	else
+		ok "dio-dd $*: exit $got: $(printf '%s\n' "$out" | grep -F -- "$pat" | head -n 1)"
+	fi
+}
+
+head -c 3000000 /dev/urandom >in1 || hard "no /dev/urandom"
+head -c 2000000 /dev/urandom >in2
+echo keep >existing
+sum_before=$(cksum <existing)
+
+# ------------------------------------------------------------ bad operands
+expect 2 "nothing to do: name an input (if=)"
+expect 2 "bs='0': size must be greater than 0" if=in1 bs=0
+expect 2 "bs='4kk': unknown suffix 'kk' (allowed: b=512;" if=in1 bs=4kk
+expect 2 "bs='1.5k': fractions are not supported" if=in1 bs=1.5k
+expect 2 "bs='2G': 2147483648 bytes is above the largest allowed" if=in1 bs=2G
+expect 2 "count='-1': not a decimal number" if=in1 count=-1
+expect 2 "count=0: nothing to transfer" if=in1 count=0
+expect 2 "thr='0': out of range (1 to 64)" if=in1 thr=0
+expect 2 "qd='0': out of range (1 to 1024)" if=in1 qd=0
+expect 2 "bpt='0': out of range" if=in1 bpt=0
+expect 2 "time='2': out of range (0 to 1)" if=in1 time=2
+expect 2 "iflag=bogus: unknown flag 'bogus' (allowed: direct, nocopy, sg)" if=in1 iflag=bogus
+expect 2 "oflag=fast: unknown flag 'fast' (allowed: direct, dsync, sync, sg, force)" of=new1 count=1 oflag=fast
+expect 2 "'dsync' is an output flag (use oflag=dsync)" if=in1 iflag=dsync
+expect 2 "'nocopy' is an input flag" of=new1 count=1 oflag=nocopy
+expect 2 "copy is pairwise: if= names 1 input but of= names 2 outputs" if=in1 of=a,b
+expect 2 "if='in1,,in2': empty item in the list" if=in1,,in2
+expect 2 "if= given twice" if=in1 if=in2
+expect 2 "unknown operand 'foo' (allowed: if, of, mode," foo=bar
+expect 2 "operands are KEY=VALUE" in1
+expect 2 "qd=2 needs the asynchronous engine (engine=aio)" if=in1 qd=2 engine=sync
+expect 2 "engine='warp': unknown value 'warp' (allowed: sync, aio, io_uring, posix-aio)" if=in1 engine=warp
+expect 2 "mode='fast': unknown value 'fast' (allowed: read, write, copy)" if=in1 mode=fast
+expect 2 "mode=write needs of=" if=in1 mode=write
+expect 2 "mode=copy needs both if= and of=" if=in1 mode=copy
+expect 2 "rate='fast': not a size" if=in1 rate=fast
+expect 2 "dio=1 asks the sg driver for direct transfers: it needs an sg device" if=in1 dio=1
+expect 2 "iflag=nocopy drops the data in the kernel: it is for reads" if=in1 of=new1 iflag=nocopy
+expect 2 "iflag=nocopy has no asynchronous form" if=in1 iflag=nocopy qd=4
+expect 2 "count= is needed to write a pattern to the file 'new1'" of=new1
+expect 2 "skip= counts input blocks, and there is no input" of=new1 count=1 skip=1
+expect 2 "seek= counts output blocks, and there is no output" if=in1 seek=1
+expect 2 "oflag= is given but there is no output" if=in1 oflag=direct
+expect 2 "skip=99999 is beyond the end of 'in1' (3000000 bytes" if=in1 skip=99999
+expect 2 "if= '/nonexistent/x': no such file or directory" if=/nonexistent/x
+expect 2 "if= '.' is a directory" if=.
+expect 2 "if= 'in1': iflag=sg needs a block or sg device, not a file" if=in1 iflag=sg
+expect 2 "bs=1048576 x bpt=2048 is 2147483648 bytes per transfer; at most" if=in1 bs=1M bpt=2048
+expect 2 "--format 'xml': unknown value 'xml' (allowed: table, csv, json)" if=in1 --format xml
+expect 2 "of= names 'o' twice" if=in1,in2 of=o,o
+[ -e new1 ] || [ -e o ] && bad "a refused run left an output file behind" || ok "refused runs created nothing"
+
+# ------------------------------------------------------------ refusals
+expect 2 "of= 'existing' exists and would be overwritten; pass --force (or oflag=force)" of=existing count=1
+expect 2 "of= 'existing' exists and would be overwritten" if=in1 of=existing
+expect 2 "of= '/dev/null' is a device: its contents would be destroyed; pass --force" of=/dev/null count=1
+[ "$(cksum <existing)" = "$sum_before" ] && ok "existing file unchanged (cksum)" ||
+	bad "existing file was modified"
+expect 0 "1+0 records out" of=existing count=1 oflag=force
+expect 0 "1+0 records out" of=existing count=1 --force
+
+# ------------------------------------------------------------ read, write, copy
+expect 0 "5859+1 records in" if=in1
+expect 0 "3000000 bytes (2.9 MiB) read" if=in1 bs=4k bpt=3
+expect 0 "732+1 records in" if=in1 bs=4k bpt=3
+expect 0 "2 devices x 3 threads" if=in1,in2 bs=64k thr=3 time=1
+expect 0 "of=/dev/null" --help
+expect 0 "1000+0 records in" if=in1 of=/dev/null count=1000
+
+expect 0 "5859+1 records out" if=in1 of=c1
+cmp -s in1 c1 && ok "copy in1 -> c1 identical" || bad "copy in1 -> c1 differs"
+expect 0 "copied" if=in1,in2 of=c2,c3 bs=8k bpt=4 thr=4
+cmp -s in1 c2 && cmp -s in2 c3 && ok "two pairs, 4 threads each: identical" ||
+	bad "two-pair copy differs"
+
+# skip/seek/count in blocks of bs
+expect 0 "10+0 records out" if=in1 of=c4 bs=1000 skip=7 seek=3 count=10
+dd if=in1 of=ref4 bs=1000 skip=7 seek=3 count=10 2>/dev/null
+cmp -s c4 ref4 && ok "skip=7 seek=3 count=10 bs=1000 as dd" || bad "skip/seek/count differ from dd"
+# write a pattern: every 512 bytes stamped with its output offset
+expect 0 "8+0 records out" of=w1 bs=4k count=8 seek=2 bpt=3
+sz=$(wc -c <w1)
+[ "$sz" -eq $((10 * 4096)) ] && ok "write: file is seek+count blocks ($sz bytes)" || bad "write: size $sz"
+stamp=$(dd if=w1 bs=512 skip=17 count=1 2>/dev/null | head -c 23)
+[ "$stamp" = "dio-dd 0000000000002200" ] && ok "stamp at 8704: '$stamp'" || bad "stamp at 8704: '$stamp'"
+
+# every asynchronous engine this build has, and auto
+engines=$("$DD" --version | sed 's/.*aio engines://')
+for e in aio $engines; do
+	expect 0 "records out" if=in1,in2 of=a1-$e,a2-$e bs=16k qd=8 thr=2 engine=$e time=1 2>&1
+	cmp -s in1 a1-$e && cmp -s in2 a2-$e && ok "engine=$e qd=8 copy identical" ||
+		bad "engine=$e copy differs"
+	expect 0 "16+0 records out" of=aw-$e bs=64k count=16 qd=4 engine=$e
+	cmp -s aw-$e w1-ref 2>/dev/null
+	"$DD" of=sw-$e bs=64k count=16 >/dev/null 2>&1
+	cmp -s aw-$e sw-$e && ok "engine=$e writes the same pattern as engine=sync" ||
+		bad "engine=$e pattern differs from sync"
+done
+echo "$engines" | grep -q io_uring || {
+	out=$("$DD" if=in1 qd=4 2>&1 >/dev/null)
+	echo "$out" | grep -q "falling back to POSIX AIO" &&
+		ok "no io_uring: engine=aio says it falls back ($out)" || bad "no fallback message: $out"
+	expect 2 "engine=io_uring: not part of this build" if=in1 engine=io_uring
+}
+
+# no-copy
+if [ "$DIO_BACKEND" = linux ]; then
+	expect 0 "5000000 bytes (4.8 MiB) read" if=in1,in2 iflag=nocopy bs=1M thr=2 count=3
+else
+	expect 1 "not supported" if=in1 iflag=nocopy bs=1M
+fi
+
+# ------------------------------------------------------------ formats
+"$DD" if=in1,in2 bs=64k thr=2 --format json >j.json || bad "json run failed"
+if command -v python3 >/dev/null 2>&1; then
+	python3 - j.json <<'PY' && ok "json: documented keys, device bytes add up" || bad "json check"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("tool", "version", "backend", "mode", "io", "engine", "engine_note", "qd",
+          "threads", "bs", "bpt", "transfer_bytes", "skip", "seek", "count",
+          "rate_bytes_per_s", "dio", "interrupted", "devices", "total",
+          "cpu_user_s", "cpu_sys_s"):
+    assert k in d, k
+row = ("name", "input", "output", "io", "bytes", "records_in", "records_out", "calls",
+       "wall_s", "io_s", "mb_per_s", "mib_per_s", "latency_us", "histogram", "cpu_s",
+       "sg", "status", "error")
+for dev in d["devices"] + [d["total"]]:
+    for k in row:
+        assert k in dev, k
+    for k in ("mean", "p50", "p90", "p99", "max"):
+        assert k in dev["latency_us"], k
+    assert sum(b["calls"] for b in dev["histogram"]) == dev["calls"]
+    assert dev["latency_us"]["p50"] <= dev["latency_us"]["p99"] <= dev["latency_us"]["max"] * 1.01
+assert d["tool"] == "dio-dd" and d["mode"] == "read" and d["threads"] == 2
+assert sum(x["bytes"] for x in d["devices"]) == d["total"]["bytes"] == 5000000
+assert d["total"]["wall_s"] >= max(x["wall_s"] for x in d["devices"])
+PY
+fi
+"$DD" if=in1,in2 of=k1,k2 bs=64k --format csv >c.csv || bad "csv run failed"
+hdr=$(head -n 1 c.csv)
+[ "$hdr" = "row,device,input,output,mode,io,engine,qd,threads,bs,bpt,bytes,records_in_full,records_in_partial,records_out_full,records_out_partial,calls,wall_s,io_s,mb_per_s,mib_per_s,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_max_us,cpu_s,cpu_user_s,cpu_sys_s,sg_commands,sg_direct_not_done,status,error" ] &&
+	ok "csv header" || bad "csv header: $hdr"
+awk -F, 'NR > 1 && NF != 33 { bad = 1 } $1 == "device" { s += $12 } $1 == "total" { t = $12 }
+	END { exit !(bad == 0 && s == t && t == 5000000) }' c.csv &&
+	ok "csv: 33 columns per row, device bytes add up to the total" || bad "csv rows: $(cat c.csv)"
+
+# ------------------------------------------------------------ rate, signals
+t0=$(date +%s.%N)
+expect 0 "2097152 bytes (2 MiB) read" if=in1 bs=64k count=32 rate=4M
+t1=$(date +%s.%N)
+awk -v a="$t0" -v b="$t1" 'BEGIN { d = b - a; exit !(d >= 0.4 && d < 2.5) }' &&
+	ok "rate=4M: 2 MiB took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s (ideal 0.48)" ||
+	bad "rate=4M: 2 MiB took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+"$DD" if=in1 bs=4k rate=64k time=1 >sig.out 2>sig.err &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+st=$?
+if [ $st -eq 130 ] && grep -q "^total" sig.out && grep -q "interrupted by signal 2" sig.err; then
+	ok "SIGINT: exit 130 with partial results ($(grep 'records in' sig.out))"
+else
+	bad "SIGINT: exit $st"; cat sig.out sig.err | sed 's/^/    /'
+fi
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,105 @@
+#!/bin/sh
+# guest-dio-dd.sh -- dio-dd's SCSI pass-through (sg) mode inside the qemu
+# test guest; run by tests/dio-dd-qemu.sh with /bin/dio-dd put there.
+#  - READ/WRITE through sg on the TCMU RAM disk and on scsi_debug, data
+#    verified against the block device (read with O_DIRECT, so that no
+#    stale page cache answers);
+#  - copies sg -> sg and sg -> file, and a block device driven with
+#    iflag=sg (SG_IO on /dev/sdX);
+#  - dio=1 with allow_dio 0 (every command counted as "not done", the
+#    reason printed) and 1 (done);
+#  - bs must be the device's block size; JSON carries the sg counts.
+# Prints ok/FAIL per check and a count; exit 0 if none failed.
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $*"; }
+# run STATUS DESCRIPTION ARGS...: output of both streams in /tmp/dd.out
+run() {
+	want=$1 d=$2
+	shift 2
+	dio-dd "$@" >/tmp/dd.out 2>&1
+	st=$?
+	if [ "$st" -eq "$want" ]; then ok "dio-dd $*: exit $st ($d)"; return 0; fi
+	bad "dio-dd $*: exit $st, want $want ($d)"
+	sed 's/^/       /' /tmp/dd.out | head -n 30
+	return 1
+}
+expect() {
+	if grep -F -q -e "$1" /tmp/dd.out; then ok "$2"; else
+		bad "$2: no '$1' in:"; sed 's/^/       /' /tmp/dd.out | head -n 30; fi
+}
+allow_dio() { echo "$1" >/sys/module/sg/parameters/allow_dio; }
+# blk DEV SKIP COUNT FILE: read 512-byte blocks of a block device, O_DIRECT
+blk() { dd if="$1" of="$4" bs=512 skip="$2" count="$3" iflag=direct 2>/dev/null; }
+
+echo "guest-dio-dd: kernel $(uname -r)"
+for v in DIO_TCMU_SG DIO_TCMU_SD DIO_DEBUG_SG DIO_DEBUG_SD; do
+	eval "d=\${$v:-}"
+	[ -n "$d" ] || { echo "FAIL - $v is not set"; exit 1; }
+done
+T=$DIO_TCMU_SG TB=$DIO_TCMU_SD D=$DIO_DEBUG_SG DB=$DIO_DEBUG_SD
+B=${DIO_TCMU_BLOCK:-512}
+allow_dio 0
+
+# ------------------------------------------------------------ reads
+run 0 "read the TCMU disk through sg" if="$T" bs="$B" bpt=128 count=16384 time=1
+expect "16384+0 records in" "16384 blocks read"
+expect "sg: 128 commands" "128 READ commands of 64 KiB"
+expect "MB/s" "throughput"
+run 0 "whole scsi_debug disk, 2 threads" if="$D" bs=512 bpt=64 thr=2
+expect "16777216 bytes (16 MiB) read" "read to the end (READ CAPACITY)"
+run 0 "block device with iflag=sg" if="$TB" iflag=sg bs="$B" bpt=128 count=4096 time=1
+expect "sg: 32 commands" "SG_IO on the block device"
+run 2 "bs is not the block size" if="$T" bs=4096
+expect "bs=4096 but '$T' has $B-byte blocks" "bs mismatch message"
+run 2 "direct flag on sg" if="$T" bs="$B" iflag=direct
+expect "for SCSI pass-through ask for direct transfers with dio=1" "iflag=direct on sg refused"
+run 2 "aio on sg" if="$T" bs="$B" qd=4
+expect "SCSI generic device, which dio-dd drives with engine=sync only" "aio on sg refused"
+
+# ------------------------------------------------------------ writes, verified
+run 2 "device needs --force" of="$T" bs="$B" count=8
+expect "pass --force" "refused without --force"
+run 0 "write the pattern through sg" of="$T" bs="$B" bpt=32 seek=100 count=2048 --force time=1
+expect "2048+0 records out" "2048 blocks written"
+blk "$TB" 100 2048 /tmp/w.bin
+s=$(dd if=/tmp/w.bin bs=512 skip=5 count=1 2>/dev/null | head -c 23)
+exp=$(printf 'dio-dd %016x' $(( (100 + 5) * 512 )))
+[ "$s" = "$exp" ] && ok "block device shows the sg write: '$s'" || bad "stamp '$s', want '$exp'"
+run 0 "write with FUA (oflag=dsync)" of="$T" bs="$B" bpt=8 count=64 oflag=dsync --force
+grep -q "cdb 2a 08" "$DIO_TCMU_LOG" && ok "WRITE(10) with FUA reached the device" ||
+	bad "no WRITE(10) FUA in $DIO_TCMU_LOG"
+
+# ------------------------------------------------------------ copies, verified
+run 0 "copy sg -> sg (TCMU to scsi_debug)" if="$T" of="$D" bs=512 bpt=64 count=8192 --force
+blk "$TB" 0 8192 /tmp/a.bin
+blk "$DB" 0 8192 /tmp/b.bin
+cmp -s /tmp/a.bin /tmp/b.bin && ok "sg copy identical on the block devices" || bad "sg copy differs"
+run 0 "copy sg -> file" if="$D" of=/tmp/c.bin bs=512 bpt=128 count=8192
+cmp -s /tmp/b.bin /tmp/c.bin && ok "sg -> file identical to the block device" || bad "sg -> file differs"
+run 0 "copy file -> sg with skip/seek" if=/tmp/c.bin of="$T" bs=512 bpt=16 skip=10 seek=3000 count=500 --force
+blk "$TB" 3000 500 /tmp/d.bin
+dd if=/tmp/c.bin bs=512 skip=10 count=500 2>/dev/null >/tmp/e.bin
+cmp -s /tmp/d.bin /tmp/e.bin && ok "skip=10 seek=3000 count=500 through sg" || bad "skip/seek through sg"
+
+# ------------------------------------------------------------ dio=1
+allow_dio 0
+run 0 "dio=1, allow_dio=0" if="$T" bs="$B" bpt=128 count=4096 dio=1 time=1
+expect "direct I/O was asked (dio=1) but not done for 32 of them" "all 32 counted as not done"
+expect "allow_dio is 0" "the reason names allow_dio"
+allow_dio 1
+run 0 "dio=1, allow_dio=1" if="$T" bs="$B" bpt=128 count=4096 dio=1 time=1
+expect "but not done for 0 of them" "direct done for every command"
+run 0 "dio=1 copy to scsi_debug" if="$T" of="$D" bs=512 bpt=64 count=2048 dio=1 --force time=1
+expect "but not done for 0 of them" "direct copy: done"
+blk "$TB" 0 2048 /tmp/f.bin
+blk "$DB" 0 2048 /tmp/g.bin
+cmp -s /tmp/f.bin /tmp/g.bin && ok "direct sg copy identical" || bad "direct sg copy differs"
+allow_dio 0
+run 0 "json" if="$T" bs="$B" bpt=64 count=1024 dio=1 --format json
+expect '"sg": {"commands": 16, "direct_asked": true, "direct_not_done": 16, "reason":' "JSON sg object"
+expect '"io": "sg-dio"' "JSON io sg-dio"
+
+echo "guest-dio-dd: $pass passed, $fail failed"
+[ $fail -eq 0 ]

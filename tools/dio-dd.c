@@ -1,0 +1,1954 @@
+/*
+ * dio-dd -- a dd-like sequential transfer tool for several files or
+ * devices at once, measured.
+ *
+ * Every device named in if= / of= is driven at the same time by its own
+ * threads (thr=), as the studies of O_DIRECT on many disks did: read
+ * (if= only), write a generated pattern (of= only), or copy if= to of=
+ * pairwise.  The data path is buffered, direct (dio_open DIO_DIRECT_ON:
+ * O_DIRECT or directio()), no-copy (dio_read_discard: into the kernel and
+ * dropped), or SCSI READ/WRITE through sg (the library's command object,
+ * optionally with direct transfers: dio=1); the engine is synchronous
+ * (one call at a time per thread) or asynchronous (dio_aio, qd= requests
+ * in flight per thread).
+ *
+ * What is measured: the wall time of the whole workload per device and
+ * in total (from the moment all threads are released at once until the
+ * last one finishes), the time spent inside the I/O calls, the latency of
+ * every call (histogram, percentiles), CPU time, and for sg the commands
+ * where direct I/O was asked but not done.
+ *
+ * Structure: operands -> open and check every device (refusals first,
+ * nothing written before all checks passed) -> threads wait at a start
+ * gate -> run -> merge per-thread results -> report (table, csv, json).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libdirectio.h"
+#include "tools/hist.h"
+#include "tools/util.h"
+
+#define MAX_DEVS 64
+#define MAX_THREADS 64           /* per device */
+#define MAX_QD 1024
+#define MAX_BS (1ull << 30)
+#define MAX_TRANSFER (1ull << 30)
+#define STAMP_UNIT 512           /* write pattern: one stamp per 512 bytes */
+#define ALLOW_DIO_PATH "/sys/module/sg/parameters/allow_dio"
+
+enum mode { MODE_READ, MODE_WRITE, MODE_COPY };
+enum path_kind { K_NONE, K_FILE, K_BLOCK, K_SG };
+enum engine { ENG_SYNC, ENG_AIO, ENG_URING, ENG_POSIX };
+enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+static const char *const mode_words[] = { "read", "write", "copy", NULL };
+static const char *const engine_words[] = { "sync", "aio", "io_uring", "posix-aio", NULL };
+static const char *const format_words[] = { "table", "csv", "json", NULL };
+
+/* ------------------------------------------------------------ options */
+
+struct side_flags {
+	int direct, dsync, sync, nocopy, sg, force;
+};
+
+static struct opts {
+	char *ifs[MAX_DEVS], *ofs[MAX_DEVS];
+	int nif, nof;
+	uint64_t bs, count, skip, seek, bpt, thr, qd, rate;
+	int count_set, qd_set, mode_set, mode, engine, engine_set;
+	int time, dio, format, force;
+	struct side_flags iflag, oflag;
+} o;
+
+/* ------------------------------------------------------------ devices */
+
+struct side {
+	const char *path;
+	int kind;                /* path_kind                                   */
+	dio_file *f;             /* K_FILE / K_BLOCK                            */
+	int fd;                  /* the descriptor (sg: from dio_scsi_open)     */
+	int created;             /* we created this output file                 */
+	uint64_t size;           /* bytes (0: unknown / new file)               */
+	uint32_t sg_block;       /* sg: logical block length                    */
+	uint64_t sg_blocks;      /* sg: capacity in blocks                      */
+	int use16;               /* sg: READ/WRITE(16) needed                   */
+	struct dio_align align;
+};
+
+struct dev {
+	int index;
+	char name[PATH_MAX * 2 + 8];
+	struct side in, out;
+	uint64_t nblocks;        /* blocks to transfer                          */
+	uint64_t ntransfers;     /* ceil(nblocks / bpt)                         */
+	int64_t in_base, out_base;
+	size_t align;            /* buffer alignment                            */
+	/* shared while running, under lock */
+	pthread_mutex_t lock;
+	uint64_t next;           /* next transfer index                         */
+	int eof;                 /* a short read: no more transfers             */
+	/* results (merged from the threads under lock) */
+	struct diot_hist hist;
+	uint64_t bytes, rbytes, wbytes, calls;
+	uint64_t io_ns, cpu_ns, t_end;
+	uint64_t sg_cmds, sg_not_direct;
+	int err;
+	char errmsg[512];
+	char reason[400];        /* sg: why direct was not done                 */
+};
+
+static struct dev *devs;
+static int ndevs;
+static size_t tsize;             /* bytes per transfer: bs * bpt                */
+static int aio_engine = -1;      /* dio_aio engine in use                       */
+static char engine_note[300];
+static volatile sig_atomic_t g_stop, g_signal;
+
+/* start gate */
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
+static int gate_open, gate_ready;
+static uint64_t t_go;
+
+static void
+on_signal(int sig)
+{
+	g_signal = sig;
+	g_stop = 1;
+}
+
+/* ------------------------------------------------------------ usage */
+
+static void
+usage(void)
+{
+	printf(
+"Usage: dio-dd [OPTIONS] OPERAND=VALUE...\n"
+"Sequential reads, writes or copies on one or more files or devices at\n"
+"once, measured: whole-workload wall time, time in the I/O calls, MB/s,\n"
+"per-call latency (mean, percentiles, histogram), CPU, and for SCSI\n"
+"generic devices the commands where direct I/O was asked but not done.\n"
+"\n"
+"Operands:\n"
+"  if=FILE[,FILE...]     read these (files, block devices, sg devices)\n"
+"  of=FILE[,FILE...]     write these; with if= the copy is pairwise\n"
+"                        (if=a,b of=c,d copies a to c and b to d at once);\n"
+"                        of=/dev/null means nowhere (a read)\n"
+"  mode=read|write|copy  the default follows if=/of= (read: if= only,\n"
+"                        write: of= only, writing a generated pattern)\n"
+"  bs=SIZE               block size (default 512; sg: the device's block)\n"
+"  bpt=N                 blocks per transfer (default 1): each call moves\n"
+"                        bs*bpt bytes\n"
+"  count=N               blocks per device (default: to the end of the\n"
+"                        input; write mode: to the end of a device)\n"
+"  skip=N, seek=N        blocks to skip at the start of input, output\n"
+"  iflag=, oflag=LIST    direct (O_DIRECT / directio), dsync, sync\n"
+"                        (oflag; on sg: FUA), nocopy (iflag: read into the\n"
+"                        kernel and drop, no user copy), sg (SCSI READ/WRITE\n"
+"                        on a block device too), force (oflag: as --force)\n"
+"  thr=N                 threads per device (default 1)\n"
+"  engine=sync|aio|io_uring|posix-aio   synchronous calls (default) or the\n"
+"                        asynchronous queue; aio takes io_uring and falls\n"
+"                        back to POSIX AIO, saying so\n"
+"  qd=N                  requests in flight per thread for the asynchronous\n"
+"                        engine (default 1; qd > 1 implies engine=aio)\n"
+"  rate=SIZE[/s]         per-device rate limit in bytes per second\n"
+"  time=0|1              1: print the timing report (default 0: records and\n"
+"                        the throughput line only; csv/json always have all)\n"
+"  dio=0|1               sg: ask for direct transfers (SG_FLAG_DIRECT_IO)\n"
+"\n"
+"Options:\n"
+"  -f, --format FMT      table (default), csv or json\n"
+"      --force           allow writing over an existing file or a device\n"
+"  -h, --help            this text\n"
+"  -V, --version         version and backend\n"
+"\n"
+"Sizes take the suffixes %s.\n"
+"A mounted or otherwise busy device is never written; an existing file or\n"
+"any device only with --force (or oflag=force); new files are created.\n"
+"Exit status: 0 success, 1 the run failed (the partial results are\n"
+"printed), 2 bad usage, 130 interrupted by SIGINT (partial results).\n",
+	diot_size_suffixes());
+}
+
+/* ------------------------------------------------------------ operands */
+
+static int
+split_list(const char *key, const char *v, char **out, int max)
+{
+	char *copy = strdup(v), *item, *save = NULL;
+	int n = 0;
+
+	if (copy == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	if (*v == '\0')
+		diot_usage_error("%s=: empty (name at least one file or device)", key);
+	if (*v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+		diot_usage_error("%s='%s': empty item in the list", key, v);
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (n == max)
+			diot_usage_error("%s=: at most %d files or devices", key, max);
+		out[n++] = item;
+	}
+	return n;
+}
+
+static void
+parse_flags(const char *key, const char *v, struct side_flags *f, int is_out)
+{
+	char *copy = strdup(v), *item, *save = NULL;
+
+	if (copy == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	if (*v == '\0' || *v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+		diot_usage_error("%s='%s': empty item in the list", key, v);
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (strcmp(item, "direct") == 0)
+			f->direct = 1;
+		else if (strcmp(item, "sg") == 0)
+			f->sg = 1;
+		else if (is_out && strcmp(item, "dsync") == 0)
+			f->dsync = 1;
+		else if (is_out && strcmp(item, "sync") == 0)
+			f->sync = 1;
+		else if (is_out && strcmp(item, "force") == 0)
+			f->force = 1;
+		else if (!is_out && strcmp(item, "nocopy") == 0)
+			f->nocopy = 1;
+		else if (!is_out && (strcmp(item, "dsync") == 0 || strcmp(item, "sync") == 0 ||
+		                     strcmp(item, "force") == 0))
+			diot_usage_error("iflag=%s: '%s' is an output flag (use oflag=%s)",
+			                 v, item, item);
+		else if (is_out && strcmp(item, "nocopy") == 0)
+			diot_usage_error("oflag=%s: 'nocopy' is an input flag (iflag=nocopy "
+			                 "reads into the kernel and drops the data)", v);
+		else
+			diot_usage_error("%s=%s: unknown flag '%s' (allowed: %s)", key, v, item,
+			                 is_out ? "direct, dsync, sync, sg, force"
+			                        : "direct, nocopy, sg");
+	}
+	free(copy);
+}
+
+static void
+parse_u(const char *key, const char *v, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char err[DIOT_ERR_MAX];
+
+	if (diot_parse_uint(v, min, max, out, err, sizeof(err)) < 0)
+		diot_usage_error("%s='%s': %s", key, v, err);
+}
+
+static void
+parse_operand(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char key[32], err[DIOT_ERR_MAX], *v2;
+	const char *v;
+	uint64_t u;
+	int idx;
+	size_t kl;
+
+	if (eq == NULL || eq == arg)
+		diot_usage_error("'%s': operands are KEY=VALUE (if=, of=, bs=, count=, "
+		                 "skip=, seek=, bpt=, iflag=, oflag=, thr=, mode=, engine=, "
+		                 "qd=, rate=, time=, dio=)", arg);
+	kl = (size_t)(eq - arg);
+	if (kl >= sizeof(key))
+		diot_usage_error("'%s': unknown operand", arg);
+	memcpy(key, arg, kl);
+	key[kl] = '\0';
+	v = eq + 1;
+	if (strcmp(key, "if") == 0) {
+		if (o.nif)
+			diot_usage_error("if= given twice (list the inputs in one if=, "
+			                 "separated by commas)");
+		o.nif = split_list(key, v, o.ifs, MAX_DEVS);
+	} else if (strcmp(key, "of") == 0) {
+		if (o.nof)
+			diot_usage_error("of= given twice (list the outputs in one of=, "
+			                 "separated by commas)");
+		o.nof = split_list(key, v, o.ofs, MAX_DEVS);
+	} else if (strcmp(key, "bs") == 0) {
+		if (diot_parse_size_range(v, 1, MAX_BS, &o.bs, err, sizeof(err)) < 0)
+			diot_usage_error("bs='%s': %s", v, err);
+	} else if (strcmp(key, "count") == 0) {
+		parse_u(key, v, 0, UINT64_MAX / 2, &o.count);
+		o.count_set = 1;
+	} else if (strcmp(key, "skip") == 0) {
+		parse_u(key, v, 0, UINT64_MAX / 2, &o.skip);
+	} else if (strcmp(key, "seek") == 0) {
+		parse_u(key, v, 0, UINT64_MAX / 2, &o.seek);
+	} else if (strcmp(key, "bpt") == 0) {
+		parse_u(key, v, 1, 1u << 24, &o.bpt);
+	} else if (strcmp(key, "thr") == 0) {
+		parse_u(key, v, 1, MAX_THREADS, &o.thr);
+	} else if (strcmp(key, "qd") == 0) {
+		parse_u(key, v, 1, MAX_QD, &o.qd);
+		o.qd_set = 1;
+	} else if (strcmp(key, "time") == 0) {
+		parse_u(key, v, 0, 1, &u);
+		o.time = (int)u;
+	} else if (strcmp(key, "dio") == 0) {
+		parse_u(key, v, 0, 1, &u);
+		o.dio = (int)u;
+	} else if (strcmp(key, "iflag") == 0) {
+		parse_flags(key, v, &o.iflag, 0);
+	} else if (strcmp(key, "oflag") == 0) {
+		parse_flags(key, v, &o.oflag, 1);
+	} else if (strcmp(key, "mode") == 0) {
+		if (diot_parse_word(v, mode_words, &idx, err, sizeof(err)) < 0)
+			diot_usage_error("mode='%s': %s", v, err);
+		o.mode = idx;
+		o.mode_set = 1;
+	} else if (strcmp(key, "engine") == 0) {
+		if (diot_parse_word(v, engine_words, &idx, err, sizeof(err)) < 0)
+			diot_usage_error("engine='%s': %s", v, err);
+		o.engine = idx;
+		o.engine_set = 1;
+	} else if (strcmp(key, "rate") == 0) {
+		v2 = strdup(v);
+		if (v2 == NULL)
+			diot_die(DIOT_EXIT_FAIL, "out of memory");
+		kl = strlen(v2);
+		if (kl > 2 && strcmp(v2 + kl - 2, "/s") == 0)
+			v2[kl - 2] = '\0';
+		if (diot_parse_size_range(v2, 1, UINT64_MAX / 1000000000ull, &o.rate, err,
+		                          sizeof(err)) < 0)
+			diot_usage_error("rate='%s': %s (bytes per second, e.g. rate=100M)",
+			                 v, err);
+		free(v2);
+	} else {
+		diot_usage_error("'%s': unknown operand '%s' (allowed: if, of, mode, bs, "
+		                 "bpt, count, skip, seek, iflag, oflag, thr, engine, qd, "
+		                 "rate, time, dio)", arg, key);
+	}
+}
+
+/* ------------------------------------------------------------ opening */
+
+/* Remove output files this run created (on a failure before the run). */
+static void
+cleanup_created(void)
+{
+	int i;
+
+	for (i = 0; i < ndevs; i++) {
+		struct side *s = &devs[i].out;
+
+		if (s->f != NULL)
+			dio_close(s->f);
+		s->f = NULL;
+		if (s->created)
+			unlink(s->path);
+		s->created = 0;
+	}
+}
+
+static void DIOT_PRINTF(2, 3) DIOT_NORETURN
+fail_setup(int status, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cleanup_created();
+	diot_die(status, "%s", msg);
+}
+
+/* One SCSI command on fd: returns 0 on GOOD, else -errno with msg. */
+static int
+sg_exec(dio_scsi *c, int fd, const uint8_t *cdb, int cdblen, int dir, void *buf,
+        size_t len, char *msg, size_t msglen)
+{
+	char detail[256], sense[256];
+	struct dio_sense ds;
+	const uint8_t *sb;
+	size_t sl;
+	int r;
+
+	dio_scsi_clear(c);
+	dio_scsi_set_cdb(c, cdb, (size_t)cdblen);
+	dio_scsi_set_data(c, dir, buf, len);
+	r = dio_scsi_exec(c, fd);
+	if (r < 0) {
+		dio_scsi_errdetail(c, detail, sizeof(detail));
+		snprintf(msg, msglen, "%s (%s)", dio_strerror(r), detail);
+		return r;
+	}
+	switch (dio_scsi_category(c)) {
+	case DIO_SCSI_CAT_GOOD:
+		return 0;
+	case DIO_SCSI_CAT_SENSE:
+		sb = dio_scsi_sense(c, &sl);
+		if (dio_sense_decode(sb, sl, &ds) == 0)
+			dio_sense_str(&ds, sense, sizeof(sense));
+		else
+			snprintf(sense, sizeof(sense), "undecodable sense data");
+		snprintf(msg, msglen, "CHECK CONDITION: %s", sense);
+		return -EIO;
+	case DIO_SCSI_CAT_STATUS:
+		snprintf(msg, msglen, "SCSI status %s",
+		         dio_scsi_status_name(dio_scsi_status(c)));
+		return -EIO;
+	default:
+		snprintf(msg, msglen, "transport error (host status 0x%x, driver status "
+		         "0x%x)", dio_scsi_host_status(c), dio_scsi_driver_status(c));
+		return -EIO;
+	}
+}
+
+/* READ CAPACITY(10), then (16) when the capacity needs it. */
+static void
+sg_capacity(struct side *s)
+{
+	dio_scsi *c = dio_scsi_new();
+	uint8_t cdb[16], buf[32];
+	char msg[400];
+	uint64_t blocks = 0;
+	uint32_t blen = 0;
+	int n, r;
+
+	if (c == NULL)
+		fail_setup(DIOT_EXIT_FAIL, "out of memory");
+	n = dio_cdb_read_capacity10(cdb);
+	r = sg_exec(c, s->fd, cdb, n, DIO_SCSI_DIR_IN, buf, 8, msg, sizeof(msg));
+	if (r == 0) {
+		r = dio_parse_read_capacity(buf, 8, 0, &blocks, &blen);
+		if (r == -EOVERFLOW) {
+			memset(buf, 0, sizeof(buf));
+			n = dio_cdb_read_capacity16(cdb, 32);
+			r = sg_exec(c, s->fd, cdb, n, DIO_SCSI_DIR_IN, buf, 32, msg,
+			            sizeof(msg));
+			if (r == 0)
+				r = dio_parse_read_capacity(buf, 32, 1, &blocks, &blen);
+		}
+		if (r < 0 && msg[0] == '\0')
+			snprintf(msg, sizeof(msg), "%s", dio_strerror(r));
+	}
+	dio_scsi_free(c);
+	if (r < 0)
+		fail_setup(DIOT_EXIT_FAIL, "'%s': READ CAPACITY failed: %s", s->path, msg);
+	if (blen == 0)
+		fail_setup(DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports a block length of 0",
+		           s->path);
+	s->sg_block = blen;
+	s->sg_blocks = blocks;
+	s->size = blocks * blen;
+}
+
+/* Open one side.  is_out: output (write) side. */
+static void
+open_side(struct side *s, int is_out)
+{
+	const struct side_flags *fl = is_out ? &o.oflag : &o.iflag;
+	char why[256];
+	struct stat st;
+	int exists, r, sync, flags;
+
+	exists = stat(s->path, &st) == 0;
+	if (!exists && (!is_out || errno != ENOENT))
+		fail_setup(is_out ? DIOT_EXIT_FAIL : DIOT_EXIT_USAGE, "%s '%s': %s",
+		           is_out ? "of=" : "if=", s->path, dio_strerror(errno));
+	if (exists && S_ISDIR(st.st_mode))
+		fail_setup(DIOT_EXIT_USAGE, "%s '%s' is a directory: name a file or a device",
+		           is_out ? "of=" : "if=", s->path);
+	if (exists && S_ISCHR(st.st_mode))
+		s->kind = K_SG;
+	else if (exists && S_ISBLK(st.st_mode))
+		s->kind = fl->sg ? K_SG : K_BLOCK;
+	else if (!exists || S_ISREG(st.st_mode))
+		s->kind = K_FILE;
+	else
+		fail_setup(DIOT_EXIT_USAGE, "%s '%s' is neither a regular file nor a block "
+		           "or sg device", is_out ? "of=" : "if=", s->path);
+	if (fl->sg && s->kind == K_FILE)
+		fail_setup(DIOT_EXIT_USAGE, "%s '%s': %sflag=sg needs a block or sg device, "
+		           "not a file", is_out ? "of=" : "if=", s->path, is_out ? "o" : "i");
+
+	/* Refusals for outputs come before anything is opened for writing. */
+	if (is_out && exists) {
+		if (s->kind == K_FILE && !o.force)
+			fail_setup(DIOT_EXIT_USAGE, "of= '%s' exists and would be overwritten; "
+			           "pass --force (or oflag=force) to allow that, or name a new "
+			           "file", s->path);
+		if (s->kind != K_FILE) {
+			if (!o.force)
+				fail_setup(DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
+				           "would be destroyed; pass --force (or oflag=force) to "
+				           "allow that", s->path);
+			r = dio_device_in_use(s->path, why, sizeof(why));
+			if (r == 1)
+				fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in "
+				           "use (%s)", s->path, why);
+			if (r < 0)
+				fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot "
+				           "tell whether it is in use (%s%s%s)", s->path,
+				           dio_strerror(r), why[0] ? ": " : "", why);
+		}
+	}
+
+	if (s->kind == K_SG) {
+		if (fl->direct)
+			fail_setup(DIOT_EXIT_USAGE, "%s '%s': %sflag=direct is for files and "
+			           "block devices; for SCSI pass-through ask for direct "
+			           "transfers with dio=1", is_out ? "of=" : "if=", s->path,
+			           is_out ? "o" : "i");
+		if (fl->nocopy)
+			fail_setup(DIOT_EXIT_USAGE, "if= '%s': iflag=nocopy is for files and "
+			           "block devices, not SCSI pass-through", s->path);
+		r = dio_scsi_open(s->path, !is_out);
+		if (r == -ENOTSUP)
+			fail_setup(DIOT_EXIT_FAIL, "%s '%s': SCSI pass-through is not supported "
+			           "by this build (%s backend)", is_out ? "of=" : "if=", s->path,
+			           dio_backend_name());
+		if (r == -ENOTTY)
+			fail_setup(DIOT_EXIT_USAGE, "%s '%s' is a character device that does not "
+			           "accept SCSI pass-through (dio-dd reads and writes files, "
+			           "block devices and SCSI generic devices)",
+			           is_out ? "of=" : "if=", s->path);
+		if (r < 0)
+			fail_setup(DIOT_EXIT_FAIL, "%s '%s': %s", is_out ? "of=" : "if=",
+			           s->path, dio_strerror(r));
+		s->fd = r;
+		sg_capacity(s);
+		return;
+	}
+
+	/* Files and block devices through dio_open. */
+	flags = is_out ? DIO_O_WRONLY : DIO_O_RDONLY;
+	if (is_out && !exists)
+		flags |= DIO_O_CREAT | DIO_O_EXCL;
+	sync = fl->sync ? DIO_SYNC_FULL : fl->dsync ? DIO_SYNC_DATA : DIO_SYNC_NONE;
+	r = dio_open(&s->f, s->path, (unsigned)flags,
+	             fl->direct ? DIO_DIRECT_ON : DIO_DIRECT_OFF, sync, 0644);
+	if (r == -ENOTSUP && fl->direct)
+		fail_setup(DIOT_EXIT_FAIL, "%s '%s': %sflag=direct: this file system or "
+		           "platform (%s backend) refuses direct I/O", is_out ? "of=" : "if=",
+		           s->path, is_out ? "o" : "i", dio_backend_name());
+	if (r == -ENOTSUP && sync != DIO_SYNC_NONE)
+		fail_setup(DIOT_EXIT_FAIL, "of= '%s': oflag=%s is not supported here",
+		           s->path, fl->sync ? "sync" : "dsync");
+	if (r == -EEXIST)
+		fail_setup(DIOT_EXIT_FAIL, "of= '%s' appeared while dio-dd was starting; "
+		           "not overwriting it", s->path);
+	if (r < 0)
+		fail_setup(DIOT_EXIT_FAIL, "cannot open %s '%s': %s",
+		           is_out ? "of=" : "if=", s->path, dio_strerror(r));
+	s->created = dio_file_created(s->f);
+	s->fd = dio_file_fd(s->f);
+	dio_file_align(s->f, &s->align);
+	if (s->kind == K_BLOCK)
+		s->size = s->align.device_bytes;
+	else if (exists)
+		s->size = (uint64_t)st.st_size;
+}
+
+/* Check bs against a side's direct-I/O granularity. */
+static void
+check_direct_align(const struct side *s, int is_out)
+{
+	uint32_t g = s->align.offset_align;
+	char a[32];
+
+	if (s->f == NULL || dio_file_direct(s->f) == DIO_MECH_NONE)
+		return;
+	if (!is_out && s->align.read_offset_align)
+		g = s->align.read_offset_align;
+	if (g > 1 && o.bs % g != 0)
+		fail_setup(DIOT_EXIT_USAGE, "bs=%" PRIu64 " is not a multiple of the direct "
+		           "I/O granularity of '%s' (%s, from %s); use bs=%s or a multiple "
+		           "of it, or drop %sflag=direct", o.bs, s->path,
+		           diot_fmt_iec(g, a, sizeof(a)),
+		           dio_align_source_name((int)s->align.source), a, is_out ? "o" : "i");
+}
+
+static size_t
+max_sz(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+static void
+setup_devices(void)
+{
+	int i, j;
+	uint64_t avail;
+
+	ndevs = o.mode == MODE_WRITE ? o.nof : o.nif;
+	devs = calloc((size_t)ndevs, sizeof(*devs));
+	if (devs == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	for (i = 0; i < ndevs; i++) {
+		struct dev *d = &devs[i];
+
+		d->index = i;
+		d->in.fd = d->out.fd = -1;
+		d->in.path = o.mode != MODE_WRITE ? o.ifs[i] : NULL;
+		d->out.path = o.mode != MODE_READ ? o.ofs[i] : NULL;
+		snprintf(d->name, sizeof(d->name), "%s%s%s", d->in.path ? d->in.path : "",
+		         d->in.path && d->out.path ? "->" : "", d->out.path ? d->out.path : "");
+		pthread_mutex_init(&d->lock, NULL);
+		diot_hist_reset(&d->hist);
+	}
+	/* Inputs first: they decide counts; outputs are created last. */
+	for (i = 0; i < ndevs; i++)
+		if (devs[i].in.path)
+			open_side(&devs[i].in, 0);
+	for (i = 0; i < ndevs; i++)
+		for (j = 0; j < i; j++)
+			if (devs[i].out.path && devs[j].out.path &&
+			    strcmp(devs[i].out.path, devs[j].out.path) == 0)
+				diot_usage_error("of= names '%s' twice: each output once",
+				                 devs[i].out.path);
+	for (i = 0; i < ndevs; i++)
+		if (devs[i].out.path)
+			open_side(&devs[i].out, 1);
+
+	tsize = (size_t)(o.bs * o.bpt);
+	for (i = 0; i < ndevs; i++) {
+		struct dev *d = &devs[i];
+
+		/* sg: bs is the device's logical block, as sgp_dd wants it. */
+		if (d->in.kind == K_SG && o.bs != d->in.sg_block)
+			fail_setup(DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
+			           "-byte blocks: for SCSI pass-through bs must be the device's "
+			           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
+			           o.bs, d->in.path, d->in.sg_block, d->in.sg_block);
+		if (d->out.kind == K_SG && o.bs != d->out.sg_block)
+			fail_setup(DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
+			           "-byte blocks: for SCSI pass-through bs must be the device's "
+			           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
+			           o.bs, d->out.path, d->out.sg_block, d->out.sg_block);
+		if (d->in.path)
+			check_direct_align(&d->in, 0);
+		if (d->out.path)
+			check_direct_align(&d->out, 1);
+		d->in_base = (int64_t)(o.skip * o.bs);
+		d->out_base = (int64_t)(o.seek * o.bs);
+		/* How many blocks. */
+		if (d->in.path) {
+			if (o.skip * o.bs > d->in.size)
+				fail_setup(DIOT_EXIT_USAGE, "skip=%" PRIu64 " is beyond the end of "
+				           "'%s' (%" PRIu64 " bytes = %" PRIu64 " blocks of %" PRIu64
+				           ")", o.skip, d->in.path, d->in.size, d->in.size / o.bs,
+				           o.bs);
+			avail = (d->in.size - o.skip * o.bs + o.bs - 1) / o.bs;
+			/* A file may grow: read count= blocks or to its end; a
+			 * device ends where it ends. */
+			if (!o.count_set)
+				d->nblocks = avail;
+			else if (d->in.kind == K_FILE || o.count < avail)
+				d->nblocks = o.count;
+			else
+				d->nblocks = avail;
+		} else if (o.count_set) {
+			d->nblocks = o.count;
+		} else if (d->out.kind != K_FILE) {
+			if (o.seek * o.bs > d->out.size)
+				fail_setup(DIOT_EXIT_USAGE, "seek=%" PRIu64 " is beyond the end of "
+				           "'%s' (%" PRIu64 " bytes)", o.seek, d->out.path,
+				           d->out.size);
+			d->nblocks = (d->out.size - o.seek * o.bs) / o.bs;
+		} else {
+			fail_setup(DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
+			           "file '%s' (how many blocks of bs=%" PRIu64 ")", d->out.path,
+			           o.bs);
+		}
+		/* Room in an output device. */
+		if (d->out.path && d->out.kind != K_FILE &&
+		    (o.seek + d->nblocks) * o.bs > d->out.size)
+			fail_setup(DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) has room for %"
+			           PRIu64 " blocks of %" PRIu64 " after seek=%" PRIu64 ", not %"
+			           PRIu64 "; lower count=", d->out.path, d->out.size,
+			           d->out.size / o.bs > o.seek ? d->out.size / o.bs - o.seek : 0,
+			           o.bs, o.seek, d->nblocks);
+		d->ntransfers = (d->nblocks + o.bpt - 1) / o.bpt;
+		d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
+		                  d->out.align.mem_align);
+	}
+}
+
+/* ------------------------------------------------------------ transfers */
+
+/* What one thread measured; merged into its device at the end. */
+struct wctx {
+	struct dev *d;
+	int k;
+	struct diot_hist hist;
+	uint64_t bytes, rbytes, wbytes, calls, io_ns, cpu_ns, t_end;
+	uint64_t sg_cmds, sg_not_direct;
+	int err;
+	char errmsg[512];
+	char reason[400];
+	dio_scsi *sc;
+};
+
+static uint64_t
+thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void
+sleep_until(uint64_t due)
+{
+	uint64_t now;
+	struct timespec ts;
+
+	while (!g_stop && (now = diot_now_ns()) < due) {
+		uint64_t d = due - now;
+
+		if (d > 100000000ull)
+			d = 100000000ull;   /* look at g_stop at least 10 times a second */
+		ts.tv_sec = (time_t)(d / 1000000000ull);
+		ts.tv_nsec = (long)(d % 1000000000ull);
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* When transfer i may start under rate=. */
+static uint64_t
+rate_due(uint64_t i)
+{
+	return t_go + (uint64_t)((double)i * (double)tsize * 1e9 / (double)o.rate);
+}
+
+/* Take the next transfer of d; 0 when there is none (or the run stops). */
+static int
+grab(struct dev *d, uint64_t *i)
+{
+	int ok;
+
+	pthread_mutex_lock(&d->lock);
+	ok = !g_stop && !d->eof && !d->err && d->next < d->ntransfers;
+	if (ok)
+		*i = d->next++;
+	pthread_mutex_unlock(&d->lock);
+	return ok;
+}
+
+static uint64_t
+peek_next(struct dev *d)
+{
+	uint64_t i;
+
+	pthread_mutex_lock(&d->lock);
+	i = d->next;
+	pthread_mutex_unlock(&d->lock);
+	return i;
+}
+
+static size_t
+xfer_len(const struct dev *d, uint64_t i)
+{
+	uint64_t left = d->nblocks - i * o.bpt;
+
+	return (size_t)((left < o.bpt ? left : o.bpt) * o.bs);
+}
+
+static void
+set_eof(struct dev *d)
+{
+	pthread_mutex_lock(&d->lock);
+	d->eof = 1;
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* Record the first error of a thread and stop its device. */
+static void DIOT_PRINTF(3, 4)
+wfail(struct wctx *w, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->err == 0) {
+		w->err = err;
+		va_start(ap, fmt);
+		vsnprintf(w->errmsg, sizeof(w->errmsg), fmt, ap);
+		va_end(ap);
+	}
+	pthread_mutex_lock(&w->d->lock);
+	w->d->err = err;
+	pthread_mutex_unlock(&w->d->lock);
+}
+
+/* The generated data: a fixed byte pattern, and in every 512 bytes a
+ * stamp "dio-dd <byte offset in 16 hex digits>\n" (24 bytes) naming the
+ * output offset it was written to, so that skip/seek can be checked. */
+static void
+fill_pattern(unsigned char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (unsigned char)(' ' + (i * 7 + 3) % 94);
+}
+
+static void
+stamp(unsigned char *buf, size_t len, uint64_t off)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t p;
+	int k;
+
+	for (p = 0; p + 24 <= len; p += STAMP_UNIT) {
+		uint64_t v = off + p;
+
+		memcpy(buf + p, "dio-dd ", 7);
+		for (k = 15; k >= 0; k--) {
+			buf[p + 7 + (size_t)k] = (unsigned char)hex[v & 15];
+			v >>= 4;
+		}
+		buf[p + 23] = '\n';
+	}
+}
+
+static void
+explain_not_direct(const dio_scsi *c, char *buf, size_t len)
+{
+	char v[16] = "";
+	FILE *fp;
+
+	if (dio_scsi_xfer_done(c) == DIO_SCSI_XFER_AUTO) {
+		snprintf(buf, len, "the OS chose the data path and does not report it");
+		return;
+	}
+	fp = fopen(ALLOW_DIO_PATH, "r");
+	if (fp != NULL) {
+		if (fgets(v, sizeof(v), fp) == NULL)
+			v[0] = '\0';
+		fclose(fp);
+		v[strcspn(v, "\n")] = '\0';
+	}
+	if (strcmp(v, "0") == 0)
+		snprintf(buf, len, "%s is 0: the sg driver copies through its own buffer "
+		         "(as root: echo 1 > %s)", ALLOW_DIO_PATH, ALLOW_DIO_PATH);
+	else if (v[0] != '\0')
+		snprintf(buf, len, "the sg driver fell back to indirect I/O although %s "
+		         "is %s (buffer alignment or size beyond what it maps directly)",
+		         ALLOW_DIO_PATH, v);
+	else
+		snprintf(buf, len, "the driver did indirect I/O and gave no reason (no %s)",
+		         ALLOW_DIO_PATH);
+}
+
+/* One SCSI READ or WRITE of len bytes at byte offset off. */
+static int64_t
+sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
+      int64_t off)
+{
+	uint64_t lba = (uint64_t)off / o.bs;
+	uint32_t blocks = (uint32_t)(len / o.bs);
+	int fua = write && (o.oflag.dsync || o.oflag.sync);
+	uint8_t cdb[16];
+	char msg[400];
+	int n, r;
+
+	if (!s->use16 && lba + blocks <= 0xffffffffull && blocks <= 0xffff)
+		n = dio_cdb_rw10(cdb, write, (uint32_t)lba, blocks, fua);
+	else
+		n = dio_cdb_rw16(cdb, write, lba, blocks, fua);
+	r = sg_exec(w->sc, s->fd, cdb, n, write ? DIO_SCSI_DIR_OUT : DIO_SCSI_DIR_IN,
+	            buf, len, msg, sizeof(msg));
+	w->sg_cmds++;
+	if (r < 0) {
+		wfail(w, r, "%s of %" PRIu32 " blocks at LBA %" PRIu64 " of '%s': %s",
+		      write ? "WRITE" : "READ", blocks, lba, s->path, msg);
+		return r;
+	}
+	if (o.dio && dio_scsi_xfer_done(w->sc) != DIO_SCSI_XFER_DIRECT) {
+		w->sg_not_direct++;
+		if (w->reason[0] == '\0')
+			explain_not_direct(w->sc, w->reason, sizeof(w->reason));
+	}
+	return (int64_t)len - dio_scsi_resid(w->sc);
+}
+
+static int64_t
+do_read(struct wctx *w, void *buf, size_t len, int64_t off)
+{
+	struct side *s = &w->d->in;
+	char detail[300];
+	int64_t n;
+
+	if (s->kind == K_SG)
+		return sg_rw(w, s, 0, buf, len, off);
+	if (o.iflag.nocopy)
+		n = dio_read_discard(s->fd, off, len);
+	else
+		n = dio_pread(s->f, buf, len, off);
+	if (n < 0) {
+		if (o.iflag.nocopy || dio_file_errdetail(s->f, detail, sizeof(detail)) == 0)
+			snprintf(detail, sizeof(detail), "%s", dio_strerror((int)n));
+		wfail(w, (int)n, "read of %zu bytes at offset %" PRId64 " of '%s': %s",
+		      len, off, s->path, detail);
+	}
+	return n;
+}
+
+static int64_t
+do_write(struct wctx *w, const void *buf, size_t len, int64_t off)
+{
+	struct side *s = &w->d->out;
+	char detail[300];
+	int64_t n;
+
+	if (s->kind == K_SG)
+		return sg_rw(w, s, 1, (void *)(uintptr_t)buf, len, off);
+	n = dio_pwrite(s->f, buf, len, off);
+	if (n < 0) {
+		if (dio_file_errdetail(s->f, detail, sizeof(detail)) == 0)
+			snprintf(detail, sizeof(detail), "%s", dio_strerror((int)n));
+		wfail(w, (int)n, "write of %zu bytes at offset %" PRId64 " of '%s': %s",
+		      len, off, s->path, detail);
+	}
+	return n;
+}
+
+/*
+ * A direct output cannot take the last, short piece of an input whose
+ * length is not a multiple of its granularity: like dd, write that tail
+ * through a buffered descriptor of the same file.  Returns 1 if it did.
+ */
+static int
+tail_needs_buffered(const struct dev *d, size_t n)
+{
+	uint32_t g = d->out.align.offset_align;
+
+	return d->out.f != NULL && dio_file_direct(d->out.f) != DIO_MECH_NONE && g > 1 &&
+	       n % g != 0;
+}
+
+static int64_t
+write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off)
+{
+	struct dev *d = w->d;
+	int fd = open(d->out.path, O_WRONLY);
+	ssize_t m = -1;
+	size_t done = 0;
+
+	if (fd >= 0) {
+		while (done < n) {
+			m = pwrite(fd, (const char *)buf + done, n - done,
+			           (off_t)(off + (int64_t)done));
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m <= 0)
+				break;
+			done += (size_t)m;
+		}
+	}
+	if (fd < 0 || done < n) {
+		int e = errno ? errno : EIO;
+
+		wfail(w, -e, "buffered write of the last %zu bytes at offset %" PRId64
+		      " of '%s': %s", n, off, d->out.path, dio_strerror(e));
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	close(fd);
+	return (int64_t)n;
+}
+
+static void
+wait_gate(void)
+{
+	pthread_mutex_lock(&gate_lock);
+	gate_ready++;
+	pthread_cond_broadcast(&gate_cond);
+	while (!gate_open)
+		pthread_cond_wait(&gate_cond, &gate_lock);
+	pthread_mutex_unlock(&gate_lock);
+}
+
+/* The synchronous engine: one call at a time. */
+static void
+run_sync(struct wctx *w, unsigned char *buf)
+{
+	struct dev *d = w->d;
+	uint64_t i, t0, t1;
+	int64_t n, m;
+	size_t len;
+
+	while (grab(d, &i)) {
+		int64_t in_off = d->in_base + (int64_t)(i * tsize);
+		int64_t out_off = d->out_base + (int64_t)(i * tsize);
+
+		len = xfer_len(d, i);
+		if (o.rate)
+			sleep_until(rate_due(i));
+		if (d->in.path) {
+			t0 = diot_now_ns();
+			n = do_read(w, buf, len, in_off);
+			t1 = diot_now_ns();
+			diot_hist_add(&w->hist, t1 - t0);
+			w->io_ns += t1 - t0;
+			w->calls++;
+			if (n < 0)
+				break;
+			if ((size_t)n < len)
+				set_eof(d);
+			if (n == 0)
+				break;
+			w->rbytes += (uint64_t)n;
+		} else {
+			stamp(buf, len, (uint64_t)out_off);
+			n = (int64_t)len;
+		}
+		if (d->out.path) {
+			t0 = diot_now_ns();
+			if (tail_needs_buffered(d, (size_t)n))
+				m = write_tail_buffered(w, buf, (size_t)n, out_off);
+			else
+				m = do_write(w, buf, (size_t)n, out_off);
+			t1 = diot_now_ns();
+			diot_hist_add(&w->hist, t1 - t0);
+			w->io_ns += t1 - t0;
+			w->calls++;
+			if (m < 0)
+				break;
+			w->wbytes += (uint64_t)m;
+		}
+		w->bytes += (uint64_t)n;
+	}
+}
+
+/* The asynchronous engine: up to qd requests in flight. */
+struct slot {
+	unsigned char *buf;
+	uint64_t i, t_sub;
+	size_t len, n, done;
+	int64_t in_off, out_off;
+	int state;                  /* 0 free, 1 reading, 2 writing */
+};
+
+static void
+run_aio(struct wctx *w, struct slot *sl, unsigned qd)
+{
+	struct dev *d = w->d;
+	struct dio_aio_event ev[MAX_QD];
+	unsigned free_n = qd, k;
+	uint64_t i, t0, t1, now;
+	dio_aio *q;
+	int r, err = 0, n, stop = 0;
+
+	q = dio_aio_new(qd, aio_engine, &err);
+	if (q == NULL) {
+		wfail(w, err, "cannot set up the %s queue (depth %u): %s",
+		      dio_aio_engine_name(aio_engine), qd, dio_strerror(err));
+		return;
+	}
+	for (;;) {
+		/* Fill the free slots. */
+		while (free_n > 0 && !stop && !w->err) {
+			struct slot *s = NULL;
+
+			if (o.rate) {
+				uint64_t due = rate_due(peek_next(d));
+
+				if (due > diot_now_ns()) {
+					if (dio_aio_inflight(q) > 0)
+						break;
+					sleep_until(due);
+				}
+			}
+			if (!grab(d, &i)) {
+				stop = 1;
+				break;
+			}
+			for (k = 0; k < qd; k++)
+				if (sl[k].state == 0) {
+					s = &sl[k];
+					break;
+				}
+			s->i = i;
+			s->len = xfer_len(d, i);
+			s->in_off = d->in_base + (int64_t)(i * tsize);
+			s->out_off = d->out_base + (int64_t)(i * tsize);
+			s->done = 0;
+			t0 = diot_now_ns();
+			if (d->in.path) {
+				s->state = 1;
+				r = dio_aio_read(q, d->in.fd, s->buf, s->len, s->in_off, k);
+			} else {
+				stamp(s->buf, s->len, (uint64_t)s->out_off);
+				s->n = s->len;
+				s->state = 2;
+				r = dio_aio_write(q, d->out.fd, s->buf, s->len, s->out_off, k);
+			}
+			t1 = diot_now_ns();
+			w->io_ns += t1 - t0;
+			s->t_sub = t1;
+			if (r < 0) {
+				s->state = 0;
+				wfail(w, r, "cannot queue a %s of %zu bytes on '%s': %s",
+				      d->in.path ? "read" : "write", s->len,
+				      d->in.path ? d->in.path : d->out.path, dio_strerror(r));
+				break;
+			}
+			free_n--;
+		}
+		if (dio_aio_inflight(q) == 0)
+			break;
+		t0 = diot_now_ns();
+		n = dio_aio_wait(q, ev, qd, 1);
+		t1 = diot_now_ns();
+		w->io_ns += t1 - t0;
+		if (n == -EINTR)
+			continue;
+		if (n < 0) {
+			wfail(w, n, "waiting for completions: %s", dio_strerror(n));
+			break;
+		}
+		now = t1;
+		for (k = 0; k < (unsigned)n; k++) {
+			struct slot *s = &sl[ev[k].tag];
+			int64_t res = ev[k].result;
+
+			diot_hist_add(&w->hist, now - s->t_sub);
+			w->calls++;
+			if (res < 0) {
+				wfail(w, (int)res, "%s of %zu bytes at offset %" PRId64 " of '%s': %s",
+				      s->state == 1 ? "read" : "write", s->state == 1 ? s->len : s->n,
+				      s->state == 1 ? s->in_off : s->out_off,
+				      s->state == 1 ? d->in.path : d->out.path,
+				      dio_strerror((int)res));
+				s->state = 0;
+				free_n++;
+				continue;
+			}
+			if (s->state == 1) {
+				if ((size_t)res < s->len)
+					set_eof(d);
+				if (res == 0) {
+					s->state = 0;
+					free_n++;
+					continue;
+				}
+				w->rbytes += (uint64_t)res;
+				if (d->out.path == NULL || w->err) {
+					w->bytes += (uint64_t)res;
+					s->state = 0;
+					free_n++;
+					continue;
+				}
+				s->n = (size_t)res;
+				if (tail_needs_buffered(d, s->n)) {
+					if (write_tail_buffered(w, s->buf, s->n, s->out_off) > 0) {
+						w->wbytes += s->n;
+						w->bytes += s->n;
+					}
+					s->state = 0;
+					free_n++;
+					continue;
+				}
+				s->state = 2;
+				s->t_sub = diot_now_ns();
+				r = dio_aio_write(q, d->out.fd, s->buf, s->n, s->out_off, ev[k].tag);
+				if (r < 0) {
+					wfail(w, r, "cannot queue a write of %zu bytes on '%s': %s",
+					      s->n, d->out.path, dio_strerror(r));
+					s->state = 0;
+					free_n++;
+				}
+				continue;
+			}
+			/* A write completed (a short one is continued). */
+			s->done += (size_t)res;
+			if (s->done < s->n && res > 0 && !w->err) {
+				s->t_sub = diot_now_ns();
+				r = dio_aio_write(q, d->out.fd, s->buf + s->done, s->n - s->done,
+				                  s->out_off + (int64_t)s->done, ev[k].tag);
+				if (r == 0)
+					continue;
+				wfail(w, r, "cannot queue a write on '%s': %s", d->out.path,
+				      dio_strerror(r));
+			} else if (s->done < s->n && !w->err) {
+				wfail(w, -EIO, "write of %zu bytes at offset %" PRId64 " of '%s' "
+				      "made no progress", s->n, s->out_off, d->out.path);
+			}
+			w->wbytes += s->done;
+			w->bytes += s->done;
+			s->state = 0;
+			free_n++;
+		}
+	}
+	dio_aio_free(q);
+}
+
+static void *
+worker(void *arg)
+{
+	struct wctx *w = arg;
+	struct dev *d = w->d;
+	unsigned qd = o.engine == ENG_SYNC ? 1 : (unsigned)o.qd, k;
+	struct slot *sl = calloc(qd, sizeof(*sl));
+	uint64_t c0;
+	int r;
+
+	if (sl == NULL) {
+		wfail(w, -ENOMEM, "out of memory");
+		wait_gate();
+		return NULL;
+	}
+	for (k = 0; k < qd; k++) {
+		sl[k].buf = dio_alloc(tsize, d->align);
+		if (sl[k].buf == NULL) {
+			wfail(w, -ENOMEM, "cannot allocate %u buffers of %zu bytes", qd, tsize);
+			break;
+		}
+		if (o.mode == MODE_WRITE)
+			fill_pattern(sl[k].buf, tsize);
+	}
+	if (!w->err && (d->in.kind == K_SG || d->out.kind == K_SG)) {
+		w->sc = dio_scsi_new();
+		if (w->sc == NULL)
+			wfail(w, -ENOMEM, "out of memory");
+		else if (o.dio && (r = dio_scsi_set_xfer(w->sc, DIO_SCSI_XFER_DIRECT)) < 0)
+			wfail(w, r, "dio=1: direct transfers cannot be asked for here: %s",
+			      dio_strerror(r));
+	}
+	wait_gate();
+	c0 = thread_cpu_ns();
+	if (!w->err) {
+		if (o.engine == ENG_SYNC)
+			run_sync(w, sl[0].buf);
+		else
+			run_aio(w, sl, qd);
+	}
+	w->t_end = diot_now_ns();
+	w->cpu_ns = thread_cpu_ns() - c0;
+	for (k = 0; k < qd; k++)
+		dio_free(sl[k].buf);
+	free(sl);
+	dio_scsi_free(w->sc);
+	w->sc = NULL;
+	/* Merge into the device. */
+	pthread_mutex_lock(&d->lock);
+	diot_hist_merge(&d->hist, &w->hist);
+	d->bytes += w->bytes;
+	d->rbytes += w->rbytes;
+	d->wbytes += w->wbytes;
+	d->calls += w->calls;
+	d->io_ns += w->io_ns;
+	d->cpu_ns += w->cpu_ns;
+	d->sg_cmds += w->sg_cmds;
+	d->sg_not_direct += w->sg_not_direct;
+	if (w->t_end > d->t_end)
+		d->t_end = w->t_end;
+	if (w->err && d->errmsg[0] == '\0') {
+		d->err = w->err;
+		snprintf(d->errmsg, sizeof(d->errmsg), "%s", w->errmsg);
+	}
+	if (w->reason[0] && d->reason[0] == '\0')
+		snprintf(d->reason, sizeof(d->reason), "%s", w->reason);
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+/* ------------------------------------------------------------ report */
+
+struct row {
+	const char *name, *input, *output, *io;
+	const struct diot_hist *h;
+	uint64_t bytes, full, partial, wfull, wpartial, calls, sg_cmds, sg_nd;
+	double wall_s, io_s, mbs, mibs, cpu_s;
+	const char *status, *error, *reason;
+};
+
+static char io_labels[MAX_DEVS][64];
+static char total_io[64];
+
+static const char *
+side_io(const struct side *s, int is_in)
+{
+	if (s->path == NULL)
+		return NULL;
+	if (s->kind == K_SG)
+		return o.dio ? "sg-dio" : "sg";
+	if (is_in && o.iflag.nocopy)
+		return "no-copy";
+	if (s->f != NULL && dio_file_direct(s->f) != DIO_MECH_NONE)
+		return "direct";
+	return "buffered";
+}
+
+static void
+make_row(struct row *r, const struct dev *d, double wall_s)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = d->name;
+	r->input = d->in.path;
+	r->output = d->out.path;
+	r->io = io_labels[d->index];
+	r->h = &d->hist;
+	r->bytes = d->bytes;
+	r->full = d->rbytes / o.bs;
+	r->partial = d->rbytes % o.bs != 0;
+	r->wfull = d->wbytes / o.bs;
+	r->wpartial = d->wbytes % o.bs != 0;
+	r->calls = d->calls;
+	r->sg_cmds = d->sg_cmds;
+	r->sg_nd = d->sg_not_direct;
+	r->wall_s = wall_s;
+	r->io_s = (double)d->io_ns / 1e9;
+	r->mbs = wall_s > 0 ? (double)d->bytes / wall_s / 1e6 : 0;
+	r->mibs = wall_s > 0 ? (double)d->bytes / wall_s / 1048576.0 : 0;
+	r->cpu_s = (double)d->cpu_ns / 1e9;
+	r->status = d->err ? "error" : g_signal ? "interrupted" : "ok";
+	r->error = d->err ? d->errmsg : NULL;
+	r->reason = d->reason[0] ? d->reason : NULL;
+}
+
+static double
+us(const struct diot_hist *h, double q)
+{
+	if (h->count == 0)
+		return 0;
+	if (q <= 0)
+		return diot_hist_mean(h) / 1e3;
+	if (q >= 1)
+		return (double)h->max_ns / 1e3;
+	return diot_hist_quantile(h, q) / 1e3;
+}
+
+/* Powers of two of nanoseconds: bucket b holds [2^b, 2^(b+1)) ns. */
+#define NLOG2 64
+static void
+log2_buckets(const struct diot_hist *h, uint64_t *cnt)
+{
+	uint64_t lo, hi;
+	int i, b;
+
+	memset(cnt, 0, NLOG2 * sizeof(*cnt));
+	for (i = 0; i < DIOT_HIST_BUCKETS; i++) {
+		if (h->bucket[i] == 0)
+			continue;
+		diot_hist_range(i, &lo, &hi);
+		for (b = 0; lo >> (b + 1); b++)
+			;
+		cnt[b] += h->bucket[i];
+	}
+}
+
+static char *
+fmt_ns(double ns, char *buf, size_t len)
+{
+	if (ns < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.4g us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.4g ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.4g s", ns / 1e9);
+	return buf;
+}
+
+static void
+print_hist_table(FILE *fp, const char *title, const struct diot_hist *h)
+{
+	uint64_t cnt[NLOG2], cum = 0;
+	char a[32], b[32];
+	int first = -1, last = -1, i;
+
+	log2_buckets(h, cnt);
+	for (i = 0; i < NLOG2; i++)
+		if (cnt[i]) {
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+	if (first < 0)
+		return;
+	fprintf(fp, "latency histogram, %s (%" PRIu64 " calls):\n", title, h->count);
+	fprintf(fp, "  %10s  %10s  %10s  %7s  %7s\n", "from", "below", "calls", "%", "cum %");
+	for (i = first; i <= last; i++) {
+		cum += cnt[i];
+		fprintf(fp, "  %10s  %10s  %10" PRIu64 "  %6.2f%%  %6.2f%%\n",
+		        fmt_ns(i == 0 ? 0 : (double)(1ull << i), a, sizeof(a)),
+		        fmt_ns((double)(1ull << (i + 1)), b, sizeof(b)), cnt[i],
+		        100.0 * (double)cnt[i] / (double)h->count,
+		        100.0 * (double)cum / (double)h->count);
+	}
+}
+
+static const char *
+mode_name(void)
+{
+	return mode_words[o.mode];
+}
+
+static const char *
+engine_name(void)
+{
+	return o.engine == ENG_SYNC ? "sync" : dio_aio_engine_name(aio_engine);
+}
+
+static void
+print_table(FILE *fp, const struct row *rows, int n, const struct row *tot,
+            double cpu_user, double cpu_sys)
+{
+	char a[32];
+	size_t w = 6, l;
+	int i;
+	const struct row *r;
+
+	fprintf(fp, "dio-dd %s: %d device%s x %" PRIu64 " thread%s, %s, engine %s",
+	        mode_name(), n, n == 1 ? "" : "s", o.thr, o.thr == 1 ? "" : "s", total_io,
+	        engine_name());
+	if (o.engine != ENG_SYNC)
+		fprintf(fp, " qd=%" PRIu64, o.qd);
+	fprintf(fp, ", bs=%" PRIu64 " bpt=%" PRIu64 " (%s per call)\n", o.bs, o.bpt,
+	        diot_fmt_iec(tsize, a, sizeof(a)));
+	if (engine_note[0])
+		fprintf(fp, "engine: %s\n", engine_note);
+	if (o.rate)
+		fprintf(fp, "rate limit %" PRIu64 " bytes/s per device\n", o.rate);
+	for (i = 0; i < n; i++)
+		if ((l = strlen(rows[i].name)) > w)
+			w = l;
+	fprintf(fp, "%-*s %14s %9s %9s %9s %9s %9s %9s %9s %9s %10s %7s\n", (int)w, "device",
+	        "bytes", "wall s", "in-call s", "MB/s", "MiB/s", "mean us", "p50 us",
+	        "p90 us", "p99 us", "max us", "cpu s");
+	for (i = 0; i <= n; i++) {
+		r = i < n ? &rows[i] : tot;
+		fprintf(fp, "%-*s %14" PRIu64 " %9.3f %9.3f %9.1f %9.1f %9.1f %9.1f %9.1f "
+		        "%9.1f %10.1f %7.3f\n", (int)w, r->name, r->bytes, r->wall_s, r->io_s,
+		        r->mbs, r->mibs, us(r->h, 0), us(r->h, 0.5), us(r->h, 0.9),
+		        us(r->h, 0.99), us(r->h, 1), r->cpu_s);
+	}
+	fprintf(fp, "cpu: user %.3f s, sys %.3f s (%.0f%% of one CPU over the wall time)\n",
+	        cpu_user, cpu_sys, tot->wall_s > 0 ? 100 * (cpu_user + cpu_sys) / tot->wall_s : 0);
+	if (tot->sg_cmds) {
+		fprintf(fp, "sg: %" PRIu64 " commands", tot->sg_cmds);
+		if (o.dio)
+			fprintf(fp, "; direct I/O was asked (dio=1) but not done for %" PRIu64
+			        " of them%s%s", tot->sg_nd, tot->sg_nd && tot->reason ? ": " : "",
+			        tot->sg_nd && tot->reason ? tot->reason : "");
+		fprintf(fp, "\n");
+	}
+	print_hist_table(fp, n > 1 ? "every call on every device" : "every call", tot->h);
+	if (n > 1)
+		for (i = 0; i < n; i++)
+			print_hist_table(fp, rows[i].name, rows[i].h);
+}
+
+static void
+print_records(FILE *fp, const struct row *tot)
+{
+	char a[32];
+
+	if (o.mode != MODE_WRITE)
+		fprintf(fp, "%" PRIu64 "+%" PRIu64 " records in\n", tot->full, tot->partial);
+	if (o.mode != MODE_READ)
+		fprintf(fp, "%" PRIu64 "+%" PRIu64 " records out\n", tot->wfull, tot->wpartial);
+	fprintf(fp, "%" PRIu64 " bytes (%s) %s, %.3f s, %.1f MB/s, %.1f MiB/s\n", tot->bytes,
+	        diot_fmt_iec(tot->bytes, a, sizeof(a)),
+	        o.mode == MODE_READ ? "read" : o.mode == MODE_WRITE ? "written" : "copied",
+	        tot->wall_s, tot->mbs, tot->mibs);
+}
+
+static const char *const csv_cols =
+	"row,device,input,output,mode,io,engine,qd,threads,bs,bpt,bytes,records_in_full,"
+	"records_in_partial,records_out_full,records_out_partial,calls,wall_s,io_s,"
+	"mb_per_s,mib_per_s,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_max_us,"
+	"cpu_s,cpu_user_s,cpu_sys_s,sg_commands,sg_direct_not_done,status,error";
+
+static void
+csv_row(FILE *fp, const char *kind, const struct row *r, double cu, double cs)
+{
+	fprintf(fp, "%s,", kind);
+	diot_csv_field(fp, r->name);
+	fputc(',', fp);
+	diot_csv_field(fp, r->input ? r->input : "");
+	fputc(',', fp);
+	diot_csv_field(fp, r->output ? r->output : "");
+	fprintf(fp, ",%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	        ",%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f,",
+	        mode_name(), r->io, engine_name(), o.engine == ENG_SYNC ? 1 : o.qd, o.thr,
+	        o.bs, o.bpt, r->bytes, r->full, r->partial, r->wfull, r->wpartial, r->calls,
+	        r->wall_s, r->io_s, r->mbs, r->mibs, us(r->h, 0), us(r->h, 0.5),
+	        us(r->h, 0.9), us(r->h, 0.99), us(r->h, 1), r->cpu_s);
+	if (cu >= 0)
+		fprintf(fp, "%.6f,%.6f,", cu, cs);
+	else
+		fprintf(fp, ",,");
+	fprintf(fp, "%" PRIu64 ",%" PRIu64 ",%s,", r->sg_cmds, r->sg_nd, r->status);
+	diot_csv_field(fp, r->error ? r->error : "");
+	fputc('\n', fp);
+}
+
+static void
+json_str_or_null(FILE *fp, const char *s)
+{
+	if (s)
+		diot_json_string(fp, s);
+	else
+		fputs("null", fp);
+}
+
+static void
+json_row(FILE *fp, const struct row *r, const char *ind)
+{
+	uint64_t cnt[NLOG2];
+	int i, first = 1;
+
+	fprintf(fp, "%s\"name\": ", ind);
+	diot_json_string(fp, r->name);
+	fprintf(fp, ",\n%s\"input\": ", ind);
+	json_str_or_null(fp, r->input);
+	fprintf(fp, ",\n%s\"output\": ", ind);
+	json_str_or_null(fp, r->output);
+	fprintf(fp, ",\n%s\"io\": \"%s\",\n", ind, r->io);
+	fprintf(fp, "%s\"bytes\": %" PRIu64 ",\n", ind, r->bytes);
+	fprintf(fp, "%s\"records_in\": {\"full\": %" PRIu64 ", \"partial\": %" PRIu64 "},\n",
+	        ind, r->full, r->partial);
+	fprintf(fp, "%s\"records_out\": {\"full\": %" PRIu64 ", \"partial\": %" PRIu64 "},\n",
+	        ind, r->wfull, r->wpartial);
+	fprintf(fp, "%s\"calls\": %" PRIu64 ",\n", ind, r->calls);
+	fprintf(fp, "%s\"wall_s\": ", ind);
+	diot_json_num(fp, r->wall_s);
+	fprintf(fp, ",\n%s\"io_s\": ", ind);
+	diot_json_num(fp, r->io_s);
+	fprintf(fp, ",\n%s\"mb_per_s\": ", ind);
+	diot_json_num(fp, r->mbs);
+	fprintf(fp, ",\n%s\"mib_per_s\": ", ind);
+	diot_json_num(fp, r->mibs);
+	fprintf(fp, ",\n%s\"latency_us\": {\"mean\": ", ind);
+	diot_json_num(fp, us(r->h, 0));
+	fprintf(fp, ", \"p50\": ");
+	diot_json_num(fp, us(r->h, 0.5));
+	fprintf(fp, ", \"p90\": ");
+	diot_json_num(fp, us(r->h, 0.9));
+	fprintf(fp, ", \"p99\": ");
+	diot_json_num(fp, us(r->h, 0.99));
+	fprintf(fp, ", \"max\": ");
+	diot_json_num(fp, us(r->h, 1));
+	fprintf(fp, "},\n%s\"histogram\": [", ind);
+	log2_buckets(r->h, cnt);
+	for (i = 0; i < NLOG2; i++) {
+		if (!cnt[i])
+			continue;
+		fprintf(fp, "%s{\"from_ns\": %" PRIu64 ", \"below_ns\": %" PRIu64
+		        ", \"calls\": %" PRIu64 "}", first ? "" : ", ",
+		        i == 0 ? (uint64_t)0 : (uint64_t)1 << i, (uint64_t)1 << (i + 1),
+		        cnt[i]);
+		first = 0;
+	}
+	fprintf(fp, "],\n%s\"cpu_s\": ", ind);
+	diot_json_num(fp, r->cpu_s);
+	fprintf(fp, ",\n%s\"sg\": ", ind);
+	if (r->sg_cmds) {
+		fprintf(fp, "{\"commands\": %" PRIu64 ", \"direct_asked\": %s, "
+		        "\"direct_not_done\": %" PRIu64 ", \"reason\": ", r->sg_cmds,
+		        o.dio ? "true" : "false", r->sg_nd);
+		json_str_or_null(fp, r->sg_nd ? r->reason : NULL);
+		fputc('}', fp);
+	} else {
+		fputs("null", fp);
+	}
+	fprintf(fp, ",\n%s\"status\": \"%s\",\n%s\"error\": ", ind, r->status, ind);
+	json_str_or_null(fp, r->error);
+	fputc('\n', fp);
+}
+
+static void
+print_json(FILE *fp, const struct row *rows, int n, const struct row *tot, double cu,
+           double cs)
+{
+	int i;
+
+	fprintf(fp, "{\n  \"tool\": \"dio-dd\",\n  \"version\": \"%s\",\n  \"backend\": \"%s\",\n",
+	        dio_version_string(), dio_backend_name());
+	fprintf(fp, "  \"mode\": \"%s\",\n  \"io\": \"%s\",\n  \"engine\": \"%s\",\n",
+	        mode_name(), total_io, engine_name());
+	fprintf(fp, "  \"engine_note\": ");
+	json_str_or_null(fp, engine_note[0] ? engine_note : NULL);
+	fprintf(fp, ",\n  \"qd\": %" PRIu64 ",\n  \"threads\": %" PRIu64 ",\n  \"bs\": %" PRIu64
+	        ",\n  \"bpt\": %" PRIu64 ",\n  \"transfer_bytes\": %zu,\n  \"skip\": %" PRIu64
+	        ",\n  \"seek\": %" PRIu64 ",\n  \"count\": ",
+	        o.engine == ENG_SYNC ? 1 : o.qd, o.thr, o.bs, o.bpt, tsize, o.skip, o.seek);
+	if (o.count_set)
+		fprintf(fp, "%" PRIu64, o.count);
+	else
+		fputs("null", fp);
+	fprintf(fp, ",\n  \"rate_bytes_per_s\": ");
+	if (o.rate)
+		fprintf(fp, "%" PRIu64, o.rate);
+	else
+		fputs("null", fp);
+	fprintf(fp, ",\n  \"dio\": %s,\n  \"interrupted\": %s,\n  \"devices\": [\n",
+	        o.dio ? "true" : "false", g_signal ? "true" : "false");
+	for (i = 0; i < n; i++) {
+		fprintf(fp, "    {\n      \"index\": %d,\n", i);
+		json_row(fp, &rows[i], "      ");
+		fprintf(fp, "    }%s\n", i + 1 < n ? "," : "");
+	}
+	fprintf(fp, "  ],\n  \"total\": {\n    \"devices\": %d,\n", n);
+	json_row(fp, tot, "    ");
+	fprintf(fp, "  },\n  \"cpu_user_s\": ");
+	diot_json_num(fp, cu);
+	fprintf(fp, ",\n  \"cpu_sys_s\": ");
+	diot_json_num(fp, cs);
+	fprintf(fp, "\n}\n");
+}
+
+/* ------------------------------------------------------------ main */
+
+enum { OPT_FORMAT = 1, OPT_FORCE, OPT_HELP, OPT_VERSION };
+
+static const struct diot_opt options[] = {
+	{ "format", 'f', DIOT_REQ_ARG, OPT_FORMAT },
+	{ "force", 0, DIOT_NO_ARG, OPT_FORCE },
+	{ "help", 'h', DIOT_NO_ARG, OPT_HELP },
+	{ "version", 'V', DIOT_NO_ARG, OPT_VERSION },
+	{ NULL, 0, 0, 0 }
+};
+
+/* Decide the dio_aio engine for engine=aio|io_uring|posix-aio. */
+static void
+choose_engine(void)
+{
+	unsigned have = dio_aio_engines();
+	dio_aio *probe;
+	int err = 0;
+
+	if (o.engine == ENG_URING) {
+		if (!(have & (1u << DIO_AIO_IO_URING)))
+			diot_usage_error("engine=io_uring: not part of this build (%s; configure "
+			                 "found no liburing or --without-liburing); use "
+			                 "engine=aio or engine=posix-aio",
+			                 strcmp(dio_backend_name(), "linux") == 0
+			                 ? "linux backend" : "io_uring is Linux only");
+		aio_engine = DIO_AIO_IO_URING;
+	} else if (o.engine == ENG_POSIX) {
+		if (!(have & (1u << DIO_AIO_POSIX)))
+			diot_usage_error("engine=posix-aio: this C library has no POSIX AIO");
+		aio_engine = DIO_AIO_POSIX;
+	} else if (have & (1u << DIO_AIO_IO_URING)) {
+		probe = dio_aio_new((unsigned)o.qd, DIO_AIO_IO_URING, &err);
+		if (probe != NULL) {
+			aio_engine = DIO_AIO_IO_URING;
+			dio_aio_free(probe);
+			return;
+		}
+		snprintf(engine_note, sizeof(engine_note), "io_uring is compiled in but the "
+		         "kernel refused it (%s): falling back to POSIX AIO", dio_strerror(err));
+	} else {
+		snprintf(engine_note, sizeof(engine_note), "io_uring is not available (not "
+		         "compiled into this build of libdirectio, %s backend): falling back "
+		         "to POSIX AIO", dio_backend_name());
+	}
+	if (aio_engine < 0) {
+		if (!(have & (1u << DIO_AIO_POSIX)))
+			diot_die(DIOT_EXIT_FAIL, "engine=aio: no asynchronous engine in this "
+			         "build (no io_uring, no POSIX AIO)");
+		aio_engine = DIO_AIO_POSIX;
+	}
+	diot_warn("%s", engine_note);
+}
+
+static void
+check_operands(void)
+{
+	int i;
+
+	if (!o.nif && !o.nof)
+		diot_usage_error("nothing to do: name an input (if=) to read, an output "
+		                 "(of=) to write, or both to copy");
+	/* of=/dev/null: nowhere. */
+	if (o.nof == 1 && strcmp(o.ofs[0], "/dev/null") == 0 && o.nif &&
+	    (!o.mode_set || o.mode == MODE_READ)) {
+		o.nof = 0;
+		if (!o.mode_set)
+			o.mode = MODE_READ;
+	}
+	if (!o.mode_set)
+		o.mode = o.nif && o.nof ? MODE_COPY : o.nif ? MODE_READ : MODE_WRITE;
+	switch (o.mode) {
+	case MODE_READ:
+		if (!o.nif)
+			diot_usage_error("mode=read needs if= (the files or devices to read)");
+		if (o.nof)
+			diot_usage_error("mode=read reads to nowhere: drop of= (or use "
+			                 "mode=copy)");
+		break;
+	case MODE_WRITE:
+		if (!o.nof)
+			diot_usage_error("mode=write needs of= (the files or devices to write)");
+		if (o.nif)
+			diot_usage_error("mode=write writes a generated pattern: drop if= (or "
+			                 "use mode=copy)");
+		break;
+	case MODE_COPY:
+		if (!o.nif || !o.nof)
+			diot_usage_error("mode=copy needs both if= and of=");
+		if (o.nif != o.nof)
+			diot_usage_error("copy is pairwise: if= names %d input%s but of= names "
+			                 "%d output%s", o.nif, o.nif == 1 ? "" : "s", o.nof,
+			                 o.nof == 1 ? "" : "s");
+		break;
+	}
+	if (o.mode == MODE_WRITE && (o.iflag.direct || o.iflag.nocopy || o.iflag.sg))
+		diot_usage_error("iflag= is given but there is no input (if=)");
+	if (o.mode == MODE_READ && (o.oflag.direct || o.oflag.dsync || o.oflag.sync ||
+	                            o.oflag.sg))
+		diot_usage_error("oflag= is given but there is no output (of=)");
+	if (o.mode == MODE_WRITE && o.skip)
+		diot_usage_error("skip= counts input blocks, and there is no input (if=); "
+		                 "use seek= for the output");
+	if (o.mode == MODE_READ && o.seek)
+		diot_usage_error("seek= counts output blocks, and there is no output (of=); "
+		                 "use skip= for the input");
+	if (o.iflag.nocopy && o.mode != MODE_READ)
+		diot_usage_error("iflag=nocopy drops the data in the kernel: it is for reads "
+		                 "(if= without of=), not %s", mode_name());
+	if (o.oflag.force)
+		o.force = 1;
+	if (o.qd > 1 && o.engine_set && o.engine == ENG_SYNC)
+		diot_usage_error("qd=%" PRIu64 " needs the asynchronous engine (engine=aio); "
+		                 "engine=sync does one call at a time", o.qd);
+	if (o.qd > 1 && !o.engine_set)
+		o.engine = ENG_AIO;
+	if (o.engine != ENG_SYNC && o.iflag.nocopy)
+		diot_usage_error("iflag=nocopy has no asynchronous form: use engine=sync");
+	if (o.engine != ENG_SYNC && (o.iflag.sg || o.oflag.sg))
+		diot_usage_error("engine=%s: SCSI pass-through runs with engine=sync",
+		                 engine_words[o.engine]);
+	if (o.count_set && o.count == 0)
+		diot_usage_error("count=0: nothing to transfer (count is in blocks of bs, "
+		                 "at least 1)");
+	for (i = 0; i < o.nif; i++)
+		if (o.ifs[i][0] == '\0')
+			diot_usage_error("if=: empty name");
+	if (o.bs * o.bpt > MAX_TRANSFER)
+		diot_usage_error("bs=%" PRIu64 " x bpt=%" PRIu64 " is %" PRIu64 " bytes per "
+		                 "transfer; at most %llu (1 GiB)", o.bs, o.bpt, o.bs * o.bpt,
+		                 (unsigned long long)MAX_TRANSFER);
+	if ((uint64_t)o.thr * (uint64_t)(o.mode == MODE_WRITE ? o.nof : o.nif) > 1024)
+		diot_usage_error("thr=%" PRIu64 " on %d devices is more than 1024 threads",
+		                 o.thr, o.mode == MODE_WRITE ? o.nof : o.nif);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct diot_optstate st;
+	char err[DIOT_ERR_MAX];
+	struct sigaction sa;
+	struct wctx **w;
+	pthread_t *tid;
+	struct row *rows, tot;
+	static struct diot_hist all;
+	double u0 = 0, s0 = 0, u1 = 0, s1 = 0, wall;
+	uint64_t t_end = 0;
+	int id, idx, i, k, nthr, failed = 0, sg_any = 0;
+	const char *first_err = NULL;
+
+	diot_init(argv[0]);
+	o.bs = 512;
+	o.bpt = 1;
+	o.thr = 1;
+	o.qd = 1;
+	diot_getopt_init(&st);
+	while ((id = diot_getopt(argc, argv, options, &st)) != DIOT_OPT_END) {
+		switch (id) {
+		case DIOT_OPT_ERROR:
+			diot_usage_error("%s", st.err);
+		case DIOT_OPT_OPERAND:
+			parse_operand(st.arg);
+			break;
+		case OPT_FORMAT:
+			if (diot_parse_word(st.arg, format_words, &idx, err, sizeof(err)) < 0)
+				diot_usage_error("%s '%s': %s", st.name, st.arg, err);
+			o.format = idx;
+			break;
+		case OPT_FORCE:
+			o.force = 1;
+			break;
+		case OPT_HELP:
+			usage();
+			return 0;
+		case OPT_VERSION:
+			printf("dio-dd (libdirectio) %s, backend %s, aio engines:%s%s\n",
+			       dio_version_string(), dio_backend_name(),
+			       (dio_aio_engines() & (1u << DIO_AIO_IO_URING)) ? " io_uring" : "",
+			       (dio_aio_engines() & (1u << DIO_AIO_POSIX)) ? " posix-aio" : "");
+			return 0;
+		}
+	}
+	check_operands();
+	if (o.engine != ENG_SYNC)
+		choose_engine();
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	setup_devices();
+	for (i = 0; i < ndevs; i++) {
+		const char *a = side_io(&devs[i].in, 1), *b = side_io(&devs[i].out, 0);
+
+		if (devs[i].in.kind == K_SG || devs[i].out.kind == K_SG)
+			sg_any = 1;
+		if (o.engine != ENG_SYNC && (devs[i].in.kind == K_SG || devs[i].out.kind == K_SG))
+			fail_setup(DIOT_EXIT_USAGE, "engine=%s: '%s' is a SCSI generic device, "
+			           "which dio-dd drives with engine=sync only",
+			           engine_words[o.engine], devs[i].name);
+		if (a && b && strcmp(a, b) != 0)
+			snprintf(io_labels[i], sizeof(io_labels[i]), "%s->%s", a, b);
+		else
+			snprintf(io_labels[i], sizeof(io_labels[i]), "%s", a ? a : b);
+		if (i == 0)
+			snprintf(total_io, sizeof(total_io), "%s", io_labels[i]);
+		else if (strcmp(total_io, io_labels[i]) != 0)
+			snprintf(total_io, sizeof(total_io), "mixed");
+	}
+	if (o.dio && !sg_any)
+		fail_setup(DIOT_EXIT_USAGE, "dio=1 asks the sg driver for direct transfers: it "
+		           "needs an sg device (for files and block devices use iflag=direct "
+		           "or oflag=direct)");
+
+	nthr = ndevs * (int)o.thr;
+	w = calloc((size_t)nthr, sizeof(*w));
+	tid = calloc((size_t)nthr, sizeof(*tid));
+	if (w == NULL || tid == NULL)
+		fail_setup(DIOT_EXIT_FAIL, "out of memory");
+	for (i = 0; i < ndevs; i++)
+		for (k = 0; k < (int)o.thr; k++) {
+			struct wctx *c = calloc(1, sizeof(*c));
+
+			if (c == NULL)
+				fail_setup(DIOT_EXIT_FAIL, "out of memory");
+			c->d = &devs[i];
+			c->k = k;
+			diot_hist_reset(&c->hist);
+			w[i * (int)o.thr + k] = c;
+			if (pthread_create(&tid[i * (int)o.thr + k], NULL, worker, c) != 0) {
+				g_stop = 1;
+				gate_open = 1;
+				pthread_cond_broadcast(&gate_cond);
+				fail_setup(DIOT_EXIT_FAIL, "cannot start thread %d of '%s'", k,
+				           devs[i].name);
+			}
+		}
+	/* Every thread has its buffers and is waiting: measure from here. */
+	pthread_mutex_lock(&gate_lock);
+	while (gate_ready < nthr)
+		pthread_cond_wait(&gate_cond, &gate_lock);
+	diot_cpu_times(&u0, &s0);
+	t_go = diot_now_ns();
+	gate_open = 1;
+	pthread_cond_broadcast(&gate_cond);
+	pthread_mutex_unlock(&gate_lock);
+	for (i = 0; i < nthr; i++)
+		pthread_join(tid[i], NULL);
+	diot_cpu_times(&u1, &s1);
+
+	/* Close the outputs (buffered data stays in the page cache, as dd). */
+	for (i = 0; i < ndevs; i++) {
+		if (devs[i].in.f)
+			dio_close(devs[i].in.f);
+		else if (devs[i].in.fd >= 0)
+			close(devs[i].in.fd);
+		if (devs[i].out.f)
+			dio_close(devs[i].out.f);
+		else if (devs[i].out.fd >= 0)
+			close(devs[i].out.fd);
+	}
+
+	rows = calloc((size_t)ndevs, sizeof(*rows));
+	if (rows == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	memset(&tot, 0, sizeof(tot));
+	diot_hist_reset(&all);
+	for (i = 0; i < ndevs; i++) {
+		struct dev *d = &devs[i];
+
+		if (d->t_end > t_end)
+			t_end = d->t_end;
+		make_row(&rows[i], d, d->t_end > t_go ? (double)(d->t_end - t_go) / 1e9 : 0);
+		diot_hist_merge(&all, &d->hist);
+		tot.bytes += d->bytes;
+		tot.full += rows[i].full;
+		tot.partial += rows[i].partial;
+		tot.wfull += rows[i].wfull;
+		tot.wpartial += rows[i].wpartial;
+		tot.calls += d->calls;
+		tot.sg_cmds += d->sg_cmds;
+		tot.sg_nd += d->sg_not_direct;
+		tot.io_s += (double)d->io_ns / 1e9;
+		tot.cpu_s += (double)d->cpu_ns / 1e9;
+		if (d->err) {
+			failed = 1;
+			if (first_err == NULL)
+				first_err = d->errmsg;
+		}
+		if (tot.reason == NULL && d->reason[0])
+			tot.reason = d->reason;
+	}
+	wall = t_end > t_go ? (double)(t_end - t_go) / 1e9 : 0;
+	tot.name = "total";
+	tot.io = total_io;
+	tot.h = &all;
+	tot.wall_s = wall;
+	tot.mbs = wall > 0 ? (double)tot.bytes / wall / 1e6 : 0;
+	tot.mibs = wall > 0 ? (double)tot.bytes / wall / 1048576.0 : 0;
+	tot.status = failed ? "error" : g_signal ? "interrupted" : "ok";
+	tot.error = first_err;
+
+	switch (o.format) {
+	case FMT_TABLE:
+		if (o.time)
+			print_table(stdout, rows, ndevs, &tot, u1 - u0, s1 - s0);
+		print_records(stdout, &tot);
+		break;
+	case FMT_CSV:
+		printf("%s\n", csv_cols);
+		for (i = 0; i < ndevs; i++)
+			csv_row(stdout, "device", &rows[i], -1, -1);
+		csv_row(stdout, "total", &tot, u1 - u0, s1 - s0);
+		break;
+	case FMT_JSON:
+		print_json(stdout, rows, ndevs, &tot, u1 - u0, s1 - s0);
+		break;
+	}
+	fflush(stdout);
+	for (i = 0; i < ndevs; i++)
+		if (devs[i].err)
+			diot_warn("%s", devs[i].errmsg);
+	if (g_signal) {
+		diot_warn("interrupted by signal %d: the results above are partial",
+		          (int)g_signal);
+		return g_signal == SIGINT ? 130 : 128 + (int)g_signal;
+	}
+	return failed ? DIOT_EXIT_FAIL : 0;
+}
