@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,8 @@ dio__errfind(int err)
 {
 	size_t i;
 
+	if (err == INT_MIN)
+		return NULL;
 	if (err < 0)
 		err = -err;
 	for (i = 0; i < sizeof(dio__errtab) / sizeof(dio__errtab[0]); i++)
@@ -158,7 +161,7 @@ dio_strerror_r(int err, char *buf, size_t len)
 	if (e)
 		snprintf(buf, len, "%s", e->msg);
 	else
-		snprintf(buf, len, "unknown error %d", err < 0 ? -err : err);
+		snprintf(buf, len, "unknown error %lld", err < 0 ? -(long long)err : (long long)err);
 	return buf;
 }
 
@@ -209,19 +212,21 @@ dio__fail(const dio_file *cf, int err, const char *fmt, ...)
 {
 	/* The detail is bookkeeping, not the handle's logical state. */
 	dio_file *f = (dio_file *)cf;
+	char msg[DIO__DETAIL_MAX];
 	va_list ap;
 
+	/* Format outside the lock and log the local copy: another thread may
+	 * fail on the same handle and rewrite f->detail meanwhile. */
 	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	if (f) {
 		pthread_mutex_lock(&f->lock);
 		f->lasterr = err;
-		vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
+		memcpy(f->detail, msg, sizeof(f->detail));
 		pthread_mutex_unlock(&f->lock);
-		dio__log(DIO_LOG_DEBUG, "%s", f->detail);
-	} else {
-		dio__vlog(DIO_LOG_DEBUG, fmt, ap);
 	}
-	va_end(ap);
+	dio__log(DIO_LOG_DEBUG, "%s", msg);
 	return err;
 }
 

@@ -165,8 +165,9 @@ dio_open(dio_file **fp, const char *path, unsigned flags, int direct, int sync,
 	oflags = O_CLOEXEC | O_NOCTTY;
 	oflags |= (flags & DIO_O_RDWR) ? O_RDWR :
 	          (flags & DIO_O_WRONLY) ? O_WRONLY : O_RDONLY;
-	if (flags & DIO_O_TRUNC)
-		oflags |= O_TRUNC;
+	/* O_TRUNC is not passed to open(): the file is truncated only once
+	 * the direct I/O policy has been met, so that a refused DIRECT_ON
+	 * leaves the file as it was. */
 	if (flags & DIO_O_APPEND)
 		oflags |= O_APPEND;
 	syncfl = dio__sync_oflag(sync, &flag);
@@ -205,7 +206,12 @@ dio_open(dio_file **fp, const char *path, unsigned flags, int direct, int sync,
 	if (r < 0)
 		memset(&f->align, 0, sizeof(f->align));
 
-	if (direct != DIO_DIRECT_OFF) {
+	if (direct == DIO_DIRECT_OFF) {
+		/* Where direct I/O is advice kept on the file (directio()), an
+		 * earlier user may have left it on: switch it off.  Failure
+		 * means the file system has no direct I/O at all. */
+		(void)dio__os_set_direct(fd, 0);
+	} else {
 		r = dio__os_set_direct(fd, 1);
 		if (r >= 0) {
 			f->mech = r;
@@ -220,6 +226,18 @@ dio_open(dio_file **fp, const char *path, unsigned flags, int direct, int sync,
 			close(fd);
 			if (created)
 				unlink(path);
+			dio__file_free(f);
+			return r;
+		}
+	}
+	if ((flags & DIO_O_TRUNC) && (flags & (DIO_O_WRONLY | DIO_O_RDWR))) {
+		struct stat st;
+
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+		    ftruncate(fd, 0) != 0) {
+			r = DIO__ERR(errno);
+			dio__fail(NULL, r, "open %s: truncate: %s", path, dio_strerror(r));
+			close(fd);
 			dio__file_free(f);
 			return r;
 		}

@@ -57,7 +57,7 @@ uint64_t dio__now_ns(void);
 struct stat;
 const char *dio__kind_name(const struct stat *st);
 
-/* Page size, cached after the first call (sysconf is thread-safe). */
+/* The page size (sysconf; 4096 if it cannot tell). */
 size_t dio__pagesize(void);
 
 #endif /* DIO_INTERNAL_H */

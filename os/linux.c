@@ -62,6 +62,30 @@ dio__os_caps(void)
 	return caps;
 }
 
+/*
+ * Has the kernel said that this file takes no direct I/O?  statx reports
+ * STATX_DIOALIGN with an offset alignment of 0 for such regular files
+ * (ext4 with data=journal, inline data, fs-verity, some encrypted files),
+ * and yet fcntl(F_SETFL, O_DIRECT) succeeds there and the I/O is quietly
+ * buffered.  Returns 1 if refused, 0 if not or unknown.
+ */
+static int
+dio__statx_refuses_direct(int fd)
+{
+#if DIO__HAVE_DIOALIGN
+	struct statx stx;
+
+	memset(&stx, 0, sizeof(stx));
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN | STATX_TYPE, &stx) == 0 &&
+	    (stx.stx_mask & STATX_DIOALIGN) && (stx.stx_mask & STATX_TYPE) &&
+	    S_ISREG(stx.stx_mode) && stx.stx_dio_offset_align == 0)
+		return 1;
+#else
+	(void)fd;
+#endif
+	return 0;
+}
+
 int
 dio__os_set_direct(int fd, int on)
 {
@@ -70,6 +94,8 @@ dio__os_set_direct(int fd, int on)
 
 	if (fl < 0)
 		return DIO__ERR(errno);
+	if (on && dio__statx_refuses_direct(fd))
+		return -ENOTSUP;
 	want = on ? (fl | O_DIRECT) : (fl & ~O_DIRECT);
 	if (want != fl && fcntl(fd, F_SETFL, want) != 0) {
 		/* setfl says EINVAL when the file has no direct_IO support. */

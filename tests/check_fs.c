@@ -80,6 +80,26 @@ START_TEST(test_direct_policy)
 		}
 		ck_assert_int_eq(r, -ENOTSUP);
 		ck_assert_ptr_null(f);
+		if (!target_is_dev) {
+			/* A refused DIRECT_ON open does not truncate either. */
+			int fd;
+
+			tu_path(path, sizeof(path), target, "keep");
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+			ck_assert_int_ge(fd, 0);
+			ck_assert_int_eq(write(fd, "precious", 8), 8);
+			close(fd);
+			ck_assert_int_eq(dio_open(&f, path, DIO_O_RDWR | DIO_O_TRUNC,
+			                          DIO_DIRECT_ON, 0, 0), -ENOTSUP);
+			ck_assert_int_eq(tu_file_size(path), 8);
+			/* TRY opens buffered and truncates as asked. */
+			ck_assert_int_eq(dio_open(&f, path, DIO_O_RDWR | DIO_O_TRUNC,
+			                          DIO_DIRECT_TRY, 0, 0), 0);
+			ck_assert_int_eq(dio_file_direct(f), DIO_MECH_NONE);
+			ck_assert_int_eq(tu_file_size(path), 0);
+			ck_assert_int_eq(dio_close(f), 0);
+			unlink(path);
+		}
 		f = open_target(path, sizeof(path), "try", DIO_DIRECT_TRY, 0);
 		ck_assert_int_eq(dio_file_direct(f), DIO_MECH_NONE);
 		ck_assert_int_eq(dio_pwrite(f, "buffered", 8, 0), 8);

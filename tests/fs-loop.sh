@@ -1,13 +1,16 @@
 #!/bin/sh
 # fs-loop.sh KIND -- the file system suite on a scratch loop device:
 #   ext4      fresh ext4 on a 512-byte-sector loop device
+#   ext4-journal  the same mounted data=journal: the kernel refuses direct
+#             I/O there (statx STATX_DIOALIGN says 0) though fcntl(F_SETFL,
+#             O_DIRECT) accepts it, so DIRECT_ON must fail
 #   xfs       fresh xfs on a 4096-byte-sector loop device (offsets 4096)
 #   ramfs     a ramfs mount, which refuses direct I/O
 #   blockdev  the raw 4096-byte-sector loop device itself
 # Needs root; skips (77) with the reason otherwise.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-kind=${1:?usage: fs-loop.sh ext4|xfs|ramfs|blockdev}
+kind=${1:?usage: fs-loop.sh ext4|ext4-journal|xfs|ramfs|blockdev}
 [ "$DIO_BACKEND" = linux ] || [ "$DIO_BACKEND" = posix ] ||
 	skip "loop devices are set up the Linux way only"
 [ "$(uname -s)" = Linux ] || skip "loop device scripts are Linux-only"
@@ -40,6 +43,14 @@ ext4)
 	mount "$dev" "$mnt" || hard "mount $dev failed"
 	check_fs "$mnt" --direct $direct --align $([ $direct = yes ] && echo 512 || echo 0) \
 		--fstype ext4 --mounted-dev "$dev"
+	;;
+ext4-journal)
+	need_cmd mkfs.ext4 e2fsprogs
+	make_loop 512 64
+	mkfs.ext4 -q -F "$dev" >/dev/null 2>&1 || hard "mkfs.ext4 $dev failed"
+	mnt=$work/mnt; mkdir "$mnt"
+	mount -o data=journal "$dev" "$mnt" || skip "cannot mount ext4 with data=journal"
+	check_fs "$mnt" --direct no --fstype ext4
 	;;
 xfs)
 	need_cmd mkfs.xfs xfsprogs
