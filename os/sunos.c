@@ -44,6 +44,11 @@
 #ifdef HAVE_SYS_DKIO_H
 # include <sys/dkio.h>
 #endif
+/* libdiskmgt.h includes sys/swap.h: not in 32-bit large-file builds. */
+#if defined(HAVE_LIBDISKMGT_H) && defined(HAVE_DM_INUSE) && defined(DIO__HAVE_SWAPCTL)
+# include <libdiskmgt.h>
+# define DIO__HAVE_DM_INUSE 1
+#endif
 #ifdef HAVE_SYS_SCSI_IMPL_USCSI_H
 # include <sys/scsi/impl/uscsi.h>
 #endif
@@ -368,6 +373,23 @@ dio__os_device_in_use(const char *path, const struct stat *st, char *why,
 			free(t);
 			free(names);
 		}
+	}
+#endif
+#ifdef DIO__HAVE_DM_INUSE
+	/* What mnttab does not show: ZFS pool members, dump devices, ... as
+	 * newfs(1M) asks.  Only the slice given is examined. */
+	if (!found) {
+		char *msg = NULL;
+		int err = 0;
+
+		if (dm_inuse((char *)(uintptr_t)path, &msg, DM_WHO_MKFS, &err) > 0) {
+			if (len > 0) {
+				snprintf(why, len, "%s", msg ? msg : "in use (libdiskmgt)");
+				why[strcspn(why, "\n")] = '\0';
+			}
+			found = 1;
+		}
+		free(msg);
 	}
 #endif
 	return found;
