@@ -45,6 +45,25 @@ off=$(echo "$line" | awk '{ print $4 }')
 dd if=/dev/zero of="$work/f" bs=4096 seek=$((off / 4096)) count=1 conv=notrunc 2>/dev/null
 expect 1 "lost: 1; corrupt: 1" --check "$work/ack.log" "$work/f"
 
+# 3b. A transaction issued after the acknowledged one does not excuse a
+#     slot that was lost entirely (zeros are no torn write).
+line=$(grep '^A 0 ' "$work/ack.log" | tail -n 2 | head -n 1)
+seq=$(echo "$line" | awk '{ print $3 }')
+off=$(echo "$line" | awk '{ print $4 }')
+cp "$work/ack.log" "$work/ack2.log"
+slots=$(awk '$1 == "P" { s = $6 } END { print s }' "$work/ack2.log")
+echo "I 0 $((seq + slots)) $off" >> "$work/ack2.log"
+dd if=/dev/zero of="$work/f" bs=4096 seek=$((off / 4096)) count=1 conv=notrunc 2>/dev/null
+expect 1 "lost: 2; corrupt: 1" --check "$work/ack2.log" "$work/f"
+
+# 3c. Malformed logs are refused, not trusted.
+printf '# sync-write ack-log 1\nR 1 shared 0 65536 %s\nP 0 none 16 1 4\nA 0 0 0\n' "$work/f" > "$work/bad.log"
+expect 1 "malformed P line" --check "$work/bad.log"
+printf '# sync-write ack-log 1\nR 1 shared 0 65536 %s\nP 0 none 4096 4 4611686018427387904\n' "$work/f" > "$work/bad.log"
+expect 1 "point too large to check" --check "$work/bad.log"
+printf '# sync-write ack-log 1\nR 1 shared 0 65536 %s\nP 0 none 4096 1 16\n' "$work/f" > "$work/bad.log"
+expect 1 "no acknowledged transaction to check" --check "$work/bad.log"
+
 # 4. A clean run with --keep checks too, and says it ended cleanly.
 rm -f "$work/f" "$work/ack.log"
 expect 0 "^dsync  *4096  *1  *30 " -q -m fdatasync,dsync -s 4k -n 30 --keep --ack-log "$work/ack.log" "$work/f"

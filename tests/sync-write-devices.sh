@@ -60,6 +60,14 @@ if [ $dev_tests = yes ]; then
 	expect 0 "verify: 32 slots checked, 32 ok, 0 missing" --force -m direct+dsync -s 64k -w 2 -n 40 --region 1m --verify "$dev"
 	expect 2 "do not fit on '$dev'" --force -w 4 --region 16m -s 4k "$dev"
 	expect 2 "--extend needs a file" --force --extend -s 4k "$dev"
+	# A 4096-byte-sector device too small for the default regions: the
+	# shrunk regions stay aligned for direct I/O (and 6 KiB is n/a).
+	losetup -d "$dev"; dev=
+	truncate -s 32M "$work/img4k"
+	dev=$(losetup -f --show --sector-size 4096 "$work/img4k") || hard "losetup 4096"
+	expect 0 "^direct  *4096  *4 " --force -w 4 -s 4k,6k -m direct -n 20 --verify "$dev"
+	expect 0 "^direct  *6144  *4  n/a: 6 KiB is not a multiple of the direct I/O granularity" \
+		--force -w 4 -s 4k,6k -m direct -n 20 "$dev"
 fi
 
 # A full file system: during the run, and while preparing the region.

@@ -9,8 +9,10 @@ work=$(mktemp -d "$top_builddir/sw-errors.XXXXXX") || hard "mktemp"
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 fail=0
 echo "precious data" > "$work/existing"
+echo "rotated log" > "$work/existing.1"
+echo "old results" > "$work/results.txt"
 mkdir "$work/dir"
-snapshot() { (cd "$work" && ls -lA --time-style=+%s . dir && stat -c %Y . && cat existing) 2>&1 | md5sum; }
+snapshot() { (cd "$work" && ls -lA --time-style=+%s . dir && cat existing existing.1 results.txt) 2>&1 | md5sum; }
 before=$(snapshot)
 
 bad() {  # STATUS PATTERN ARGS...
@@ -68,7 +70,25 @@ bad 2 "'/dev/null' is a device that reports no size" /dev/null -n 1 -s 4k -m non
 bad 2 "is a device: its contents would be destroyed; pass --force" /dev/zero
 bad 2 "--no-prefill: '.*existing' is shorter than the 67108864 bytes" --no-prefill --force -s 4k existing
 bad 1 "is not a sync-write ack log" --check existing
+# option combinations
+bad 2 "--time and --count exclude each other" -t 1s -n 5
+bad 2 "--no-prefill is for overwriting" --no-prefill --extend --force existing
+bad 2 "--no-prefill needs an existing TARGET" --no-prefill
+bad 2 "the TARGET is an empty string" ''
+bad 2 "--ack-log - takes standard output" --ack-log -
+# a refused run touches none of the files it was given
+bad 2 "--ack-log '/nonexistent/dir/log': no such file" --force -s 4k -n 1 --ack-log /nonexistent/dir/log existing
+bad 2 "exists and would be overwritten" -o results.txt -s 4k -n 1 existing
+bad 2 "exists and would be overwritten" -o new-results.txt --plot new.svg -s 4k -n 1 existing
+bad 2 "'.*existing.1' exists: --layout separate writes" --force --layout separate -w 2 -s 4k -n 1 existing
 bad 2 "cannot open ack log 'nolog'" --check nolog
+# Transactions smaller than the 64-byte verification header are fine
+# without --verify (the sanitizer build checks that nothing overflows).
+out=$(cd "$work" && "$SW" -q -m none,fdatasync -s 16,48 -n 3 --region 64k 2>&1) ||
+	{ echo "FAIL sync-write -s 16,48: $out"; fail=1; }
+echo "$out" | grep -q '^fdatasync  *16  *1  *3 ' || { echo "FAIL sync-write -s 16,48: no row: $out"; fail=1; }
+before=$(snapshot)
+
 if [ "$(id -u)" -ne 0 ]; then
 	chmod a-w "$work/dir"
 	bad 1 "cannot create 'dir/f': permission denied" dir/f

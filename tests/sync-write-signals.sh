@@ -38,4 +38,31 @@ for mode in "" --threads; do
 	rm -rf "$work/d"
 done
 done
+# A writer process that dies (here: SIGKILL, as the OOM killer would) ends
+# the run with an error naming it, instead of a hang.
+mkdir "$work/d"
+"$SW" -q -m fdatasync -s 4k -w 2 -t 20s --dir "$work/d" >"$work/out" 2>"$work/err" &
+pid=$!
+sleep 1.5
+child=$(pgrep -P $pid | head -n 1)
+if [ -z "$child" ]; then
+	echo "FAIL writer death: no writer process found"; fail=1
+else
+	kill -KILL "$child"
+	i=0
+	while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	if kill -0 $pid 2>/dev/null; then
+		echo "FAIL writer death: sync-write still running 10 s after its writer died"
+		kill -KILL $pid; fail=1
+	else
+		wait $pid; st=$?
+		if [ $st -ne 1 ] || ! grep -q 'writer [01] was killed by signal 9' "$work/err" "$work/out"; then
+			echo "FAIL writer death: exit $st:"; cat "$work/err" "$work/out"; fail=1
+		elif [ -n "$(ls -A "$work/d")" ]; then
+			echo "FAIL writer death: files left: $(ls -A "$work/d")"; fail=1
+		else
+			echo "ok   a killed writer: exit 1, named in the error, files removed"
+		fi
+	fi
+fi
 exit $fail

@@ -40,6 +40,8 @@
 
 #include "libdirectio.h"
 #include "tools/hist.h"
+
+#define SW_ERRNO() (-errno)
 #include "tools/svg.h"
 #include "tools/sync-write.h"
 #include "tools/util.h"
@@ -111,7 +113,7 @@ enum layout { LAYOUT_SHARED, LAYOUT_SEPARATE };
 static struct opts {
 	const char *target;       /* NULL: temporary file in dir         */
 	const char *dir;          /* --dir                               */
-	int force, keep, no_prefill;
+	int force, keep, no_prefill, time_set;
 	struct method *methods;
 	int nmethods;
 	uint64_t *sizes;
@@ -143,6 +145,7 @@ struct wres {
 	int64_t err_off;
 	int region_full;
 	int mech, sync_flag;
+	volatile int ready, done;     /* barrier and end, for the parent    */
 	volatile uint64_t progress;
 	char errmsg[320];
 };
@@ -228,6 +231,17 @@ make_txn(unsigned char *buf, size_t size, uint32_t point, uint32_t writer,
 	uint64_t x = run_id ^ ((uint64_t)point << 40) ^ ((uint64_t)writer << 20) ^ seq;
 	size_t i;
 
+	if (size < HDR_SIZE) {
+		/* Too small to carry a header (only without --verify and
+		 * --ack-log, which need one): just an incompressible pattern. */
+		for (i = 0; i < size; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			buf[i] = (unsigned char)x;
+		}
+		return;
+	}
 	memset(buf, 0, HDR_SIZE);
 	memcpy(buf, "SYNCWRT1", 8);
 	put64(buf + 8, run_id);
@@ -278,25 +292,34 @@ read_txn(unsigned char *buf, size_t size, uint64_t *rid, uint32_t *point,
 
 /* ------------------------------------------------------------ ack log */
 
-static void
+static int
 ack_line(const char *fmt, ...) DIOT_PRINTF(1, 2);
 
-/* One record per write(): lines from several writers never interleave. */
-static void
+/*
+ * One record per write(): lines from several writers never interleave.
+ * Returns 0 or a -errno: a log that cannot be written must stop the run,
+ * or a later --check would pass on records that were never kept.
+ */
+static int
 ack_line(const char *fmt, ...)
 {
 	char line[PATH_MAX + 256];
 	va_list ap;
+	ssize_t w;
 	int n;
 
 	if (ack_fd < 0)
-		return;
+		return 0;
 	va_start(ap, fmt);
 	n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	if (n > 0 && (size_t)n < sizeof(line))
-		while (write(ack_fd, line, (size_t)n) < 0 && errno == EINTR)
-			;
+	if (n <= 0 || (size_t)n >= sizeof(line))
+		return -ENAMETOOLONG;
+	while ((w = write(ack_fd, line, (size_t)n)) < 0 && errno == EINTR)
+		;
+	if (w < 0)
+		return SW_ERRNO();
+	return w == n ? 0 : -EIO;
 }
 
 /* ------------------------------------------------------------ writers */
@@ -383,11 +406,20 @@ writer_main(const struct wctx *c, int k)
 			make_txn(buf, (size_t)c->size, (uint32_t)c->point, (uint32_t)k, 0, 0);
 		}
 	}
-	/* Ready, then wait for the start (EOF on the go pipe). */
+	/* Ready, then wait for the start (EOF on the go pipe), or a stop. */
+	w->ready = 1;
 	while (write(c->ready_w, "r", 1) < 0 && errno == EINTR)
 		;
-	while (read(c->go_r, &ch, 1) < 0 && errno == EINTR)
-		;
+	for (;;) {
+		struct pollfd pfd;
+
+		pfd.fd = c->go_r;
+		pfd.events = POLLIN;
+		if (sh->stop)
+			goto out;
+		if (poll(&pfd, 1, 200) > 0 && read(c->go_r, &ch, 1) >= 0)
+			break;
+	}
 	if (w->err)
 		goto out;
 
@@ -414,15 +446,17 @@ writer_main(const struct wctx *c, int k)
 		off = txn_offset(c, k, j);
 		if (o.verify || ack_fd >= 0)
 			make_txn(buf, (size_t)c->size, (uint32_t)c->point, (uint32_t)k, j, off);
-		if (ack_fd >= 0)
-			ack_line("I %d %" PRIu64 " %" PRIu64 "\n", k, j, off);
+		if (ack_fd >= 0 &&
+		    (r = ack_line("I %d %" PRIu64 " %" PRIu64 "\n", k, j, off)) < 0)
+			goto ackfail;
 		t0 = diot_now_ns();
 		r = dio_pwrite_commit(f, buf, (size_t)c->size, (int64_t)off, m->commit);
 		t1 = diot_now_ns();
 		if (r < 0)
 			goto fail;
-		if (ack_fd >= 0)
-			ack_line("A %d %" PRIu64 " %" PRIu64 "\n", k, j, off);
+		if (ack_fd >= 0 &&
+		    (r = ack_line("A %d %" PRIu64 " %" PRIu64 "\n", k, j, off)) < 0)
+			goto ackfail;
 		diot_hist_add(&w->hist, t1 - t0);
 		w->progress = ++recorded;
 		j++;
@@ -432,6 +466,11 @@ writer_main(const struct wctx *c, int k)
 	w->cpu_user = u1 - u0;
 	w->cpu_sys = s1 - s0;
 	goto out;
+ackfail:
+	w->err = (int)r;
+	snprintf(w->errmsg, sizeof(w->errmsg), "writer %d, method %s: writing the "
+	         "ack log '%s' failed: %s", k, m->name, o.ack_log, dio_strerror((int)r));
+	goto timed;
 fail:
 	w->err = (int)r;
 	w->err_off = (int64_t)off;
@@ -439,6 +478,7 @@ fail:
 	snprintf(w->errmsg, sizeof(w->errmsg), "writer %d, method %s, %" PRIu64
 	         "-byte transaction %" PRIu64 " at offset %" PRIu64 ": %s", k, m->name,
 	         c->size, j, off, detail[0] ? detail : dio_strerror((int)r));
+timed:
 	if (w->t_start) {
 		w->t_end = diot_now_ns();
 		cpu_now(&u1, &s1);
@@ -449,6 +489,7 @@ out:
 	w->txns_total = j;
 	dio_free(buf);
 	dio_close(f);
+	w->done = 1;
 	while (write(c->ready_w, "d", 1) < 0 && errno == EINTR)
 		;
 }
@@ -616,6 +657,69 @@ prepare_point(int W)
 static void verify_point(struct sw_point *p, const struct wctx *c);
 
 /*
+ * Reap writer processes that have exited; one that died before saying it
+ * was done (killed, out of memory...) gets an error of its own.
+ */
+static void
+reap_writers(int W, const pid_t *pid, int *gone)
+{
+	int k, status;
+
+	for (k = 0; k < W; k++) {
+		if (gone[k] || waitpid(pid[k], &status, WNOHANG) != pid[k])
+			continue;
+		gone[k] = 1;
+		if (sh->w[k].done || sh->w[k].err)
+			continue;
+		sh->w[k].err = -ECHILD;
+		if (WIFSIGNALED(status))
+			snprintf(sh->w[k].errmsg, sizeof(sh->w[k].errmsg), "writer %d was "
+			         "killed by signal %d", k, WTERMSIG(status));
+		else
+			snprintf(sh->w[k].errmsg, sizeof(sh->w[k].errmsg), "writer %d "
+			         "exited (status %d) without finishing", k,
+			         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		sh->stop = 1;   /* the point is lost: stop the others too */
+	}
+}
+
+/*
+ * Wait until every writer is ready (end 0) or done (end 1), or gone; a
+ * signal during the barrier stops the point.  The pipe carries wake-ups
+ * only: the state is in shared memory, so a writer that dies cannot make
+ * the parent wait for ever.
+ */
+static void
+wait_writers(int rfd, int W, const pid_t *pid, int *gone, int end,
+             const struct sw_point *p, const struct method *m, int total)
+{
+	char drain[64];
+	int k, n;
+
+	for (;;) {
+		struct pollfd pfd;
+
+		if (!o.threads)
+			reap_writers(W, pid, gone);
+		for (n = 0, k = 0; k < W; k++)
+			n += (end ? sh->w[k].done : sh->w[k].ready) || gone[k];
+		if (n == W)
+			return;
+		if (!end && g_signal) {
+			sh->stop = 1;
+			return;
+		}
+		pfd.fd = rfd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 200) > 0 && read(rfd, drain, sizeof(drain)) < 0 &&
+		    errno != EINTR)
+			return;         /* cannot happen with a pipe we own */
+		if (end)
+			progress(p->index, total, m, p->size, W);
+	}
+}
+
+/*
  * Run one point.  Returns 0 to go on, or -1 when the run must stop (an
  * I/O error or a signal).
  */
@@ -626,9 +730,8 @@ run_point(struct sw_point *p, const struct method *m, int W, int total)
 	pid_t pid[MAX_WRITERS];
 	pthread_t thr[MAX_WRITERS];
 	struct thr_arg targ[MAX_WRITERS];
+	int gone[MAX_WRITERS];
 	struct wctx c;
-	char ch;
-	ssize_t n;
 
 	p->direct = "-";
 	p->sync_flag = "-";
@@ -646,6 +749,7 @@ run_point(struct sw_point *p, const struct method *m, int W, int total)
 	for (k = 0; k < W; k++) {
 		memset(&sh->w[k], 0, sizeof(sh->w[k]));
 		diot_hist_reset(&sh->w[k].hist);
+		gone[k] = 0;
 	}
 	if (!tg.is_dev)
 		prepare_point(W);
@@ -676,52 +780,26 @@ run_point(struct sw_point *p, const struct method *m, int W, int total)
 		}
 	}
 	if (!o.threads) {
-		/* Only the writers hold these now: EOF tells that all are gone. */
+		/* Only the writers need these now. */
 		close(ready[1]);
 		close(go[0]);
 	}
-	/* Barrier: all writers ready (or gone), then release them at once. */
-	for (k = 0; k < W; ) {
-		n = read(ready[0], &ch, 1);
-		if (n == 1)
-			k++;
-		else if (n == 0 || errno != EINTR)
-			break;
-	}
+	/* Barrier: wait until every writer is ready (or gone, or a signal came),
+	 * then release them all at once by closing the go pipe. */
+	wait_writers(ready[0], W, pid, gone, 0, p, m, total);
 	close(go[1]);
-	/* Each writer sends one more byte when it is done; meanwhile update
-	 * the progress line. */
-	for (k = 0; k < W; ) {
-		struct pollfd pfd;
-
-		pfd.fd = ready[0];
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, progress_on ? 200 : -1) == 0) {
-			progress(p->index, total, m, p->size, W);
-			continue;
-		}
-		n = read(ready[0], &ch, 1);
-		if (n == 1)
-			k++;
-		else if (n == 0 || errno != EINTR)
-			break;
-	}
+	/* Wait for the end, updating the progress line meanwhile. */
+	wait_writers(ready[0], W, pid, gone, 1, p, m, total);
 	if (o.threads) {
 		for (k = 0; k < W; k++)
 			pthread_join(thr[k], NULL);
 		close(ready[1]);
 		close(go[0]);
 	} else {
-		for (k = 0; k < W; k++) {
-			while (waitpid(pid[k], &status, 0) < 0 && errno == EINTR)
-				;
-			if (WIFSIGNALED(status) && sh->w[k].err == 0) {
-				sh->w[k].err = -EINTR;
-				snprintf(sh->w[k].errmsg, sizeof(sh->w[k].errmsg),
-				         "writer %d was killed by signal %d", k,
-				         WTERMSIG(status));
-			}
-		}
+		for (k = 0; k < W; k++)
+			if (!gone[k])
+				while (waitpid(pid[k], &status, 0) < 0 && errno == EINTR)
+					;
 	}
 	close(ready[0]);
 	progress_clear();
@@ -751,9 +829,17 @@ run_point(struct sw_point *p, const struct method *m, int W, int total)
 		         "results", (int)g_signal);
 		return -1;
 	}
+	if (p->agg.txns == 0) {
+		p->status = SW_NA;
+		snprintf(p->note, sizeof(p->note), "no transaction was measured: the "
+		         "warm-up filled the %" PRIu64 "-byte region (raise --region or "
+		         "lower --warmup)", o.region);
+		return 0;
+	}
 	if (p->region_full)
 		snprintf(p->note, sizeof(p->note), "a writer filled its %" PRIu64
-		         "-byte region before the time was up (see --region)", o.region);
+		         "-byte region before its %s (see --region)", o.region,
+		         o.count ? "count was reached" : "time was up");
 	if (o.verify)
 		verify_point(p, &c);
 	return 0;
@@ -770,12 +856,10 @@ static void
 verify_point(struct sw_point *p, const struct wctx *c)
 {
 	struct sw_verify *v = &p->verify;
-	size_t chunk = (size_t)(c->size > (1u << 20) ? c->size : (1u << 20));
 	unsigned char *buf;
 	int k, fd, st;
 
-	chunk -= chunk % c->size;
-	buf = malloc(chunk);
+	buf = malloc((size_t)c->size);
 	if (buf == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	v->done = 1;
@@ -897,9 +981,28 @@ prefill(const char *path, uint64_t len)
 	dio_close(f);
 }
 
+static uint64_t
+gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static uint64_t
+lcm_u64(uint64_t a, uint64_t b)
+{
+	return a / gcd_u64(a, b) * b;
+}
+
 static void
 setup_target(uint64_t max_writers, uint64_t max_size)
 {
+	uint64_t unit;
 	char why[300];
 	struct stat st;
 	dio_file *f;
@@ -972,29 +1075,25 @@ setup_target(uint64_t max_writers, uint64_t max_size)
 	}
 
 	/* Regions: a multiple of the largest size and of the direct I/O
-	 * granularity, so that every offset stays aligned. */
+	 * granularity (their least common multiple), so that every region
+	 * starts aligned and every transaction of an aligned size stays so. */
+	unit = lcm_u64(max_size, tg.align.offset_align > 1 ? tg.align.offset_align : 1);
 	if (!o.region_set)
 		o.region = DEFAULT_REGION;
-	if (o.region < max_size)
-		o.region = max_size;
-	o.region -= o.region % max_size;
-	if (tg.align.offset_align > 1 && o.region % tg.align.offset_align)
-		o.region += tg.align.offset_align - o.region % tg.align.offset_align;
-	if (tg.is_dev) {
-		uint64_t need = o.region * max_writers;
-
-		if (need > tg.dev_bytes) {
-			if (o.region_set)
-				diot_die(DIOT_EXIT_USAGE, "%" PRIu64 " writers x --region %" PRIu64
-				         " bytes do not fit on '%s' (%" PRIu64 " bytes)",
-				         max_writers, o.region, tg.path, tg.dev_bytes);
-			o.region = tg.dev_bytes / max_writers;
-			o.region -= o.region % max_size;
-			if (o.region < max_size)
-				diot_die(DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) is too small "
-				         "for %" PRIu64 " writers of %" PRIu64 "-byte transactions",
-				         tg.path, tg.dev_bytes, max_writers, max_size);
-		}
+	o.region -= o.region % unit;
+	if (o.region < unit)
+		o.region = unit;
+	if (tg.is_dev && o.region * max_writers > tg.dev_bytes) {
+		if (o.region_set)
+			diot_die(DIOT_EXIT_USAGE, "%" PRIu64 " writers x --region %" PRIu64
+			         " bytes do not fit on '%s' (%" PRIu64 " bytes)",
+			         max_writers, o.region, tg.path, tg.dev_bytes);
+		o.region = tg.dev_bytes / max_writers;
+		o.region -= o.region % unit;
+		if (o.region < unit)
+			diot_die(DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) is too small "
+			         "for %" PRIu64 " writers of %" PRIu64 "-byte transactions",
+			         tg.path, tg.dev_bytes, max_writers, max_size);
 	}
 	if (o.layout == LAYOUT_SEPARATE) {
 		for (k = 1; k < (int)max_writers; k++) {
@@ -1002,6 +1101,13 @@ setup_target(uint64_t max_writers, uint64_t max_size)
 
 			tg.extra[k] = malloc(len);
 			snprintf(tg.extra[k], len, "%s.%d", tg.path, k);
+			/* --force is for the TARGET named: files that only share
+			 * its name are never overwritten. */
+			if (access(tg.extra[k], F_OK) == 0)
+				diot_die(DIOT_EXIT_USAGE, "'%s' exists: --layout separate "
+				         "writes %s.1 ... %s.%d besides the TARGET; remove it or "
+				         "name another TARGET", tg.extra[k], tg.path, tg.path,
+				         (int)max_writers - 1);
 			tg.extra_created[k] = claim_file(tg.extra[k]);
 		}
 	}
@@ -1039,13 +1145,30 @@ setup_target(uint64_t max_writers, uint64_t max_size)
  * "I" line before it was issued and an "A" line once the write and commit
  * returned.  For every slot, the newest acknowledged transaction (or a
  * newer one) must be on the target, intact.  A slot whose newest issued
- * transaction was never acknowledged may hold a torn write: that is
- * reported, not counted as a loss.
+ * transaction was never acknowledged may hold a torn write: every sector
+ * then holds either the acknowledged transaction's bytes or the issued
+ * one's (both are rebuilt from the log); that is reported, not counted
+ * as a loss.  Anything else, zeros included, is.
  */
 struct ckslot {
 	int64_t acked, issued;
-	uint64_t off;
+	uint64_t off, issued_off;
 };
+
+/* Is buf, sector by sector, a mix of transactions a and b? */
+static int
+torn_mix(const unsigned char *buf, const unsigned char *a, const unsigned char *b,
+         size_t size)
+{
+	size_t i, n;
+
+	for (i = 0; i < size; i += 512) {
+		n = size - i < 512 ? size - i : 512;
+		if (memcmp(buf + i, a + i, n) != 0 && memcmp(buf + i, b + i, n) != 0)
+			return 0;
+	}
+	return 1;
+}
 
 static int
 check_main(const char *log, const char *target_arg)
@@ -1055,7 +1178,7 @@ check_main(const char *log, const char *target_arg)
 	int extend = 0, writers = 0, point = -1, w, fd, st, ended = 0;
 	uint64_t n_ok = 0, n_newer = 0, n_lost = 0, n_corrupt = 0, n_torn = 0, n_acked = 0;
 	struct ckslot *tab = NULL;
-	unsigned char *buf;
+	unsigned char *buf, *ta, *tb;
 	FILE *fp;
 	int64_t i;
 	char c;
@@ -1080,9 +1203,10 @@ check_main(const char *log, const char *target_arg)
 		} else if (c == 'P') {
 			if (sscanf(line, "P %d %31s %llu %d %llu", &point, method, &size,
 			           &writers, &slots) != 5 || writers < 1 ||
-			    writers > MAX_WRITERS || size == 0 || slots == 0)
+			    writers > MAX_WRITERS || size < HDR_SIZE || size > MAX_SIZE ||
+			    slots == 0)
 				diot_die(DIOT_EXIT_FAIL, "%s: malformed P line", log);
-			if (slots * (unsigned long long)writers > (1ull << 27))
+			if (slots > (1ull << 27) / (unsigned long long)writers)
 				diot_die(DIOT_EXIT_FAIL, "%s: point too large to check", log);
 			free(tab);
 			tab = malloc(slots * (size_t)writers * sizeof(*tab));
@@ -1100,8 +1224,10 @@ check_main(const char *log, const char *target_arg)
 			s = &tab[(uint64_t)w * slots + (extend ? seq : seq % slots) % slots];
 			if (extend && seq >= slots)
 				continue;
-			if (c == 'I' && (int64_t)seq > s->issued)
+			if (c == 'I' && (int64_t)seq > s->issued) {
 				s->issued = (int64_t)seq;
+				s->issued_off = off;
+			}
 			if (c == 'A' && (int64_t)seq > s->acked) {
 				s->acked = (int64_t)seq;
 				s->off = off;
@@ -1117,8 +1243,11 @@ check_main(const char *log, const char *target_arg)
 	if (target_arg)
 		snprintf(path, sizeof(path), "%s", target_arg);
 	buf = malloc(size);
-	if (buf == NULL)
+	ta = malloc(size);
+	tb = malloc(size);
+	if (buf == NULL || ta == NULL || tb == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	run_id = rid;   /* make_txn() rebuilds transactions of that run */
 	printf("checking point %d (%s, %llu-byte transactions, %d writer%s) of run "
 	       "%llx on %s%s\n", point, method, size, writers, writers == 1 ? "" : "s",
 	       rid, path, ended ? " (the run had ended cleanly)" : "");
@@ -1153,9 +1282,15 @@ check_main(const char *log, const char *target_arg)
 					n_ok++;
 				continue;
 			}
-			if (st != TXN_OK && s->issued > s->acked) {
-				n_torn++;
-				continue;
+			if (st == TXN_CORRUPT && s->issued > s->acked) {
+				make_txn(ta, size, (uint32_t)point, (uint32_t)w,
+				         (uint64_t)s->acked, s->off);
+				make_txn(tb, size, (uint32_t)point, (uint32_t)w,
+				         (uint64_t)s->issued, s->issued_off);
+				if (s->issued_off == s->off && torn_mix(buf, ta, tb, size)) {
+					n_torn++;
+					continue;
+				}
 			}
 			if (st == TXN_CORRUPT)
 				n_corrupt++;
@@ -1170,7 +1305,13 @@ check_main(const char *log, const char *target_arg)
 		close(fd);
 	}
 	free(buf);
+	free(ta);
+	free(tb);
 	free(tab);
+	if (n_acked == 0) {
+		printf("FAILED: the last point has no acknowledged transaction to check\n");
+		return DIOT_EXIT_FAIL;
+	}
 	printf("acknowledged slots: %" PRIu64 "; durable: %" PRIu64 " (%" PRIu64
 	       " of them overwritten by a later transaction); torn in-flight "
 	       "(never acknowledged): %" PRIu64 "; lost: %" PRIu64 "; corrupt: %"
@@ -1328,6 +1469,45 @@ parse_methods(const char *s)
 	free(copy);
 }
 
+static int plot_created, out_created, ack_created, committed;
+
+/* Open path for writing without truncating it; 1 if it was created. */
+static int
+claim_output(const char *path, const char *opt)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644), e;
+
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	e = errno;
+	if (e == EEXIST && (fd = open(path, O_WRONLY)) >= 0) {
+		close(fd);
+		return 0;
+	}
+	diot_usage_error("%s '%s': %s", opt, path, dio_strerror(e == EEXIST ? errno : e));
+}
+
+/*
+ * At exit (normal or diot_die): remove what this run created and does not
+ * keep: the target files unless --keep, and output files that a refused
+ * run never wrote.  Writer processes leave with _exit() and skip this.
+ */
+static void
+cleanup(void)
+{
+	remove_files();
+	if (committed)
+		return;
+	if (plot_created)
+		unlink(o.plot);
+	if (out_created)
+		unlink(o.output);
+	if (ack_created)
+		unlink(o.ack_log);
+}
+
 static int
 exit_status(void)
 {
@@ -1351,7 +1531,7 @@ main(int argc, char **argv)
 	char osbuf[300];
 	int i, id, w, mi, si, fatal = 0, total, idx, verify_fail = 0;
 	uint64_t max_w, max_s;
-	FILE *plotcheck;
+	int r;
 
 	diot_init(argv[0]);
 	o.time_ns = DEFAULT_TIME_NS;
@@ -1385,6 +1565,7 @@ main(int argc, char **argv)
 		case OPT_TIME:
 			if (diot_parse_duration(arg, 86400, &o.time_ns, err, sizeof(err)) < 0)
 				diot_usage_error("%s '%s': %s", st.name, arg, err);
+			o.time_set = 1;
 			break;
 		case OPT_COUNT:
 			if (diot_parse_uint(arg, 1, UINT32_MAX, &o.count, err, sizeof(err)) < 0)
@@ -1452,21 +1633,48 @@ main(int argc, char **argv)
 	if (o.target && o.dir)
 		diot_usage_error("--dir is for the temporary file: it cannot be combined "
 		                 "with a TARGET");
+	if (o.target && *o.target == '\0')
+		diot_usage_error("the TARGET is an empty string");
 	if (o.region_set && o.region < max_s)
 		diot_usage_error("--region %" PRIu64 " is smaller than the largest "
 		                 "transaction size %" PRIu64, o.region, max_s);
-	if (o.plot) {
-		/* fail now, not after the run */
-		plotcheck = fopen(o.plot, "a");
-		if (plotcheck == NULL)
-			diot_usage_error("--plot '%s': %s", o.plot, dio_strerror(errno));
-		fclose(plotcheck);
-	}
-	out = stdout;
-	if (o.output) {
-		out = fopen(o.output, "w");
-		if (out == NULL)
-			diot_usage_error("--output '%s': %s", o.output, dio_strerror(errno));
+	if (o.count && o.time_set)
+		diot_usage_error("--time and --count exclude each other: measure each "
+		                 "point for a time or for a number of transactions");
+	if (o.no_prefill && o.extend)
+		diot_usage_error("--no-prefill is for overwriting; --extend writes "
+		                 "an emptied file");
+	if (o.no_prefill && o.target == NULL)
+		diot_usage_error("--no-prefill needs an existing TARGET (a temporary "
+		                 "file is always new)");
+	if (o.ack_log && strcmp(o.ack_log, "-") == 0 &&
+	    (o.output == NULL || strcmp(o.output, "-") == 0))
+		diot_usage_error("--ack-log - takes standard output: send the results "
+		                 "elsewhere with --output FILE");
+
+	/*
+	 * Every file named on the command line is checked, or created, before
+	 * the target is touched, and nothing is truncated yet: a run refused
+	 * later leaves them as they were (and removes those it created).
+	 */
+	atexit(cleanup);
+	if (o.plot)
+		plot_created = claim_output(o.plot, "--plot");
+	if (o.output && strcmp(o.output, "-") != 0)
+		out_created = claim_output(o.output, "--output");
+	if (o.ack_log && strcmp(o.ack_log, "-") != 0) {
+		ack_fd = open(o.ack_log, O_WRONLY | O_CREAT | O_APPEND |
+		              (o.force ? 0 : O_EXCL), 0644);
+		if (ack_fd < 0) {
+			int e = errno;
+
+			diot_die(DIOT_EXIT_USAGE, "--ack-log '%s': %s%s", o.ack_log,
+			         dio_strerror(e), e == EEXIST ? " (pass --force to "
+			         "append to an existing log)" : "");
+		}
+		ack_created = !o.force;
+	} else if (o.ack_log) {
+		ack_fd = STDOUT_FILENO;
 	}
 
 	memset(&sa, 0, sizeof(sa));
@@ -1483,26 +1691,26 @@ main(int argc, char **argv)
 	run_id = ((uint64_t)time(NULL) << 20) ^ diot_now_ns() ^ ((uint64_t)getpid() << 40);
 
 	setup_target(max_w, max_s);
-	if (g_signal) {
-		remove_files();
+	if (g_signal)
 		return exit_status();
+	/* The run goes ahead: from here on the outputs are the run's. */
+	committed = 1;
+	out = stdout;
+	if (o.output && strcmp(o.output, "-") != 0) {
+		out = fopen(o.output, "w");
+		if (out == NULL)
+			diot_die(DIOT_EXIT_FAIL, "--output '%s': %s", o.output,
+			         dio_strerror(errno));
 	}
-	if (o.ack_log) {
-		if (strcmp(o.ack_log, "-") == 0)
-			ack_fd = STDOUT_FILENO;
-		else
-			ack_fd = open(o.ack_log, O_WRONLY | O_CREAT | O_APPEND |
-			              (o.force ? 0 : O_EXCL), 0644);
-		if (ack_fd < 0) {
-			remove_files();
-			diot_die(DIOT_EXIT_USAGE, "--ack-log '%s': %s%s", o.ack_log,
-			         dio_strerror(errno), errno == EEXIST ? " (pass --force to "
-			         "append to an existing log)" : "");
-		}
-		ack_line("# sync-write ack-log 1\n");
-		ack_line("R %llx %s %d %" PRIu64 " %s\n", (unsigned long long)run_id,
-		         o.layout == LAYOUT_SEPARATE ? "separate" : "shared", o.extend,
-		         o.region, tg.path);
+	if (ack_fd >= 0) {
+		r = ack_line("# sync-write ack-log 1\n");
+		if (r == 0)
+			r = ack_line("R %llx %s %d %" PRIu64 " %s\n", (unsigned long long)run_id,
+			             o.layout == LAYOUT_SEPARATE ? "separate" : "shared",
+			             o.extend, o.region, tg.path);
+		if (r < 0)
+			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o.ack_log,
+			         dio_strerror(r));
 	}
 	progress_on = !o.quiet && isatty(STDERR_FILENO);
 
@@ -1565,10 +1773,10 @@ main(int argc, char **argv)
 		diot_warn("--plot '%s': cannot write: %s", o.plot, dio_strerror(errno));
 	if (out != stdout && fclose(out) != 0)
 		diot_warn("--output '%s': %s", o.output, dio_strerror(errno));
-	ack_line("E\n");
+	if (!g_signal && !run.error && ack_line("E\n") < 0)
+		diot_warn("--ack-log '%s': cannot record the end of the run", o.ack_log);
 	if (ack_fd > STDERR_FILENO)
 		close(ack_fd);
-	remove_files();
 	if (run.error)
 		diot_warn("%s", run.error);
 	if (verify_fail)
