@@ -288,12 +288,15 @@ add_unique(double *v, int n, double x)
 	return n + 1;
 }
 
+#define POOL(k) (pool + (size_t)(k) * ((size_t)n + 1))
+
 int
 sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, int n)
 {
 	struct diot_chart charts[3];
 	struct diot_series *s1, *s2, *s3;
-	double *ws, pick;
+	double *ws, *pool, pick;
+	size_t used1 = 0, used2 = 0;
 	char title[200], t2[200], t3[200], sz[32];
 	int nm = 0, nw = 0, i, j, k, nchart = 1, rc;
 	const char **meth;
@@ -304,8 +307,19 @@ sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, in
 	s1 = calloc((size_t)n + 1, sizeof(*s1));
 	s2 = calloc((size_t)n + 1, sizeof(*s2));
 	s3 = calloc((size_t)n + 1, sizeof(*s3));
-	if (!meth || !ws || !s1 || !s2 || !s3)
+	/* All series together have at most n points per chart: five pools of
+	 * n values (x, y for chart 1; x, y, y for charts 2 and 3) in one
+	 * allocation, handed out series by series. */
+	pool = calloc(5 * ((size_t)n + 1), sizeof(double));
+	if (!meth || !ws || !s1 || !s2 || !s3 || !pool) {
+		free(meth);
+		free(ws);
+		free(s1);
+		free(s2);
+		free(s3);
+		free(pool);
 		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < nm && strcmp(meth[j], pts[i].method) != 0; j++)
 			;
@@ -315,7 +329,7 @@ sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, in
 	}
 	/* Chart 1: time per transaction against size, at the fewest writers. */
 	for (j = 0; j < nm; j++) {
-		double *x = calloc((size_t)n, sizeof(double)), *y = calloc((size_t)n, sizeof(double));
+		double *x = POOL(0) + used1, *y = POOL(1) + used1;
 		int c = 0;
 
 		for (i = 0; i < n; i++)
@@ -328,6 +342,7 @@ sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, in
 		s1[j].n = c;
 		s1[j].x = x;
 		s1[j].y = y;
+		used1 += (size_t)c;
 	}
 	snprintf(title, sizeof(title), "Average time per transaction, %g writer%s "
 	         "(%s)", ws[0], ws[0] == 1 ? "" : "s", r->fstype);
@@ -353,9 +368,7 @@ sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, in
 			if (sizes[i] == 48 * 1024)
 				pick = sizes[i];
 		for (j = 0; j < nm; j++) {
-			double *x = calloc((size_t)n, sizeof(double));
-			double *y2 = calloc((size_t)n, sizeof(double));
-			double *y3 = calloc((size_t)n, sizeof(double));
+			double *x = POOL(2) + used2, *y2 = POOL(3) + used2, *y3 = POOL(4) + used2;
 			int c = 0;
 
 			for (k = 0; k < nw; k++)
@@ -372,6 +385,7 @@ sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, in
 			s2[j].x = s3[j].x = x;
 			s2[j].y = y2;
 			s3[j].y = y3;
+			used2 += (size_t)c;
 		}
 		diot_fmt_iec((uint64_t)pick, sz, sizeof(sz));
 		snprintf(t2, sizeof(t2), "Aggregate throughput against writers, %s "
@@ -400,15 +414,7 @@ sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, in
 		if (fclose(fp) != 0)
 			rc = -1;
 	}
-	for (j = 0; j < nm; j++) {
-		free((void *)s1[j].x);
-		free((void *)s1[j].y);
-		if (nchart > 1) {
-			free((void *)s2[j].x);
-			free((void *)s2[j].y);
-			free((void *)s3[j].y);
-		}
-	}
+	free(pool);
 	free(meth);
 	free(ws);
 	free(s1);
