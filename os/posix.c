@@ -132,6 +132,8 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *out
 {
 	/* POSIX has no interface to a device's queue, cache or driver. */
 	(void)path; (void)st; (void)out;
+	return -ENOTSUP;
+}
 
 /*
  * No zero-copy discard read and no kernel ring in POSIX: -ENOTSUP.  (The
