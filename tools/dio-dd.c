@@ -1945,6 +1945,11 @@ main(int argc, char **argv)
 	for (i = 0; i < ndevs; i++)
 		if (devs[i].err)
 			diot_warn("%s", devs[i].errmsg);
+	for (i = 0; i < nthr; i++)
+		free(w[i]);
+	free(w);
+	free(tid);
+	free(rows);
 	if (g_signal) {
 		diot_warn("interrupted by signal %d: the results above are partial",
 		          (int)g_signal);
