@@ -10,7 +10,16 @@
 #  - no-copy reads (Linux) or their clear refusal (elsewhere);
 #  - JSON (python3) with the documented keys, CSV columns, device bytes
 #    adding up to the total;
-#  - rate= roughly honoured; SIGINT gives partial results and exit 130.
+#  - rate= roughly honoured; SIGINT gives partial results and exit 130;
+#  - an output that is also an input or another output under another
+#    name (symlink, hard link, ./x) is refused, nothing touched;
+#  - skip=/seek= whose byte offsets would pass 2^63-1 are refused (they
+#    used to wrap around to small offsets);
+#  - an output file is truncated to seek*bs (a copy onto a longer file
+#    is identical to its input) unless oflag=notrunc, as dd;
+#  - a report that cannot be written (/dev/full) is exit 1; the engine
+#    line is printed only when there is something to say; files that
+#    report a size of 0 (/proc) say that nothing was read.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 DD=$top_builddir/tools/dio-dd
@@ -53,7 +62,7 @@ expect 2 "qd='0': out of range (1 to 1024)" if=in1 qd=0
 expect 2 "bpt='0': out of range" if=in1 bpt=0
 expect 2 "time='2': out of range (0 to 1)" if=in1 time=2
 expect 2 "iflag=bogus: unknown flag 'bogus' (allowed: direct, nocopy, sg)" if=in1 iflag=bogus
-expect 2 "oflag=fast: unknown flag 'fast' (allowed: direct, dsync, sync, sg, force)" of=new1 count=1 oflag=fast
+expect 2 "oflag=fast: unknown flag 'fast' (allowed: direct, dsync, sync, sg, force, notrunc)" of=new1 count=1 oflag=fast
 expect 2 "'dsync' is an output flag (use oflag=dsync)" if=in1 iflag=dsync
 expect 2 "'nocopy' is an input flag" of=new1 count=1 oflag=nocopy
 expect 2 "copy is pairwise: if= names 1 input but of= names 2 outputs" if=in1 of=a,b
@@ -80,8 +89,55 @@ expect 2 "if= '.' is a directory" if=.
 expect 2 "if= 'in1': iflag=sg needs a block or sg device, not a file" if=in1 iflag=sg
 expect 2 "bs=1048576 x bpt=2048 is 2147483648 bytes per transfer; at most" if=in1 bs=1M bpt=2048
 expect 2 "--format 'xml': unknown value 'xml' (allowed: table, csv, json)" if=in1 --format xml
-expect 2 "of= names 'o' twice" if=in1,in2 of=o,o
+expect 2 "of= 'o' and of= 'o' name the same file" if=in1,in2 of=o,o
+# every operand once, like if=
+expect 2 "mode= given twice ('mode=read'): give each operand once" if=in1 mode=read mode=read
+expect 2 "engine= given twice" if=in1 engine=sync engine=aio
+expect 2 "bs= given twice" if=in1 bs=512 bs=4k
+expect 2 "count= given twice" if=in1 count=1 count=2
+expect 2 "oflag= given twice (list the flags in one oflag=" of=new1 count=1 oflag=dsync oflag=sync
+expect 2 "--format given twice" if=in1 --format json --format csv
+expect 2 "iflag=notrunc: 'notrunc' is an output flag" if=in1 iflag=notrunc
+expect 2 "oflag= is given but there is no output" if=in1 oflag=notrunc
+# offsets past 2^63-1 (they used to wrap: seek=2^55+1 wrote at byte 512)
+expect 2 "seek=36028797018963969 blocks of bs=512 is beyond the largest file offset" \
+	of=new1 bs=512 seek=36028797018963969 count=2
+expect 2 "seek=9223372036854775807 blocks of bs=512 is beyond the largest file offset" \
+	of=new1 seek=9223372036854775807 count=1
+expect 2 "seek=9223372036854775806 + count=2 blocks of bs=1 end beyond the largest" \
+	of=new1 bs=1 seek=9223372036854775806 count=2
+expect 2 "skip=4503599627370496 blocks of bs=4096 is beyond the largest file offset" \
+	if=in1 bs=4096 skip=4503599627370496
+expect 2 "skip=2251799813685248 blocks of bs=4096 is beyond the largest file offset" \
+	if=in1 of=new1 bs=4096 skip=2251799813685248
+# names that do not exist: exit 2 for if= and of= alike
+expect 2 "of= '/nonexistent/x': the directory '/nonexistent' does not exist" if=in1 of=/nonexistent/x
+expect 2 "of= 'in1/x': not a directory" if=in1 of=in1/x
+ln -s nowhere dangling
+expect 2 "of= 'dangling' is a symbolic link to 'nowhere', which does not exist" if=in1 of=dangling
+[ -e nowhere ] && bad "a dangling of= link was followed" || ok "a dangling of= link: nothing created"
 [ -e new1 ] || [ -e o ] && bad "a refused run left an output file behind" || ok "refused runs created nothing"
+
+# ------------------------------------------------------------ aliases
+# An output that is also an input (or another output) under any name.
+head -c 5000 /dev/urandom >al-a
+head -c 3000 /dev/urandom >al-b
+cp al-a al-a.ref
+cp al-b al-b.ref
+ln -s al-a al-link
+ln al-b al-hard
+expect 2 "of= 'al-b' and if= 'al-b' are the same file: an output must not be an input" \
+	if=al-a,al-b of=al-b,al-a --force
+expect 2 "of= 'al-a' and if= 'al-a' are the same file" if=al-a of=al-a --force
+expect 2 "of= 'al-link' and if= 'al-a' are the same file" if=al-a of=al-link --force
+expect 2 "of= 'al-hard' and if= 'al-b' are the same file" if=al-b of=al-hard --force
+expect 2 "of= 'al-a' and of= './al-link' are the same file" of=./al-link,al-a count=1 --force
+expect 2 "of= './al-new' and of= 'al-new' name the same file" if=al-a,al-b of=al-new,./al-new
+expect 2 "of= '../$(basename "$work")/al-new' and of= 'al-new' name the same file" \
+	of=al-new,"../$(basename "$work")/al-new" count=1
+cmp -s al-a al-a.ref && cmp -s al-b al-b.ref && [ ! -e al-new ] &&
+	ok "aliases refused: inputs unchanged, nothing created" || bad "an alias run changed a file"
+expect 0 "copied" if=al-a,al-a of=al-c,al-d   # one input read twice is fine
 
 # ------------------------------------------------------------ refusals
 expect 2 "of= 'existing' exists and would be overwritten; pass --force (or oflag=force)" of=existing count=1
@@ -91,6 +147,31 @@ expect 2 "of= '/dev/null' is a device: its contents would be destroyed; pass --f
 	bad "existing file was modified"
 expect 0 "1+0 records out" of=existing count=1 oflag=force
 expect 0 "1+0 records out" of=existing count=1 --force
+
+# ------------------------------------------------------------ truncation
+# A copy onto a longer existing file is the input, nothing of the old tail
+# left (dd truncates to seek*bs); oflag=notrunc keeps the tail.
+head -c 9000 /dev/urandom >long-old
+cp long-old long1
+expect 0 "4+1 records out" if=al-b of=long1 bs=700 --force
+cmp -s al-b long1 && ok "copy onto a longer file: identical ($(wc -c <long1) bytes)" ||
+	bad "copy onto a longer file: $(wc -c <long1) bytes, not the input"
+cp long-old long2
+cp long-old long2.ref
+expect 0 "4+1 records out" if=al-b of=long2 bs=700 seek=2 --force
+dd if=al-b of=long2.ref bs=700 seek=2 2>/dev/null
+cmp -s long2 long2.ref && ok "seek=2 onto a longer file: as dd (cut to seek*bs, then written)" ||
+	bad "seek=2 onto a longer file differs from dd ($(wc -c <long2) bytes)"
+cp long-old long3
+cp long-old long3.ref
+expect 0 "4+1 records out" if=al-b of=long3 bs=700 seek=1 oflag=notrunc,force
+dd if=al-b of=long3.ref bs=700 seek=1 conv=notrunc 2>/dev/null
+cmp -s long3 long3.ref && ok "oflag=notrunc: the old tail stays, as dd conv=notrunc" ||
+	bad "oflag=notrunc differs from dd conv=notrunc"
+cp long-old long4
+expect 0 "2+0 records out" of=long4 bs=1000 count=2 --force
+[ "$(wc -c <long4)" -eq 2000 ] && ok "write mode onto a longer file: 2000 bytes" ||
+	bad "write mode onto a longer file: $(wc -c <long4) bytes"
 
 # ------------------------------------------------------------ read, write, copy
 expect 0 "5859+1 records in" if=in1
@@ -124,10 +205,18 @@ for e in aio $engines; do
 	cmp -s in1 a1-$e && cmp -s in2 a2-$e && ok "engine=$e qd=8 copy identical" ||
 		bad "engine=$e copy differs"
 	expect 0 "16+0 records out" of=aw-$e bs=64k count=16 qd=4 engine=$e
-	cmp -s aw-$e w1-ref 2>/dev/null
+	s1=$(dd if=aw-$e bs=512 skip=1000 count=1 2>/dev/null | head -c 23)
+	[ "$(wc -c <aw-$e)" -eq 1048576 ] && [ "$s1" = "dio-dd 000000000007d000" ] &&
+		ok "engine=$e write: 1 MiB, stamp at 512000 '$s1'" ||
+		bad "engine=$e write: $(wc -c <aw-$e) bytes, stamp at 512000 '$s1'"
 	"$DD" of=sw-$e bs=64k count=16 >/dev/null 2>&1
 	cmp -s aw-$e sw-$e && ok "engine=$e writes the same pattern as engine=sync" ||
 		bad "engine=$e pattern differs from sync"
+done
+# engine=io_uring / posix-aio: nothing to say, so nothing on stderr
+for e in $engines; do
+	out=$("$DD" if=in1 bs=64k engine=$e 2>&1 >/dev/null)
+	[ -z "$out" ] && ok "engine=$e: no warning line" || bad "engine=$e printed '$out'"
 done
 echo "$engines" | grep -q io_uring || {
 	out=$("$DD" if=in1 qd=4 2>&1 >/dev/null)
@@ -176,6 +265,31 @@ hdr=$(head -n 1 c.csv)
 awk -F, 'NR > 1 && NF != 33 { bad = 1 } $1 == "device" { s += $12 } $1 == "total" { t = $12 }
 	END { exit !(bad == 0 && s == t && t == 5000000) }' c.csv &&
 	ok "csv: 33 columns per row, device bytes add up to the total" || bad "csv rows: $(cat c.csv)"
+
+# ------------------------------------------------------------ odd inputs and outputs
+# of= the null device under another name is a read, as of=/dev/null
+ln -s /dev/null nul
+expect 0 "1000+0 records in" if=in1 of=nul count=1000
+[ -c nul ] && ok "of= a link to /dev/null: read to nowhere" || bad "the /dev/null link was replaced"
+# a file that reports a size of 0 (/proc): says that nothing was read
+if [ -r /proc/self/status ]; then
+	expect 0 "reports a size of 0 bytes: nothing to read" if=/proc/self/status
+	expect 0 "0 bytes (0 bytes) read" if=/proc/self/status
+	expect 0 "records in" if=/proc/self/status count=64
+fi
+# a report that cannot be written is a failure
+if [ -c /dev/full ]; then
+	"$DD" if=in1 >/dev/full 2>err.out
+	st=$?
+	[ $st -eq 1 ] && grep -q "cannot write to standard output" err.out &&
+		ok "report to /dev/full: exit 1 ($(cat err.out))" || bad "report to /dev/full: exit $st: $(cat err.out)"
+	"$DD" if=in1 --format json >/dev/full 2>/dev/null
+	st=$?
+	[ $st -eq 1 ] && ok "json to /dev/full: exit 1" || bad "json to /dev/full: exit $st"
+	"$DD" --help >/dev/full 2>/dev/null
+	st=$?
+	[ $st -eq 1 ] && ok "--help to /dev/full: exit 1" || bad "--help to /dev/full: exit $st"
+fi
 
 # ------------------------------------------------------------ rate, signals
 t0=$(date +%s.%N)

@@ -50,7 +50,6 @@
 #define MAX_BS (1ull << 30)
 #define MAX_TRANSFER (1ull << 30)
 #define STAMP_UNIT 512           /* write pattern: one stamp per 512 bytes */
-#define ALLOW_DIO_PATH "/sys/module/sg/parameters/allow_dio"
 
 enum mode { MODE_READ, MODE_WRITE, MODE_COPY };
 enum path_kind { K_NONE, K_FILE, K_BLOCK, K_SG };
@@ -64,7 +63,7 @@ static const char *const format_words[] = { "table", "csv", "json", NULL };
 /* ------------------------------------------------------------ options */
 
 struct side_flags {
-	int direct, dsync, sync, nocopy, sg, force;
+	int direct, dsync, sync, nocopy, sg, force, notrunc;
 };
 
 static struct opts {
@@ -72,7 +71,7 @@ static struct opts {
 	int nif, nof;
 	uint64_t bs, count, skip, seek, bpt, thr, qd, rate;
 	int count_set, qd_set, mode_set, mode, engine, engine_set;
-	int time, dio, format, force;
+	int time, dio, format, format_set, force;
 	struct side_flags iflag, oflag;
 } o;
 
@@ -88,6 +87,8 @@ struct side {
 	uint32_t sg_block;       /* sg: logical block length                    */
 	uint64_t sg_blocks;      /* sg: capacity in blocks                      */
 	int use16;               /* sg: READ/WRITE(16) needed                   */
+	uint32_t allow_dio;      /* sg with dio=1: the driver's allow_dio (tri) */
+	char allow_dio_path[64]; /* and where it is set                         */
 	struct dio_align align;
 };
 
@@ -161,7 +162,9 @@ usage(void)
 "  iflag=, oflag=LIST    direct (O_DIRECT / directio), dsync, sync\n"
 "                        (oflag; on sg: FUA), nocopy (iflag: read into the\n"
 "                        kernel and drop, no user copy), sg (SCSI READ/WRITE\n"
-"                        on a block device too), force (oflag: as --force)\n"
+"                        on a block device too), force (oflag: as --force),\n"
+"                        notrunc (oflag: do not truncate an output file to\n"
+"                        seek*bs before writing)\n"
 "  thr=N                 threads per device (default 1)\n"
 "  engine=sync|aio|io_uring|posix-aio   synchronous calls (default) or the\n"
 "                        asynchronous queue; aio takes io_uring and falls\n"
@@ -182,8 +185,13 @@ usage(void)
 "Sizes take the suffixes %s.\n"
 "A mounted or otherwise busy device is never written; an existing file or\n"
 "any device only with --force (or oflag=force); new files are created.\n"
+"An output file is truncated to seek*bs first (unless oflag=notrunc).  An\n"
+"output that is also an input or another output (the same file or device\n"
+"under another name, a disk and one of its partitions) is refused.\n"
 "Exit status: 0 success, 1 the run failed (the partial results are\n"
-"printed), 2 bad usage, 130 interrupted by SIGINT (partial results).\n",
+"printed), 2 bad usage (also: an if= that does not exist, an of= in a\n"
+"directory that does not exist), 130 interrupted by SIGINT (partial\n"
+"results).\n",
 	diot_size_suffixes());
 }
 
@@ -229,10 +237,13 @@ parse_flags(const char *key, const char *v, struct side_flags *f, int is_out)
 			f->sync = 1;
 		else if (is_out && strcmp(item, "force") == 0)
 			f->force = 1;
+		else if (is_out && strcmp(item, "notrunc") == 0)
+			f->notrunc = 1;
 		else if (!is_out && strcmp(item, "nocopy") == 0)
 			f->nocopy = 1;
 		else if (!is_out && (strcmp(item, "dsync") == 0 || strcmp(item, "sync") == 0 ||
-		                     strcmp(item, "force") == 0))
+		                     strcmp(item, "force") == 0 ||
+		                     strcmp(item, "notrunc") == 0))
 			diot_usage_error("iflag=%s: '%s' is an output flag (use oflag=%s)",
 			                 v, item, item);
 		else if (is_out && strcmp(item, "nocopy") == 0)
@@ -240,7 +251,7 @@ parse_flags(const char *key, const char *v, struct side_flags *f, int is_out)
 			                 "reads into the kernel and drops the data)", v);
 		else
 			diot_usage_error("%s=%s: unknown flag '%s' (allowed: %s)", key, v, item,
-			                 is_out ? "direct, dsync, sync, sg, force"
+			                 is_out ? "direct, dsync, sync, sg, force, notrunc"
 			                        : "direct, nocopy, sg");
 	}
 	free(copy);
@@ -255,14 +266,21 @@ parse_u(const char *key, const char *v, uint64_t min, uint64_t max, uint64_t *ou
 		diot_usage_error("%s='%s': %s", key, v, err);
 }
 
+/* The operands; each may be given once. */
+static const char *const operand_words[] = {
+	"if", "of", "mode", "bs", "bpt", "count", "skip", "seek", "iflag", "oflag",
+	"thr", "engine", "qd", "rate", "time", "dio", NULL
+};
+
 static void
 parse_operand(const char *arg)
 {
+	static int seen[sizeof(operand_words) / sizeof(operand_words[0])];
 	const char *eq = strchr(arg, '=');
 	char key[32], err[DIOT_ERR_MAX], *v2;
 	const char *v;
 	uint64_t u;
-	int idx;
+	int idx, k;
 	size_t kl;
 
 	if (eq == NULL || eq == arg)
@@ -275,15 +293,24 @@ parse_operand(const char *arg)
 	memcpy(key, arg, kl);
 	key[kl] = '\0';
 	v = eq + 1;
+	for (k = 0; operand_words[k] != NULL; k++)
+		if (strcmp(key, operand_words[k]) == 0)
+			break;
+	if (operand_words[k] != NULL && seen[k]) {
+		if (strcmp(key, "if") == 0 || strcmp(key, "of") == 0)
+			diot_usage_error("%s= given twice (list the %s in one %s=, separated "
+			                 "by commas)", key, key[0] == 'i' ? "inputs" : "outputs",
+			                 key);
+		if (strcmp(key, "iflag") == 0 || strcmp(key, "oflag") == 0)
+			diot_usage_error("%s= given twice (list the flags in one %s=, separated "
+			                 "by commas)", key, key);
+		diot_usage_error("%s= given twice ('%s'): give each operand once", key, arg);
+	}
+	if (operand_words[k] != NULL)
+		seen[k] = 1;
 	if (strcmp(key, "if") == 0) {
-		if (o.nif)
-			diot_usage_error("if= given twice (list the inputs in one if=, "
-			                 "separated by commas)");
 		o.nif = split_list(key, v, o.ifs, MAX_DEVS);
 	} else if (strcmp(key, "of") == 0) {
-		if (o.nof)
-			diot_usage_error("of= given twice (list the outputs in one of=, "
-			                 "separated by commas)");
 		o.nof = split_list(key, v, o.ofs, MAX_DEVS);
 	} else if (strcmp(key, "bs") == 0) {
 		if (diot_parse_size_range(v, 1, MAX_BS, &o.bs, err, sizeof(err)) < 0)
@@ -450,6 +477,9 @@ sg_capacity(struct side *s)
 	if (blen == 0)
 		fail_setup(DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports a block length of 0",
 		           s->path);
+	if (blocks > (uint64_t)INT64_MAX / blen)
+		fail_setup(DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports %" PRIu64 " blocks of %"
+		           PRIu32 " bytes, more than 2^63-1 bytes", s->path, blocks, blen);
 	s->sg_block = blen;
 	s->sg_blocks = blocks;
 	s->size = blocks * blen;
@@ -466,8 +496,8 @@ open_side(struct side *s, int is_out)
 
 	exists = stat(s->path, &st) == 0;
 	if (!exists && (!is_out || errno != ENOENT))
-		fail_setup(is_out ? DIOT_EXIT_FAIL : DIOT_EXIT_USAGE, "%s '%s': %s",
-		           is_out ? "of=" : "if=", s->path, dio_strerror(errno));
+		fail_setup(DIOT_EXIT_USAGE, "%s '%s': %s", is_out ? "of=" : "if=", s->path,
+		           dio_strerror(errno));
 	if (exists && S_ISDIR(st.st_mode))
 		fail_setup(DIOT_EXIT_USAGE, "%s '%s' is a directory: name a file or a device",
 		           is_out ? "of=" : "if=", s->path);
@@ -530,6 +560,16 @@ open_side(struct side *s, int is_out)
 			           s->path, dio_strerror(r));
 		s->fd = r;
 		sg_capacity(s);
+		if (o.dio) {
+			/* Why the driver may not do direct transfers, asked now:
+			 * the threads only report it. */
+			struct dio_devinfo di;
+
+			dio_devinfo(s->path, &di);
+			s->allow_dio = di.allow_dio;
+			snprintf(s->allow_dio_path, sizeof(s->allow_dio_path), "%s",
+			         di.allow_dio_path);
+		}
 		return;
 	}
 
@@ -587,11 +627,224 @@ max_sz(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
+/* ------------------------------------------------------------ aliases */
+
+/*
+ * What a name reaches, so that an output that is also an input, or the
+ * same output named twice, is refused whatever the names: a file by its
+ * device and inode, an output that does not exist yet by its directory
+ * and name, a device by its number (and, from the library's device
+ * facts, the block device of an sg node, the whole disk of a partition
+ * and the image file of a loop device).
+ */
+enum { ID_FILE = 1, ID_NEW, ID_DEV };
+
+struct devno {
+	int set, chr;            /* chr: a character device                     */
+	dev_t rdev;
+};
+
+struct ident {
+	const char *label;       /* "if=" or "of="                              */
+	const char *path;
+	int type;
+	dev_t dev;               /* ID_FILE: st_dev; ID_NEW: its directory's    */
+	ino_t ino;
+	const char *base;        /* ID_NEW: the name in that directory          */
+	struct devno node, blk;  /* ID_DEV: the node; the block device under it */
+	struct devno disk;       /* ID_DEV: the whole disk                      */
+	int has_back;            /* ID_DEV: a loop device's image file          */
+	dev_t back_dev;
+	ino_t back_ino;
+};
+
+static int
+devno_eq(const struct devno *a, const struct devno *b)
+{
+	return a->set && b->set && a->chr == b->chr && a->rdev == b->rdev;
+}
+
+static void
+devno_of(const char *path, struct devno *n)
+{
+	struct stat st;
+
+	if (path[0] != '\0' && stat(path, &st) == 0 &&
+	    (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))) {
+		n->set = 1;
+		n->chr = S_ISCHR(st.st_mode) != 0;
+		n->rdev = st.st_rdev;
+	}
+}
+
+static void
+get_ident(struct ident *id, const char *label, const char *path, int is_out)
+{
+	struct dio_devinfo di;
+	struct stat st;
+	char dir[PATH_MAX], target[PATH_MAX];
+	const char *slash;
+	ssize_t n;
+	int e;
+
+	memset(id, 0, sizeof(*id));
+	id->label = label;
+	id->path = path;
+	if (stat(path, &st) != 0) {
+		e = errno;
+		if (!is_out || e != ENOENT)
+			fail_setup(DIOT_EXIT_USAGE, "%s '%s': %s", label, path, dio_strerror(e));
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+			n = readlink(path, target, sizeof(target) - 1);
+			target[n > 0 ? (size_t)n : 0] = '\0';
+			fail_setup(DIOT_EXIT_USAGE, "of= '%s' is a symbolic link to '%s', which "
+			           "does not exist: name the file itself (dio-dd does not "
+			           "create files through a link)", path, target);
+		}
+		/* A new file: its directory must exist. */
+		slash = strrchr(path, '/');
+		if (slash == NULL) {
+			snprintf(dir, sizeof(dir), ".");
+			id->base = path;
+		} else {
+			if ((size_t)(slash - path) >= sizeof(dir))
+				fail_setup(DIOT_EXIT_USAGE, "of= '%s': %s", path,
+				           dio_strerror(-ENAMETOOLONG));
+			memcpy(dir, path, (size_t)(slash - path));
+			dir[slash - path] = '\0';
+			if (dir[0] == '\0')
+				snprintf(dir, sizeof(dir), "/");
+			id->base = slash + 1;
+		}
+		if (stat(dir, &st) != 0)
+			fail_setup(DIOT_EXIT_USAGE, "of= '%s': the directory '%s' does not exist "
+			           "(%s)", path, dir, dio_strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			fail_setup(DIOT_EXIT_USAGE, "of= '%s': '%s' is not a directory", path,
+			           dir);
+		id->type = ID_NEW;
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+		return;
+	}
+	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode)) {
+		id->type = ID_FILE;
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+		return;
+	}
+	id->type = ID_DEV;
+	id->node.set = 1;
+	id->node.chr = S_ISCHR(st.st_mode) != 0;
+	id->node.rdev = st.st_rdev;
+	if (S_ISBLK(st.st_mode))
+		id->blk = id->node;
+	/* Without device facts (the posix backend) the node alone must do. */
+	if (dio_devinfo(path, &di) < 0 && di.kind == DIO_DEVINFO_NONE)
+		return;
+	if (di.kind == DIO_DEVINFO_SG && !id->blk.set) {
+		devno_of(di.device, &id->blk);
+		if (id->blk.chr)
+			memset(&id->blk, 0, sizeof(id->blk));
+	}
+	if (id->blk.set)
+		devno_of(di.disk, &id->disk);
+	if (di.loop_backing[0] != '\0' && stat(di.loop_backing, &st) == 0 &&
+	    S_ISREG(st.st_mode)) {
+		id->has_back = 1;
+		id->back_dev = st.st_dev;
+		id->back_ino = st.st_ino;
+	}
+}
+
+/* Whether a and b reach the same data: 1 with a message in msg. */
+static int
+overlap(const struct ident *a, const struct ident *b, char *msg, size_t len)
+{
+	const struct ident *t;
+
+	if (a->type == ID_DEV && b->type != ID_DEV) {
+		t = a;   /* the file first */
+		a = b;
+		b = t;
+	}
+	if (a->type == ID_NEW && b->type == ID_NEW) {
+		if (a->dev == b->dev && a->ino == b->ino && strcmp(a->base, b->base) == 0) {
+			snprintf(msg, len, "%s '%s' and %s '%s' name the same file", a->label,
+			         a->path, b->label, b->path);
+			return 1;
+		}
+		return 0;
+	}
+	if (a->type == ID_FILE && b->type == ID_FILE) {
+		if (a->dev == b->dev && a->ino == b->ino) {
+			snprintf(msg, len, "%s '%s' and %s '%s' are the same file", a->label,
+			         a->path, b->label, b->path);
+			return 1;
+		}
+		return 0;
+	}
+	if (a->type == ID_FILE && b->type == ID_DEV) {
+		if (b->has_back && b->back_dev == a->dev && b->back_ino == a->ino) {
+			snprintf(msg, len, "%s '%s' is the image file of the loop device %s '%s'",
+			         a->label, a->path, b->label, b->path);
+			return 1;
+		}
+		return 0;
+	}
+	if (a->type != ID_DEV || b->type != ID_DEV)
+		return 0;
+	if (devno_eq(&a->node, &b->node) || devno_eq(&a->blk, &b->blk)) {
+		snprintf(msg, len, "%s '%s' and %s '%s' are the same device", a->label,
+		         a->path, b->label, b->path);
+		return 1;
+	}
+	/* A whole disk and one of its partitions. */
+	if (devno_eq(&a->disk, &b->blk) && !devno_eq(&a->disk, &a->blk)) {
+		snprintf(msg, len, "%s '%s' is a partition of %s '%s'", a->label, a->path,
+		         b->label, b->path);
+		return 1;
+	}
+	if (devno_eq(&b->disk, &a->blk) && !devno_eq(&b->disk, &b->blk)) {
+		snprintf(msg, len, "%s '%s' is the whole disk holding %s '%s'", a->label,
+		         a->path, b->label, b->path);
+		return 1;
+	}
+	return 0;
+}
+
+/* Every output against every input and every other output. */
+static void
+check_aliases(void)
+{
+	struct ident *id = calloc((size_t)ndevs * 2, sizeof(*id));
+	char msg[PATH_MAX * 2 + 200];
+	int i, j, n = 0, first_out;
+
+	if (id == NULL)
+		fail_setup(DIOT_EXIT_FAIL, "out of memory");
+	for (i = 0; i < ndevs; i++)
+		if (devs[i].in.path)
+			get_ident(&id[n++], "if=", devs[i].in.path, 0);
+	first_out = n;
+	for (i = 0; i < ndevs; i++)
+		if (devs[i].out.path)
+			get_ident(&id[n++], "of=", devs[i].out.path, 1);
+	for (i = first_out; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (overlap(&id[i], &id[j], msg, sizeof(msg))) {
+				free(id);
+				fail_setup(DIOT_EXIT_USAGE, "%s: an output must not be an input or "
+				           "another output", msg);
+			}
+	free(id);
+}
+
 static void
 setup_devices(void)
 {
-	int i, j;
-	uint64_t avail;
+	int i;
+	uint64_t avail, rem, room, base;
 
 	ndevs = o.mode == MODE_WRITE ? o.nof : o.nif;
 	devs = calloc((size_t)ndevs, sizeof(*devs));
@@ -613,12 +866,7 @@ setup_devices(void)
 	for (i = 0; i < ndevs; i++)
 		if (devs[i].in.path)
 			open_side(&devs[i].in, 0);
-	for (i = 0; i < ndevs; i++)
-		for (j = 0; j < i; j++)
-			if (devs[i].out.path && devs[j].out.path &&
-			    strcmp(devs[i].out.path, devs[j].out.path) == 0)
-				diot_usage_error("of= names '%s' twice: each output once",
-				                 devs[i].out.path);
+	check_aliases();
 	for (i = 0; i < ndevs; i++)
 		if (devs[i].out.path)
 			open_side(&devs[i].out, 1);
@@ -642,6 +890,7 @@ setup_devices(void)
 			check_direct_align(&d->in, 0);
 		if (d->out.path)
 			check_direct_align(&d->out, 1);
+		/* skip*bs and seek*bs fit in int64 (check_operands). */
 		d->in_base = (int64_t)(o.skip * o.bs);
 		d->out_base = (int64_t)(o.seek * o.bs);
 		/* How many blocks. */
@@ -651,7 +900,8 @@ setup_devices(void)
 				           "'%s' (%" PRIu64 " bytes = %" PRIu64 " blocks of %" PRIu64
 				           ")", o.skip, d->in.path, d->in.size, d->in.size / o.bs,
 				           o.bs);
-			avail = (d->in.size - o.skip * o.bs + o.bs - 1) / o.bs;
+			rem = d->in.size - o.skip * o.bs;
+			avail = rem / o.bs + (rem % o.bs != 0);
 			/* A file may grow: read count= blocks or to its end; a
 			 * device ends where it ends. */
 			if (!o.count_set)
@@ -673,17 +923,57 @@ setup_devices(void)
 			           "file '%s' (how many blocks of bs=%" PRIu64 ")", d->out.path,
 			           o.bs);
 		}
-		/* Room in an output device. */
-		if (d->out.path && d->out.kind != K_FILE &&
-		    (o.seek + d->nblocks) * o.bs > d->out.size)
+		/* No offset of the run may pass 2^63-1 (a file's size may). */
+		base = o.skip > o.seek ? o.skip * o.bs : o.seek * o.bs;
+		if (d->nblocks > ((uint64_t)INT64_MAX - base) / o.bs)
+			fail_setup(DIOT_EXIT_USAGE, "'%s': %" PRIu64 " blocks of bs=%" PRIu64
+			           " after skip=/seek= end beyond the largest file offset "
+			           "(2^63-1 bytes); lower count=", d->name, d->nblocks, o.bs);
+		/* Room in an output device (in blocks: nothing can wrap). */
+		room = d->out.size / o.bs > o.seek ? d->out.size / o.bs - o.seek : 0;
+		if (d->out.path && d->out.kind != K_FILE && d->nblocks > room)
 			fail_setup(DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) has room for %"
 			           PRIu64 " blocks of %" PRIu64 " after seek=%" PRIu64 ", not %"
-			           PRIu64 "; lower count=", d->out.path, d->out.size,
-			           d->out.size / o.bs > o.seek ? d->out.size / o.bs - o.seek : 0,
+			           PRIu64 "; lower count=", d->out.path, d->out.size, room,
 			           o.bs, o.seek, d->nblocks);
+		/* SCSI WRITE takes whole blocks: an input ending in a piece of
+		 * one cannot be copied to sg whole. */
+		if (d->out.kind == K_SG && d->in.path) {
+			rem = d->in.size - o.skip * o.bs;
+			if ((!o.count_set || o.count > rem / o.bs) && rem % o.bs != 0) {
+				char hint[80] = "";
+
+				if (rem / o.bs > 0)
+					snprintf(hint, sizeof(hint), "; count=%" PRIu64 " copies the "
+					         "whole blocks only", rem / o.bs);
+				fail_setup(DIOT_EXIT_USAGE, "of= '%s' is written with SCSI WRITE "
+				           "in whole blocks of %" PRIu64 " bytes, but the input '%s' "
+				           "has %" PRIu64 " bytes to copy (%" PRIu64 " blocks and %"
+				           PRIu64 " bytes): the last piece cannot be written%s",
+				           d->out.path, o.bs, d->in.path, rem, rem / o.bs,
+				           rem % o.bs, hint);
+			}
+		}
+		if (d->in.path && d->nblocks == 0)
+			diot_warn("if= '%s' %s: nothing to read (a file that does not report "
+			          "its size, such as those under /proc, is read with count=)",
+			          d->in.path, d->in.size == 0 ? "reports a size of 0 bytes"
+			                                      : "has nothing after skip=");
 		d->ntransfers = (d->nblocks + o.bpt - 1) / o.bpt;
 		d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
 		                  d->out.align.mem_align);
+	}
+	/* Every check passed: now an output file is cut to seek*bs, as dd
+	 * does, so that a copy onto a longer file leaves nothing of it behind. */
+	for (i = 0; i < ndevs; i++) {
+		struct side *s = &devs[i].out;
+
+		if (s->path == NULL || s->kind != K_FILE || o.oflag.notrunc)
+			continue;
+		if (ftruncate(s->fd, (off_t)(o.seek * o.bs)) != 0)
+			fail_setup(DIOT_EXIT_FAIL, "of= '%s': cannot truncate it to seek*bs = %"
+			           PRIu64 " bytes: %s (oflag=notrunc keeps it as it is)",
+			           s->path, o.seek * o.bs, dio_strerror(errno));
 	}
 }
 
@@ -825,36 +1115,31 @@ stamp(unsigned char *buf, size_t len, uint64_t off)
 	}
 }
 
+/* Why a transfer asked to be direct was not (allow_dio from dio_devinfo). */
 static void
-explain_not_direct(const dio_scsi *c, char *buf, size_t len)
+explain_not_direct(const dio_scsi *c, const struct side *s, char *buf, size_t len)
 {
-	char v[16] = "";
-	FILE *fp;
-
-	if (dio_scsi_xfer_done(c) == DIO_SCSI_XFER_AUTO) {
+	if (dio_scsi_xfer_done(c) == DIO_SCSI_XFER_AUTO)
 		snprintf(buf, len, "the OS chose the data path and does not report it");
-		return;
-	}
-	fp = fopen(ALLOW_DIO_PATH, "r");
-	if (fp != NULL) {
-		if (fgets(v, sizeof(v), fp) == NULL)
-			v[0] = '\0';
-		fclose(fp);
-		v[strcspn(v, "\n")] = '\0';
-	}
-	if (strcmp(v, "0") == 0)
+	else if (s->allow_dio == DIO_TRI_NO)
 		snprintf(buf, len, "%s is 0: the sg driver copies through its own buffer "
-		         "(as root: echo 1 > %s)", ALLOW_DIO_PATH, ALLOW_DIO_PATH);
-	else if (v[0] != '\0')
+		         "(as root: echo 1 > %s)", s->allow_dio_path, s->allow_dio_path);
+	else if (s->allow_dio == DIO_TRI_YES)
 		snprintf(buf, len, "the sg driver fell back to indirect I/O although %s "
-		         "is %s (buffer alignment or size beyond what it maps directly)",
-		         ALLOW_DIO_PATH, v);
+		         "is 1 (buffer alignment or size beyond what it maps directly)",
+		         s->allow_dio_path);
 	else
-		snprintf(buf, len, "the driver did indirect I/O and gave no reason (no %s)",
-		         ALLOW_DIO_PATH);
+		snprintf(buf, len, "the driver did indirect I/O and gave no reason (the "
+		         "sg driver's allow_dio setting is not known)");
 }
 
-/* One SCSI READ or WRITE of len bytes at byte offset off. */
+/*
+ * One SCSI READ or WRITE of len bytes at byte offset off: the bytes moved,
+ * or a -errno.  A WRITE moves whole blocks only: of a length that is not a
+ * multiple of bs (a file input that changed since it was checked) the
+ * whole blocks are written, the rest is reported as an error, and the
+ * count returned is what was written.
+ */
 static int64_t
 sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
       int64_t off)
@@ -862,16 +1147,28 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 	uint64_t lba = (uint64_t)off / o.bs;
 	uint32_t blocks = (uint32_t)(len / o.bs);
 	int fua = write && (o.oflag.dsync || o.oflag.sync);
+	size_t whole = (size_t)blocks * (size_t)o.bs;
 	uint8_t cdb[16];
 	char msg[400];
+	int64_t done = 0;
 	int n, r;
+
+	if (write && whole < len) {
+		if (blocks > 0)
+			done = sg_rw(w, s, 1, buf, whole, off);
+		if (done >= 0)
+			wfail(w, -EINVAL, "of= '%s': the last %zu bytes of the input are not "
+			      "a whole block of %" PRIu64 " bytes: not written (SCSI WRITE "
+			      "takes whole blocks)", s->path, len - whole, o.bs);
+		return done;
+	}
 
 	if (!s->use16 && lba + blocks <= 0xffffffffull && blocks <= 0xffff)
 		n = dio_cdb_rw10(cdb, write, (uint32_t)lba, blocks, fua);
 	else
 		n = dio_cdb_rw16(cdb, write, lba, blocks, fua);
 	r = sg_exec(w->sc, s->fd, cdb, n, write ? DIO_SCSI_DIR_OUT : DIO_SCSI_DIR_IN,
-	            buf, len, msg, sizeof(msg));
+	            buf, whole, msg, sizeof(msg));
 	w->sg_cmds++;
 	if (r < 0) {
 		wfail(w, r, "%s of %" PRIu32 " blocks at LBA %" PRIu64 " of '%s': %s",
@@ -881,9 +1178,9 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 	if (o.dio && dio_scsi_xfer_done(w->sc) != DIO_SCSI_XFER_DIRECT) {
 		w->sg_not_direct++;
 		if (w->reason[0] == '\0')
-			explain_not_direct(w->sc, w->reason, sizeof(w->reason));
+			explain_not_direct(w->sc, s, w->reason, sizeof(w->reason));
 	}
-	return (int64_t)len - dio_scsi_resid(w->sc);
+	return (int64_t)whole - dio_scsi_resid(w->sc);
 }
 
 static int64_t
@@ -899,11 +1196,13 @@ do_read(struct wctx *w, void *buf, size_t len, int64_t off)
 		n = dio_read_discard(s->fd, off, len);
 	else
 		n = dio_pread(s->f, buf, len, off);
+	/* The library's detail names the read, its offset and the error. */
 	if (n < 0) {
-		if (o.iflag.nocopy || dio_file_errdetail(s->f, detail, sizeof(detail)) == 0)
-			snprintf(detail, sizeof(detail), "%s", dio_strerror((int)n));
-		wfail(w, (int)n, "read of %zu bytes at offset %" PRId64 " of '%s': %s",
-		      len, off, s->path, detail);
+		if (!o.iflag.nocopy && dio_file_errdetail(s->f, detail, sizeof(detail)) != 0)
+			wfail(w, (int)n, "if= '%s': %s", s->path, detail);
+		else
+			wfail(w, (int)n, "read of %zu bytes at offset %" PRId64 " of '%s': %s",
+			      len, off, s->path, dio_strerror((int)n));
 	}
 	return n;
 }
@@ -919,10 +1218,11 @@ do_write(struct wctx *w, const void *buf, size_t len, int64_t off)
 		return sg_rw(w, s, 1, (void *)(uintptr_t)buf, len, off);
 	n = dio_pwrite(s->f, buf, len, off);
 	if (n < 0) {
-		if (dio_file_errdetail(s->f, detail, sizeof(detail)) == 0)
-			snprintf(detail, sizeof(detail), "%s", dio_strerror((int)n));
-		wfail(w, (int)n, "write of %zu bytes at offset %" PRId64 " of '%s': %s",
-		      len, off, s->path, detail);
+		if (dio_file_errdetail(s->f, detail, sizeof(detail)) != 0)
+			wfail(w, (int)n, "of= '%s': %s", s->path, detail);
+		else
+			wfail(w, (int)n, "write of %zu bytes at offset %" PRId64 " of '%s': %s",
+			      len, off, s->path, dio_strerror((int)n));
 	}
 	return n;
 }
@@ -1031,8 +1331,11 @@ run_sync(struct wctx *w, unsigned char *buf)
 			if (m < 0)
 				break;
 			w->wbytes += (uint64_t)m;
+			n = m;      /* a copy's bytes are what was written */
 		}
 		w->bytes += (uint64_t)n;
+		if (w->err)
+			break;
 	}
 }
 
@@ -1150,14 +1453,23 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 				}
 				w->rbytes += (uint64_t)res;
 				if (d->out.path == NULL || w->err) {
-					w->bytes += (uint64_t)res;
+					/* A read; or a copy that failed: not copied. */
+					if (d->out.path == NULL)
+						w->bytes += (uint64_t)res;
 					s->state = 0;
 					free_n++;
 					continue;
 				}
 				s->n = (size_t)res;
 				if (tail_needs_buffered(d, s->n)) {
-					if (write_tail_buffered(w, s->buf, s->n, s->out_off) > 0) {
+					/* A synchronous call, counted as one. */
+					t0 = diot_now_ns();
+					r = write_tail_buffered(w, s->buf, s->n, s->out_off) > 0;
+					t1 = diot_now_ns();
+					diot_hist_add(&w->hist, t1 - t0);
+					w->io_ns += t1 - t0;
+					w->calls++;
+					if (r) {
 						w->wbytes += s->n;
 						w->bytes += s->n;
 					}
@@ -1210,9 +1522,8 @@ worker(void *arg)
 	int r;
 
 	if (sl == NULL) {
-		wfail(w, -ENOMEM, "out of memory");
-		wait_gate();
-		return NULL;
+		wfail(w, -ENOMEM, "cannot allocate %u request slots: out of memory", qd);
+		qd = 0;   /* nothing to free below; the error is merged as any */
 	}
 	for (k = 0; k < qd; k++) {
 		sl[k].buf = dio_alloc(tsize, d->align);
@@ -1226,7 +1537,7 @@ worker(void *arg)
 	if (!w->err && (d->in.kind == K_SG || d->out.kind == K_SG)) {
 		w->sc = dio_scsi_new();
 		if (w->sc == NULL)
-			wfail(w, -ENOMEM, "out of memory");
+			wfail(w, -ENOMEM, "cannot allocate a SCSI command: out of memory");
 		else if (o.dio && (r = dio_scsi_set_xfer(w->sc, DIO_SCSI_XFER_DIRECT)) < 0)
 			wfail(w, r, "dio=1: direct transfers cannot be asked for here: %s",
 			      dio_strerror(r));
@@ -1670,7 +1981,34 @@ choose_engine(void)
 			         "build (no io_uring, no POSIX AIO)");
 		aio_engine = DIO_AIO_POSIX;
 	}
-	diot_warn("%s", engine_note);
+	if (engine_note[0] != '\0')
+		diot_warn("%s", engine_note);
+}
+
+/* 1 if path is the null device (by device number, whatever its name). */
+static int
+is_dev_null(const char *path)
+{
+	struct stat a, b;
+
+	return stat(path, &a) == 0 && S_ISCHR(a.st_mode) && stat("/dev/null", &b) == 0 &&
+	       S_ISCHR(b.st_mode) && a.st_rdev == b.st_rdev;
+}
+
+/* skip=/seek= (and with count= the end of the transfer) as byte offsets
+ * must fit in int64: no offset may wrap around. */
+static void
+check_offset(const char *key, uint64_t blocks)
+{
+	const uint64_t max = (uint64_t)INT64_MAX;
+
+	if (blocks > max / o.bs)
+		diot_usage_error("%s=%" PRIu64 " blocks of bs=%" PRIu64 " is beyond the "
+		                 "largest file offset (2^63-1 bytes)", key, blocks, o.bs);
+	if (o.count_set && o.count > (max - blocks * o.bs) / o.bs)
+		diot_usage_error("%s=%" PRIu64 " + count=%" PRIu64 " blocks of bs=%" PRIu64
+		                 " end beyond the largest file offset (2^63-1 bytes)", key,
+		                 blocks, o.count, o.bs);
 }
 
 static void
@@ -1681,9 +2019,9 @@ check_operands(void)
 	if (!o.nif && !o.nof)
 		diot_usage_error("nothing to do: name an input (if=) to read, an output "
 		                 "(of=) to write, or both to copy");
-	/* of=/dev/null: nowhere. */
-	if (o.nof == 1 && strcmp(o.ofs[0], "/dev/null") == 0 && o.nif &&
-	    (!o.mode_set || o.mode == MODE_READ)) {
+	/* of=/dev/null (under any name): nowhere. */
+	if (o.nof == 1 && o.nif && (!o.mode_set || o.mode == MODE_READ) &&
+	    is_dev_null(o.ofs[0])) {
 		o.nof = 0;
 		if (!o.mode_set)
 			o.mode = MODE_READ;
@@ -1717,7 +2055,7 @@ check_operands(void)
 	if (o.mode == MODE_WRITE && (o.iflag.direct || o.iflag.nocopy || o.iflag.sg))
 		diot_usage_error("iflag= is given but there is no input (if=)");
 	if (o.mode == MODE_READ && (o.oflag.direct || o.oflag.dsync || o.oflag.sync ||
-	                            o.oflag.sg))
+	                            o.oflag.sg || o.oflag.notrunc))
 		diot_usage_error("oflag= is given but there is no output (of=)");
 	if (o.mode == MODE_WRITE && o.skip)
 		diot_usage_error("skip= counts input blocks, and there is no input (if=); "
@@ -1750,9 +2088,26 @@ check_operands(void)
 		diot_usage_error("bs=%" PRIu64 " x bpt=%" PRIu64 " is %" PRIu64 " bytes per "
 		                 "transfer; at most %llu (1 GiB)", o.bs, o.bpt, o.bs * o.bpt,
 		                 (unsigned long long)MAX_TRANSFER);
+	check_offset("skip", o.skip);
+	check_offset("seek", o.seek);
 	if ((uint64_t)o.thr * (uint64_t)(o.mode == MODE_WRITE ? o.nof : o.nif) > 1024)
 		diot_usage_error("thr=%" PRIu64 " on %d devices is more than 1024 threads",
 		                 o.thr, o.mode == MODE_WRITE ? o.nof : o.nif);
+}
+
+/* The report (or --help, --version) must have reached standard output:
+ * a full disk or a closed pipe is a failure, not a success. */
+static int
+stdout_ok(void)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 1;
+	e = errno ? errno : EIO;
+	diot_warn("cannot write to standard output: %s", dio_strerror(e));
+	return 0;
 }
 
 int
@@ -1767,7 +2122,7 @@ main(int argc, char **argv)
 	static struct diot_hist all;
 	double u0 = 0, s0 = 0, u1 = 0, s1 = 0, wall;
 	uint64_t t_end = 0;
-	int id, idx, i, k, nthr, failed = 0, sg_any = 0;
+	int id, idx, i, k, nthr, failed = 0, sg_any = 0, report_lost = 0;
 	const char *first_err = NULL;
 
 	diot_init(argv[0]);
@@ -1784,6 +2139,9 @@ main(int argc, char **argv)
 			parse_operand(st.arg);
 			break;
 		case OPT_FORMAT:
+			if (o.format_set)
+				diot_usage_error("%s given twice: give the format once", st.name);
+			o.format_set = 1;
 			if (diot_parse_word(st.arg, format_words, &idx, err, sizeof(err)) < 0)
 				diot_usage_error("%s '%s': %s", st.name, st.arg, err);
 			o.format = idx;
@@ -1793,13 +2151,13 @@ main(int argc, char **argv)
 			break;
 		case OPT_HELP:
 			usage();
-			return 0;
+			return stdout_ok() ? 0 : DIOT_EXIT_FAIL;
 		case OPT_VERSION:
 			printf("dio-dd (libdirectio) %s, backend %s, aio engines:%s%s\n",
 			       dio_version_string(), dio_backend_name(),
 			       (dio_aio_engines() & (1u << DIO_AIO_IO_URING)) ? " io_uring" : "",
 			       (dio_aio_engines() & (1u << DIO_AIO_POSIX)) ? " posix-aio" : "");
-			return 0;
+			return stdout_ok() ? 0 : DIOT_EXIT_FAIL;
 		}
 	}
 	check_operands();
@@ -1941,7 +2299,8 @@ main(int argc, char **argv)
 		print_json(stdout, rows, ndevs, &tot, u1 - u0, s1 - s0);
 		break;
 	}
-	fflush(stdout);
+	if (!stdout_ok())
+		report_lost = 1;
 	for (i = 0; i < ndevs; i++)
 		if (devs[i].err)
 			diot_warn("%s", devs[i].errmsg);
@@ -1955,5 +2314,5 @@ main(int argc, char **argv)
 		          (int)g_signal);
 		return g_signal == SIGINT ? 130 : 128 + (int)g_signal;
 	}
-	return failed ? DIOT_EXIT_FAIL : 0;
+	return failed || report_lost ? DIOT_EXIT_FAIL : 0;
 }
