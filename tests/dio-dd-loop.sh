@@ -7,7 +7,16 @@
 #  - a device is refused without --force, a mounted one even with it,
 #    and nothing is modified (checksum before and after);
 #  - direct I/O on ext4 and tmpfs files, with a bs below the granularity
-#    refused with a message naming it.
+#    refused with a message naming it;
+#  - copies onto longer targets: an existing file is cut to the copy
+#    (identical), a device keeps what lies beyond it;
+#  - aliases refused: a device and a link to it, a loop device and its
+#    image file, a disk and its partition (when the kernel reads the
+#    partition table of a loop device); seek= beyond 2^63-1 bytes refused
+#    without touching the device;
+#  - a full tmpfs: the bytes reported by an asynchronous copy are the
+#    bytes written, and the error names the write once; the buffered tail
+#    of a direct asynchronous copy counts as a call.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 [ "$(uname -s)" = Linux ] || skip "loop devices and mounts are set up the Linux way"
@@ -93,9 +102,28 @@ if mountpoint -q "$work/mnt" 2>/dev/null; then
 			if="$work/mnt/src" bs=1000 iflag=direct
 		expect 0 "records out" if="$work/mnt/src" of="$work/mnt/dst2" bs=64k qd=8 iflag=direct oflag=direct
 		cmp -s "$work/mnt/src" "$work/mnt/dst2" && ok "ext4: direct aio copy identical" || bad "ext4: direct aio copy differs"
+		# the last 1440 bytes go through a buffered descriptor: a call on
+		# either engine (611 reads + 611 writes)
+		for e in sync aio; do
+			"$DD" if="$work/mnt/src" of="$work/mnt/dst-$e" bs=4k oflag=direct engine=$e \
+				--format json >"$work/calls-$e.json" 2>&1 || bad "tail copy engine=$e failed"
+			c=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['total']['calls'])" \
+				"$work/calls-$e.json" 2>/dev/null)
+			[ "$c" = 1222 ] && cmp -s "$work/mnt/src" "$work/mnt/dst-$e" &&
+				ok "ext4: direct copy with a buffered tail, engine=$e: 1222 calls, identical" ||
+				bad "ext4: direct copy with a buffered tail, engine=$e: calls '$c'"
+			rm -f "$work/mnt/dst-$e"
+		done
+		rm -f "$work/mnt/dst" "$work/mnt/dst2"
 	else
 		expect 1 "refuses direct I/O" if="$work/mnt/src" bs=4k iflag=direct
 	fi
+	# a longer existing file is cut to the copy (dd truncates too)
+	head -c 4000000 /dev/urandom >"$work/mnt/longer"
+	expect 0 "2500000 bytes (2.4 MiB) copied" if="$work/mnt/src" of="$work/mnt/longer" bs=64k --force \
+		$( [ $direct = yes ] && echo oflag=direct )
+	cmp -s "$work/mnt/src" "$work/mnt/longer" && ok "ext4: copy onto a longer file identical" ||
+		bad "ext4: copy onto a longer file: $(wc -c <"$work/mnt/longer") bytes, not the input"
 	umount "$work/mnt"
 fi
 mkdir -p "$work/tmp"
@@ -115,9 +143,50 @@ if mount -t tmpfs -o size=64m tmpfs "$work/tmp" 2>/dev/null; then
 		fi
 	fi
 	umount "$work/tmp"
+	# A full file system: copied bytes are the bytes written, whatever
+	# the reads in flight did; the error names the write once.
+	mount -t tmpfs -o size=1m tmpfs "$work/tmp" || hard "mount tmpfs"
+	head -c 3000000 /dev/urandom >"$work/big"
+	engines=$("$DD" --version | sed 's/.*aio engines://')
+	for e in sync $engines; do
+		good=yes
+		for n in 1 2 3 4 5; do
+			rm -f "$work/tmp/o"
+			"$DD" if="$work/big" of="$work/tmp/o" engine=$e $( [ $e = sync ] || echo qd=64 ) \
+				--format json >"$work/full.json" 2>"$work/full.err"
+			st=$?
+			python3 - "$work/full.json" <<'PY' || good="no (exit $st, run $n: $(head -c 300 "$work/full.json"))"
+import json, sys
+t = json.load(open(sys.argv[1]))["total"]
+out = t["records_out"]["full"] * 512
+assert t["status"] == "error" and t["bytes"] == out, (t["bytes"], out)
+PY
+			[ $st -eq 1 ] || good="no (exit $st)"
+			grep -q "write of .*write of" "$work/full.err" && good="no: $(cat "$work/full.err")"
+			[ "$good" = yes ] || break
+		done
+		[ "$good" = yes ] && ok "full tmpfs, engine=$e: bytes copied = bytes written (5 runs): $(head -n 1 "$work/full.err")" ||
+			bad "full tmpfs, engine=$e: $good"
+	done
+	umount "$work/tmp"
 else
 	echo "note: cannot mount tmpfs: tmpfs case not run"
 fi
+
+# ------------------------------------------------------------ aliases
+ln -s "$L4" "$work/l4link"
+sum4=$(cksum <"$L4")
+expect 2 "of= '$work/l4link' and of= '$L4' are the same device: an output must not be" \
+	of="$L4,$work/l4link" bs=1M count=1 --force
+expect 2 "of= '$work/l4link' and if= '$L4' are the same device" if="$L4" of="$work/l4link" --force
+# seek past 2^63-1 bytes: it used to wrap to the start of the device
+expect 2 "seek=4503599627370496 blocks of bs=4096 is beyond the largest file offset" \
+	if="$L1" of="$L4" bs=4096 seek=4503599627370496 --force
+expect 2 "seek=4503599627370496 blocks of bs=4096 is beyond the largest file offset" \
+	of="$L4" bs=4096 seek=4503599627370496 --force
+[ "$(cksum <"$L4")" = "$sum4" ] && ok "aliased and overflowing runs left $L4 unchanged" ||
+	bad "$L4 was modified"
+
 
 # ------------------------------------------------------------ devices
 if [ $direct = yes ]; then dflag=direct; else dflag=; fi
@@ -149,6 +218,32 @@ if [ "$DIO_BACKEND" = posix ]; then
 	[ $fail -eq 0 ]
 	exit
 fi
+# a loop device and its image file are the same data
+sum4=$(cksum <"$work/img4")
+expect 2 "if= '$work/img4' is the image file of the loop device of= '$L4'" if="$work/img4" of="$L4" --force
+expect 2 "of= '$work/img1' is the image file of the loop device if= '$L1'" if="$L1" of="$work/img1" --force
+[ "$(cksum <"$work/img4")" = "$sum4" ] && ok "image file unchanged" || bad "image file was modified"
+# a disk and its partitions, where the kernel reads an MBR on a loop device
+le32() { v=$1; printf "\\$(printf %03o $((v & 255)))\\$(printf %03o $(((v >> 8) & 255)))\\$(printf %03o $(((v >> 16) & 255)))\\$(printf %03o $(((v >> 24) & 255)))"; }
+part() {  # IMAGE ENTRY START SECTORS: an MBR entry of type 83h
+	{ printf '\000\377\377\377\203\377\377\377'; le32 "$3"; le32 "$4"; } |
+		dd of="$1" bs=1 seek=$((446 + 16 * $2)) conv=notrunc 2>/dev/null
+}
+truncate -s 8M "$work/pimg"
+part "$work/pimg" 0 2048 4096
+part "$work/pimg" 1 6144 8192
+printf '\125\252' | dd of="$work/pimg" bs=1 seek=510 conv=notrunc 2>/dev/null
+P=$(losetup -f --show -P "$work/pimg" 2>/dev/null) && devs="$devs $P"
+if [ -n "$P" ] && [ -b "${P}p1" ] && [ -b "${P}p2" ]; then
+	sump=$(cksum <"$P")
+	expect 2 "of= '${P}p2' is a partition of of= '$P'" of="$P,${P}p2" bs=4k count=1 --force
+	expect 2 "of= '$P' is the whole disk holding if= '${P}p1'" if="${P}p1" of="$P" --force
+	expect 2 "is the whole disk holding" if="$P" of="${P}p1" --force
+	[ "$(cksum <"$P")" = "$sump" ] && ok "disk and partitions unchanged" || bad "partitioned device was modified"
+	expect 0 "2097152 bytes (2 MiB) copied" if="${P}p1" of="${P}p2" --force bs=64k
+else
+	echo "note: no partitions on a loop device here (kernel $(uname -r) reads no MBR?): the guest test covers disks and partitions"
+fi
 run_copy "buffered, 1 thread" bs=1M
 run_copy "buffered, 2 threads, bs=4k bpt=16" bs=4k bpt=16 thr=2
 if [ -n "$dflag" ]; then
@@ -170,6 +265,17 @@ expect 0 "100+0 records out" if="$L1" of="$L5" bs=4k skip=10 seek=20 count=100 -
 dd if="$L1" bs=4096 skip=10 count=100 2>/dev/null >"$work/a"
 dd if="$L5" bs=4096 skip=20 count=100 2>/dev/null >"$work/b"
 cmp -s "$work/a" "$work/b" && ok "skip=10 seek=20 count=100 on devices as dd" || bad "skip/seek on devices"
+# a copy onto a longer device writes its start and leaves the rest
+head -c 4194304 /dev/urandom >"$work/img7"
+L7=$(losetup -f --show "$work/img7") || hard "losetup"
+devs="$devs $L7"
+"$DD" of="$L5" bs=1M --force >/dev/null 2>&1
+tail5=$(dd if="$L5" bs=1M skip=4 2>/dev/null | cksum)
+expect 0 "4194304 bytes (4 MiB) copied" if="$L7" of="$L5" bs=64k --force
+dd if="$L5" bs=1M count=4 2>/dev/null | cmp -s - "$work/img7" &&
+	[ "$(dd if="$L5" bs=1M skip=4 2>/dev/null | cksum)" = "$tail5" ] &&
+	ok "4 MiB onto a 16 MiB device: the copy at the start, the rest unchanged" ||
+	bad "4 MiB onto a 16 MiB device: wrong"
 # per-device and total agree
 "$DD" if="$S" bs=256k thr=2 --format json >"$work/j" &&
 	python3 -c "
