@@ -948,10 +948,9 @@ setup_devices(void)
 					         "whole blocks only", rem / o.bs);
 				fail_setup(DIOT_EXIT_USAGE, "of= '%s' is written with SCSI WRITE "
 				           "in whole blocks of %" PRIu64 " bytes, but the input '%s' "
-				           "has %" PRIu64 " bytes to copy (%" PRIu64 " blocks and %"
-				           PRIu64 " bytes): the last piece cannot be written%s",
-				           d->out.path, o.bs, d->in.path, rem, rem / o.bs,
-				           rem % o.bs, hint);
+				           "has %" PRIu64 " bytes to copy, %" PRIu64 " of them after "
+				           "the last whole block: those cannot be written%s",
+				           d->out.path, o.bs, d->in.path, rem, rem % o.bs, hint);
 			}
 		}
 		if (d->in.path && d->nblocks == 0)

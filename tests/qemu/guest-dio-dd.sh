@@ -8,7 +8,12 @@
 #    iflag=sg (SG_IO on /dev/sdX);
 #  - dio=1 with allow_dio 0 (every command counted as "not done", the
 #    reason printed) and 1 (done);
-#  - bs must be the device's block size; JSON carries the sg counts.
+#  - bs must be the device's block size; JSON carries the sg counts;
+#  - an input that does not end on a block boundary is refused for an sg
+#    output (SCSI WRITE takes whole blocks; the piece used to be dropped
+#    silently), nothing written; count= copies the whole blocks;
+#  - an sg node and its disk, a disk and its partitions are one device:
+#    refused as input and output or as two outputs.
 # Prints ok/FAIL per check and a count; exit 0 if none failed.
 
 pass=0 fail=0
@@ -82,6 +87,67 @@ run 0 "copy file -> sg with skip/seek" if=/tmp/c.bin of="$T" bs=512 bpt=16 skip=
 blk "$TB" 3000 500 /tmp/d.bin
 dd if=/tmp/c.bin bs=512 skip=10 count=500 2>/dev/null >/tmp/e.bin
 cmp -s /tmp/d.bin /tmp/e.bin && ok "skip=10 seek=3000 count=500 through sg" || bad "skip/seek through sg"
+
+# ------------------------------------------------------------ partial blocks to sg
+# Known contents at seek=5000, then inputs that end inside a block.
+run 0 "pattern at seek=5000" of="$T" bs="$B" seek=5000 count=4 --force
+blk "$TB" 5000 4 /tmp/before.bin
+head -c $((2 * B - 24)) /dev/urandom >/tmp/part.bin
+run 2 "input ends inside a block" if=/tmp/part.bin of="$T" bs="$B" seek=5000 --force
+expect "has $((2 * B - 24)) bytes to copy, $((B - 24)) of them after the last whole block" \
+	"partial last block refused with its size"
+expect "count=1 copies the whole blocks only" "the message says how to copy the whole blocks"
+head -c 300 /dev/urandom >/tmp/small.bin
+run 2 "input smaller than a block" if=/tmp/small.bin of="$T" bs="$B" seek=5000 --force
+expect "has 300 bytes to copy, 300 of them after the last whole block" "300-byte input refused"
+blk "$TB" 5000 4 /tmp/after.bin
+cmp -s /tmp/before.bin /tmp/after.bin && ok "refused partial copies wrote nothing" ||
+	bad "a refused partial copy changed the disk"
+run 0 "count=1: the whole block only" if=/tmp/part.bin of="$T" bs="$B" seek=5000 count=1 --force
+expect "1+0 records out" "one record out"
+expect "$B bytes" "bytes reported = bytes written"
+blk "$TB" 5000 1 /tmp/one.bin
+head -c "$B" /tmp/part.bin | cmp -s - /tmp/one.bin && ok "the whole block reached the disk" ||
+	bad "count=1 block differs"
+
+# ------------------------------------------------------------ one device, two names
+run 2 "sg node and its disk" if="$TB" of="$T" bs="$B" count=8 --force
+expect "of= '$T' and if= '$TB' are the same device" "sg and sd are one device (copy)"
+run 2 "sg node and its disk as outputs" of="$TB,$T" bs="$B" count=8 --force
+expect "of= '$T' and of= '$TB' are the same device" "sg and sd are one device (outputs)"
+Q=${DIO_QEMU_SD:-}
+if [ -n "$Q" ] && [ -b "$Q" ]; then
+	# An MBR with two partitions of type 83h on the scratch qemu disk.
+	le32() { v=$1; printf "\\$(printf %03o $((v & 255)))\\$(printf %03o $(((v >> 8) & 255)))\\$(printf %03o $(((v >> 16) & 255)))\\$(printf %03o $(((v >> 24) & 255)))"; }
+	part() {  # ENTRY START SECTORS
+		{ printf '\000\377\377\377\203\377\377\377'; le32 "$2"; le32 "$3"; } |
+			dd of="$Q" bs=1 seek=$((446 + 16 * $1)) conv=notrunc 2>/dev/null
+	}
+	part 0 2048 4096
+	part 1 6144 8192
+	printf '\125\252' | dd of="$Q" bs=1 seek=510 conv=notrunc 2>/dev/null
+	sync
+	blockdev --rereadpt "$Q" 2>/dev/null
+	i=0
+	while [ $i -lt 20 ] && ! [ -b "${Q}2" ]; do sleep 0.2; i=$((i + 1)); done
+	if [ -b "${Q}1" ] && [ -b "${Q}2" ]; then
+		sum=$(dd if="$Q" bs=1M count=8 iflag=direct 2>/dev/null | md5sum)
+		run 2 "disk and partition as outputs" of="$Q,${Q}2" bs=4096 count=1 --force
+		expect "of= '${Q}2' is a partition of of= '$Q'" "partition of the disk (outputs)"
+		run 2 "partition in, disk out" if="${Q}1" of="$Q" --force
+		expect "of= '$Q' is the whole disk holding if= '${Q}1'" "disk holding the input partition"
+		run 2 "disk in, partition out" if="$Q" of="${Q}1" --force
+		expect "of= '${Q}1' is a partition of if= '$Q'" "partition of the input disk"
+		[ "$(dd if="$Q" bs=1M count=8 iflag=direct 2>/dev/null | md5sum)" = "$sum" ] &&
+			ok "refused runs left the disk unchanged" || bad "the disk changed"
+		run 0 "one partition to the other" if="${Q}1" of="${Q}2" bs=64k --force
+		expect "2097152 bytes (2 MiB) copied" "partitions are separate"
+	else
+		bad "no partitions ${Q}1 ${Q}2 after writing an MBR to $Q"
+	fi
+else
+	bad "DIO_QEMU_SD is not set"
+fi
 
 # ------------------------------------------------------------ dio=1
 allow_dio 0
