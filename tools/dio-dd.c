@@ -813,14 +813,18 @@ overlap(const struct ident *a, const struct ident *b, char *msg, size_t len)
 	return 0;
 }
 
-/* Every output against every input and every other output. */
+/* Every output against every input and every other output.  (The array
+ * is global so that it stays reachable when a refusal exits.) */
+static struct ident *idents;
+
 static void
 check_aliases(void)
 {
-	struct ident *id = calloc((size_t)ndevs * 2, sizeof(*id));
 	char msg[PATH_MAX * 2 + 200];
 	int i, j, n = 0, first_out;
+	struct ident *id;
 
+	id = idents = calloc((size_t)ndevs * 2, sizeof(*id));
 	if (id == NULL)
 		fail_setup(DIOT_EXIT_FAIL, "out of memory");
 	for (i = 0; i < ndevs; i++)
@@ -832,12 +836,11 @@ check_aliases(void)
 			get_ident(&id[n++], "of=", devs[i].out.path, 1);
 	for (i = first_out; i < n; i++)
 		for (j = 0; j < i; j++)
-			if (overlap(&id[i], &id[j], msg, sizeof(msg))) {
-				free(id);
+			if (overlap(&id[i], &id[j], msg, sizeof(msg)))
 				fail_setup(DIOT_EXIT_USAGE, "%s: an output must not be an input or "
 				           "another output", msg);
-			}
-	free(id);
+	free(idents);
+	idents = NULL;
 }
 
 static void
