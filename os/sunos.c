@@ -326,6 +326,13 @@ dio__os_device_in_use(const char *path, const struct stat *st, char *why,
 	FILE *fp;
 	int found = 0;
 
+	if (S_ISREG(st->st_mode)) {
+		/* Files behind lofi(4D) devices are not looked for. */
+		if (len > 0)
+			snprintf(why, len, "which files back lofi devices is not looked "
+			         "up on this platform");
+		return -ENOTSUP;
+	}
 	dio__disk_stem(path, stem, sizeof(stem));
 	fp = fopen(MNTTAB, "r");
 	if (fp == NULL)
@@ -574,5 +581,16 @@ dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev, unsigned max,
                    unsigned min)
 {
 	(void)r; (void)ev; (void)max; (void)min;
+	return -ENOTSUP;
+}
+
+int
+dio__os_device_claim(const char *path, const struct stat *st)
+{
+	/*
+	 * illumos has no open flag that keeps a disk from being mounted or
+	 * added to a pool meanwhile: callers rely on dio_device_in_use().
+	 */
+	(void)path; (void)st;
 	return -ENOTSUP;
 }
