@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -294,13 +295,28 @@ dio_aio_free(dio_aio *q)
 	if (q == NULL)
 		return;
 	if (q->engine == DIO_AIO_IO_URING) {
+		/* Requests in flight may still write into the caller's buffers:
+		 * never tear the ring down before they are all back.  A wait
+		 * that fails (other than by a signal) is retried for a while. */
+		unsigned failures = 0;
+
 		while (q->inflight > 0) {
 			r = dio__os_uring_wait(q->ring, ev, 16,
 			                       q->inflight < 16 ? q->inflight : 16);
-			if (r > 0)
+			if (r > 0) {
 				q->inflight -= (unsigned)r;
-			else if (r < 0 && r != -EINTR)
-				break;  /* the ring is torn down below anyway */
+				failures = 0;
+			} else if (r < 0 && r != -EINTR) {
+				struct timespec ts = { 0, 1000000 };
+
+				if (++failures > 10000) {
+					dio__log(DIO_LOG_ERROR, "aio: %u requests still in "
+					         "flight after 10 s of failing waits (%s)",
+					         q->inflight, dio_strerror(r));
+					break;
+				}
+				nanosleep(&ts, NULL);
+			}
 		}
 	}
 #if DIO__HAVE_POSIX_AIO

@@ -436,14 +436,23 @@ dio_device_in_use(const char *path, char *why, size_t len)
 		return -EINVAL;
 	if (stat(path, &st) != 0)
 		return DIO__ERR(errno);
-#ifdef ENOTBLK
-	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode))
-		return -ENOTBLK;
-#else
-	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode))
-		return -ENODEV;
-#endif
+	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISREG(st.st_mode))
+		return DIO__ENOTBLK;
 	return dio__os_device_in_use(path, &st, why, why ? len : 0);
+}
+
+int
+dio_device_claim(const char *path)
+{
+	struct stat st;
+
+	if (path == NULL)
+		return -EINVAL;
+	if (stat(path, &st) != 0)
+		return DIO__ERR(errno);
+	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode))
+		return DIO__ENOTBLK;
+	return dio__os_device_claim(path, &st);
 }
 
 int

@@ -16,6 +16,13 @@
 /* The one way errors are made: DIO__ERR(errno) gives the return value. */
 #define DIO__ERR(x) (-(x))
 
+/* "not a block device": ENOTBLK is not POSIX; ENODEV stands in without it. */
+#ifdef ENOTBLK
+# define DIO__ENOTBLK (-ENOTBLK)
+#else
+# define DIO__ENOTBLK (-ENODEV)
+#endif
+
 #if defined(__GNUC__)
 # define DIO__PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else

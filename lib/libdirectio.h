@@ -365,15 +365,35 @@ DIO_EXTERN int dio_file_align(const dio_file *f, struct dio_align *a);
 DIO_EXTERN int dio_fs_type(int fd, char *buf, size_t len);
 
 /**
- * Whether the block or character device at path is in use: mounted (its
- * own file system or one on a partition/slice of it), active swap, or held
- * exclusively by another driver (RAID, device-mapper).  Returns 1 when in
- * use, with a reason such as "mounted on /mnt (ext4)" in why (len bytes,
- * may be 0), 0 when not, -ENOTBLK when path is not a device, -ENOTSUP
- * where the platform gives no way to tell, or another -errno.  Tools that
- * write to devices refuse unless this returns 0.
+ * Whether the device or file at path is in use, so that writing to it
+ * would destroy someone's data: a block device that is mounted (its own
+ * file system or one on a partition/slice of it), active swap, held
+ * exclusively by another driver (RAID, device-mapper) or backing a loop
+ * device; an SCSI generic node (Linux sg) whose disk is any of those; a
+ * regular file that backs a loop device.  Returns 1 when in use, with a
+ * reason such as "mounted on /mnt (ext4)" in why (len bytes, may be 0), 0
+ * when not, -ENOTBLK for what is neither a device nor a regular file,
+ * -ENOTSUP where the platform gives no way to tell (for regular files
+ * that is the usual answer off Linux), or another -errno.  Tools that
+ * write to devices refuse unless this returns 0.  The answer can change
+ * the moment after: see dio_device_claim().
  */
 DIO_EXTERN int dio_device_in_use(const char *path, char *why, size_t len);
+
+/**
+ * Claim a block device (or the disk of an sg node) against concurrent
+ * use for as long as the returned descriptor stays open: on Linux an
+ * exclusive open (O_EXCL), which fails itself with -EBUSY when the device
+ * is mounted or otherwise held, and makes a later mount, swapon, or
+ * another claim of the same device, of one of its partitions or of its
+ * whole disk fail with EBUSY.  The descriptor is read-only and is only a
+ * claim: write through a descriptor of your own.  Returns the descriptor
+ * (close() it to release the claim), -EBUSY, -ENODEV for an sg node with
+ * no disk, -ENOTBLK for a regular file or other non-device, -ENOTSUP where
+ * the platform has no such claim (rely on dio_device_in_use() alone), or
+ * another -errno.
+ */
+DIO_EXTERN int dio_device_claim(const char *path);
 
 /** "statx", "blkdev", "fs-rule", "guess" or "none". */
 DIO_EXTERN const char *dio_align_source_name(int source);

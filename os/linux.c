@@ -6,7 +6,9 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -604,15 +606,91 @@ dio__swap_on(const char *path, const struct stat *st, char *why, size_t len)
 	return found;
 }
 
+static int dio__read_line(const char *path, char *buf, size_t len);
+static int dio__first_entry(const char *dir, char *buf, size_t len);
+
+/*
+ * Does the file or block device st back an attached loop device?  Each
+ * /sys/block/loopN/loop/backing_file names one; compared by identity
+ * (device and inode for files, device number for block devices).
+ */
+static int
+dio__loop_backing(const struct stat *st, char *why, size_t len)
+{
+	char p[PATH_MAX + 64], backing[PATH_MAX];
+	struct dirent *de;
+	struct stat bst;
+	DIR *dir = opendir("/sys/block");
+	int found = 0;
+
+	if (dir == NULL)
+		return 0;
+	while (!found && (de = readdir(dir)) != NULL) {
+		if (strncmp(de->d_name, "loop", 4) != 0)
+			continue;
+		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", de->d_name);
+		if (dio__read_line(p, backing, sizeof(backing)) != 0 || backing[0] != '/')
+			continue;
+		if (stat(backing, &bst) != 0)
+			continue;
+		if (S_ISREG(st->st_mode) ? (S_ISREG(bst.st_mode) && bst.st_dev == st->st_dev &&
+		                            bst.st_ino == st->st_ino)
+		                         : (S_ISBLK(bst.st_mode) && bst.st_rdev == st->st_rdev)) {
+			if (len > 0)
+				snprintf(why, len, "backs the loop device /dev/%s", de->d_name);
+			found = 1;
+		}
+	}
+	closedir(dir);
+	return found;
+}
+
+/*
+ * The disk of an sg node: /sys/dev/char/M:m is under scsi_generic, and its
+ * SCSI device has a block device.  Returns 1 with the /dev path, 0 for an
+ * sg node without a disk (tape, enclosure...), -1 for anything else.
+ */
+static int
+dio__sg_disk(const struct stat *st, char *blk, size_t len)
+{
+	char link[64], sys[PATH_MAX], p[PATH_MAX + 32], name[64];
+
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u", major(st->st_rdev),
+	         minor(st->st_rdev));
+	if (realpath(link, sys) == NULL || strstr(sys, "/scsi_generic/") == NULL)
+		return -1;
+	snprintf(p, sizeof(p), "%s/device/block", sys);
+	if (!dio__first_entry(p, name, sizeof(name)))
+		return 0;
+	snprintf(blk, len, "/dev/%s", name);
+	return 1;
+}
+
 int
 dio__os_device_in_use(const char *path, const struct stat *st, char *why,
                       size_t len)
 {
-	int fd;
+	char blk[PATH_MAX], sub[256];
+	struct stat bst;
+	int fd, r;
 
+	if (S_ISREG(st->st_mode))
+		return dio__loop_backing(st, why, len);
+	if (S_ISCHR(st->st_mode)) {
+		/* An sg node reaches the disk under every file system on it. */
+		if (dio__sg_disk(st, blk, sizeof(blk)) != 1)
+			return 0;   /* no disk behind it: nothing to mount */
+		if (stat(blk, &bst) != 0 || !S_ISBLK(bst.st_mode))
+			return 0;
+		r = dio__os_device_in_use(blk, &bst, sub, sizeof(sub));
+		if (r == 1 && len > 0)
+			snprintf(why, len, "its disk %s: %s", blk, sub);
+		return r;
+	}
 	if (!S_ISBLK(st->st_mode))
-		return 0;   /* sg and other character devices are never mounted */
-	if (dio__mounted_on(st, why, len) || dio__swap_on(path, st, why, len))
+		return 0;
+	if (dio__mounted_on(st, why, len) || dio__swap_on(path, st, why, len) ||
+	    dio__loop_backing(st, why, len))
 		return 1;
 	fd = open(path, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0) {
@@ -626,6 +704,31 @@ dio__os_device_in_use(const char *path, const struct stat *st, char *why,
 		return 1;
 	}
 	return DIO__ERR(errno);
+}
+
+int
+dio__os_device_claim(const char *path, const struct stat *st)
+{
+	char blk[PATH_MAX];
+	int fd;
+
+	if (S_ISCHR(st->st_mode)) {
+		switch (dio__sg_disk(st, blk, sizeof(blk))) {
+		case 1:
+			path = blk;
+			break;
+		case 0:
+			return dio__fail(NULL, -ENODEV, "claim %s: an sg node with no "
+			                 "disk behind it", path);
+		default:
+			return DIO__ENOTBLK;
+		}
+	}
+	fd = open(path, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return dio__fail(NULL, DIO__ERR(errno), "claim %s: %s", path,
+		                 dio_strerror(errno));
+	return fd;
 }
 
 /*
@@ -676,9 +779,6 @@ dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len)
 }
 
 /* ------------------------------------------------------------ devices */
-
-#include <dirent.h>
-#include <limits.h>
 
 /*
  * Device facts from sysfs.  A block device's directory is the target of
@@ -1100,13 +1200,32 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 # undef DIO_HAVE_LIBURING
 #endif
 
+/*
+ * A descriptor of /dev/null, kept between calls (opening it for every
+ * read would cost two system calls).  The application may close it behind
+ * the library's back (daemons close every descriptor) and the number may
+ * then name a file of its own: every use checks that it is still
+ * /dev/null (a character device 1:3) and opens it again if not.
+ */
 static int dio__devnull_fd = -1;
-static pthread_once_t dio__devnull_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t dio__devnull_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void
-dio__devnull_open(void)
+static int
+dio__devnull(void)
 {
-	dio__devnull_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	struct stat st;
+	int fd;
+
+	pthread_mutex_lock(&dio__devnull_lock);
+	fd = dio__devnull_fd;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISCHR(st.st_mode) ||
+	    st.st_rdev != makedev(1, 3)) {
+		/* Not ours any more: forget it without closing it. */
+		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		dio__devnull_fd = fd;
+	}
+	pthread_mutex_unlock(&dio__devnull_lock);
+	return fd;
 }
 
 /*
@@ -1114,7 +1233,7 @@ dio__devnull_open(void)
  * refuses.  The pipe holds page references, not copies.
  */
 static int64_t
-dio__splice_discard(int fd, int64_t off, size_t len)
+dio__splice_discard(int fd, int nullfd, int64_t off, size_t len)
 {
 	int p[2];
 	loff_t lo = (loff_t)off;
@@ -1129,7 +1248,7 @@ dio__splice_discard(int fd, int64_t off, size_t len)
 	n = splice(fd, &lo, p[1], NULL, len, SPLICE_F_MOVE);
 	e = errno;
 	while (n > 0 && out < n) {
-		m = splice(p[0], NULL, dio__devnull_fd, NULL, (size_t)(n - out),
+		m = splice(p[0], NULL, nullfd, NULL, (size_t)(n - out),
 		           SPLICE_F_MOVE);
 		if (m <= 0) {
 			if (m < 0 && errno == EINTR)
@@ -1150,17 +1269,17 @@ dio__os_read_discard(int fd, int64_t off, size_t len)
 {
 	off_t o = (off_t)off;
 	ssize_t n;
+	int nullfd = dio__devnull();
 
-	(void)pthread_once(&dio__devnull_once, dio__devnull_open);
-	if (dio__devnull_fd < 0)
-		return -ENOTSUP;
+	if (nullfd < 0)
+		return DIO__ERR(errno);
 	if (len > 0x7ffff000u)
 		len = 0x7ffff000u;   /* sendfile's largest count */
-	n = sendfile(dio__devnull_fd, fd, &o, len);
+	n = sendfile(nullfd, fd, &o, len);
 	if (n >= 0)
 		return n;
 	if (errno == EINVAL || errno == ENOSYS)
-		return dio__splice_discard(fd, off, len);
+		return dio__splice_discard(fd, nullfd, off, len);
 	return DIO__ERR(errno);
 }
 
@@ -1250,7 +1369,7 @@ dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev, unsigned max,
 	int e;
 
 	e = io_uring_submit_and_wait(&r->ring, min);
-	if (e < 0 && e != -EBUSY && !(e == -EINTR && min == 0))
+	if (e < 0 && e != -EBUSY && e != -EINTR)
 		return e;
 	io_uring_for_each_cqe(&r->ring, head, cqe) {
 		if (n >= max)
@@ -1260,7 +1379,12 @@ dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev, unsigned max,
 		n++;
 	}
 	io_uring_cq_advance(&r->ring, n);
-	if (n < min && e == -EINTR)
+	/*
+	 * Fewer completions than asked means the wait was cut short by a
+	 * signal: io_uring_enter() then returns the number it submitted, not
+	 * -EINTR, when it submitted anything in the same call.
+	 */
+	if (n < min)
 		return n > 0 ? (int)n : -EINTR;
 	return (int)n;
 }

@@ -121,11 +121,17 @@ int64_t dio__os_scsi_reserve(int fd, size_t len);
 int dio__os_scsi_mmap(int fd, size_t len, void **addr);
 
 /*
- * Whether the device path (whose stat() result is st, a block or character
- * device) is in use; see dio_device_in_use().  why/len as there.
+ * Whether the device or regular file path (whose stat() result is st) is
+ * in use; see dio_device_in_use().  why/len as there.
  */
 int dio__os_device_in_use(const char *path, const struct stat *st, char *why,
                           size_t len);
+
+/*
+ * Claim the device path (stat st: a block or character device) as
+ * dio_device_claim() says: the claiming descriptor, or -errno.
+ */
+int dio__os_device_claim(const char *path, const struct stat *st);
 
 /* File system type name of fd (st is its fstat()); see dio_fs_type(). */
 int dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len);

@@ -187,3 +187,11 @@ dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev, unsigned max,
 	(void)r; (void)ev; (void)max; (void)min;
 	return -ENOTSUP;
 }
+
+int
+dio__os_device_claim(const char *path, const struct stat *st)
+{
+	/* POSIX has no exclusive claim on a device. */
+	(void)path; (void)st;
+	return -ENOTSUP;
+}

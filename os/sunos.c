@@ -326,6 +326,13 @@ dio__os_device_in_use(const char *path, const struct stat *st, char *why,
 	FILE *fp;
 	int found = 0;
 
+	if (S_ISREG(st->st_mode)) {
+		/* Files behind lofi(4D) devices are not looked for. */
+		if (len > 0)
+			snprintf(why, len, "which files back lofi devices is not looked "
+			         "up on this platform");
+		return -ENOTSUP;
+	}
 	dio__disk_stem(path, stem, sizeof(stem));
 	fp = fopen(MNTTAB, "r");
 	if (fp == NULL)
@@ -437,11 +444,18 @@ dio__dk_facts(int fd, struct dio_devinfo *o)
 	}
 	memset(&mi, 0, sizeof(mi));
 	if (ioctl(fd, DKIOCGMEDIAINFOEXT, &mi) == 0 && mi.dki_lbsize > 0) {
+		struct extpart_info pi;
+
 		disk = 1;
 		o->logical_block = mi.dki_lbsize;
 		o->physical_block = mi.dki_pbsize ? mi.dki_pbsize : mi.dki_lbsize;
 		o->size_bytes = (uint64_t)mi.dki_capacity * mi.dki_lbsize;
 		o->media_type = mi.dki_media_type;
+		/* That is the whole disk's capacity: a slice or partition node
+		 * is only as large as DKIOCEXTPARTINFO says. */
+		memset(&pi, 0, sizeof(pi));
+		if (ioctl(fd, DKIOCEXTPARTINFO, &pi) == 0 && pi.p_length > 0)
+			o->size_bytes = (uint64_t)pi.p_length * mi.dki_lbsize;
 	}
 	v = 0;
 	if (ioctl(fd, DKIOCGETWCE, &v) == 0)
@@ -460,6 +474,28 @@ dio__dk_facts(int fd, struct dio_devinfo *o)
 	(void)fd; (void)o;
 	return 0;
 #endif
+}
+
+/*
+ * Is path a disk node, safe to open for ioctls?  Opening some character
+ * devices acts (a tape rewinds on close), so only nodes that are disks by
+ * name are opened: /dev/dsk/..., /dev/rdsk/..., or a /devices node whose
+ * minor name is a slice or partition ("...:a", "...:a,raw", "...:q,raw").
+ */
+static int
+dio__disk_node(const char *path)
+{
+	char real[PATH_MAX];
+	const char *colon;
+
+	if (strstr(path, "/dsk/") != NULL || strstr(path, "/rdsk/") != NULL)
+		return 1;
+	if (realpath(path, real) == NULL || strncmp(real, "/devices/", 9) != 0)
+		return 0;
+	colon = strrchr(real, ':');
+	if (colon == NULL || colon[1] < 'a' || colon[1] > 'z')
+		return 0;
+	return colon[2] == '\0' || strcmp(colon + 2, ",raw") == 0;
 }
 
 /* The mounted block device whose device number is dev (UFS, not ZFS). */
@@ -504,6 +540,8 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 		if (o->disk[0] == '\0' || stat(o->disk, &rst) != 0)
 			snprintf(o->disk, sizeof(o->disk), "%s", o->device);
 	} else {
+		if (!dio__disk_node(path))
+			return 0;   /* a tape, a terminal...: opening it may act */
 		snprintf(o->device, sizeof(o->device), "%s", path);
 		snprintf(o->disk, sizeof(o->disk), "%s", path);
 	}
@@ -574,5 +612,16 @@ dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev, unsigned max,
                    unsigned min)
 {
 	(void)r; (void)ev; (void)max; (void)min;
+	return -ENOTSUP;
+}
+
+int
+dio__os_device_claim(const char *path, const struct stat *st)
+{
+	/*
+	 * illumos has no open flag that keeps a disk from being mounted or
+	 * added to a pool meanwhile: callers rely on dio_device_in_use().
+	 */
+	(void)path; (void)st;
 	return -ENOTSUP;
 }

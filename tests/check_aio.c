@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "libdirectio.h"
@@ -94,6 +96,46 @@ START_TEST(test_discard_write_only)
 		ck_assert_int_eq(dio_read_discard(fd, 0, 4096), -EBADF);
 	else
 		ck_assert_int_eq(dio_read_discard(fd, 0, 4096), -ENOTSUP);
+	close(fd);
+}
+END_TEST
+
+/*
+ * The library keeps a /dev/null descriptor for discard reads.  When the
+ * application closes it (as daemons close every descriptor) and the number
+ * names its own file next, the data must not go into that file.
+ */
+START_TEST(test_discard_fd_taken_over)
+{
+	int fd = open(path, O_RDONLY), k, app;
+	char logpath[600];
+	int64_t n;
+
+	if (strcmp(dio_backend_name(), "linux") != 0) {
+		close(fd);
+		return;
+	}
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(dio_read_discard(fd, 0, CHUNK), CHUNK);
+	/* Find the library's /dev/null among our descriptors and close it
+	 * (only it: the test framework has descriptors of its own). */
+	for (k = 3; k < 256; k++) {
+		struct stat st, null;
+
+		if (k != fd && fstat(k, &st) == 0 && stat("/dev/null", &null) == 0 &&
+		    S_ISCHR(st.st_mode) && st.st_rdev == null.st_rdev)
+			break;
+	}
+	ck_assert_int_lt(k, 256);
+	close(k);
+	snprintf(logpath, sizeof(logpath), "%s.applog", path);
+	app = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_eq(app, k);   /* the number the library had */
+	n = dio_read_discard(fd, 0, CHUNK);
+	ck_assert_int_eq(n, CHUNK);
+	ck_assert_int_eq(tu_file_size(logpath), 0);
+	close(app);
+	unlink(logpath);
 	close(fd);
 }
 END_TEST
@@ -302,6 +344,54 @@ START_TEST(test_free_in_flight)
 }
 END_TEST
 
+/*
+ * A signal before any completion: the wait says -EINTR (the request stays
+ * in flight and completes later).  A read on an empty pipe never
+ * completes by itself; an interval timer interrupts the wait.
+ */
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+}
+
+START_TEST(test_wait_interrupted)
+{
+	struct dio_aio_event ev[4];
+	struct sigaction sa;
+	struct itimerval it;
+	char buf[16];
+	int p[2], r;
+	dio_aio *q = new_or_skip(4, engines[_i]);
+
+	if (q == NULL)
+		return;
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(dio_aio_read(q, p[0], buf, sizeof(buf), 0, 7), 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;   /* no SA_RESTART */
+	ck_assert_int_eq(sigaction(SIGALRM, &sa, NULL), 0);
+	memset(&it, 0, sizeof(it));
+	it.it_value.tv_usec = 50000;
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &it, NULL), 0);
+	r = dio_aio_wait(q, ev, 4, 1);
+	ck_assert_msg(r == -EINTR, "%s: wait gave %d, not -EINTR",
+	              dio_aio_engine_name(dio_aio_engine(q)), r);
+	ck_assert_uint_eq(dio_aio_inflight(q), 1);
+	/* Now let it complete. */
+	ck_assert_int_eq(write(p[1], "hello", 5), 5);
+	do
+		r = dio_aio_wait(q, ev, 4, 1);
+	while (r == -EINTR);
+	ck_assert_int_eq(r, 1);
+	ck_assert_uint_eq(ev[0].tag, 7);
+	ck_assert_int_eq(ev[0].result, 5);
+	dio_aio_free(q);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
 START_TEST(test_new_limits)
 {
 	int err = 0;
@@ -383,6 +473,7 @@ aio_suite(void)
 	tcase_add_test(tc, test_discard);
 	tcase_add_test(tc, test_discard_errors);
 	tcase_add_test(tc, test_discard_write_only);
+	tcase_add_test(tc, test_discard_fd_taken_over);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("queue");
@@ -391,6 +482,7 @@ aio_suite(void)
 	tcase_add_loop_test(tc, test_write_then_pread, 0, 3);
 	tcase_add_loop_test(tc, test_errors_and_eof, 0, 3);
 	tcase_add_loop_test(tc, test_free_in_flight, 0, 3);
+	tcase_add_loop_test(tc, test_wait_interrupted, 0, 3);
 	tcase_add_test(tc, test_new_limits);
 	tcase_add_test(tc, test_depth_edges);
 	tcase_add_test(tc, test_engines_mask);

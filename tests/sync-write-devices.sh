@@ -60,6 +60,22 @@ if [ $dev_tests = yes ]; then
 	expect 0 "verify: 32 slots checked, 32 ok, 0 missing" --force -m direct+dsync -s 64k -w 2 -n 40 --region 1m --verify "$dev"
 	expect 2 "do not fit on '$dev'" --force -w 4 --region 16m -s 4k "$dev"
 	expect 2 "--extend needs a file" --force --extend -s 4k "$dev"
+	# The image file behind the loop device is in use, --force or not.
+	expect 1 "refusing to write to '$work/img': it is in use (backs the loop device $dev)" \
+		--force -s 4k -n 1 "$work/img"
+	# The device is held for the whole run: a mount meanwhile fails.
+	"$SW" -q --force -m fdatasync -s 4k -t 4s "$dev" >/dev/null 2>&1 &
+	swpid=$!
+	sleep 1.5
+	# (the run overwrites the file system, so only "busy" proves the claim)
+	if mount "$dev" "$work/mnt" 2>"$work/mount.err"; then
+		umount "$work/mnt"; echo "FAIL: $dev could be mounted during the run"; fail=1
+	elif grep -q 'busy\|in use' "$work/mount.err"; then
+		echo "ok   mounting $dev during the run fails: $(head -n 1 "$work/mount.err")"
+	else
+		echo "FAIL: mount failed for another reason: $(cat "$work/mount.err")"; fail=1
+	fi
+	wait $swpid || { echo "FAIL: the run on $dev failed"; fail=1; }
 	# A 4096-byte-sector device too small for the default regions: the
 	# shrunk regions stay aligned for direct I/O (and 6 KiB is n/a).
 	losetup -d "$dev"; dev=

@@ -165,6 +165,7 @@ struct target {
 	char *extra[MAX_WRITERS]; /* separate layout: files 1..W-1        */
 	int extra_created[MAX_WRITERS];
 	int nfiles;               /* files prepared (separate layout)     */
+	int claim_fd;             /* device held exclusively, or < 0      */
 };
 
 static struct target tg;
@@ -921,6 +922,7 @@ remove_files(void)
 static int
 claim_file(const char *path)
 {
+	char why[300];
 	struct stat st;
 	int fd;
 
@@ -944,6 +946,10 @@ claim_file(const char *path)
 		         "--force to allow that, or name a new file", path);
 	if (access(path, W_OK) != 0)
 		diot_die(DIOT_EXIT_FAIL, "'%s': %s", path, dio_strerror(errno));
+	/* --force is for the file, not for a disk image somebody uses. */
+	if (dio_device_in_use(path, why, sizeof(why)) == 1)
+		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (%s)",
+		         path, why);
 	return 0;
 }
 
@@ -1072,6 +1078,15 @@ setup_target(uint64_t max_writers, uint64_t max_size)
 			diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
 			         "whether it is in use (%s%s%s)", tg.path, dio_strerror(r),
 			         why[0] ? ": " : "", why);
+		/* Hold it for the whole run, so that nobody mounts it meanwhile
+		 * (where the platform can: elsewhere the check above is all). */
+		tg.claim_fd = dio_device_claim(tg.path);
+		if (tg.claim_fd == -EBUSY)
+			diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
+			         "(the exclusive claim failed)", tg.path);
+		if (tg.claim_fd < 0 && tg.claim_fd != -ENOTSUP)
+			diot_die(DIOT_EXIT_FAIL, "cannot claim '%s': %s", tg.path,
+			         dio_strerror(tg.claim_fd));
 	}
 
 	/* Regions: a multiple of the largest size and of the direct I/O
