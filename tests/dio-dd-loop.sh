@@ -16,7 +16,10 @@
 #    without touching the device;
 #  - a full tmpfs: the bytes reported by an asynchronous copy are the
 #    bytes written, and the error names the write once; the buffered tail
-#    of a direct asynchronous copy counts as a call.
+#    of a direct asynchronous copy counts as a call;
+#  - the image file of an attached loop device is in use: refused even
+#    with --force; a device output is claimed for the whole run: mounting
+#    it or writing it from another dio-dd meanwhile fails.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 [ "$(uname -s)" = Linux ] || skip "loop devices and mounts are set up the Linux way"
@@ -223,6 +226,35 @@ sum4=$(cksum <"$work/img4")
 expect 2 "if= '$work/img4' is the image file of the loop device of= '$L4'" if="$work/img4" of="$L4" --force
 expect 2 "of= '$work/img1' is the image file of the loop device if= '$L1'" if="$L1" of="$work/img1" --force
 [ "$(cksum <"$work/img4")" = "$sum4" ] && ok "image file unchanged" || bad "image file was modified"
+# the image file of a loop device in use is refused, --force or not
+sum5=$(cksum <"$work/img5")
+expect 1 "refusing to write to '$work/img5': it is in use (backs the loop device $L5)" \
+	of="$work/img5" bs=4k count=1 --force
+expect 1 "it is in use (backs the loop device $L5)" if="$L1" of="$work/img5" bs=1M count=1 --force
+[ "$(cksum <"$work/img5")" = "$sum5" ] && ok "image file of $L5 unchanged" || bad "image file of $L5 was modified"
+# A device output is held for the whole run: a mount or another writer
+# meanwhile fails (the check alone could be raced).
+if command -v mkfs.ext4 >/dev/null 2>&1; then
+	mkfs.ext4 -q -F "$L4" >/dev/null 2>&1 || hard "mkfs.ext4 $L4"
+	"$DD" of="$L4" bs=64k seek=64 count=64 rate=1M --force >"$work/held.out" 2>&1 &
+	ddpid=$!
+	sleep 1
+	if mount "$L4" "$work/mnt" 2>"$work/mount.err"; then
+		bad "$L4 could be mounted while dio-dd wrote to it"
+		umount "$work/mnt"
+	else
+		ok "mount of $L4 during the run refused: $(head -n 1 "$work/mount.err")"
+	fi
+	expect 1 "refusing to write to '$L4': it is in use" of="$L4" bs=64k count=1 --force
+	wait $ddpid
+	st=$?
+	[ $st -eq 0 ] && grep -q "64+0 records out" "$work/held.out" &&
+		ok "the held run finished: $(grep 'records out' "$work/held.out")" ||
+		bad "the held run: exit $st: $(cat "$work/held.out")"
+	mount "$L4" "$work/mnt" 2>/dev/null && ok "after the run $L4 can be mounted again" ||
+		bad "$L4 still held after the run"
+	umount "$work/mnt" 2>/dev/null
+fi
 # a disk and its partitions, where the kernel reads an MBR on a loop device
 le32() { v=$1; printf "\\$(printf %03o $((v & 255)))\\$(printf %03o $(((v >> 8) & 255)))\\$(printf %03o $(((v >> 16) & 255)))\\$(printf %03o $(((v >> 24) & 255)))"; }
 part() {  # IMAGE ENTRY START SECTORS: an MBR entry of type 83h

@@ -87,6 +87,7 @@ struct side {
 	uint32_t sg_block;       /* sg: logical block length                    */
 	uint64_t sg_blocks;      /* sg: capacity in blocks                      */
 	int use16;               /* sg: READ/WRITE(16) needed                   */
+	int claim_fd;            /* output device held exclusively, or -1       */
 	uint32_t allow_dio;      /* sg with dio=1: the driver's allow_dio (tri) */
 	char allow_dio_path[64]; /* and where it is set                         */
 	struct dio_align align;
@@ -485,6 +486,65 @@ sg_capacity(struct side *s)
 	s->size = blocks * blen;
 }
 
+/* 1 if path is an sg node with no block device behind it (a tape, an
+ * enclosure), as far as the library's device facts tell. */
+static int
+sg_without_disk(const char *path)
+{
+	struct dio_devinfo di;
+
+	if (dio_devinfo(path, &di) < 0)
+		return 0;
+	return di.kind == DIO_DEVINFO_SG && di.device[0] == '\0';
+}
+
+/* Outputs claimed so far (names for the overlap message). */
+static int nclaimed;
+static char claimed_names[512];
+
+/*
+ * Hold a device output (an sg node: its disk) exclusively for the whole
+ * run, so that nothing mounts it, swaps on it or claims it after the
+ * check above.  Where the platform has no such claim the check is all.
+ */
+static void
+claim_output(struct side *s)
+{
+	int r = dio_device_claim(s->path);
+	size_t l;
+
+	if (r >= 0) {
+		s->claim_fd = r;
+		l = strlen(claimed_names);
+		if (l + 8 < sizeof(claimed_names))
+			snprintf(claimed_names + l, sizeof(claimed_names) - l, "%sof= '%s'",
+			         nclaimed ? ", " : "", s->path);
+		nclaimed++;
+		return;
+	}
+	switch (r) {
+	case -ENOTSUP:      /* no claims on this platform */
+	case -ENOTBLK:      /* a character device that is no sg node: refused below */
+		return;
+	case -EBUSY:
+		if (nclaimed > 0)
+			fail_setup(DIOT_EXIT_USAGE, "of= '%s' overlaps an output this run "
+			           "already holds (%s): its exclusive claim failed: an "
+			           "output must not be an input or another output", s->path,
+			           claimed_names);
+		fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (the "
+		           "exclusive claim failed: mounted, used or claimed since it was "
+		           "checked)", s->path);
+	case -ENODEV:
+		fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': the block device of "
+		           "this SCSI generic node cannot be determined (no disk behind "
+		           "it?), so it cannot be claimed", s->path);
+	default:
+		fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot claim it "
+		           "for the run: %s", s->path, dio_strerror(r));
+	}
+}
+
 /* Open one side.  is_out: output (write) side. */
 static void
 open_side(struct side *s, int is_out)
@@ -520,11 +580,27 @@ open_side(struct side *s, int is_out)
 			fail_setup(DIOT_EXIT_USAGE, "of= '%s' exists and would be overwritten; "
 			           "pass --force (or oflag=force) to allow that, or name a new "
 			           "file", s->path);
+		/* --force is for the file, not for a disk image in use (the
+		 * file behind a loop device): that is refused like a mounted
+		 * device.  Where files cannot be looked up (-ENOTSUP) they are
+		 * written as before. */
+		why[0] = '\0';
+		if (s->kind == K_FILE && dio_device_in_use(s->path, why, sizeof(why)) == 1)
+			fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
+			           "(%s)", s->path, why);
 		if (s->kind != K_FILE) {
 			if (!o.force)
 				fail_setup(DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
 				           "would be destroyed; pass --force (or oflag=force) to "
 				           "allow that", s->path);
+			/* An sg node is checked through its disk: one whose disk
+			 * cannot be found cannot be checked, and is not written. */
+			if (S_ISCHR(st.st_mode) && sg_without_disk(s->path))
+				fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': the block "
+				           "device of this SCSI generic node cannot be determined "
+				           "(no disk behind it?), so whether it is in use cannot "
+				           "be checked", s->path);
+			why[0] = '\0';
 			r = dio_device_in_use(s->path, why, sizeof(why));
 			if (r == 1)
 				fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in "
@@ -533,6 +609,7 @@ open_side(struct side *s, int is_out)
 				fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot "
 				           "tell whether it is in use (%s%s%s)", s->path,
 				           dio_strerror(r), why[0] ? ": " : "", why);
+			claim_output(s);
 		}
 	}
 
@@ -858,6 +935,7 @@ setup_devices(void)
 
 		d->index = i;
 		d->in.fd = d->out.fd = -1;
+		d->in.claim_fd = d->out.claim_fd = -1;
 		d->in.path = o.mode != MODE_WRITE ? o.ifs[i] : NULL;
 		d->out.path = o.mode != MODE_READ ? o.ofs[i] : NULL;
 		snprintf(d->name, sizeof(d->name), "%s%s%s", d->in.path ? d->in.path : "",
@@ -2243,6 +2321,9 @@ main(int argc, char **argv)
 			dio_close(devs[i].out.f);
 		else if (devs[i].out.fd >= 0)
 			close(devs[i].out.fd);
+		/* The device is released only now that nothing writes to it. */
+		if (devs[i].out.claim_fd >= 0)
+			close(devs[i].out.claim_fd);
 	}
 
 	rows = calloc((size_t)ndevs, sizeof(*rows));

@@ -13,7 +13,10 @@
 #    output (SCSI WRITE takes whole blocks; the piece used to be dropped
 #    silently), nothing written; count= copies the whole blocks;
 #  - an sg node and its disk, a disk and its partitions are one device:
-#    refused as input and output or as two outputs.
+#    refused as input and output or as two outputs;
+#  - an sg output is checked through its disk (swap on the disk: refused)
+#    and its disk is held for the run (swapon meanwhile fails); an sg
+#    node with no disk behind it (a scsi_debug tape) is not written.
 # Prints ok/FAIL per check and a count; exit 0 if none failed.
 
 pass=0 fail=0
@@ -166,6 +169,69 @@ allow_dio 0
 run 0 "json" if="$T" bs="$B" bpt=64 count=1024 dio=1 --format json
 expect '"sg": {"commands": 16, "direct_asked": true, "direct_not_done": 16, "reason":' "JSON sg object"
 expect '"io": "sg-dio"' "JSON io sg-dio"
+
+# ------------------------------------------------------------ sg outputs in use
+# Swap on the scsi_debug disk: its sg node must not be written.
+if mkswap "$DB" >/dev/null 2>&1 && swapon "$DB" 2>/dev/null; then
+	blk "$DB" 0 16 /tmp/swap-before.bin
+	run 1 "sg node of a disk in use as swap" of="$D" bs=512 count=8 --force
+	expect "refusing to write to '$D': it is in use (its disk $DB: active swap" "swap on the disk refuses its sg node"
+	blk "$DB" 0 16 /tmp/swap-after.bin
+	cmp -s /tmp/swap-before.bin /tmp/swap-after.bin && ok "the swap area is unchanged" ||
+		bad "the swap area was overwritten"
+	swapoff "$DB"
+else
+	bad "cannot set up swap on $DB"
+fi
+# The disk of an sg output is held during the run: swapon meanwhile fails.
+if mkswap "$TB" >/dev/null 2>&1; then
+	dio-dd of="$T" bs="$B" bpt=8 seek=8192 count=4096 rate=512k --force >/tmp/held.out 2>&1 &
+	ddpid=$!
+	sleep 1
+	if swapon "$TB" 2>/tmp/swapon.err; then
+		bad "swapon $TB succeeded while dio-dd wrote to $T"
+		swapoff "$TB"
+	else
+		ok "swapon $TB during the run refused: $(head -n 1 /tmp/swapon.err)"
+	fi
+	wait $ddpid
+	st=$?
+	[ $st -eq 0 ] && grep -q "4096+0 records out" /tmp/held.out && ok "the held sg run finished" ||
+		{ bad "the held sg run: exit $st"; sed 's/^/       /' /tmp/held.out; }
+	swapon "$TB" 2>/dev/null && { ok "after the run $TB is free again"; swapoff "$TB"; } ||
+		bad "$TB still held after the run"
+else
+	bad "mkswap $TB failed"
+fi
+# An sg node with no disk (scsi_debug with peripheral type 1, a tape).
+sdbg=/sys/bus/pseudo/drivers/scsi_debug
+if [ -w "$sdbg/add_host" ] && [ -w "$sdbg/ptype" ]; then
+	old=$(ls /sys/class/scsi_generic)
+	# (INQUIRY answers with the current ptype: keep it until the end.)
+	echo 1 >"$sdbg/ptype" && echo 1 >"$sdbg/add_host"
+	tape=
+	i=0
+	while [ -z "$tape" ] && [ $i -lt 50 ]; do
+		for n in $(ls /sys/class/scsi_generic); do
+			echo "$old" | grep -qx "$n" || tape=/dev/$n
+		done
+		[ -n "$tape" ] && [ -c "$tape" ] || { tape=; sleep 0.1; }
+		i=$((i + 1))
+	done
+	if [ -n "$tape" ]; then
+		ls "/sys/class/scsi_generic/${tape#/dev/}/device/block" >/dev/null 2>&1 &&
+			bad "$tape has a disk: not the tape asked for"
+		run 1 "sg node without a disk" of="$tape" bs=512 count=1 --force
+		expect "the block device of this SCSI generic node cannot be determined" \
+			"an sg node with no disk is not written"
+	else
+		bad "no sg node appeared for a scsi_debug tape"
+	fi
+	echo -1 >"$sdbg/add_host"
+	echo 0 >"$sdbg/ptype"
+else
+	echo "note: $sdbg/add_host or ptype not writable: no disk-less sg node tested"
+fi
 
 echo "guest-dio-dd: $pass passed, $fail failed"
 [ $fail -eq 0 ]
