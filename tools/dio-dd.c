@@ -1230,7 +1230,7 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 	size_t whole = (size_t)blocks * (size_t)o.bs;
 	uint8_t cdb[16];
 	char msg[400];
-	int64_t done = 0;
+	int64_t done = 0, resid;
 	int n, r;
 
 	if (write && whole < len) {
@@ -1260,7 +1260,15 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 		if (w->reason[0] == '\0')
 			explain_not_direct(w->sc, s, w->reason, sizeof(w->reason));
 	}
-	return (int64_t)whole - dio_scsi_resid(w->sc);
+	resid = dio_scsi_resid(w->sc);
+	if (resid < 0 || resid > (int64_t)whole)
+		resid = resid < 0 ? 0 : (int64_t)whole;
+	/* A short WRITE is a failure, counted as what was written. */
+	if (write && resid > 0)
+		wfail(w, -EIO, "WRITE of %" PRIu32 " blocks at LBA %" PRIu64 " of '%s': the "
+		      "device reports %" PRId64 " of %zu bytes not transferred", blocks, lba,
+		      s->path, resid, whole);
+	return (int64_t)whole - resid;
 }
 
 static int64_t
