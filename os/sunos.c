@@ -574,48 +574,6 @@ dio__os_read_discard(int fd, int64_t off, size_t len)
 }
 
 int
-dio__os_uring_available(void)
-{
-	return 0;
-}
-
-int
-dio__os_uring_new(unsigned depth, struct dio__uring **r)
-{
-	(void)depth; (void)r;
-	return -ENOTSUP;
-}
-
-void
-dio__os_uring_free(struct dio__uring *r)
-{
-	(void)r;
-}
-
-int
-dio__os_uring_prep(struct dio__uring *r, int write, int fd, void *buf, size_t len,
-                   int64_t off, uint64_t tag)
-{
-	(void)r; (void)write; (void)fd; (void)buf; (void)len; (void)off; (void)tag;
-	return -ENOTSUP;
-}
-
-int
-dio__os_uring_submit(struct dio__uring *r)
-{
-	(void)r;
-	return -ENOTSUP;
-}
-
-int
-dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev, unsigned max,
-                   unsigned min)
-{
-	(void)r; (void)ev; (void)max; (void)min;
-	return -ENOTSUP;
-}
-
-int
 dio__os_device_claim(const char *path, const struct stat *st)
 {
 	/*
