@@ -197,6 +197,15 @@ sz=$(wc -c <w1)
 [ "$sz" -eq $((10 * 4096)) ] && ok "write: file is seek+count blocks ($sz bytes)" || bad "write: size $sz"
 stamp=$(dd if=w1 bs=512 skip=17 count=1 2>/dev/null | head -c 23)
 [ "$stamp" = "dio-dd 0000000000002200" ] && ok "stamp at 8704: '$stamp'" || bad "stamp at 8704: '$stamp'"
+# stamps on both sides of 4 GiB, where the upper eight digits change
+# within one buffer (a sparse file: 2 MiB written)
+expect 0 "2+0 records out" of=w4g bs=1M seek=4095 count=2
+s_lo=$(dd if=w4g bs=512 skip=$((8 * 1024 * 1024 - 1)) count=1 2>/dev/null | head -c 23)
+s_hi=$(dd if=w4g bs=512 skip=$((8 * 1024 * 1024 + 3)) count=1 2>/dev/null | head -c 24 | od -An -c -w24 | tr -d ' ')
+[ "$s_lo" = "dio-dd 00000000fffffe00" ] && [ "$s_hi" = "dio-dd0000000100000600\n" ] &&
+	ok "stamps across 4 GiB: '$s_lo', 'dio-dd 0000000100000600' and its newline" ||
+	bad "stamps across 4 GiB: '$s_lo', '$s_hi'"
+rm -f w4g
 
 # every asynchronous engine this build has, and auto
 engines=$("$DD" --version | sed 's/.*aio engines://')
