@@ -38,11 +38,14 @@ def no_page_reporting(log=sys.stdout):
             except OSError as e:
                 if e.errno != errno.EINVAL:     # not root, read-only: give up
                     raise
-        if new is None:
-            raise OSError(0, "no page order above %s is accepted" % old)
     except OSError as e:
         print("note: free page reporting left as it is (%s)" % (e.strerror or e), file=log)
         yield False
+        return
+    if new is None:
+        print("note: free page reporting (virtio-balloon) is already off (order %s, the "
+              "largest accepted)" % old, file=log)
+        yield True
         return
     print("note: free page reporting (virtio-balloon) off for the run, order %s -> %s; "
           "restored afterwards" % (old, new), file=log)

@@ -319,5 +319,44 @@ else
 	bad "SIGINT: exit $st"; cat sig.out sig.err | sed 's/^/    /'
 fi
 
+# ------------------------------------------------------------ --processes
+expect 0 "a process per device" if=in1,in2 of=p1,p2 bs=8k bpt=4 thr=2 time=1 --processes
+cmp -s in1 p1 && cmp -s in2 p2 && ok "--processes thr=2: both copies identical" ||
+	bad "--processes copy differs"
+"$DD" if=in1,in2 bs=64k --processes --format json >pj.out 2>pj.err
+python3 - pj.out "$(($(wc -c <in1) + $(wc -c <in2)))" <<'PY' && ok "--processes json: processes true, every byte counted" || bad "--processes json: $(cat pj.err)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["processes"] is True, d["processes"]
+assert d["total"]["bytes"] == int(sys.argv[2]), (d["total"]["bytes"], sys.argv[2])
+assert d["total"]["status"] == "ok"
+assert all(x["bytes"] > 0 and x["calls"] > 0 for x in d["devices"])
+PY
+# SIGINT reaches the workers, which have sessions of their own
+"$DD" if=in1,in2 bs=4k rate=64k time=1 --processes >psig.out 2>psig.err &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+st=$?
+if [ $st -eq 130 ] && grep -q "^total" psig.out && grep -q "interrupted by signal 2" psig.err; then
+	ok "--processes, SIGINT: exit 130 with partial results ($(grep 'records in' psig.out))"
+else
+	bad "--processes, SIGINT: exit $st"; cat psig.out psig.err | sed 's/^/    /'
+fi
+# a worker that dies is reported as that device's error
+"$DD" if=in1,in2 bs=4k rate=64k time=1 --processes >pk.out 2>pk.err &
+pid=$!
+sleep 1
+children() { awk -v p="$1" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null; }
+kill -KILL $(children $pid | head -n 1)
+wait $pid
+st=$?
+if [ $st -eq 1 ] && grep -q "was killed by signal 9" pk.err && [ -z "$(children $pid)" ]; then
+	ok "--processes, a worker killed: exit 1, '$(grep -o "the process for .* signal 9" pk.err)'"
+else
+	bad "--processes, a worker killed: exit $st"; cat pk.out pk.err | sed 's/^/    /'
+fi
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -35,8 +35,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -71,7 +74,7 @@ static struct opts {
 	int nif, nof;
 	uint64_t bs, count, skip, seek, bpt, thr, qd, rate;
 	int count_set, qd_set, mode_set, mode, engine, engine_set;
-	int time, dio, format, format_set, force;
+	int time, dio, format, format_set, force, procs;
 	struct side_flags iflag, oflag;
 } o;
 
@@ -180,6 +183,9 @@ usage(void)
 "Options:\n"
 "  -f, --format FMT      table (default), csv or json\n"
 "      --force           allow writing over an existing file or a device\n"
+"      --processes       one process per device (each in a session of its\n"
+"                        own, as fio runs its jobs) with its thr= threads;\n"
+"                        default: one process, every thread in it\n"
 "  -h, --help            this text\n"
 "  -V, --version         version and backend\n"
 "\n"
@@ -926,6 +932,20 @@ check_aliases(void)
 	idents = NULL;
 }
 
+/* A device's lock; in shared memory under --processes, though only the
+ * threads of the one process that drives the device take it. */
+static void
+init_lock(pthread_mutex_t *m)
+{
+	pthread_mutexattr_t a;
+
+	pthread_mutexattr_init(&a);
+	if (o.procs)
+		pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(m, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
 static void
 setup_devices(void)
 {
@@ -933,7 +953,16 @@ setup_devices(void)
 	uint64_t avail, rem, room, base;
 
 	ndevs = o.mode == MODE_WRITE ? o.nof : o.nif;
-	devs = calloc((size_t)ndevs, sizeof(*devs));
+	if (o.procs) {
+		/* The devices' results are written by the worker processes:
+		 * shared memory, zeroed like calloc's. */
+		void *m = mmap(NULL, (size_t)ndevs * sizeof(*devs), PROT_READ | PROT_WRITE,
+		               MAP_SHARED | MAP_ANON, -1, 0);
+
+		devs = m == MAP_FAILED ? NULL : m;
+	} else {
+		devs = calloc((size_t)ndevs, sizeof(*devs));
+	}
 	if (devs == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	for (i = 0; i < ndevs; i++) {
@@ -946,7 +975,7 @@ setup_devices(void)
 		d->out.path = o.mode != MODE_READ ? o.ofs[i] : NULL;
 		snprintf(d->name, sizeof(d->name), "%s%s%s", d->in.path ? d->in.path : "",
 		         d->in.path && d->out.path ? "->" : "", d->out.path ? d->out.path : "");
-		pthread_mutex_init(&d->lock, NULL);
+		init_lock(&d->lock);
 		diot_hist_reset(&d->hist);
 	}
 	/* Inputs first: they decide counts; outputs are created last. */
@@ -1405,6 +1434,25 @@ wait_gate(void)
 	pthread_mutex_unlock(&gate_lock);
 }
 
+/* The start side of the gate: wait until n threads are at it, or open it. */
+static void
+await_ready(int n)
+{
+	pthread_mutex_lock(&gate_lock);
+	while (gate_ready < n)
+		pthread_cond_wait(&gate_cond, &gate_lock);
+	pthread_mutex_unlock(&gate_lock);
+}
+
+static void
+open_gate(void)
+{
+	pthread_mutex_lock(&gate_lock);
+	gate_open = 1;
+	pthread_cond_broadcast(&gate_cond);
+	pthread_mutex_unlock(&gate_lock);
+}
+
 /* The synchronous engine: one call at a time. */
 static void
 run_sync(struct wctx *w, unsigned char *buf)
@@ -1701,6 +1749,181 @@ worker(void *arg)
 	return NULL;
 }
 
+/* ------------------------------------------------------------ run */
+
+/*
+ * Start the thr= threads of devices [first, first + n): w[] and tid[] are
+ * indexed device * thr + thread.  On failure the run is stopped, the gate
+ * opened for the threads already waiting, and -1 returned with *started
+ * the number that run.
+ */
+static int
+start_threads(int first, int n, struct wctx **w, pthread_t *tid, int *started,
+              char *why, size_t why_len)
+{
+	int i, k, x;
+
+	*started = 0;
+	for (i = first; i < first + n; i++)
+		for (k = 0; k < (int)o.thr; k++) {
+			struct wctx *c = calloc(1, sizeof(*c));
+
+			x = i * (int)o.thr + k;
+			if (c != NULL) {
+				c->d = &devs[i];
+				c->k = k;
+				diot_hist_reset(&c->hist);
+				w[x] = c;
+			}
+			if (c == NULL || pthread_create(&tid[x], NULL, worker, c) != 0) {
+				snprintf(why, why_len, "cannot start thread %d of '%s'%s", k,
+				         devs[i].name, c == NULL ? ": out of memory" : "");
+				g_stop = 1;
+				open_gate();
+				return -1;
+			}
+			++*started;
+		}
+	return 0;
+}
+
+/* User and system CPU of the run: this process, and its worker processes
+ * once they have been waited for. */
+static void
+cpu_times_all(double *user, double *sys)
+{
+	struct rusage ru;
+
+	diot_cpu_times(user, sys);
+	if (o.procs && getrusage(RUSAGE_CHILDREN, &ru) == 0) {
+		*user += (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+		*sys += (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	}
+}
+
+static void
+forward_stop(const pid_t *pid, int n, int *done)
+{
+	int i;
+
+	if (*done || !g_signal)
+		return;
+	for (i = 0; i < n; i++)
+		if (pid[i] > 0)
+			kill(pid[i], SIGTERM);
+	*done = 1;
+}
+
+/* A worker process: the threads of device i, then exit.  Nothing here
+ * prints; what goes wrong goes into the device's shared record. */
+static void
+process_main(int i, struct wctx **w, pthread_t *tid, int ready_w, int go_r,
+             const uint64_t *go_time)
+{
+	struct dev *d = &devs[i];
+	int k, started;
+	char c;
+
+	setsid();   /* scheduled as a group of its own, as fio's jobs are */
+	if (start_threads(i, 1, w, tid, &started, d->errmsg, sizeof(d->errmsg)) < 0)
+		d->err = -EAGAIN;
+	else
+		await_ready(started);
+	while (write(ready_w, "r", 1) < 0 && errno == EINTR)
+		;
+	close(ready_w);     /* so that the parent sees the end once all are ready or gone */
+	while (read(go_r, &c, 1) < 0 && errno == EINTR && !g_stop)
+		;
+	t_go = *go_time;
+	open_gate();
+	for (k = 0; k < started; k++)
+		pthread_join(tid[i * (int)o.thr + k], NULL);
+	_exit(0);
+}
+
+/*
+ * --processes: fork a worker process per device; the devices' records are
+ * in shared memory.  The start gate is two pipes: every process says it is
+ * ready, then all start when "go" is closed.  The workers have left this
+ * process's session, so a signal that stops the run is passed on.
+ */
+static void
+run_processes(struct wctx **w, pthread_t *tid, double *u0, double *s0)
+{
+	pid_t *pid = calloc((size_t)ndevs, sizeof(*pid));
+	uint64_t *go_time;
+	int ready[2], go[2], i, nready = 0, forwarded = 0, status;
+	char c;
+	ssize_t n;
+
+	go_time = mmap(NULL, sizeof(*go_time), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANON,
+	               -1, 0);
+	if (pid == NULL || go_time == MAP_FAILED)
+		fail_setup(DIOT_EXIT_FAIL, "cannot set up worker processes: out of memory");
+	if (pipe(ready) != 0 || pipe(go) != 0)
+		fail_setup(DIOT_EXIT_FAIL, "cannot set up worker processes: pipe: %s",
+		           dio_strerror(-errno));
+	fflush(NULL);
+	for (i = 0; i < ndevs; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			close(ready[0]);
+			close(go[1]);
+			process_main(i, w, tid, ready[1], go[0], go_time);
+		}
+		if (pid[i] < 0) {
+			int e = errno, k;
+
+			for (k = 0; k < i; k++)
+				kill(pid[k], SIGTERM);
+			close(go[1]);
+			for (k = 0; k < i; k++)
+				while (waitpid(pid[k], &status, 0) < 0 && errno == EINTR)
+					;
+			fail_setup(DIOT_EXIT_FAIL, "cannot start a process for '%s': fork: %s",
+			           devs[i].name, dio_strerror(-e));
+		}
+	}
+	close(ready[1]);
+	close(go[0]);
+	/* Every worker ready (or gone: end of file). */
+	while (nready < ndevs) {
+		n = read(ready[0], &c, 1);
+		if (n == 1)
+			nready++;
+		else if (n == 0 || errno != EINTR)
+			break;
+		forward_stop(pid, ndevs, &forwarded);
+	}
+	close(ready[0]);
+	cpu_times_all(u0, s0);
+	*go_time = t_go = diot_now_ns();
+	close(go[1]);
+	for (i = 0; i < ndevs; i++) {
+		while (waitpid(pid[i], &status, 0) < 0) {
+			if (errno != EINTR) {
+				status = 0;
+				break;
+			}
+			forward_stop(pid, ndevs, &forwarded);
+		}
+		if ((WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0)) &&
+		    devs[i].err == 0) {
+			devs[i].err = -ECHILD;
+			if (WIFSIGNALED(status))
+				snprintf(devs[i].errmsg, sizeof(devs[i].errmsg), "the process "
+				         "for '%s' was killed by signal %d", devs[i].name,
+				         WTERMSIG(status));
+			else
+				snprintf(devs[i].errmsg, sizeof(devs[i].errmsg), "the process "
+				         "for '%s' exited with status %d", devs[i].name,
+				         WEXITSTATUS(status));
+		}
+	}
+	munmap(go_time, sizeof(*go_time));
+	free(pid);
+}
+
 /* ------------------------------------------------------------ report */
 
 struct row {
@@ -1849,9 +2072,9 @@ print_table(FILE *fp, const struct row *rows, int n, const struct row *tot,
 	int i;
 	const struct row *r;
 
-	fprintf(fp, "dio-dd %s: %d device%s x %" PRIu64 " thread%s, %s, engine %s",
-	        mode_name(), n, n == 1 ? "" : "s", o.thr, o.thr == 1 ? "" : "s", total_io,
-	        engine_name());
+	fprintf(fp, "dio-dd %s: %d device%s x %" PRIu64 " thread%s%s, %s, engine %s",
+	        mode_name(), n, n == 1 ? "" : "s", o.thr, o.thr == 1 ? "" : "s",
+	        o.procs ? " (a process per device)" : "", total_io, engine_name());
 	if (o.engine != ENG_SYNC)
 		fprintf(fp, " qd=%" PRIu64, o.qd);
 	fprintf(fp, ", bs=%" PRIu64 " bpt=%" PRIu64 " (%s per call)\n", o.bs, o.bpt,
@@ -2021,6 +2244,7 @@ print_json(FILE *fp, const struct row *rows, int n, const struct row *tot, doubl
 	        mode_name(), total_io, engine_name());
 	fprintf(fp, "  \"engine_note\": ");
 	json_str_or_null(fp, engine_note[0] ? engine_note : NULL);
+	fprintf(fp, ",\n  \"processes\": %s", o.procs ? "true" : "false");
 	fprintf(fp, ",\n  \"qd\": %" PRIu64 ",\n  \"threads\": %" PRIu64 ",\n  \"bs\": %" PRIu64
 	        ",\n  \"bpt\": %" PRIu64 ",\n  \"transfer_bytes\": %zu,\n  \"skip\": %" PRIu64
 	        ",\n  \"seek\": %" PRIu64 ",\n  \"count\": ",
@@ -2052,11 +2276,12 @@ print_json(FILE *fp, const struct row *rows, int n, const struct row *tot, doubl
 
 /* ------------------------------------------------------------ main */
 
-enum { OPT_FORMAT = 1, OPT_FORCE, OPT_HELP, OPT_VERSION };
+enum { OPT_FORMAT = 1, OPT_FORCE, OPT_PROCESSES, OPT_HELP, OPT_VERSION };
 
 static const struct diot_opt options[] = {
 	{ "format", 'f', DIOT_REQ_ARG, OPT_FORMAT },
 	{ "force", 0, DIOT_NO_ARG, OPT_FORCE },
+	{ "processes", 0, DIOT_NO_ARG, OPT_PROCESSES },
 	{ "help", 'h', DIOT_NO_ARG, OPT_HELP },
 	{ "version", 'V', DIOT_NO_ARG, OPT_VERSION },
 	{ NULL, 0, 0, 0 }
@@ -2270,6 +2495,9 @@ main(int argc, char **argv)
 		case OPT_FORCE:
 			o.force = 1;
 			break;
+		case OPT_PROCESSES:
+			o.procs = 1;
+			break;
 		case OPT_HELP:
 			usage();
 			return stdout_ok() ? 0 : DIOT_EXIT_FAIL;
@@ -2321,36 +2549,20 @@ main(int argc, char **argv)
 	tid = calloc((size_t)nthr, sizeof(*tid));
 	if (w == NULL || tid == NULL)
 		fail_setup(DIOT_EXIT_FAIL, "out of memory");
-	for (i = 0; i < ndevs; i++)
-		for (k = 0; k < (int)o.thr; k++) {
-			struct wctx *c = calloc(1, sizeof(*c));
-
-			if (c == NULL)
-				fail_setup(DIOT_EXIT_FAIL, "out of memory");
-			c->d = &devs[i];
-			c->k = k;
-			diot_hist_reset(&c->hist);
-			w[i * (int)o.thr + k] = c;
-			if (pthread_create(&tid[i * (int)o.thr + k], NULL, worker, c) != 0) {
-				g_stop = 1;
-				gate_open = 1;
-				pthread_cond_broadcast(&gate_cond);
-				fail_setup(DIOT_EXIT_FAIL, "cannot start thread %d of '%s'", k,
-				           devs[i].name);
-			}
-		}
-	/* Every thread has its buffers and is waiting: measure from here. */
-	pthread_mutex_lock(&gate_lock);
-	while (gate_ready < nthr)
-		pthread_cond_wait(&gate_cond, &gate_lock);
-	diot_cpu_times(&u0, &s0);
-	t_go = diot_now_ns();
-	gate_open = 1;
-	pthread_cond_broadcast(&gate_cond);
-	pthread_mutex_unlock(&gate_lock);
-	for (i = 0; i < nthr; i++)
-		pthread_join(tid[i], NULL);
-	diot_cpu_times(&u1, &s1);
+	if (o.procs) {
+		run_processes(w, tid, &u0, &s0);
+	} else {
+		if (start_threads(0, ndevs, w, tid, &k, err, sizeof(err)) < 0)
+			fail_setup(DIOT_EXIT_FAIL, "%s", err);
+		/* Every thread has its buffers and is waiting: measure from here. */
+		await_ready(nthr);
+		diot_cpu_times(&u0, &s0);
+		t_go = diot_now_ns();
+		open_gate();
+		for (i = 0; i < nthr; i++)
+			pthread_join(tid[i], NULL);
+	}
+	cpu_times_all(&u1, &s1);
 
 	/* Close the outputs (buffered data stays in the page cache, as dd). */
 	for (i = 0; i < ndevs; i++) {
