@@ -21,6 +21,12 @@ the wall time from its start of I/O to the end of the last device (dio-dd:
 total mb_per_s; fio: the group's bandwidth; dd: total bytes over the
 slowest dd's seconds).  Buffered runs start with the loop devices' page
 cache dropped (BLKFLSBUF) and dirty data synced, outside the timing.
+dio-dd runs with --processes: a process per device in a session of its
+own, which is how fio runs its jobs (dd runs a process per device too);
+--threads measures dio-dd's default, every device a thread of one
+process, instead.  Where the kernel schedules sessions as groups
+(autogroup), the process model decides how much of the CPUs the devices
+get against the kernel's loop and writeback threads.
 "ratio" is dio-dd's median over the peer's median (the verdict);
 "pairs" is the median of the per-pair ratios, shown beside it.  On a
 virtual machine free page reporting is turned off for the run (see
@@ -67,8 +73,10 @@ def settle(devs):
         subprocess.run(["blockdev", "--flushbufs", d], stderr=subprocess.DEVNULL)
 
 
-def run_diodd(tool, devs, rw, direct, qd, bs, size):
+def run_diodd(tool, devs, rw, direct, qd, bs, size, procs=True):
     args = [tool, "bs=%d" % bs, "count=%d" % (size // bs), "--format", "json"]
+    if procs:
+        args.append("--processes")
     if rw == "read":
         args.append("if=" + ",".join(devs))
         if direct:
@@ -134,6 +142,9 @@ def main():
     ap.add_argument("--fio-engine", default="io_uring", choices=["io_uring", "libaio"])
     ap.add_argument("--json", default=None)
     ap.add_argument("--quick", action="store_true", help="3 pairs, 64M: a smoke run")
+    ap.add_argument("--threads", action="store_true",
+                    help="run dio-dd as one process with a thread per device (its default) "
+                         "instead of --processes")
     a = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("dio-dd-bench.py needs root (loop devices)")
@@ -161,8 +172,9 @@ def bench(a, tool, size, bs):
         for d in loops:
             sh(["dd", "if=/dev/urandom", "of=" + d, "bs=1M", "count=%d" % (size >> 20)])
         settle(loops)
-        print("dio-dd %s vs fio (%s) and GNU dd; %d pairs each, %s per device, bs %s, "
+        print("dio-dd %s (%s) vs fio (%s) and GNU dd; %d pairs each, %s per device, bs %s, "
               "loop devices over %s" % (sh([tool, "--version"]).stdout.split()[2].rstrip(","),
+                                        "threads" if a.threads else "--processes",
                                         sh(["fio", "--version"]).stdout.strip(), a.pairs,
                                         a.size, a.bs, a.dir))
         rows = []
@@ -183,7 +195,7 @@ def bench(a, tool, size, bs):
                                     settle(devs)
                                     if which == 0:
                                         a_res.append(run_diodd(tool, devs, rw, direct, qd, bs,
-                                                               size))
+                                                               size, not a.threads))
                                     elif peer == "fio":
                                         b_res.append(run_fio(devs, rw, direct, qd, bs, size,
                                                              a.fio_engine))
