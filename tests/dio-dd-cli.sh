@@ -307,17 +307,23 @@ t1=$(date +%s.%N)
 awk -v a="$t0" -v b="$t1" 'BEGIN { d = b - a; exit !(d >= 0.4 && d < 2.5) }' &&
 	ok "rate=4M: 2 MiB took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s (ideal 0.48)" ||
 	bad "rate=4M: 2 MiB took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
-"$DD" if=in1 bs=4k rate=64k time=1 >sig.out 2>sig.err &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
-st=$?
-if [ $st -eq 130 ] && grep -q "^total" sig.out && grep -q "interrupted by signal 2" sig.err; then
-	ok "SIGINT: exit 130 with partial results ($(grep 'records in' sig.out))"
-else
-	bad "SIGINT: exit $st"; cat sig.out sig.err | sed 's/^/    /'
-fi
+# interrupted LABEL OPERAND...: SIGINT a second into a slow run gives the
+# partial results and exit 130
+interrupted() {
+	label=$1; shift
+	"$DD" "$@" >sig.out 2>sig.err &
+	pid=$!
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	st=$?
+	if [ $st -eq 130 ] && grep -q "^total" sig.out && grep -q "interrupted by signal 2" sig.err; then
+		ok "${label}SIGINT: exit 130 with partial results ($(grep 'records in' sig.out))"
+	else
+		bad "${label}SIGINT: exit $st"; cat sig.out sig.err | sed 's/^/    /'
+	fi
+}
+interrupted "" if=in1 bs=4k rate=64k time=1
 
 # ------------------------------------------------------------ --processes
 expect 0 "a process per device" if=in1,in2 of=p1,p2 bs=8k bpt=4 thr=2 time=1 --processes
@@ -333,17 +339,7 @@ assert d["total"]["status"] == "ok"
 assert all(x["bytes"] > 0 and x["calls"] > 0 for x in d["devices"])
 PY
 # SIGINT reaches the workers, which have sessions of their own
-"$DD" if=in1,in2 bs=4k rate=64k time=1 --processes >psig.out 2>psig.err &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
-st=$?
-if [ $st -eq 130 ] && grep -q "^total" psig.out && grep -q "interrupted by signal 2" psig.err; then
-	ok "--processes, SIGINT: exit 130 with partial results ($(grep 'records in' psig.out))"
-else
-	bad "--processes, SIGINT: exit $st"; cat psig.out psig.err | sed 's/^/    /'
-fi
+interrupted "--processes, " if=in1,in2 bs=4k rate=64k time=1 --processes
 # a worker that dies is reported as that device's error
 "$DD" if=in1,in2 bs=4k rate=64k time=1 --processes >pk.out 2>pk.err &
 pid=$!
