@@ -776,6 +776,12 @@ run_point(struct sw_point *p, const struct method *m, int W, int total)
 		if (pid[k] == 0) {
 			close(ready[0]);
 			close(go[1]);
+			/* A session of its own, as fio's jobs have: where the kernel
+			 * schedules sessions as groups (autogroup), each writer is
+			 * then weighed as one against the kernel's threads, not all
+			 * writers together.  The terminal's signals now reach the
+			 * parent only, which stops the writers through sh->stop. */
+			setsid();
 			writer_main(&c, k);
 			_exit(0);
 		}
