@@ -291,6 +291,13 @@ stamp=$(dd if="$L4" bs=512 skip=$((2 * 2048 + 1)) count=1 2>/dev/null | head -c 
 [ "$stamp" = "dio-dd 0000000000200200" ] && ok "write at seek=2 (1 MiB blocks) stamped '$stamp'" ||
 	bad "write stamp: '$stamp'"
 expect 2 "has room for 4 blocks of 1048576 after seek=12, not 5" of="$L4" bs=1M seek=12 count=5 --force
+# a process per device: both devices written, stamped, and free afterwards
+expect 0 "8+0 records out" of="$L4,$L5" bs=1M seek=1 count=4 --force --processes
+s4=$(dd if="$L4" bs=512 skip=$((2048 + 3)) count=1 2>/dev/null | head -c 23)
+s5=$(dd if="$L5" bs=512 skip=$((4 * 2048 + 2047)) count=1 2>/dev/null | head -c 23)
+[ "$s4" = "dio-dd 0000000000100600" ] && [ "$s5" = "dio-dd 00000000004ffe00" ] &&
+	ok "--processes: both devices stamped ('$s4', '$s5')" || bad "--processes stamps: '$s4', '$s5'"
+expect 0 "8+0 records out" of="$L4,$L5" bs=1M count=4 --force --processes
 expect 0 "16+0 records out" of="$L4" bs=1M --force $( [ -n "$dflag" ] && echo oflag=direct )
 # skip/seek/count on devices, compared with dd
 expect 0 "100+0 records out" if="$L1" of="$L5" bs=4k skip=10 seek=20 count=100 --force
