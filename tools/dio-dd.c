@@ -1900,12 +1900,24 @@ run_processes(struct wctx **w, pthread_t *tid, double *u0, double *s0)
 	*go_time = t_go = diot_now_ns();
 	close(go[1]);
 	for (i = 0; i < ndevs; i++) {
-		while (waitpid(pid[i], &status, 0) < 0) {
-			if (errno != EINTR) {
+		/* Polled, so that a signal that came between two checks is
+		 * still passed on within 20 ms. */
+		for (;;) {
+			pid_t r;
+
+			forward_stop(pid, ndevs, &forwarded);
+			r = waitpid(pid[i], &status, WNOHANG);
+			if (r == pid[i])
+				break;
+			if (r < 0 && errno != EINTR) {
 				status = 0;
 				break;
 			}
-			forward_stop(pid, ndevs, &forwarded);
+			if (r == 0) {
+				struct timespec ts = { 0, 20000000L };
+
+				nanosleep(&ts, NULL);
+			}
 		}
 		if ((WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0)) &&
 		    devs[i].err == 0) {
