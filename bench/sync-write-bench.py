@@ -25,7 +25,7 @@ to --json FILE.  As root on a virtual machine it turns free page reporting
 off for the run (see quiet.py): the page cache the buffered methods refill
 would otherwise time the host's page faults by chance.
 """
-import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
+import argparse, contextlib, json, os, shutil, statistics, subprocess, sys, tempfile
 
 from quiet import no_page_reporting
 
@@ -178,8 +178,8 @@ def main():
              fstype, a.pairs, a.time))
 
     data = {"latency": {}, "tps": {}}
-    quiet = no_page_reporting()
-    quiet.__enter__()
+    quiet = contextlib.ExitStack()
+    quiet.enter_context(no_page_reporting())
     try:
         # latency and CPU: 1 writer, every size, fdatasync and dsync
         for method in ("fdatasync", "dsync") if a.only != "tps" else ():
@@ -214,7 +214,7 @@ def main():
                 data["tps"]["%s/w%d" % (method, writers)] = runs
         ok_tps = report_tps(data) if data["tps"] else True
     finally:
-        quiet.__exit__(None, None, None)
+        quiet.close()
         shutil.rmtree(d, ignore_errors=True)
         if a.json:
             with open(a.json, "w") as f:
