@@ -2480,7 +2480,7 @@ main(int argc, char **argv)
 	static struct diot_hist all;
 	double u0 = 0, s0 = 0, u1 = 0, s1 = 0, wall;
 	uint64_t t_end = 0;
-	int id, idx, i, k, nthr, failed = 0, sg_any = 0, report_lost = 0;
+	int id, idx, i, started, nthr, failed = 0, sg_any = 0, report_lost = 0;
 	const char *first_err = NULL;
 
 	diot_init(argv[0]);
@@ -2564,7 +2564,7 @@ main(int argc, char **argv)
 	if (o.procs) {
 		run_processes(w, tid, &u0, &s0);
 	} else {
-		if (start_threads(0, ndevs, w, tid, &k, err, sizeof(err)) < 0)
+		if (start_threads(0, ndevs, w, tid, &started, err, sizeof(err)) < 0)
 			fail_setup(DIOT_EXIT_FAIL, "%s", err);
 		/* Every thread has its buffers and is waiting: measure from here. */
 		await_ready(nthr);
