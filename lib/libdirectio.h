@@ -589,6 +589,32 @@ DIO_EXTERN int dio_scsi_mmap_buf(dio_scsi *c, int fd, size_t len, void **buf);
  */
 DIO_EXTERN int dio_scsi_exec(dio_scsi *c, int fd);
 
+/** What dio_scsi_exec_repeat() got done. */
+struct dio_scsi_tally {
+	uint64_t commands;   /**< repetitions that completed GOOD (or CONDITION MET) */
+	uint64_t resid;      /**< their residuals, summed (bytes asked, not moved) */
+	uint64_t not_direct; /**< of those, DIRECT asked and another path taken */
+};
+
+/**
+ * Execute the command up to count times back to back on fd, as a timing
+ * loop does: the object is checked and the OS request built once, and
+ * each repetition is then only the system call and a look at its status,
+ * with no clock read around it.  Stops early at the first repetition that
+ * does not complete GOOD; the getters then describe that one (otherwise
+ * the last).  *t (may be NULL) counts the repetitions that completed
+ * GOOD.  Durations: each repetition's own is not measured, so
+ * dio_scsi_duration_ns() is what the OS reports for the last one (Linux:
+ * DIO_SCSI_TIME_KERNEL, whole milliseconds; illumos, which reports none,
+ * measures it: DIO_SCSI_TIME_MEASURED); time the whole call instead.
+ * Returns 0 when every repetition tried was carried to the device and
+ * back (check dio_scsi_category() for the last), -EINVAL for count 0, or
+ * a -errno as dio_scsi_exec() for the repetition that could not be
+ * submitted (*t still counts those before it).
+ */
+DIO_EXTERN int dio_scsi_exec_repeat(dio_scsi *c, int fd, uint64_t count,
+                                    struct dio_scsi_tally *t);
+
 /*
  * Getters of the last executed command.  Before a command completed (new
  * object, after dio_scsi_clear() or a failed exec) the int getters return

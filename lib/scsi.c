@@ -400,14 +400,20 @@ dio__scsi_categorise(const struct dio__scsi_req *r)
 }
 
 int
-dio_scsi_exec(dio_scsi *c, int fd)
+dio__scsi_req_good(const struct dio__scsi_req *r)
+{
+	return !r->transport && (r->status == DIO_SCSI_STATUS_GOOD ||
+	                         r->status == DIO_SCSI_STATUS_CONDITION_MET);
+}
+
+/* dio_scsi_exec() and dio_scsi_exec_repeat(): count >= 1 runs. */
+static int
+dio__scsi_run(dio_scsi *c, int fd, uint64_t count, struct dio_scsi_tally *t)
 {
 	struct dio__scsi_req r;
 	char detail[DIO__DETAIL_MAX];
 	int err;
 
-	if (c == NULL)
-		return -EINVAL;
 	dio__scsi_forget_outcome(c);
 	c->lasterr = 0;
 	c->detail[0] = '\0';
@@ -423,6 +429,7 @@ dio_scsi_exec(dio_scsi *c, int fd)
 	r.buf = c->xfer == DIO_SCSI_XFER_MMAP ? NULL : c->buf;
 	r.timeout_ms = c->timeout_ms;
 	r.xfer = c->xfer;
+	r.count = count;
 	r.sense = c->sense;
 	detail[0] = '\0';
 	r.detail = detail;
@@ -433,9 +440,18 @@ dio_scsi_exec(dio_scsi *c, int fd)
 	err = dio__os_scsi_exec(&r, fd);
 	c->cache_fd = r.cache_fd;
 	c->cache_kind = r.cache_kind;
+	if (t != NULL) {
+		t->commands = r.good;
+		t->resid = r.resid_sum;
+		t->not_direct = r.not_direct;
+	}
 	if (err < 0) {
 		if (detail[0] == '\0')
 			snprintf(detail, sizeof(detail), "%s", dio_strerror(err));
+		if (count > 1)
+			return dio__scsi_fail(c, err, "exec opcode 0x%02x on fd %d, "
+			                      "repetition %" PRIu64 " of %" PRIu64 ": %s",
+			                      c->cdb[0], fd, r.good + 1, count, detail);
 		return dio__scsi_fail(c, err, "exec opcode 0x%02x on fd %d: %s",
 		                      c->cdb[0], fd, detail);
 	}
@@ -450,6 +466,28 @@ dio_scsi_exec(dio_scsi *c, int fd)
 	c->xfer_done = r.xfer_done;
 	c->category = dio__scsi_categorise(&r);
 	return 0;
+}
+
+int
+dio_scsi_exec(dio_scsi *c, int fd)
+{
+	if (c == NULL)
+		return -EINVAL;
+	return dio__scsi_run(c, fd, 1, NULL);
+}
+
+int
+dio_scsi_exec_repeat(dio_scsi *c, int fd, uint64_t count, struct dio_scsi_tally *t)
+{
+	if (t != NULL)
+		memset(t, 0, sizeof(*t));
+	if (c == NULL)
+		return -EINVAL;
+	if (count == 0) {
+		dio__scsi_forget_outcome(c);
+		return dio__scsi_fail(c, -EINVAL, "exec repeat: count 0");
+	}
+	return dio__scsi_run(c, fd, count, t);
 }
 
 int

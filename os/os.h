@@ -59,6 +59,7 @@ struct dio__scsi_req {
 	size_t len;              /* data length in bytes                           */
 	unsigned timeout_ms;     /* > 0                                            */
 	int xfer;                /* dio_scsi_xfer asked                            */
+	uint64_t count;          /* repetitions, >= 1 (dio_scsi_exec_repeat)       */
 	uint8_t *sense;          /* DIO_SCSI_SENSE_MAX bytes                       */
 	char *detail;            /* on failure: why, without the errno text        */
 	size_t detail_len;
@@ -78,7 +79,13 @@ struct dio__scsi_req {
 	uint64_t duration_ns;
 	int duration_source;     /* dio_scsi_time_source                           */
 	int xfer_done;           /* dio_scsi_xfer really used                      */
+	uint64_t good;           /* repetitions that completed GOOD                */
+	uint64_t resid_sum;      /* their residuals                                */
+	uint64_t not_direct;     /* of those, DIRECT asked and not done            */
 };
+
+/* Did the command whose outputs r holds complete GOOD (or CONDITION MET)? */
+int dio__scsi_req_good(const struct dio__scsi_req *r);
 
 /*
  * Does the freshly opened device fd (path, whose fstat() is st: a block or
@@ -96,9 +103,14 @@ int dio__os_scsi_probe(int fd, const struct stat *st, const char *path);
 int dio__os_scsi_xfer_ok(int xfer);
 
 /*
- * Run r on fd and wait for it.  Returns 0 when the command went to the
- * device and back, whatever it answered (r's outputs are set); -errno
- * when it could not be submitted or the OS failed it, with r->detail set.
+ * Run r on fd r->count times back to back and wait for each, stopping at
+ * the first that does not complete GOOD (dio__scsi_req_good); r's outputs
+ * describe the last one run, r->good and the sums the GOOD ones.  With
+ * count 1 the duration is measured around the system call; with more, an
+ * OS that reports durations (Linux) is taken at its word and no clock is
+ * read.  Returns 0 when every command run went to the device and back,
+ * whatever it answered; -errno when one could not be submitted or the OS
+ * failed it, with r->detail set.
  * An OS that reports a device answer as an error (illumos: EIO with a
  * SCSI status) is normalised here to 0.
  */

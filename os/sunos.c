@@ -176,12 +176,33 @@ dio__os_scsi_xfer_ok(int xfer)
 	return xfer == DIO_SCSI_XFER_INDIRECT ? 0 : -ENOTSUP;
 }
 
+/* USCSICMD failed with errno e (not EIO): say why, return -errno. */
+static int
+dio__uscsi_failed(struct dio__scsi_req *r, int e)
+{
+	switch (e) {
+	case ENOTTY:
+	case ENXIO:
+		snprintf(r->detail, r->detail_len, "USCSICMD: %s: not a SCSI "
+		         "target driver's device", dio_strerror(e));
+		return e == ENOTTY ? -ENOTTY : -ENXIO;
+	case EPERM:
+		snprintf(r->detail, r->detail_len, "USCSICMD: %s: needs the "
+		         "sys_devices privilege", dio_strerror(e));
+		break;
+	default:
+		snprintf(r->detail, r->detail_len, "USCSICMD: %s", dio_strerror(e));
+		break;
+	}
+	return DIO__ERR(e);
+}
+
 int
 dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
 {
 	struct uscsi_cmd u;
 	unsigned secs;
-	uint64_t t0, t1;
+	uint64_t t0, t1, n;
 	int rc, e;
 
 	if (r->xfer != DIO_SCSI_XFER_INDIRECT) {
@@ -206,43 +227,39 @@ dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
 	}
 	u.uscsi_rqbuf = (caddr_t)r->sense;
 	u.uscsi_rqlen = DIO_SCSI_SENSE_MAX;
-	u.uscsi_rqstatus = 0xff;        /* no REQUEST SENSE done (yet) */
 
-	t0 = dio__now_ns();
-	rc = ioctl(fd, USCSICMD, &u);
-	t1 = dio__now_ns();
-	if (rc < 0) {
-		e = errno;
-		if (e != EIO) {
-			switch (e) {
-			case ENOTTY:
-			case ENXIO:
-				snprintf(r->detail, r->detail_len, "USCSICMD: %s: not a "
-				         "SCSI target driver's device", dio_strerror(e));
-				return e == ENOTTY ? -ENOTTY : -ENXIO;
-			case EPERM:
-				snprintf(r->detail, r->detail_len, "USCSICMD: %s: needs "
-				         "the sys_devices privilege", dio_strerror(e));
-				break;
-			default:
-				snprintf(r->detail, r->detail_len, "USCSICMD: %s",
-				         dio_strerror(e));
-				break;
-			}
-			return DIO__ERR(e);
+	/* uscsi reports no duration: every command is timed around the
+	 * ioctl, repetitions too. */
+	for (n = 0; n < r->count; n++) {
+		u.uscsi_rqstatus = 0xff;        /* no REQUEST SENSE done (yet) */
+		r->transport = 0;
+		r->sense_len = 0;
+		t0 = dio__now_ns();
+		rc = ioctl(fd, USCSICMD, &u);
+		t1 = dio__now_ns();
+		if (rc < 0) {
+			e = errno;
+			if (e != EIO)
+				return dio__uscsi_failed(r, e);
+			/* EIO is how the driver reports any command that did not
+			 * end GOOD: with a SCSI status the device answered;
+			 * without one, the HBA or the driver failed it (timeout,
+			 * reset, gone). */
+			if (u.uscsi_status <= 0 || u.uscsi_status > 0xff)
+				r->transport = 1;
 		}
-		/* EIO is how the driver reports any command that did not end
-		 * GOOD: with a SCSI status the device answered; without one,
-		 * the HBA or the driver failed it (timeout, reset, gone). */
-		if (u.uscsi_status <= 0 || u.uscsi_status > 0xff)
-			r->transport = 1;
+		r->status = u.uscsi_status > 0 && u.uscsi_status <= 0xff ?
+		            u.uscsi_status : 0;
+		if (r->status == DIO_SCSI_STATUS_CHECK_CONDITION &&
+		    u.uscsi_rqstatus == 0 && u.uscsi_rqresid < u.uscsi_rqlen)
+			r->sense_len = (size_t)(u.uscsi_rqlen - u.uscsi_rqresid);
+		r->resid = (int64_t)u.uscsi_resid;
+		r->duration_ns = t1 - t0;
+		if (!dio__scsi_req_good(r))
+			break;
+		r->good++;
+		r->resid_sum += (uint64_t)u.uscsi_resid;
 	}
-	r->status = u.uscsi_status > 0 && u.uscsi_status <= 0xff ? u.uscsi_status : 0;
-	if (r->status == DIO_SCSI_STATUS_CHECK_CONDITION && u.uscsi_rqstatus == 0 &&
-	    u.uscsi_rqresid < u.uscsi_rqlen)
-		r->sense_len = (size_t)(u.uscsi_rqlen - u.uscsi_rqresid);
-	r->resid = (int64_t)u.uscsi_resid;
-	r->duration_ns = t1 - t0;
 	r->duration_source = DIO_SCSI_TIME_MEASURED;
 	r->xfer_done = DIO_SCSI_XFER_AUTO;
 	return 0;

@@ -70,6 +70,7 @@ struct opts {
 	int format;
 	const char *plot;
 	int verbose;
+	int cmd_times;          /* --command-times: time each command       */
 	unsigned timeout_s;
 	int buffer_id;
 };
@@ -100,8 +101,8 @@ struct run {
 	double secs, user, sys;
 	uint64_t not_direct;    /* DIRECT asked, something else done          */
 	int xfer_done;
+	int timed_each;         /* --command-times: dur_* are set             */
 	uint64_t dur_sum, dur_min, dur_max;
-	int dur_source;
 };
 
 struct summary {
@@ -164,6 +165,8 @@ usage(FILE *fp)
 "      --lba N           first block for --command read (default 0)\n"
 "  -b, --buffer-id N     READ BUFFER buffer id (default 0)\n"
 "      --timeout SEC     per-command timeout (default 60)\n"
+"      --command-times   also time each command around its system call\n"
+"                        (min/mean/max; two clock reads per command)\n"
 "  -f, --format FMT      table (default), csv or json\n"
 "  -p, --plot FILE.svg   with --sweep: plot time against size per mode\n"
 "  -v, --verbose         more detail on stderr (repeat for more)\n"
@@ -230,7 +233,7 @@ enum {
 	OPT_SIZE = 's', OPT_TOTAL = 't', OPT_DIRECT = 'd', OPT_NOCOPY = 'q',
 	OPT_MMAP = 'm', OPT_COMMAND = 'c', OPT_BUFID = 'b', OPT_FORMAT = 'f',
 	OPT_PLOT = 'p', OPT_VERBOSE = 'v', OPT_HELP = 'h', OPT_VERSION = 'V',
-	OPT_SWEEP = 256, OPT_SIZES, OPT_MODES, OPT_LBA, OPT_TIMEOUT
+	OPT_SWEEP = 256, OPT_SIZES, OPT_MODES, OPT_LBA, OPT_TIMEOUT, OPT_CMDTIMES
 };
 
 static const struct diot_opt options[] = {
@@ -246,6 +249,7 @@ static const struct diot_opt options[] = {
 	{ "lba",       0,   DIOT_REQ_ARG, OPT_LBA },
 	{ "buffer-id", 'b', DIOT_REQ_ARG, OPT_BUFID },
 	{ "timeout",   0,   DIOT_REQ_ARG, OPT_TIMEOUT },
+	{ "command-times", 0, DIOT_NO_ARG, OPT_CMDTIMES },
 	{ "format",    'f', DIOT_REQ_ARG, OPT_FORMAT },
 	{ "plot",      'p', DIOT_REQ_ARG, OPT_PLOT },
 	{ "verbose",   'v', DIOT_NO_ARG,  OPT_VERBOSE },
@@ -381,6 +385,9 @@ parse_args(int argc, char **argv, struct opts *o)
 			if (diot_parse_uint(st.arg, 1, 3600, &v, err, sizeof(err)) < 0)
 				value_error(st.name, st.arg, err);
 			o->timeout_s = (unsigned)v;
+			break;
+		case OPT_CMDTIMES:
+			o->cmd_times = 1;
 			break;
 		case OPT_FORMAT:
 			if (diot_parse_word(st.arg, format_words, &w, err, sizeof(err)) < 0)
@@ -672,12 +679,88 @@ run_failed(struct run *r, int err, int unsupported, const char *fmt, const char 
 	snprintf(r->why, sizeof(r->why), fmt, s);
 }
 
+/* Mean microseconds per command of a measured run: the commands' own
+ * durations with --command-times, else the run's time over its commands. */
+static double
+mean_command_us(const struct run *r)
+{
+	if (r->timed_each)
+		return (double)r->dur_sum / (double)r->commands / 1e3;
+	return r->secs / (double)r->commands * 1e6;
+}
+
+/* A command that did not come back GOOD ends the run: say which. */
+static int
+command_failed(dio_scsi *c, struct run *r, int e, uint64_t i, uint64_t ncmd)
+{
+	char detail[400], why[300];
+
+	if (e < 0) {
+		dio_scsi_errdetail(c, detail, sizeof(detail));
+		run_failed(r, e, 0, "%s", detail);
+		return e;
+	}
+	snprintf(detail, sizeof(detail), "command %llu of %llu: the device answered: %s",
+	         (unsigned long long)(i + 1), (unsigned long long)ncmd,
+	         outcome_str(c, why, sizeof(why)));
+	run_failed(r, -EIO, 0, "%s", detail);
+	return -EIO;
+}
+
+/* n commands of len bytes as set in c, the first being command number first of the
+ * run, back to back in the library's repeat loop: nothing but the system
+ * calls between the run's two clock reads. */
+static int
+repeat_command(dio_scsi *c, const struct dev *d, struct run *r, uint64_t len,
+               uint64_t n, uint64_t first)
+{
+	struct dio_scsi_tally t;
+	uint64_t ncmd = r->commands;
+	int e;
+
+	e = dio_scsi_exec_repeat(c, d->fd, n, &t);
+	r->bytes += t.commands * len - t.resid;
+	r->not_direct += t.not_direct;
+	if (e < 0 || dio_scsi_category(c) != DIO_SCSI_CAT_GOOD)
+		return command_failed(c, r, e, first + t.commands, ncmd);
+	r->xfer_done = dio_scsi_xfer_done(c);
+	return 0;
+}
+
+/* The same, one dio_scsi_exec() at a time, with each command's duration
+ * (measured by the library around its system call) in min/mean/max. */
+static int
+each_command(dio_scsi *c, const struct dev *d, struct run *r, uint64_t len,
+             uint64_t n, uint64_t first)
+{
+	uint64_t i, ns;
+	int e;
+
+	for (i = 0; i < n; i++) {
+		e = dio_scsi_exec(c, d->fd);
+		if (e < 0 || dio_scsi_category(c) != DIO_SCSI_CAT_GOOD)
+			return command_failed(c, r, e, first + i, r->commands);
+		r->bytes += len - (uint64_t)dio_scsi_resid(c);
+		ns = dio_scsi_duration_ns(c);
+		r->dur_sum += ns;
+		if (ns < r->dur_min)
+			r->dur_min = ns;
+		if (ns > r->dur_max)
+			r->dur_max = ns;
+		r->xfer_done = dio_scsi_xfer_done(c);
+		if (r->mode == DIO_SCSI_XFER_DIRECT && r->xfer_done != DIO_SCSI_XFER_DIRECT)
+			r->not_direct++;
+	}
+	r->timed_each = 1;
+	return 0;
+}
+
 /* Time one (size, mode) run; c carries the mmap mapping for MMAP. */
 static void
 measure(const struct dev *d, const struct opts *o, struct run *r, dio_scsi *c,
         void *buf)
 {
-	uint64_t full = o->total / r->size, rem = o->total % r->size, i, ncmd, len;
+	uint64_t full = o->total / r->size, rem = o->total % r->size, ncmd;
 	uint8_t cdb[16], cdb_rem[16];
 	double t0, t1, u0, s0, u1, s1;
 	char detail[400], why[300];
@@ -717,50 +800,35 @@ measure(const struct dev *d, const struct opts *o, struct run *r, dio_scsi *c,
 	}
 
 	r->dur_min = UINT64_MAX;
+	r->commands = ncmd;
 	diot_cpu_times(&u0, &s0);
 	t0 = diot_now();
-	for (i = 0; i < ncmd; i++) {
-		len = r->size;
-		if (i == full) {
-			len = rem;
-			dio_scsi_set_cdb(c, cdb_rem, (size_t)n_rem);
-			dio_scsi_set_data(c, DIO_SCSI_DIR_IN, data, (size_t)len);
-		}
-		e = dio_scsi_exec(c, d->fd);
-		if (e < 0) {
-			dio_scsi_errdetail(c, detail, sizeof(detail));
-			run_failed(r, e, 0, "%s", detail);
-			return;
-		}
-		if (dio_scsi_category(c) != DIO_SCSI_CAT_GOOD) {
-			snprintf(detail, sizeof(detail), "command %llu of %llu: the device "
-			         "answered: %s", (unsigned long long)(i + 1),
-			         (unsigned long long)ncmd, outcome_str(c, why, sizeof(why)));
-			run_failed(r, -EIO, 0, "%s", detail);
-			return;
-		}
-		r->bytes += len - (uint64_t)dio_scsi_resid(c);
-		r->dur_sum += dio_scsi_duration_ns(c);
-		if (dio_scsi_duration_ns(c) < r->dur_min)
-			r->dur_min = dio_scsi_duration_ns(c);
-		if (dio_scsi_duration_ns(c) > r->dur_max)
-			r->dur_max = dio_scsi_duration_ns(c);
-		r->xfer_done = dio_scsi_xfer_done(c);
-		if (r->mode == DIO_SCSI_XFER_DIRECT && r->xfer_done != DIO_SCSI_XFER_DIRECT)
-			r->not_direct++;
+	e = 0;
+	if (full)
+		e = o->cmd_times ? each_command(c, d, r, r->size, full, 0) :
+		                   repeat_command(c, d, r, r->size, full, 0);
+	if (e == 0 && rem) {
+		dio_scsi_set_cdb(c, cdb_rem, (size_t)n_rem);
+		dio_scsi_set_data(c, DIO_SCSI_DIR_IN, data, (size_t)rem);
+		e = o->cmd_times ? each_command(c, d, r, rem, 1, full) :
+		                   repeat_command(c, d, r, rem, 1, full);
 	}
+	if (e < 0)
+		return;
 	t1 = diot_now();
 	diot_cpu_times(&u1, &s1);
-	r->commands = ncmd;
 	r->secs = t1 - t0;
 	r->user = u1 - u0;
 	r->sys = s1 - s0;
-	r->dur_source = dio_scsi_duration_source(c);
 	r->measured = 1;
-	note(1, "%s %llu bytes: %llu commands in %.6f s; per command %.1f/%.1f/%.1f us "
-	     "(min/mean/max)", dio_scsi_xfer_name(r->mode), (unsigned long long)r->size,
-	     (unsigned long long)ncmd, r->secs, r->dur_min / 1e3,
-	     (double)r->dur_sum / (double)ncmd / 1e3, r->dur_max / 1e3);
+	if (r->timed_each)
+		note(1, "%s %llu bytes: %llu commands in %.6f s; per command "
+		     "%.1f/%.1f/%.1f us (min/mean/max)", dio_scsi_xfer_name(r->mode),
+		     (unsigned long long)r->size, (unsigned long long)ncmd, r->secs,
+		     r->dur_min / 1e3, mean_command_us(r), r->dur_max / 1e3);
+	else
+		note(1, "%s %llu bytes: %llu commands in %.6f s", dio_scsi_xfer_name(r->mode),
+		     (unsigned long long)r->size, (unsigned long long)ncmd, r->secs);
 }
 
 /* Why direct I/O was asked and not done, for the report: the sg driver's
@@ -918,9 +986,15 @@ print_single(const struct dev *d, const struct opts *o, const struct run *r)
 	printf("elapsed     %.6f s\n", r->secs);
 	printf("throughput  %.2f MB/s (%.2f MiB/s)\n", (double)r->bytes / r->secs / 1e6,
 	       (double)r->bytes / r->secs / 1048576.0);
-	printf("commands    %.1f per second; %.1f us per command on average, measured "
-	       "around each system call\n", (double)r->commands / r->secs,
-	       (double)r->dur_sum / (double)r->commands / 1e3);
+	if (r->timed_each)
+		printf("commands    %.1f per second; per command %.1f us on average, "
+		       "%.1f min, %.1f max, measured around each system call\n",
+		       (double)r->commands / r->secs, mean_command_us(r),
+		       r->dur_min / 1e3, r->dur_max / 1e3);
+	else
+		printf("commands    %.1f per second; %.1f us per command on average "
+		       "(elapsed over commands)\n", (double)r->commands / r->secs,
+		       mean_command_us(r));
 	printf("CPU         %.1f%% (user %.3f s, system %.3f s)\n",
 	       (r->user + r->sys) / r->secs * 100.0, r->user, r->sys);
 	if (r->mode == DIO_SCSI_XFER_DIRECT && r->not_direct > 0) {
@@ -1099,7 +1173,7 @@ print_csv(const struct dev *d, const struct opts *o, struct run *runs, size_t nr
 			csv_num(r->user, 1);
 			csv_num(r->sys, 1);
 			printf(",%llu", (unsigned long long)r->not_direct);
-			csv_num((double)r->dur_sum / (double)r->commands / 1e3, 1);
+			csv_num(mean_command_us(r), 1);
 			printf(",\n");
 		} else {
 			/* commands .. mean_command_us empty, then the error */
@@ -1184,8 +1258,11 @@ print_json(const struct dev *d, const struct opts *o, struct run *runs, size_t n
 			json_num("cpu_percent", (r->user + r->sys) / r->secs * 100.0, 1, 1);
 			json_num("user_s", r->user, 1, 1);
 			json_num("sys_s", r->sys, 1, 1);
-			json_num("mean_command_us",
-			         (double)r->dur_sum / (double)r->commands / 1e3, 1, 1);
+			json_num("mean_command_us", mean_command_us(r), 1, 1);
+			if (r->timed_each) {
+				json_num("min_command_us", r->dur_min / 1e3, 1, 1);
+				json_num("max_command_us", r->dur_max / 1e3, 1, 1);
+			}
 			printf("\"not_direct\": %llu}", (unsigned long long)r->not_direct);
 		} else {
 			printf("\"unsupported\": %s, \"error\": ",

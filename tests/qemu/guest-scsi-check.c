@@ -372,6 +372,99 @@ check_rw(const struct gdev *g, const char *dev, int fd, uint32_t bl, unsigned se
 	dio_free(r);
 }
 
+/* dio_scsi_exec_repeat(): counts, data, early stop, DIRECT fallbacks. */
+static void
+check_repeat(const struct gdev *g, const char *dev, int fd, uint32_t bl,
+             uint64_t blocks, unsigned seed)
+{
+	uint8_t cdb[16], *w = dio_alloc(XFER, 0), *r = dio_alloc(XFER, 0);
+	struct dio_scsi_tally t;
+	struct dio_sense s;
+	uint32_t nb = XFER / bl;
+	int n, e, sg = is_sg(g, dev);
+
+	fill(w, XFER, seed);
+	n = dio_cdb_rw10(cdb, 1, SCRATCH_LBA, nb, 0);
+	CHECK(good(fd, cdb, n, DIO_SCSI_DIR_OUT, w, XFER), "%s %s: repeat: WRITE(10) "
+	      "of the scratch area (%s)", g->name, dev, outcome());
+	memset(r, 0, XFER);
+	n = dio_cdb_rw10(cdb, 0, SCRATCH_LBA, nb, 0);
+	dio_scsi_clear(cmd);
+	dio_scsi_set_cdb(cmd, cdb, (size_t)n);
+	dio_scsi_set_data(cmd, DIO_SCSI_DIR_IN, r, XFER);
+	memset(&t, 0xff, sizeof(t));
+	e = dio_scsi_exec_repeat(cmd, fd, 7, &t);
+	CHECK(e == 0 && dio_scsi_category(cmd) == DIO_SCSI_CAT_GOOD &&
+	      t.commands == 7 && t.resid == 0 && t.not_direct == 0 &&
+	      memcmp(r, w, XFER) == 0 &&
+	      dio_scsi_duration_source(cmd) == DIO_SCSI_TIME_KERNEL,
+	      "%s %s: repeat READ(10) x7: %d, %llu done, resid %llu, data %s, "
+	      "duration source %d (%s)", g->name, dev, e,
+	      (unsigned long long)t.commands, (unsigned long long)t.resid,
+	      memcmp(r, w, XFER) == 0 ? "right" : "WRONG",
+	      dio_scsi_duration_source(cmd), outcome());
+	CHECK(dio_scsi_exec_repeat(cmd, fd, 1, NULL) == 0 &&
+	      dio_scsi_category(cmd) == DIO_SCSI_CAT_GOOD &&
+	      dio_scsi_duration_source(cmd) == DIO_SCSI_TIME_MEASURED &&
+	      dio_scsi_duration_ns(cmd) > 0,
+	      "%s %s: repeat x1 without a tally: measured %llu ns", g->name, dev,
+	      (unsigned long long)dio_scsi_duration_ns(cmd));
+	e = dio_scsi_exec_repeat(cmd, fd, 0, &t);
+	CHECK(e == -EINVAL && t.commands == 0 && dio_scsi_category(cmd) == -EINVAL,
+	      "%s %s: repeat x0 refused (%d)", g->name, dev, e);
+
+	/* DIRECT asked with allow_dio off: every repetition counted. */
+	if (sg) {
+		write_sysfs(ALLOW_DIO, "0");
+		dio_scsi_set_xfer(cmd, DIO_SCSI_XFER_DIRECT);
+		memset(r, 0, XFER);
+		e = dio_scsi_exec_repeat(cmd, fd, 3, &t);
+		CHECK(e == 0 && t.commands == 3 && t.not_direct == 3 &&
+		      dio_scsi_xfer_done(cmd) == DIO_SCSI_XFER_INDIRECT &&
+		      memcmp(r, w, XFER) == 0,
+		      "%s %s: repeat direct x3 with allow_dio=0: %llu not direct",
+		      g->name, dev, (unsigned long long)t.not_direct);
+		write_sysfs(ALLOW_DIO, "1");
+		e = dio_scsi_exec_repeat(cmd, fd, 3, &t);
+		CHECK(e == 0 && t.commands == 3 && t.not_direct == 0 &&
+		      dio_scsi_xfer_done(cmd) == DIO_SCSI_XFER_DIRECT,
+		      "%s %s: repeat direct x3 with allow_dio=1: %llu not direct",
+		      g->name, dev, (unsigned long long)t.not_direct);
+		write_sysfs(ALLOW_DIO, "0");
+		dio_scsi_set_xfer(cmd, DIO_SCSI_XFER_INDIRECT);
+	}
+
+	/* The first repetition fails: the loop stops there, the getters
+	 * describe it. */
+	n = dio_cdb_rw16(cdb, 0, blocks, 1, 0);
+	dio_scsi_set_cdb(cmd, cdb, (size_t)n);
+	dio_scsi_set_data(cmd, DIO_SCSI_DIR_IN, r, bl);
+	e = dio_scsi_exec_repeat(cmd, fd, 5, &t);
+	CHECK(e == 0 && t.commands == 0 &&
+	      sense_is(DIO_SENSE_ILLEGAL_REQUEST, 0x21, 0x00, &s),
+	      "%s %s: repeat READ(16) past the end x5: stops at the first, %llu done "
+	      "(%s)", g->name, dev, (unsigned long long)t.commands, outcome());
+
+	/* scsi_debug fails every 3rd command: two done, then the failure. */
+	if (g->is_debug && sg) {
+		n = dio_cdb_rw10(cdb, 0, SCRATCH_LBA, nb, 0);
+		dio_scsi_set_cdb(cmd, cdb, (size_t)n);
+		dio_scsi_set_data(cmd, DIO_SCSI_DIR_IN, r, XFER);
+		CHECK(write_sysfs(SDEBUG "every_nth", "3") == 0 &&
+		      write_sysfs(SDEBUG "opts", "0x10") == 0,
+		      "scsi_debug every_nth=3 opts=0x10 (transport error)");
+		e = dio_scsi_exec_repeat(cmd, fd, 6, &t);
+		write_sysfs(SDEBUG "opts", "0");
+		write_sysfs(SDEBUG "every_nth", "0");
+		CHECK(e == 0 && t.commands == 2 &&
+		      dio_scsi_category(cmd) != DIO_SCSI_CAT_GOOD,
+		      "%s %s: repeat x6 with every 3rd command failing: %llu done, "
+		      "then %s", g->name, dev, (unsigned long long)t.commands, outcome());
+	}
+	dio_free(w);
+	dio_free(r);
+}
+
 /* Errors the devices really send, decoded. */
 static void
 check_errors(const struct gdev *g, const char *dev, int fd, uint64_t blocks)
@@ -758,6 +851,7 @@ check_device(const struct gdev *g, const char *dev, unsigned seed)
 	check_mode_sense(g, dev, fd);
 	check_rw(g, dev, fd, bl, seed);
 	check_errors(g, dev, fd, blocks);
+	check_repeat(g, dev, fd, bl, blocks, seed + 50);
 	check_modes(g, dev, fd, bl, seed + 100);
 	if (g->has_rbuf)
 		check_buffer(g, dev, fd);

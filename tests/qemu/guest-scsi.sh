@@ -63,6 +63,11 @@ expect "mode        indirect (done: indirect)" "indirect done"
 expect "= 4194304 bytes (4 MiB)" "exact bytes of the transfer"
 expect "MB/s (" "throughput in MB/s and MiB/s"
 expect "CPU " "CPU utilisation"
+expect "us per command on average (elapsed over commands)" "mean per command from the run's time"
+rbuf 0 "TCMU sg, --command-times" --command-times -t 1M "$T"
+expect "measured around each system call" "each command timed"
+grep -Eq 'per command [0-9.]+ us on average, [0-9.]+ min, [0-9.]+ max' /tmp/rbuf.out &&
+	ok "min and max per command" || bad "min and max per command: $(grep commands /tmp/rbuf.out)"
 
 rbuf 0 "direct with allow_dio=0" -d -t 2M "$T"
 expect "mode        direct (done: indirect)" "direct asked, indirect done"
@@ -100,6 +105,22 @@ expect "refused READ BUFFER (descriptor mode, buffer id 0): ILLEGAL REQUEST: inv
 expect "use --command read" "points to --command read"
 rbuf 1 "scsi_debug has no READ BUFFER" "$D"
 expect "ILLEGAL REQUEST: invalid command operation code" "decoded sense"
+# A failure in the middle of a run, in the repeat loop and with
+# --command-times: scsi_debug fails every 40th command.  Where its count
+# stands when every_nth is set varies (the first command after it may
+# fail), so a short run goes first to take that; dio-rbuf then sends
+# fewer than 40 commands before its timed loop of 64.
+for ct in "" --command-times; do
+	echo 40 >/sys/bus/pseudo/drivers/scsi_debug/every_nth
+	echo 0x10 >/sys/bus/pseudo/drivers/scsi_debug/opts
+	dio-rbuf -c read -s 4K -t 4K "$D" >/dev/null 2>&1
+	rbuf 1 "scsi_debug failing every 40th command $ct" $ct -c read -s 4K -t 256K "$D"
+	echo 0 >/sys/bus/pseudo/drivers/scsi_debug/opts
+	echo 0 >/sys/bus/pseudo/drivers/scsi_debug/every_nth
+	grep -Eq 'command [0-9]+ of 64: the device answered' /tmp/rbuf.out &&
+		ok "names the command that failed $ct" ||
+		{ bad "names the command that failed $ct"; sed 's/^/       /' /tmp/rbuf.out; }
+done
 rbuf 0 "qemu disk, READ(10)" -c read -t 2M "$Q"
 expect "READ(10) at LBA 0" "READ(10) described"
 expect "= 2097152 bytes" "2 MiB read"
