@@ -735,6 +735,44 @@ START_TEST(test_obj_names)
 }
 END_TEST
 
+START_TEST(test_repeat_misuse)
+{
+	dio_scsi *c = dio_scsi_new();
+	struct dio_scsi_tally t;
+	uint8_t cdb[16];
+	char d[256];
+	int fd = open("/dev/null", O_RDWR), r;
+
+	ck_assert_int_ge(fd, 0);
+	memset(&t, 0xa5, sizeof(t));
+	ck_assert_int_eq(dio_scsi_exec_repeat(NULL, fd, 3, &t), -EINVAL);
+	ck_assert_uint_eq(t.commands, 0);
+	ck_assert_uint_eq(t.resid, 0);
+	ck_assert_uint_eq(t.not_direct, 0);
+
+	/* Misuse is refused before any repetition, as by dio_scsi_exec(). */
+	ck_assert_int_eq(dio_scsi_exec_repeat(c, fd, 3, &t), -EINVAL);
+	assert_detail(c, -EINVAL, "no CDB");
+	ck_assert_int_eq(dio_cdb_test_unit_ready(cdb), 6);
+	ck_assert_int_eq(dio_scsi_set_cdb(c, cdb, 6), 0);
+	ck_assert_int_eq(dio_scsi_exec_repeat(c, fd, 0, &t), -EINVAL);
+	assert_detail(c, -EINVAL, "count 0");
+	ck_assert_int_eq(dio_scsi_exec_repeat(c, -1, 2, NULL), -EBADF);
+
+	/* Not a SCSI device: the first repetition fails to submit and
+	 * says which it was; nothing is counted, no outcome. */
+	memset(&t, 0xa5, sizeof(t));
+	r = dio_scsi_exec_repeat(c, fd, 1000, &t);
+	ck_assert_int_eq(r, is_backend("posix") ? -ENOTSUP : -ENOTTY);
+	ck_assert_uint_eq(t.commands, 0);
+	ck_assert_int_eq(dio_scsi_category(c), -EINVAL);
+	ck_assert_int_eq(dio_scsi_errdetail(c, d, sizeof(d)), r);
+	ck_assert_msg(strstr(d, "repetition 1 of 1000") != NULL, "detail: %s", d);
+	close(fd);
+	dio_scsi_free(c);
+}
+END_TEST
+
 /* ------------------------------------------------- non-SCSI descriptors */
 
 /* A TEST UNIT READY on fd: the -errno of exec and its detail. */
@@ -894,6 +932,7 @@ scsi_suite(void)
 	tcase_add_test(tc, test_obj_misuse);
 	tcase_add_test(tc, test_obj_mmap_misuse);
 	tcase_add_test(tc, test_obj_names);
+	tcase_add_test(tc, test_repeat_misuse);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("not-scsi");
