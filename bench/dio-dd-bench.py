@@ -29,16 +29,17 @@ process, instead.  Where the kernel schedules sessions as groups
 get against the kernel's loop and writeback threads.
 "ratio" is dio-dd's median over the peer's median (the verdict);
 "pairs" is the median of the per-pair ratios, shown beside it.  On a
-virtual machine free page reporting is turned off for the run (see
-quiet.py): refilling a dropped page cache otherwise times the host's page
-faults, by chance, more than either tool.
+virtual machine free page reporting is turned off and guest halt polling
+on for the run (see quiet.py): refilling a dropped page cache otherwise
+times the host's page faults, and waking a halted virtual CPU for every
+I/O times the hypervisor, by chance, more than either tool.
 
 Usage: sudo bench/dio-dd-bench.py [--pairs 9] [--size 256M] [--bs 128k]
          [--dir /dev/shm] [--dio-dd PATH] [--json FILE] [--quick]
 """
 import argparse, json, os, re, shutil, statistics, subprocess, sys, tempfile
 
-from quiet import no_page_reporting
+from quiet import quiet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
@@ -155,7 +156,7 @@ def main():
         a.pairs, a.size = 3, "64M"
     tool = find_tool(a.dio_dd)
     size, bs = size_bytes(a.size), size_bytes(a.bs)
-    with no_page_reporting():
+    with quiet():
         return bench(a, tool, size, bs)
 
 

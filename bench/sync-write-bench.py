@@ -22,12 +22,14 @@ Usage: bench/sync-write-bench.py [--pairs 9] [--time 1] [--dir DIR]
          [--sync-write PATH] [--sizes 512,4096,49152,1048576] [--quick]
 Run it on an otherwise idle machine; results go to stdout and, as JSON,
 to --json FILE.  As root on a virtual machine it turns free page reporting
-off for the run (see quiet.py): the page cache the buffered methods refill
-would otherwise time the host's page faults by chance.
+off and guest halt polling on for the run (see quiet.py): the page cache
+the buffered methods refill would otherwise time the host's page faults,
+and each wake-up of a halted virtual CPU an exit to the hypervisor, by
+chance.
 """
 import argparse, contextlib, json, os, shutil, statistics, subprocess, sys, tempfile
 
-from quiet import no_page_reporting
+from quiet import quiet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
@@ -178,8 +180,8 @@ def main():
              fstype, a.pairs, a.time))
 
     data = {"latency": {}, "tps": {}}
-    quiet = contextlib.ExitStack()
-    quiet.enter_context(no_page_reporting())
+    settings = contextlib.ExitStack()
+    settings.enter_context(quiet())
     try:
         # latency and CPU: 1 writer, every size, fdatasync and dsync
         for method in ("fdatasync", "dsync") if a.only != "tps" else ():
@@ -214,7 +216,7 @@ def main():
                 data["tps"]["%s/w%d" % (method, writers)] = runs
         ok_tps = report_tps(data) if data["tps"] else True
     finally:
-        quiet.close()
+        settings.close()
         shutil.rmtree(d, ignore_errors=True)
         if a.json:
             with open(a.json, "w") as f:
