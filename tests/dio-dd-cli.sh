@@ -340,6 +340,38 @@ assert all(x["bytes"] > 0 and x["calls"] > 0 for x in d["devices"])
 PY
 # SIGINT reaches the workers, which have sessions of their own
 interrupted "--processes, " if=in1,in2 bs=4k rate=64k time=1 --processes
+interrupted "--processes --same-session, " if=in1,in2 bs=4k rate=64k time=1 \
+	--processes --same-session
+expect 2 "--same-session is about the worker processes of --processes" if=in1 --same-session
+# Sessions: each worker its own (as fio's jobs), or all in dio-dd's.
+sid() { awk '{ print $6 }' "/proc/$1/stat" 2>/dev/null; }
+for ss in "" --same-session; do
+	"$DD" if=in1,in2 bs=4k rate=64k --processes $ss >ps.out 2>ps.err &
+	pid=$!
+	sleep 1
+	kids=$(awk -v p="$pid" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null)
+	n=0 same=0
+	for k in $kids; do
+		n=$((n + 1))
+		[ "$(sid "$k")" = "$(sid "$pid")" ] && same=$((same + 1))
+	done
+	kill -INT $pid
+	wait $pid
+	if [ -z "$ss" ] && [ $n -eq 2 ] && [ $same -eq 0 ]; then
+		ok "--processes: 2 workers, each in a session of its own"
+	elif [ -n "$ss" ] && [ $n -eq 2 ] && [ $same -eq 2 ]; then
+		ok "--processes --same-session: 2 workers in dio-dd's session"
+	else
+		bad "--processes $ss: $n workers, $same in dio-dd's session"
+	fi
+done
+"$DD" if=in1 bs=64k --processes --same-session --format json >pj.out 2>pj.err &&
+python3 -c 'import json, sys; d = json.load(open("pj.out")); assert d["worker_sessions"] == "one", d' &&
+"$DD" if=in1 bs=64k --processes --format json >pj.out 2>pj.err &&
+python3 -c 'import json, sys; d = json.load(open("pj.out")); assert d["worker_sessions"] == "each", d' &&
+"$DD" if=in1 bs=64k --format json >pj.out 2>pj.err &&
+python3 -c 'import json, sys; d = json.load(open("pj.out")); assert d["worker_sessions"] is None, d' &&
+	ok "json: worker_sessions each / one / null" || bad "json worker_sessions: $(cat pj.err)"
 # a worker that dies is reported as that device's error
 "$DD" if=in1,in2 bs=4k rate=64k time=1 --processes >pk.out 2>pk.err &
 pid=$!

@@ -74,7 +74,7 @@ static struct opts {
 	int nif, nof;
 	uint64_t bs, count, skip, seek, bpt, thr, qd, rate;
 	int count_set, qd_set, mode_set, mode, engine, engine_set;
-	int time, dio, format, format_set, force, procs;
+	int time, dio, format, format_set, force, procs, same_session;
 	struct side_flags iflag, oflag;
 } o;
 
@@ -186,6 +186,8 @@ usage(void)
 "      --processes       one process per device (each in a session of its\n"
 "                        own, as fio runs its jobs) with its thr= threads;\n"
 "                        default: one process, every thread in it\n"
+"      --same-session    with --processes: the worker processes stay in\n"
+"                        dio-dd's session (as separate dd commands would)\n"
 "  -h, --help            this text\n"
 "  -V, --version         version and backend\n"
 "\n"
@@ -1822,7 +1824,8 @@ process_main(int i, struct wctx **w, pthread_t *tid, int ready_w, int go_r,
 	int k, started;
 	char c;
 
-	setsid();   /* scheduled as a group of its own, as fio's jobs are */
+	if (!o.same_session)
+		setsid();   /* scheduled as a group of its own, as fio's jobs are */
 	if (start_threads(i, 1, w, tid, &started, d->errmsg, sizeof(d->errmsg)) < 0)
 		d->err = -EAGAIN;
 	else
@@ -2084,7 +2087,8 @@ print_table(FILE *fp, const struct row *rows, int n, const struct row *tot,
 
 	fprintf(fp, "dio-dd %s: %d device%s x %" PRIu64 " thread%s%s, %s, engine %s",
 	        mode_name(), n, n == 1 ? "" : "s", o.thr, o.thr == 1 ? "" : "s",
-	        o.procs ? " (a process per device)" : "", total_io, engine_name());
+	        !o.procs ? "" : o.same_session ? " (a process per device, one session)" :
+	        " (a process per device, each its own session)", total_io, engine_name());
 	if (o.engine != ENG_SYNC)
 		fprintf(fp, " qd=%" PRIu64, o.qd);
 	fprintf(fp, ", bs=%" PRIu64 " bpt=%" PRIu64 " (%s per call)\n", o.bs, o.bpt,
@@ -2255,6 +2259,8 @@ print_json(FILE *fp, const struct row *rows, int n, const struct row *tot, doubl
 	fprintf(fp, "  \"engine_note\": ");
 	json_str_or_null(fp, engine_note[0] ? engine_note : NULL);
 	fprintf(fp, ",\n  \"processes\": %s", o.procs ? "true" : "false");
+	fprintf(fp, ",\n  \"worker_sessions\": %s", !o.procs ? "null" :
+	        o.same_session ? "\"one\"" : "\"each\"");
 	fprintf(fp, ",\n  \"qd\": %" PRIu64 ",\n  \"threads\": %" PRIu64 ",\n  \"bs\": %" PRIu64
 	        ",\n  \"bpt\": %" PRIu64 ",\n  \"transfer_bytes\": %zu,\n  \"skip\": %" PRIu64
 	        ",\n  \"seek\": %" PRIu64 ",\n  \"count\": ",
@@ -2286,12 +2292,14 @@ print_json(FILE *fp, const struct row *rows, int n, const struct row *tot, doubl
 
 /* ------------------------------------------------------------ main */
 
-enum { OPT_FORMAT = 1, OPT_FORCE, OPT_PROCESSES, OPT_HELP, OPT_VERSION };
+enum { OPT_FORMAT = 1, OPT_FORCE, OPT_PROCESSES, OPT_SAME_SESSION, OPT_HELP,
+       OPT_VERSION };
 
 static const struct diot_opt options[] = {
 	{ "format", 'f', DIOT_REQ_ARG, OPT_FORMAT },
 	{ "force", 0, DIOT_NO_ARG, OPT_FORCE },
 	{ "processes", 0, DIOT_NO_ARG, OPT_PROCESSES },
+	{ "same-session", 0, DIOT_NO_ARG, OPT_SAME_SESSION },
 	{ "help", 'h', DIOT_NO_ARG, OPT_HELP },
 	{ "version", 'V', DIOT_NO_ARG, OPT_VERSION },
 	{ NULL, 0, 0, 0 }
@@ -2434,6 +2442,9 @@ check_operands(void)
 	if (o.engine != ENG_SYNC && (o.iflag.sg || o.oflag.sg))
 		diot_usage_error("engine=%s: SCSI pass-through runs with engine=sync",
 		                 engine_words[o.engine]);
+	if (o.same_session && !o.procs)
+		diot_usage_error("--same-session is about the worker processes of --processes; "
+		                 "give both, or neither");
 	if (o.count_set && o.count == 0)
 		diot_usage_error("count=0: nothing to transfer (count is in blocks of bs, "
 		                 "at least 1)");
@@ -2507,6 +2518,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_PROCESSES:
 			o.procs = 1;
+			break;
+		case OPT_SAME_SESSION:
+			o.same_session = 1;
 			break;
 		case OPT_HELP:
 			usage();
