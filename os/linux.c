@@ -1330,7 +1330,18 @@ dio__os_uring_new(unsigned depth, struct dio__uring **r)
 
 	if (u == NULL)
 		return -ENOMEM;
-	e = io_uring_queue_init(depth, &u->ring, 0);
+	e = -EINVAL;
+#if defined(IORING_SETUP_COOP_TASKRUN) && defined(IORING_SETUP_TASKRUN_FLAG)
+	/* Completions are task work: post them when this task next enters
+	 * the kernel, as it does to wait, rather than interrupt it with an
+	 * IPI for each; and flag the ring when some are pending, so that a
+	 * reap without waiting (min 0) still enters the kernel to collect
+	 * them.  Linux 5.19; older kernels refuse the flags (EINVAL). */
+	e = io_uring_queue_init(depth, &u->ring, IORING_SETUP_COOP_TASKRUN |
+	                                         IORING_SETUP_TASKRUN_FLAG);
+#endif
+	if (e == -EINVAL)
+		e = io_uring_queue_init(depth, &u->ring, 0);
 	if (e < 0) {
 		free(u);
 		return e;
