@@ -707,9 +707,9 @@ command_failed(dio_scsi *c, struct run *r, int e, uint64_t i, uint64_t ncmd)
 	return -EIO;
 }
 
-/* n commands of len bytes as set in c, the first being command number first of the
- * run, back to back in the library's repeat loop: nothing but the system
- * calls between the run's two clock reads. */
+/* n commands of len bytes as set in c (the first of them is command
+ * number first of the run), back to back in the library's repeat loop:
+ * nothing but the system calls between the run's two clock reads. */
 static int
 repeat_command(dio_scsi *c, const struct dev *d, struct run *r, uint64_t len,
                uint64_t n, uint64_t first)
