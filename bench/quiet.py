@@ -131,14 +131,16 @@ def halt_polling(log=sys.stdout, ns=HALT_POLL_RUN):
         old = _read(HALT_POLL_NS)
         if driver != "haltpoll":
             raise OSError(errno.ENOENT, "the cpuidle driver is %s, not haltpoll" % driver)
-        if int(old) >= ns:
-            print("note: guest halt polling already allows %s ns" % old, file=log)
-            yield True
-            return
-        _write(HALT_POLL_NS, ns)
+        if int(old) < ns:
+            _write(HALT_POLL_NS, ns)
     except OSError as e:
         print("note: guest halt polling left as it is (%s)" % (e.strerror or e), file=log)
         yield False
+        return
+    # The with-block runs outside the try: an OSError of its own is not ours.
+    if int(old) >= ns:
+        print("note: guest halt polling already allows %s ns" % old, file=log)
+        yield True
         return
     with _setting(HALT_POLL_NS, old, ns, "guest halt polling on", log) as r:
         yield r
