@@ -26,7 +26,9 @@ process per device in a session of its own (fio's jobs call setsid());
 against dd with --processes --same-session, a process per device in the
 session they were started from (dd commands from one script).  --threads
 measures dio-dd's default, every device a thread of one process, against
-both instead.  Where the kernel schedules sessions as groups (autogroup),
+both instead.  Against fio dio-dd also gives fio's default page-cache
+advice (fadvise=sequential; fio's fadvise_hint, which doubles the
+read-ahead of buffered reads); against dd none (dd gives none).  Where the kernel schedules sessions as groups (autogroup),
 the process model decides how much of the CPUs the devices get against
 the kernel's loop and writeback threads, by up to 25% here either way
 (see dio-dd(1) --same-session): the bench keeps that out of the ratio.
@@ -77,10 +79,12 @@ def settle(devs):
         subprocess.run(["blockdev", "--flushbufs", d], stderr=subprocess.DEVNULL)
 
 
-def run_diodd(tool, devs, rw, direct, qd, bs, size, model="sessions"):
+def run_diodd(tool, devs, rw, direct, qd, bs, size, model="sessions", fadvise="none"):
     """model: threads (dio-dd's default), sessions (--processes: as fio's
-    jobs) or same-session (--processes --same-session: as dd commands)."""
-    args = [tool, "bs=%d" % bs, "count=%d" % (size // bs), "--format", "json"]
+    jobs) or same-session (--processes --same-session: as dd commands);
+    fadvise: the advice its peer gives (fio: sequential, dd: none)."""
+    args = [tool, "bs=%d" % bs, "count=%d" % (size // bs), "--format", "json",
+            "fadvise=" + fadvise]
     if model != "threads":
         args.append("--processes")
     if model == "same-session":
@@ -183,7 +187,8 @@ def bench(a, tool, size, bs):
         print("dio-dd %s (%s) vs fio (%s) and GNU dd; %d pairs each, %s per device, bs %s, "
               "loop devices over %s" % (sh([tool, "--version"]).stdout.split()[2].rstrip(","),
                                         "threads" if a.threads else
-                                        "--processes; --same-session against dd",
+                                        "--processes, fadvise=sequential against fio; "
+                                        "--same-session against dd",
                                         sh(["fio", "--version"]).stdout.strip(), a.pairs,
                                         a.size, a.bs, a.dir))
         rows = []
@@ -206,7 +211,8 @@ def bench(a, tool, size, bs):
                                         a_res.append(run_diodd(
                                             tool, devs, rw, direct, qd, bs, size,
                                             "threads" if a.threads else
-                                            "sessions" if peer == "fio" else "same-session"))
+                                            "sessions" if peer == "fio" else "same-session",
+                                            "sequential" if peer == "fio" else "none"))
                                     elif peer == "fio":
                                         b_res.append(run_fio(devs, rw, direct, qd, bs, size,
                                                              a.fio_engine))

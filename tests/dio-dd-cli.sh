@@ -20,6 +20,8 @@
 #  - a report that cannot be written (/dev/full) is exit 1; the engine
 #    line is printed only when there is something to say; files that
 #    report a size of 0 (/proc) say that nothing was read.
+#  - fadvise=: the advice reaches both files of a copy (strace), none is
+#    given by default, and fadvise=random turns read-ahead off (fincore).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 DD=$top_builddir/tools/dio-dd
@@ -384,6 +386,66 @@ if [ $st -eq 1 ] && grep -q "was killed by signal 9" pk.err && [ -z "$(children 
 	ok "--processes, a worker killed: exit 1, '$(grep -o "the process for .* signal 9" pk.err)'"
 else
 	bad "--processes, a worker killed: exit $st"; cat pk.out pk.err | sed 's/^/    /'
+fi
+
+# ------------------------------------------------------------ fadvise=
+expect 2 "fadvise='seq': unknown value 'seq' (allowed: none, normal, sequential, random)" \
+	if=in1 fadvise=seq
+expect 2 "fadvise= given twice" if=in1 fadvise=random fadvise=none
+"$DD" if=in1 bs=64k fadvise=random --format json >fj.out 2>fj.err &&
+python3 -c 'import json; d = json.load(open("fj.out")); assert d["fadvise"] == "random", d' &&
+"$DD" if=in1 bs=64k --format json >fj.out 2>fj.err &&
+python3 -c 'import json; d = json.load(open("fj.out")); assert d["fadvise"] == "none", d' &&
+	ok "json: fadvise random / none" || bad "json fadvise: $(cat fj.err)"
+# The advice is given to every file of a copy, once, and none without fadvise=.
+if command -v strace >/dev/null 2>&1; then
+	for adv in none normal sequential random; do
+		rm -f fcopy
+		strace -f -qq -o fa.strace -e trace=openat,fadvise64 \
+			"$DD" if=in1 of=fcopy bs=64k fadvise=$adv >/dev/null 2>fa.err
+		st=$?
+		ADV=$(echo $adv | tr a-z A-Z)
+		# fds of in1 and fcopy, and the fds that got the advice
+		fds=$(sed -n 's/.*openat(.*"\(in1\|fcopy\)".*= \([0-9][0-9]*\)$/\2/p' fa.strace |
+		      sort -n | tr '\n' ' ')
+		adv_fds=$(sed -n "s/.*fadvise64(\([0-9]*\), 0, 0, POSIX_FADV_$ADV) *= 0\$/\1/p" \
+		          fa.strace | sort -n | tr '\n' ' ')
+		calls=$(grep -c 'fadvise64(' fa.strace)
+		if [ $st -ne 0 ] || ! cmp -s in1 fcopy; then
+			bad "fadvise=$adv copy: exit $st: $(cat fa.err)"
+		elif [ $adv = none ] && [ "$calls" -eq 0 ]; then
+			ok "fadvise=none (the default): no posix_fadvise call"
+		elif [ $adv != none ] && [ "$calls" -eq 2 ] && [ -n "$fds" ] &&
+		     [ "$adv_fds" = "$fds" ]; then
+			ok "fadvise=$adv: POSIX_FADV_$ADV on both files of a copy (fds $fds)"
+		else
+			bad "fadvise=$adv: $calls calls, advised fds '$adv_fds', file fds '$fds'"
+			sed 's/^/    /' fa.strace | grep -v ENOENT | tail -n 8
+		fi
+	done
+else
+	echo "SKIP fadvise= system calls: strace is not installed"
+fi
+# and it takes effect: POSIX_FADV_RANDOM turns read-ahead off (Linux), so
+# a cold read of 4 KiB leaves 4 KiB cached, where the default reads ahead
+cold_read() {
+	python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); \
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' in1 &&
+	"$DD" if=in1 bs=4k count=1 "$@" >/dev/null 2>&1 &&
+	fincore -b -n -o RES in1 | tr -d " "
+}
+if [ "$(uname -s)" != Linux ] || ! command -v fincore >/dev/null 2>&1; then
+	echo "SKIP fadvise=random read-ahead: needs Linux and fincore (util-linux)"
+else
+	res_none=$(cold_read) res_rand=$(cold_read fadvise=random)
+	if [ -z "$res_none" ] || [ "$res_none" -le 4096 ]; then
+		echo "SKIP fadvise=random read-ahead: this file system reads no ahead" \
+		     "(a cold 4 KiB read left ${res_none:-?} bytes cached)"
+	elif [ "$res_rand" = 4096 ]; then
+		ok "fadvise=random: a cold 4 KiB read caches 4096 bytes (default: $res_none)"
+	else
+		bad "fadvise=random: a cold 4 KiB read cached $res_rand bytes (default: $res_none)"
+	fi
 fi
 
 echo "$pass passed, $fail failed"

@@ -62,6 +62,10 @@ enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
 static const char *const mode_words[] = { "read", "write", "copy", NULL };
 static const char *const engine_words[] = { "sync", "aio", "io_uring", "posix-aio", NULL };
 static const char *const format_words[] = { "table", "csv", "json", NULL };
+/* fadvise=: "none" gives no hint (the default, as dd); the others are
+ * posix_fadvise() advice for the whole of every file and block device. */
+static const char *const fadvise_words[] = { "none", "normal", "sequential", "random",
+                                             NULL };
 
 /* ------------------------------------------------------------ options */
 
@@ -74,7 +78,7 @@ static struct opts {
 	int nif, nof;
 	uint64_t bs, count, skip, seek, bpt, thr, qd, rate;
 	int count_set, qd_set, mode_set, mode, engine, engine_set;
-	int time, dio, format, format_set, force, procs, same_session;
+	int time, dio, format, format_set, force, procs, same_session, fadvise;
 	struct side_flags iflag, oflag;
 } o;
 
@@ -179,6 +183,9 @@ usage(void)
 "  time=0|1              1: print the timing report (default 0: records and\n"
 "                        the throughput line only; csv/json always have all)\n"
 "  dio=0|1               sg: ask for direct transfers (SG_FLAG_DIRECT_IO)\n"
+"  fadvise=none|normal|sequential|random   page-cache advice for every\n"
+"                        file and block device (default none: no hint,\n"
+"                        as dd; fio gives sequential by default)\n"
 "\n"
 "Options:\n"
 "  -f, --format FMT      table (default), csv or json\n"
@@ -278,7 +285,7 @@ parse_u(const char *key, const char *v, uint64_t min, uint64_t max, uint64_t *ou
 /* The operands; each may be given once. */
 static const char *const operand_words[] = {
 	"if", "of", "mode", "bs", "bpt", "count", "skip", "seek", "iflag", "oflag",
-	"thr", "engine", "qd", "rate", "time", "dio", NULL
+	"thr", "engine", "qd", "rate", "time", "dio", "fadvise", NULL
 };
 
 static void
@@ -295,7 +302,7 @@ parse_operand(const char *arg)
 	if (eq == NULL || eq == arg)
 		diot_usage_error("'%s': operands are KEY=VALUE (if=, of=, bs=, count=, "
 		                 "skip=, seek=, bpt=, iflag=, oflag=, thr=, mode=, engine=, "
-		                 "qd=, rate=, time=, dio=)", arg);
+		                 "qd=, rate=, time=, dio=, fadvise=)", arg);
 	kl = (size_t)(eq - arg);
 	if (kl >= sizeof(key))
 		diot_usage_error("'%s': unknown operand", arg);
@@ -358,6 +365,14 @@ parse_operand(const char *arg)
 			diot_usage_error("engine='%s': %s", v, err);
 		o.engine = idx;
 		o.engine_set = 1;
+	} else if (strcmp(key, "fadvise") == 0) {
+		if (diot_parse_word(v, fadvise_words, &idx, err, sizeof(err)) < 0)
+			diot_usage_error("fadvise='%s': %s", v, err);
+#ifndef POSIX_FADV_SEQUENTIAL
+		if (idx != 0)
+			diot_usage_error("fadvise=%s: this platform has no posix_fadvise()", v);
+#endif
+		o.fadvise = idx;
 	} else if (strcmp(key, "rate") == 0) {
 		v2 = strdup(v);
 		if (v2 == NULL)
@@ -373,7 +388,7 @@ parse_operand(const char *arg)
 	} else {
 		diot_usage_error("'%s': unknown operand '%s' (allowed: if, of, mode, bs, "
 		                 "bpt, count, skip, seek, iflag, oflag, thr, engine, qd, "
-		                 "rate, time, dio)", arg, key);
+		                 "rate, time, dio, fadvise)", arg, key);
 	}
 }
 
@@ -553,6 +568,25 @@ claim_output(struct side *s)
 	}
 }
 
+/* fadvise=: the advice for the whole file or device, or the run stops. */
+static void
+give_advice(const struct side *s, int is_out)
+{
+#ifdef POSIX_FADV_SEQUENTIAL
+	static const int advice[] = { 0, POSIX_FADV_NORMAL, POSIX_FADV_SEQUENTIAL,
+	                              POSIX_FADV_RANDOM };
+	int r = posix_fadvise(s->fd, 0, 0, advice[o.fadvise]);
+
+	if (r != 0)
+		fail_setup(DIOT_EXIT_FAIL, "%s '%s': fadvise=%s: posix_fadvise: %s",
+		           is_out ? "of=" : "if=", s->path, fadvise_words[o.fadvise],
+		           dio_strerror(-r));
+#else
+	(void)s;
+	(void)is_out;
+#endif
+}
+
 /* Open one side.  is_out: output (write) side. */
 static void
 open_side(struct side *s, int is_out)
@@ -681,10 +715,12 @@ open_side(struct side *s, int is_out)
 	s->created = dio_file_created(s->f);
 	s->fd = dio_file_fd(s->f);
 	dio_file_align(s->f, &s->align);
-	/* No read-ahead hint (fio gives POSIX_FADV_SEQUENTIAL by default,
-	 * which doubles the window): buffered reads measure the device as it
-	 * is set up, read_ahead_kb included, as dd does and as dio-info
-	 * reports it. */
+	/* No read-ahead hint unless asked (fio gives POSIX_FADV_SEQUENTIAL by
+	 * default, which doubles the window): buffered reads measure the
+	 * device as it is set up, read_ahead_kb included, as dd does and as
+	 * dio-info reports it. */
+	if (o.fadvise != 0)
+		give_advice(s, is_out);
 	if (s->kind == K_BLOCK)
 		s->size = s->align.device_bytes;
 	else if (exists)
@@ -2261,6 +2297,7 @@ print_json(FILE *fp, const struct row *rows, int n, const struct row *tot, doubl
 	fprintf(fp, ",\n  \"processes\": %s", o.procs ? "true" : "false");
 	fprintf(fp, ",\n  \"worker_sessions\": %s", !o.procs ? "null" :
 	        o.same_session ? "\"one\"" : "\"each\"");
+	fprintf(fp, ",\n  \"fadvise\": \"%s\"", fadvise_words[o.fadvise]);
 	fprintf(fp, ",\n  \"qd\": %" PRIu64 ",\n  \"threads\": %" PRIu64 ",\n  \"bs\": %" PRIu64
 	        ",\n  \"bpt\": %" PRIu64 ",\n  \"transfer_bytes\": %zu,\n  \"skip\": %" PRIu64
 	        ",\n  \"seek\": %" PRIu64 ",\n  \"count\": ",
