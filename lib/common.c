@@ -281,6 +281,29 @@ dio_alloc(size_t len, size_t align)
 	return p;
 }
 
+void *
+dio_alloc_large(size_t len, size_t align, size_t *page_size)
+{
+	size_t lp, n = len ? len : 1;
+	void *p = NULL;
+
+	if (page_size != NULL)
+		*page_size = 0;
+	if (align == 0)
+		align = dio__pagesize();
+	if ((align & (align - 1)) != 0)
+		return NULL;
+	lp = dio__os_large_page_size();
+	if (lp == 0 || n > SIZE_MAX - (lp - 1))
+		return dio_alloc(len, align);
+	n = (n + lp - 1) & ~(lp - 1);
+	if (posix_memalign(&p, align > lp ? align : lp, n) != 0)
+		return NULL;
+	if (dio__os_large_pages(p, n, lp) == 0 && page_size != NULL)
+		*page_size = lp;
+	return p;
+}
+
 void
 dio_free(void *p)
 {

@@ -1309,6 +1309,48 @@ dio__os_read_discard(int fd, int64_t off, size_t len)
 	return DIO__ERR(errno);
 }
 
+/* ------------------------------------------------------------ large pages */
+
+/*
+ * Transparent huge pages: the PMD size, unless THP is switched off
+ * ("[never]" in enabled; "madvise" and "always" both honour
+ * MADV_HUGEPAGE).
+ */
+size_t
+dio__os_large_page_size(void)
+{
+#ifdef MADV_HUGEPAGE
+	static const char dir[] = "/sys/kernel/mm/transparent_hugepage";
+	char line[128];
+	uint64_t v;
+
+	if (dio__read_line("/sys/kernel/mm/transparent_hugepage/enabled", line,
+	                   sizeof(line)) < 0 || strstr(line, "[never]") != NULL)
+		return 0;
+	if (dio__read_u64(dir, "hpage_pmd_size", &v) < 0 || v <= dio__pagesize() ||
+	    (v & (v - 1)) != 0 || v > SIZE_MAX / 2)
+		return 0;
+	return (size_t)v;
+#else
+	return 0;
+#endif
+}
+
+int
+dio__os_large_pages(void *p, size_t len, size_t pg)
+{
+	(void)pg;
+#ifdef MADV_HUGEPAGE
+	if (madvise(p, len, MADV_HUGEPAGE) != 0)
+		return DIO__ERR(errno);
+	return 0;
+#else
+	(void)p;
+	(void)len;
+	return -ENOTSUP;
+#endif
+}
+
 /* ------------------------------------------------------------ io_uring */
 
 #if defined(DIO_HAVE_LIBURING)

@@ -171,6 +171,22 @@ int64_t dio__os_read_discard(int fd, int64_t off, size_t len);
 /* A kernel I/O ring (Linux io_uring); opaque to lib/aio.c. */
 struct dio__uring;
 
+/* ------------------------------------------------------------ memory */
+
+/*
+ * The large page size dio_alloc_large() asks for: a power of two above
+ * the base page, or 0 when the platform has none to offer (or they are
+ * switched off).
+ */
+size_t dio__os_large_page_size(void);
+
+/*
+ * Ask for [p, p + len) to be backed with pages of size pg (from
+ * dio__os_large_page_size(); p and len are multiples of it).  0, -ENOTSUP
+ * or -errno; the memory stays usable either way.
+ */
+int dio__os_large_pages(void *p, size_t len, size_t pg);
+
 /* 1 if an io_uring engine is compiled in, else 0. */
 int dio__os_uring_available(void);
 

@@ -153,3 +153,17 @@ dio__os_device_claim(const char *path, const struct stat *st)
 	(void)path; (void)st;
 	return -ENOTSUP;
 }
+
+/* POSIX has no large pages to ask for. */
+size_t
+dio__os_large_page_size(void)
+{
+	return 0;
+}
+
+int
+dio__os_large_pages(void *p, size_t len, size_t pg)
+{
+	(void)p; (void)len; (void)pg;
+	return -ENOTSUP;
+}

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <stropts.h>
 #include <sys/mnttab.h>
+#include <sys/mman.h>
 #include <sys/param.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -599,4 +600,47 @@ dio__os_device_claim(const char *path, const struct stat *st)
 	 */
 	(void)path; (void)st;
 	return -ENOTSUP;
+}
+
+/* ------------------------------------------------------------ large pages */
+
+/*
+ * The largest page the MMU offers up to 4 MiB (getpagesizes(3C): 2 MiB
+ * on x86, 4 MiB on SPARC), asked for with memcntl(MC_HAT_ADVISE,
+ * MHA_MAPSIZE_VA): the same advice ppgsz(1) and the MPSS library give.
+ */
+size_t
+dio__os_large_page_size(void)
+{
+#if defined(MC_HAT_ADVISE) && defined(MHA_MAPSIZE_VA)
+	size_t sz[32], best = 0, base = dio__pagesize();
+	int n = getpagesizes(sz, 32), i;
+
+	for (i = 0; i < n; i++)
+		if (sz[i] > base && sz[i] <= ((size_t)4 << 20) && sz[i] > best &&
+		    (sz[i] & (sz[i] - 1)) == 0)
+			best = sz[i];
+	return best;
+#else
+	return 0;
+#endif
+}
+
+int
+dio__os_large_pages(void *p, size_t len, size_t pg)
+{
+#if defined(MC_HAT_ADVISE) && defined(MHA_MAPSIZE_VA)
+	struct memcntl_mha mha;
+
+	memset(&mha, 0, sizeof(mha));
+	mha.mha_cmd = MHA_MAPSIZE_VA;
+	mha.mha_flags = 0;
+	mha.mha_pagesize = pg;
+	if (memcntl((caddr_t)p, len, MC_HAT_ADVISE, (caddr_t)&mha, 0, 0) != 0)
+		return DIO__ERR(errno);
+	return 0;
+#else
+	(void)p; (void)len; (void)pg;
+	return -ENOTSUP;
+#endif
 }

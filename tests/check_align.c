@@ -4,6 +4,8 @@
 #include <check.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +34,103 @@ START_TEST(test_alloc)
 	ck_assert_ptr_nonnull(p);
 	dio_free(p);
 	dio_free(NULL);
+}
+END_TEST
+
+/* First line of a small file in buf, or "" (no such file). */
+static void
+first_line(const char *path, char *buf, size_t len)
+{
+	FILE *fp = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (fp != NULL) {
+		if (fgets(buf, (int)len, fp) == NULL)
+			buf[0] = '\0';
+		fclose(fp);
+	}
+}
+
+/*
+ * Linux: the "THPeligible:" value of the mapping of /proc/self/smaps that
+ * holds p (1: its pages may be huge pages), or -1 if not found.
+ */
+static int
+thp_eligible(const void *p)
+{
+	FILE *fp = fopen("/proc/self/smaps", "r");
+	char line[256], perms[8];
+	unsigned long lo, hi, a = (unsigned long)(uintptr_t)p;
+	int in = 0, v = -1;
+
+	if (fp == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3)
+			in = a >= lo && a < hi;     /* a mapping's first line */
+		else if (in && sscanf(line, "THPeligible: %d", &v) == 1)
+			break;
+	}
+	fclose(fp);
+	return in ? v : -1;
+}
+
+START_TEST(test_alloc_large)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), pg = 12345, want = 0, pg2;
+	char en[128], sz[64], *p, *q;
+
+	/* What the platform should offer (Linux backend: transparent huge
+	 * pages as sysfs describes them; POSIX backend: none). */
+	if (strcmp(dio_backend_name(), "linux") == 0) {
+		first_line("/sys/kernel/mm/transparent_hugepage/enabled", en, sizeof(en));
+		first_line("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", sz, sizeof(sz));
+		if (en[0] != '\0' && strstr(en, "[never]") == NULL && sz[0] != '\0')
+			want = (size_t)strtoull(sz, NULL, 10);
+	}
+	p = dio_alloc_large(10000, 0, &pg);
+	ck_assert_ptr_nonnull(p);
+	memset(p, 0x5a, 10000);
+	if (strcmp(dio_backend_name(), "posix") == 0 ||
+	    strcmp(dio_backend_name(), "linux") == 0)
+		ck_assert_uint_eq(pg, want);
+	if (pg != 0) {
+		/* a power of two above the base page, the start aligned to it,
+		 * and a whole large page usable */
+		ck_assert_uint_gt(pg, ps);
+		ck_assert_uint_eq(pg & (pg - 1), 0);
+		ck_assert_uint_eq((uintptr_t)p % pg, 0);
+		memset(p, 0xa5, pg);
+		if (strcmp(dio_backend_name(), "linux") == 0)
+			ck_assert_int_eq(thp_eligible(p), 1);
+		/* an alignment above the large page is kept */
+		q = dio_alloc_large(100, pg * 2, &pg2);
+		ck_assert_ptr_nonnull(q);
+		ck_assert_uint_eq((uintptr_t)q % (pg * 2), 0);
+		ck_assert_uint_eq(pg2, pg);
+		dio_free(q);
+	} else {
+		ck_assert_uint_eq((uintptr_t)p % ps, 0);
+		printf("dio_alloc_large: no large pages on this system (%s backend)\n",
+		       dio_backend_name());
+	}
+	dio_free(p);
+	/* a plain dio_alloc() buffer is not advised (THP "madvise": only
+	 * advised memory is eligible) */
+	if (want != 0 && strstr(en, "[madvise]") != NULL) {
+		p = dio_alloc(want * 2, want);
+		ck_assert_ptr_nonnull(p);
+		memset(p, 1, want * 2);
+		ck_assert_int_eq(thp_eligible(p), 0);
+		dio_free(p);
+	}
+	/* bad alignment: NULL, *page_size 0; length 0 and no page_size: fine */
+	pg = 12345;
+	ck_assert_ptr_null(dio_alloc_large(100, 3, &pg));
+	ck_assert_uint_eq(pg, 0);
+	p = dio_alloc_large(0, 0, NULL);
+	ck_assert_ptr_nonnull(p);
+	dio_free(p);
 }
 END_TEST
 
@@ -109,6 +208,7 @@ align_suite(void)
 	TCase *tc = tcase_create("facts");
 
 	tcase_add_test(tc, test_alloc);
+	tcase_add_test(tc, test_alloc_large);
 	tcase_add_test(tc, test_regular_file);
 	tcase_add_test(tc, test_char_device_and_errors);
 	tcase_add_test(tc, test_device_in_use_errors);

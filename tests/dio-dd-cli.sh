@@ -20,6 +20,8 @@
 #  - a report that cannot be written (/dev/full) is exit 1; the engine
 #    line is printed only when there is something to say; files that
 #    report a size of 0 (/proc) say that nothing was read.
+#  - largepages=: the page size reported (the system's large page, or the
+#    base page with largepages=0);
 #  - fadvise=: the advice reaches both files of a copy (strace), none is
 #    given by default, and fadvise=random turns read-ahead off (fincore).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -386,6 +388,34 @@ if [ $st -eq 1 ] && grep -q "was killed by signal 9" pk.err && [ -z "$(children 
 	ok "--processes, a worker killed: exit 1, '$(grep -o "the process for .* signal 9" pk.err)'"
 else
 	bad "--processes, a worker killed: exit $st"; cat pk.out pk.err | sed 's/^/    /'
+fi
+
+# ------------------------------------------------------------ largepages=
+expect 2 "largepages='2': out of range (0 to 1)" if=in1 largepages=2
+# the buffers' page size: the system's large page (Linux: transparent huge
+# pages unless switched off), the base page with largepages=0
+ps=$(getconf PAGESIZE)
+thp=/sys/kernel/mm/transparent_hugepage
+want=$ps
+if [ -r $thp/enabled ] && [ -r $thp/hpage_pmd_size ] && ! grep -q '\[never\]' $thp/enabled &&
+   "$DD" --version | grep -q "backend linux"; then
+	want=$(cat $thp/hpage_pmd_size)
+fi
+"$DD" if=in1 bs=64k iflag=direct --format json >lp.out 2>lp.err ||
+"$DD" if=in1 bs=64k --format json >lp.out 2>lp.err
+got1=$(python3 -c 'import json; print(json.load(open("lp.out"))["buffer_page_bytes"])' 2>&1)
+"$DD" if=in1 bs=64k largepages=0 --format json >lp.out 2>lp.err
+got0=$(python3 -c 'import json; print(json.load(open("lp.out"))["buffer_page_bytes"])' 2>&1)
+if [ "$got1" = "$want" ] && [ "$got0" = "$ps" ]; then
+	ok "buffer_page_bytes: $got1 by default, $got0 with largepages=0"
+else
+	bad "buffer_page_bytes: '$got1' by default (want $want), '$got0' with largepages=0 (want $ps)"
+fi
+line=$("$DD" if=in1 bs=64k time=1 2>&1 | head -n 1)
+if [ "$want" = "$ps" ] || printf '%s\n' "$line" | grep -q "buffers on .* pages"; then
+	ok "table: '$line'"
+else
+	bad "table's first line does not name the large pages: '$line'"
 fi
 
 # ------------------------------------------------------------ fadvise=

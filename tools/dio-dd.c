@@ -79,6 +79,7 @@ static struct opts {
 	uint64_t bs, count, skip, seek, bpt, thr, qd, rate;
 	int count_set, qd_set, mode_set, mode, engine, engine_set;
 	int time, dio, format, format_set, force, procs, same_session, fadvise;
+	int small_pages;         /* largepages=0                                */
 	struct side_flags iflag, oflag;
 } o;
 
@@ -117,6 +118,7 @@ struct dev {
 	uint64_t bytes, rbytes, wbytes, calls;
 	uint64_t io_ns, cpu_ns, t_end;
 	uint64_t sg_cmds, sg_not_direct;
+	size_t buf_page;         /* page size of the threads' buffers           */
 	int err;
 	char errmsg[512];
 	char reason[400];        /* sg: why direct was not done                 */
@@ -183,6 +185,9 @@ usage(void)
 "  time=0|1              1: print the timing report (default 0: records and\n"
 "                        the throughput line only; csv/json always have all)\n"
 "  dio=0|1               sg: ask for direct transfers (SG_FLAG_DIRECT_IO)\n"
+"  largepages=0|1        1 (default): each thread's buffers on large pages\n"
+"                        where the system has them (transparent huge\n"
+"                        pages), so direct transfers pin fewer pages\n"
 "  fadvise=none|normal|sequential|random   page-cache advice for every\n"
 "                        file and block device (default none: no hint,\n"
 "                        as dd; fio gives sequential by default)\n"
@@ -285,7 +290,8 @@ parse_u(const char *key, const char *v, uint64_t min, uint64_t max, uint64_t *ou
 /* The operands; each may be given once. */
 static const char *const operand_words[] = {
 	"if", "of", "mode", "bs", "bpt", "count", "skip", "seek", "iflag", "oflag",
-	"thr", "engine", "qd", "rate", "time", "dio", "fadvise", NULL
+	"thr", "engine", "qd", "rate", "time", "dio", "fadvise", "largepages",
+	NULL
 };
 
 static void
@@ -302,7 +308,7 @@ parse_operand(const char *arg)
 	if (eq == NULL || eq == arg)
 		diot_usage_error("'%s': operands are KEY=VALUE (if=, of=, bs=, count=, "
 		                 "skip=, seek=, bpt=, iflag=, oflag=, thr=, mode=, engine=, "
-		                 "qd=, rate=, time=, dio=, fadvise=)", arg);
+		                 "qd=, rate=, time=, dio=, fadvise=, largepages=)", arg);
 	kl = (size_t)(eq - arg);
 	if (kl >= sizeof(key))
 		diot_usage_error("'%s': unknown operand", arg);
@@ -365,6 +371,9 @@ parse_operand(const char *arg)
 			diot_usage_error("engine='%s': %s", v, err);
 		o.engine = idx;
 		o.engine_set = 1;
+	} else if (strcmp(key, "largepages") == 0) {
+		parse_u(key, v, 0, 1, &u);
+		o.small_pages = u == 0;
 	} else if (strcmp(key, "fadvise") == 0) {
 		if (diot_parse_word(v, fadvise_words, &idx, err, sizeof(err)) < 0)
 			diot_usage_error("fadvise='%s': %s", v, err);
@@ -388,7 +397,7 @@ parse_operand(const char *arg)
 	} else {
 		diot_usage_error("'%s': unknown operand '%s' (allowed: if, of, mode, bs, "
 		                 "bpt, count, skip, seek, iflag, oflag, thr, engine, qd, "
-		                 "rate, time, dio, fadvise)", arg, key);
+		                 "rate, time, dio, fadvise, largepages)", arg, key);
 	}
 }
 
@@ -1137,6 +1146,7 @@ struct wctx {
 	struct diot_hist hist;
 	uint64_t bytes, rbytes, wbytes, calls, io_ns, cpu_ns, t_end;
 	uint64_t sg_cmds, sg_not_direct;
+	size_t page;             /* page size of the buffers: large or base     */
 	int err;
 	char errmsg[512];
 	char reason[400];
@@ -1723,19 +1733,25 @@ worker(void *arg)
 	struct dev *d = w->d;
 	unsigned qd = o.engine == ENG_SYNC ? 1 : (unsigned)o.qd, k;
 	struct slot *sl = calloc(qd, sizeof(*sl));
+	/* One allocation sliced into the slots' buffers, each aligned. */
+	size_t stride = (tsize + d->align - 1) / d->align * d->align, page = 0;
+	unsigned char *arena = NULL;
 	uint64_t c0;
 	int r;
 
-	if (sl == NULL) {
+	if (sl == NULL)
 		wfail(w, -ENOMEM, "cannot allocate %u request slots: out of memory", qd);
-		qd = 0;   /* nothing to free below; the error is merged as any */
-	}
-	for (k = 0; k < qd; k++) {
-		sl[k].buf = dio_alloc(tsize, d->align);
-		if (sl[k].buf == NULL) {
-			wfail(w, -ENOMEM, "cannot allocate %u buffers of %zu bytes", qd, tsize);
-			break;
-		}
+	else if (stride < tsize || stride > SIZE_MAX / qd)
+		wfail(w, -ENOMEM, "%u buffers of %zu bytes do not fit in memory", qd, tsize);
+	else if (o.small_pages)
+		arena = dio_alloc(stride * qd, d->align);
+	else
+		arena = dio_alloc_large(stride * qd, d->align, &page);
+	if (sl != NULL && arena == NULL && !w->err)
+		wfail(w, -ENOMEM, "cannot allocate %u buffers of %zu bytes", qd, tsize);
+	w->page = page ? page : (size_t)sysconf(_SC_PAGESIZE);
+	for (k = 0; arena != NULL && k < qd; k++) {
+		sl[k].buf = arena + (size_t)k * stride;
 		if (o.mode == MODE_WRITE)
 			fill_pattern(sl[k].buf, tsize);
 	}
@@ -1757,8 +1773,7 @@ worker(void *arg)
 	}
 	w->t_end = diot_now_ns();
 	w->cpu_ns = thread_cpu_ns() - c0;
-	for (k = 0; k < qd; k++)
-		dio_free(sl[k].buf);
+	dio_free(arena);
 	free(sl);
 	dio_scsi_free(w->sc);
 	w->sc = NULL;
@@ -1773,6 +1788,8 @@ worker(void *arg)
 	d->cpu_ns += w->cpu_ns;
 	d->sg_cmds += w->sg_cmds;
 	d->sg_not_direct += w->sg_not_direct;
+	if (w->page > d->buf_page)
+		d->buf_page = w->page;
 	if (w->t_end > d->t_end)
 		d->t_end = w->t_end;
 	if (w->err && d->errmsg[0] == '\0') {
@@ -1828,12 +1845,12 @@ start_threads(int first, int n, struct wctx **w, pthread_t *tid, int *started,
 static void
 cpu_times_all(double *user, double *sys)
 {
-	struct rusage ru;
+	double cu, cs;
 
 	diot_cpu_times(user, sys);
-	if (o.procs && getrusage(RUSAGE_CHILDREN, &ru) == 0) {
-		*user += (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-		*sys += (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	if (o.procs && diot_rusage_times(RUSAGE_CHILDREN, &cu, &cs) == 0) {
+		*user += cu;
+		*sys += cs;
 	}
 }
 
@@ -2112,6 +2129,19 @@ engine_name(void)
 	return o.engine == ENG_SYNC ? "sync" : dio_aio_engine_name(aio_engine);
 }
 
+/* The page size the threads' buffers were given (largepages=). */
+static size_t
+buffer_page(void)
+{
+	size_t pg = 0;
+	int i;
+
+	for (i = 0; i < ndevs; i++)
+		if (devs[i].buf_page > pg)
+			pg = devs[i].buf_page;
+	return pg;
+}
+
 static void
 print_table(FILE *fp, const struct row *rows, int n, const struct row *tot,
             double cpu_user, double cpu_sys)
@@ -2127,8 +2157,11 @@ print_table(FILE *fp, const struct row *rows, int n, const struct row *tot,
 	        " (a process per device, each its own session)", total_io, engine_name());
 	if (o.engine != ENG_SYNC)
 		fprintf(fp, " qd=%" PRIu64, o.qd);
-	fprintf(fp, ", bs=%" PRIu64 " bpt=%" PRIu64 " (%s per call)\n", o.bs, o.bpt,
+	fprintf(fp, ", bs=%" PRIu64 " bpt=%" PRIu64 " (%s per call)", o.bs, o.bpt,
 	        diot_fmt_iec(tsize, a, sizeof(a)));
+	if (buffer_page() > (size_t)sysconf(_SC_PAGESIZE))
+		fprintf(fp, ", buffers on %s pages", diot_fmt_iec(buffer_page(), a, sizeof(a)));
+	fputc('\n', fp);
 	if (engine_note[0])
 		fprintf(fp, "engine: %s\n", engine_note);
 	if (o.rate)
@@ -2298,6 +2331,7 @@ print_json(FILE *fp, const struct row *rows, int n, const struct row *tot, doubl
 	fprintf(fp, ",\n  \"worker_sessions\": %s", !o.procs ? "null" :
 	        o.same_session ? "\"one\"" : "\"each\"");
 	fprintf(fp, ",\n  \"fadvise\": \"%s\"", fadvise_words[o.fadvise]);
+	fprintf(fp, ",\n  \"buffer_page_bytes\": %zu", buffer_page());
 	fprintf(fp, ",\n  \"qd\": %" PRIu64 ",\n  \"threads\": %" PRIu64 ",\n  \"bs\": %" PRIu64
 	        ",\n  \"bpt\": %" PRIu64 ",\n  \"transfer_bytes\": %zu,\n  \"skip\": %" PRIu64
 	        ",\n  \"seek\": %" PRIu64 ",\n  \"count\": ",

@@ -356,7 +356,6 @@ txn_offset(const struct wctx *c, int k, uint64_t j)
 static void
 cpu_now(double *user, double *sys)
 {
-	struct rusage ru;
 	int who = RUSAGE_SELF;
 
 #if defined(RUSAGE_THREAD)
@@ -366,9 +365,8 @@ cpu_now(double *user, double *sys)
 	if (o.threads)
 		who = RUSAGE_LWP;
 #endif
-	getrusage(who, &ru);
-	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	*user = *sys = 0;
+	diot_rusage_times(who, user, sys);
 }
 
 static void

@@ -634,15 +634,21 @@ diot_now(void)
 }
 
 int
-diot_cpu_times(double *user, double *sys)
+diot_rusage_times(int who, double *user, double *sys)
 {
 	struct rusage ru;
 
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
+	if (getrusage(who, &ru) != 0)
 		return -errno;
 	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
 	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	return 0;
+}
+
+int
+diot_cpu_times(double *user, double *sys)
+{
+	return diot_rusage_times(RUSAGE_SELF, user, sys);
 }
 
 /* ------------------------------------------------------------ statistics */

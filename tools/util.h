@@ -166,6 +166,10 @@ uint64_t diot_now_ns(void);
 /* User and system CPU seconds used by this process so far. */
 int diot_cpu_times(double *user, double *sys);
 
+/* The same for getrusage()'s WHO (RUSAGE_SELF, RUSAGE_CHILDREN, ...);
+ * -errno if getrusage() fails (then *user and *sys are left alone). */
+int diot_rusage_times(int who, double *user, double *sys);
+
 /* ------------------------------------------------------------ statistics */
 
 /*
