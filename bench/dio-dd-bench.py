@@ -28,7 +28,9 @@ session they were started from (dd commands from one script).  --threads
 measures dio-dd's default, every device a thread of one process, against
 both instead.  Against fio dio-dd also gives fio's default page-cache
 advice (fadvise=sequential; fio's fadvise_hint, which doubles the
-read-ahead of buffered reads); against dd none (dd gives none).  Where the kernel schedules sessions as groups (autogroup),
+read-ahead of buffered reads); against dd none (dd gives none).  dio-dd's
+buffers are on large pages (its default largepages=1: transparent huge
+pages), fio's and dd's on ordinary ones (fio's default mem=malloc).  Where the kernel schedules sessions as groups (autogroup),
 the process model decides how much of the CPUs the devices get against
 the kernel's loop and writeback threads, by up to 25% here either way
 (see dio-dd(1) --same-session): the bench keeps that out of the ratio.
