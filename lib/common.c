@@ -281,6 +281,12 @@ dio_alloc(size_t len, size_t align)
 	return p;
 }
 
+size_t
+dio_large_page_size(void)
+{
+	return dio__os_large_page_size();
+}
+
 void *
 dio_alloc_large(size_t len, size_t align, size_t *page_size)
 {
@@ -293,7 +299,7 @@ dio_alloc_large(size_t len, size_t align, size_t *page_size)
 		align = dio__pagesize();
 	if ((align & (align - 1)) != 0)
 		return NULL;
-	lp = dio__os_large_page_size();
+	lp = dio_large_page_size();
 	if (lp == 0 || n > SIZE_MAX - (lp - 1))
 		return dio_alloc(len, align);
 	n = (n + lp - 1) & ~(lp - 1);

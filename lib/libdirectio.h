@@ -427,6 +427,13 @@ DIO_EXTERN void *dio_alloc(size_t len, size_t align);
  */
 DIO_EXTERN void *dio_alloc_large(size_t len, size_t align, size_t *page_size);
 
+/**
+ * The large page size dio_alloc_large() asks for on this system now (2 MiB
+ * on x86-64 Linux with transparent huge pages not switched off), or 0 when
+ * there is none to ask for.
+ */
+DIO_EXTERN size_t dio_large_page_size(void);
+
 /** Free memory from dio_alloc() or dio_alloc_large(); NULL is a no-op. */
 DIO_EXTERN void dio_free(void *p);
 

@@ -90,6 +90,7 @@ START_TEST(test_alloc_large)
 	}
 	p = dio_alloc_large(10000, 0, &pg);
 	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(dio_large_page_size(), pg);
 	memset(p, 0x5a, 10000);
 	if (strcmp(dio_backend_name(), "posix") == 0 ||
 	    strcmp(dio_backend_name(), "linux") == 0)

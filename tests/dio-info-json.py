@@ -23,7 +23,8 @@ SECTIONS = {
     "direct_io": ["supported", "mechanism", "probe", "probe_file",
                   "write_probe", "write_probe_detail", "detail"],
     "alignment": ["mem_align", "offset_align", "read_offset_align",
-                  "logical_block", "physical_block", "preferred_io", "source"],
+                  "logical_block", "physical_block", "preferred_io", "source",
+                  "large_page_bytes"],
     "device": ["error", "kind", "path", "disk", "name", "settings_dir",
                "size_bytes", "in_use", "in_use_reason", "max_sectors_kb",
                "max_hw_sectors_kb", "max_segments", "read_ahead_kb",
@@ -54,6 +55,21 @@ def page_kb():
         return os.sysconf("SC_PAGESIZE") // 1024
     except (ValueError, OSError):
         return 4
+
+
+def large_page():
+    """The large page dio_large_page_size() should give on this Linux: the
+    THP size unless THP is switched off, else None.  (A report from another
+    kernel, the qemu guest's, is only checked for its form.)"""
+    thp = "/sys/kernel/mm/transparent_hugepage"
+    try:
+        with open(thp + "/enabled") as f:
+            if "[never]" in f.read():
+                return None
+        with open(thp + "/hpage_pmd_size") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return None
 
 
 def rules(r):
@@ -152,6 +168,14 @@ def main(argv):
             print("FAIL: " + e)
         return 1
 
+    lp = r.get("alignment", {}).get("large_page_bytes")
+    here = r.get("os") == "%s %s" % (os.uname().sysname, os.uname().release)
+    if r["backend"] == "linux" and here and lp != large_page():
+        bad("alignment.large_page_bytes is %r, want %r (from sysfs)" % (lp, large_page()))
+    if r["backend"] == "linux" and lp is not None and (lp & (lp - 1) or lp <= 4096):
+        bad("alignment.large_page_bytes %r is not a power of two above 4 KiB" % lp)
+    if r["backend"] == "posix" and lp is not None:
+        bad("alignment.large_page_bytes is %r on the posix backend" % lp)
     for aid, holds in rules(r).items():
         if holds and aid not in ids:
             bad("advice %s missing although its fact holds" % aid)

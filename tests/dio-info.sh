@@ -128,6 +128,16 @@ run 0 "empty directory, no probe" "$dir"
 has "not probed: no readable file in the directory" "says why it did not probe"
 has "--probe-write tests a temporary file" "points to --probe-write"
 json "empty directory" "$dir" --expect direct_io.supported=null --expect direct_io.probe=none
+if "$bin" --version | grep -q "backend linux" && [ -r /sys/kernel/mm/transparent_hugepage/hpage_pmd_size ] &&
+   ! grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled; then
+	if grep -E -q '^  large pages +[0-9]+ [KMG]iB \(dio_alloc_large' "$work/out"; then
+		ok "names the large page for buffers: $(grep 'large pages' "$work/out")"
+	else
+		bad "no large page size in the report"; grep 'large pages' "$work/out"
+	fi
+else
+	has "large pages          none" "says there are no large pages here"
+fi
 run 0 "--probe-write" --probe-write "$dir"
 has "created and removed" "the probe file is created and removed"
 [ "$(snapshot "$dir")" = "$before" ] && ok "--probe-write leaves nothing behind" ||

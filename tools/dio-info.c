@@ -1048,6 +1048,16 @@ print_text(const struct facts *f)
 	} else {
 		kv("alignment", "unknown");
 	}
+	if (dio_large_page_size() != 0) {
+		char small[32];
+
+		kv("large pages", "%s (dio_alloc_large; direct transfers pin one page "
+		   "per %s, not per %s)",
+		   diot_fmt_iec(dio_large_page_size(), b, sizeof(b)), b,
+		   diot_fmt_iec((uint64_t)sysconf(_SC_PAGESIZE), small, sizeof(small)));
+	} else {
+		kv("large pages", "none for I/O buffers (backend %s)", dio_backend_name());
+	}
 
 	printf("\nDevice\n");
 	if (f->di_err == -ENOTSUP) {
@@ -1335,6 +1345,7 @@ print_json(const struct facts *f)
 	jnum("physical_block", f->al.physical_block, f->have_al && f->al.physical_block);
 	jnum("preferred_io", f->al.preferred_io, f->have_al && f->al.preferred_io);
 	jstr("source", f->have_al ? dio_align_source_name((int)f->al.source) : NULL);
+	jnum("large_page_bytes", dio_large_page_size(), dio_large_page_size() != 0);
 	jclose();
 
 	jopen("device");
