@@ -30,10 +30,11 @@ both instead.  Against fio dio-dd also gives fio's default page-cache
 advice (fadvise=sequential; fio's fadvise_hint, which doubles the
 read-ahead of buffered reads); against dd none (dd gives none).  dio-dd's
 buffers are on large pages (its default largepages=1: transparent huge
-pages), fio's and dd's on ordinary ones (fio's default mem=malloc).  Where the kernel schedules sessions as groups (autogroup),
-the process model decides how much of the CPUs the devices get against
-the kernel's loop and writeback threads, by up to 25% here either way
-(see dio-dd(1) --same-session): the bench keeps that out of the ratio.
+pages), fio's and dd's on ordinary ones (fio's default mem=malloc).
+Where the kernel schedules sessions as groups (autogroup), the process
+model decides how much of the CPUs the devices get against the kernel's
+loop and writeback threads, by up to 25% here either way (see dio-dd(1)
+--same-session): the bench keeps that out of the ratio.
 "ratio" is dio-dd's median over the peer's median (the verdict);
 "pairs" is the median of the per-pair ratios, shown beside it.  On a
 virtual machine free page reporting is turned off and guest halt polling

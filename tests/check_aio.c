@@ -324,7 +324,6 @@ out:
 }
 END_TEST
 
-/* Free with requests still in flight waits for them. */
 /* Reaping without waiting (min 0) collects completions as they come: a
  * loop of such reaps, doing nothing else, sees every request complete
  * with the right data. */
@@ -369,6 +368,7 @@ out:
 }
 END_TEST
 
+/* Free with requests still in flight waits for them. */
 START_TEST(test_free_in_flight)
 {
 	static char bufs[8][CHUNK];

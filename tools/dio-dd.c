@@ -2147,7 +2147,7 @@ print_table(FILE *fp, const struct row *rows, int n, const struct row *tot,
             double cpu_user, double cpu_sys)
 {
 	char a[32];
-	size_t w = 6, l;
+	size_t w = 6, l, page = buffer_page();
 	int i;
 	const struct row *r;
 
@@ -2159,8 +2159,8 @@ print_table(FILE *fp, const struct row *rows, int n, const struct row *tot,
 		fprintf(fp, " qd=%" PRIu64, o.qd);
 	fprintf(fp, ", bs=%" PRIu64 " bpt=%" PRIu64 " (%s per call)", o.bs, o.bpt,
 	        diot_fmt_iec(tsize, a, sizeof(a)));
-	if (buffer_page() > (size_t)sysconf(_SC_PAGESIZE))
-		fprintf(fp, ", buffers on %s pages", diot_fmt_iec(buffer_page(), a, sizeof(a)));
+	if (page > (size_t)sysconf(_SC_PAGESIZE))
+		fprintf(fp, ", buffers on %s pages", diot_fmt_iec(page, a, sizeof(a)));
 	fputc('\n', fp);
 	if (engine_note[0])
 		fprintf(fp, "engine: %s\n", engine_note);

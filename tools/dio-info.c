@@ -1014,6 +1014,7 @@ static void
 print_text(const struct facts *f)
 {
 	const struct dio_devinfo *d = &f->di;
+	size_t large_page = dio_large_page_size();
 	char b[1400], c[64];
 	struct utsname un;
 	int i, j;
@@ -1048,12 +1049,11 @@ print_text(const struct facts *f)
 	} else {
 		kv("alignment", "unknown");
 	}
-	if (dio_large_page_size() != 0) {
+	if (large_page != 0) {
 		char small[32];
 
 		kv("large pages", "%s (dio_alloc_large; direct transfers pin one page "
-		   "per %s, not per %s)",
-		   diot_fmt_iec(dio_large_page_size(), b, sizeof(b)), b,
+		   "per %s, not per %s)", diot_fmt_iec(large_page, b, sizeof(b)), b,
 		   diot_fmt_iec((uint64_t)sysconf(_SC_PAGESIZE), small, sizeof(small)));
 	} else {
 		kv("large pages", "none for I/O buffers (backend %s)", dio_backend_name());
@@ -1279,6 +1279,7 @@ static void
 print_json(const struct facts *f)
 {
 	const struct dio_devinfo *d = &f->di;
+	size_t large_page = dio_large_page_size();
 	struct utsname un;
 	char b[512];
 	const char *p, *e;
@@ -1345,7 +1346,7 @@ print_json(const struct facts *f)
 	jnum("physical_block", f->al.physical_block, f->have_al && f->al.physical_block);
 	jnum("preferred_io", f->al.preferred_io, f->have_al && f->al.preferred_io);
 	jstr("source", f->have_al ? dio_align_source_name((int)f->al.source) : NULL);
-	jnum("large_page_bytes", dio_large_page_size(), dio_large_page_size() != 0);
+	jnum("large_page_bytes", large_page, large_page != 0);
 	jclose();
 
 	jopen("device");
