@@ -31,6 +31,11 @@ advice (fadvise=sequential; fio's fadvise_hint, which doubles the
 read-ahead of buffered reads); against dd none (dd gives none).  dio-dd's
 buffers are on large pages (its default largepages=1: transparent huge
 pages), fio's and dd's on ordinary ones (fio's default mem=malloc).
+For buffered transfers dio-dd's buffers start 32 bytes into a page (its
+default bufoff=32), fio's where malloc puts them (16 or 32 bytes off a
+cache line here), dd's on a page boundary; the kernel's copies to and
+from a buffer on a cache line were 5-10% slower on this machine (see
+bench/bufoff-bench.py).
 Where the kernel schedules sessions as groups (autogroup), the process
 model decides how much of the CPUs the devices get against the kernel's
 loop and writeback threads, by up to 25% here either way (see dio-dd(1)

@@ -23,7 +23,12 @@
 #  - largepages=: the page size reported (the system's large page, or the
 #    base page with largepages=0);
 #  - fadvise=: the advice reaches both files of a copy (strace), none is
-#    given by default, and fadvise=random turns read-ahead off (fincore).
+#    given by default, and fadvise=random turns read-ahead off (fincore);
+#  - bufoff=: bad values refused; where the buffers start, from the
+#    addresses the read and write calls are given (strace): 32 bytes past
+#    a page by default for buffered transfers, 0 with a direct side, the
+#    value given otherwise; copies through offset buffers (every engine's
+#    queue slots) identical to their input.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 DD=$top_builddir/tools/dio-dd
@@ -478,6 +483,85 @@ else
 	else
 		bad "fadvise=random: a cold 4 KiB read cached $res_rand bytes (default: $res_none)"
 	fi
+fi
+
+# ------------------------------------------------------------ bufoff=
+expect 2 "bufoff='4096': out of range (0 to 4095)" if=in1 bufoff=4096
+expect 2 "bufoff='x': not a decimal number" if=in1 bufoff=x
+expect 2 "bufoff= given twice ('bufoff=0'): give each operand once" if=in1 bufoff=32 bufoff=0
+out=$("$DD" if=in1 bs=64k iflag=direct bufoff=32 2>&1); st=$?
+if [ $st -eq 2 ] && printf '%s\n' "$out" |
+   grep -q "bufoff=32: direct transfers need buffers aligned to [0-9]* bytes (the memory alignment of 'in1'); give a multiple of"; then
+	ok "bufoff=32 iflag=direct: exit 2: $out"
+elif printf '%s\n' "$out" | grep -q "refuses direct I/O"; then
+	echo "SKIP bufoff= with iflag=direct: this file system refuses direct I/O ($out)"
+else
+	bad "bufoff=32 iflag=direct: exit $st: $out"
+fi
+# JSON buffer_offset: 32 for buffered transfers, 0 with a direct side
+# (where the file system takes direct I/O), the value given otherwise
+json_off() {
+	"$DD" if=in1 bs=64k --format json "$@" >bo.out 2>bo.err &&
+	python3 -c 'import json; print(json.load(open("bo.out"))["buffer_offset"])'
+}
+got=$(json_off)/$(json_off bufoff=0)/$(json_off bufoff=100)
+if [ "$got" = 32/0/100 ]; then
+	ok "json buffer_offset: $got (default, bufoff=0, bufoff=100)"
+else
+	bad "json buffer_offset: '$got' (want 32/0/100): $(cat bo.err)"
+fi
+if "$DD" if=in1 bs=64k iflag=direct count=1 >/dev/null 2>&1; then
+	got=$(json_off iflag=direct)
+	[ "$got" = 0 ] && ok "json buffer_offset with iflag=direct: 0" ||
+		bad "json buffer_offset with iflag=direct: '$got' (want 0)"
+fi
+line=$("$DD" if=in1 bs=64k time=1 2>&1 | head -n 1)
+case $line in
+*" 32 bytes in (bufoff=)"*) ok "table: '$line'" ;;
+*) bad "table's first line does not give the buffer offset: '$line'" ;;
+esac
+# Copies through offset buffers: the sync engine and every queue's slots
+for eng in sync $("$DD" --help | sed -n 's/.*engine=\(sync|[a-z_|-]*\).*/\1/p' |
+                 tr '|' ' ' | sed 's/sync//'); do
+	rm -f bocopy
+	qd=""; [ $eng = sync ] || qd="qd=4"
+	if "$DD" if=in1 of=bocopy bs=64k bufoff=4000 engine=$eng $qd >bo.out 2>bo.err &&
+	   cmp -s in1 bocopy; then
+		ok "copy with bufoff=4000, engine=$eng${qd:+ $qd}: identical"
+	elif grep -q "not available\|not supported\|cannot set up" bo.err; then
+		echo "SKIP copy with bufoff=4000, engine=$eng: $(head -n 1 bo.err)"
+	else
+		bad "copy with bufoff=4000, engine=$eng${qd:+ $qd}: $(cat bo.err)"
+	fi
+done
+# The addresses the calls get: page offset of every pread/pwrite buffer
+if command -v strace >/dev/null 2>&1; then
+	buf_offsets() {
+		rm -f bocopy
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -o bo.strace -e trace=pread64,pwrite64 -e raw=pread64,pwrite64 \
+			"$DD" if=in1 of=bocopy bs=64k "$@" >/dev/null 2>bo.err || return 1
+		# pread64(fd, buf, count, offset): the buffer's offset in its page,
+		# for the 64 KiB transfers (not the loader's and the library's reads)
+		sed -n 's/.*p\(read\|write\)64(0x[0-9a-f]*, 0x\([0-9a-f]*\), 0x10000,.*/\2/p' bo.strace |
+		while read -r a; do echo $(( 0x$a % ps )); done | sort -u | tr '\n' ' '
+	}
+	for case in ":32 " "bufoff=0:0 " "bufoff=100:100 " "bufoff=4095:4095 "; do
+		args=${case%%:*} want=${case#*:}
+		got=$(buf_offsets $args)
+		if [ "$got" = "$want" ]; then
+			ok "copy ${args:-(default)}: every read and write buffer at page offset $got"
+		else
+			bad "copy ${args:-(default)}: buffers at page offsets '$got' (want '$want'): $(cat bo.err)"
+		fi
+	done
+	if "$DD" if=in1 bs=64k iflag=direct count=1 >/dev/null 2>&1; then
+		got=$(buf_offsets iflag=direct)
+		[ "$got" = "0 " ] && ok "iflag=direct copy: buffers page-aligned" ||
+			bad "iflag=direct copy: buffers at page offsets '$got' (want 0)"
+	fi
+else
+	echo "SKIP bufoff= buffer addresses: strace is not installed"
 fi
 
 echo "$pass passed, $fail failed"
