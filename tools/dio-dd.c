@@ -193,8 +193,8 @@ usage(void)
 "                        0 to 4095 (default: 32 when every transfer goes\n"
 "                        through the page cache, where the kernel's copies\n"
 "                        were measured faster than to a cache-line aligned\n"
-"                        buffer; 0 with a direct side, where it must be a\n"
-"                        multiple of the memory alignment)\n"
+"                        buffer; otherwise 0: with a direct side it must be\n"
+"                        a multiple of the memory alignment)\n"
 "  largepages=0|1        1 (default): each thread's buffers on large pages\n"
 "                        where the system has them (transparent huge\n"
 "                        pages), so direct transfers pin fewer pages\n"
@@ -775,20 +775,22 @@ max_sz(size_t a, size_t b)
 }
 
 /*
- * Where the buffers start (bufoff=).  A direct transfer (iflag/oflag=direct,
- * or sg with dio=1) needs its buffer aligned to the side's memory
- * alignment: the default there is 0 and a given offset must be a multiple
- * of it.  When every transfer goes through the page cache the kernel copies
- * between its pages and the buffer, and those copies (x86 rep movsb) were
- * measured 5-10% faster with a buffer that does not start on a cache line
- * (bench/bufoff-bench.py); 32 bytes keeps every narrower alignment.
+ * Where the buffers start (bufoff=).  When every transfer goes through the
+ * page cache the kernel copies between its pages and the buffer, and those
+ * copies (x86 rep movsb) were measured 5-10% faster with a buffer that does
+ * not start on a cache line (bench/bufoff-bench.py): the default there is
+ * 32, which keeps every narrower alignment.  Anything else starts aligned
+ * by default: a direct transfer (iflag/oflag=direct, or sg with dio=1)
+ * needs its buffer on the side's memory alignment, so a given offset must
+ * be a multiple of it; SCSI pass-through on a block device maps an aligned
+ * buffer and copies through a bounce buffer otherwise.
  */
 static void
 set_buffer_offset(void)
 {
 	size_t need = 0, a;
 	const char *who = NULL;
-	int i, k;
+	int i, k, cached = 1;
 
 	for (i = 0; i < ndevs; i++)
 		for (k = 0; k < 2; k++) {
@@ -801,13 +803,15 @@ set_buffer_offset(void)
 			else
 				a = (k ? o.oflag.direct : o.iflag.direct) ?
 				    max_sz(s->align.mem_align, 1) : 0;
+			if (s->kind == K_SG || a)
+				cached = 0;
 			if (a > need) {     /* powers of two: the largest serves all */
 				need = a;
 				who = s->path;
 			}
 		}
 	if (!o.bufoff_set) {
-		buf_off = need ? 0 : 32;
+		buf_off = cached ? 32 : 0;
 		return;
 	}
 	if (need && o.bufoff % need != 0)

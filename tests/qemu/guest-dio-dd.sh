@@ -9,6 +9,8 @@
 #  - dio=1 with allow_dio 0 (every command counted as "not done", the
 #    reason printed) and 1 (done);
 #  - bs must be the device's block size; JSON carries the sg counts;
+#  - sg buffers start aligned (bufoff 0) unless bufoff= says otherwise,
+#    which dio=1 refuses;
 #  - an input that does not end on a block boundary is refused for an sg
 #    output (SCSI WRITE takes whole blocks; the piece used to be dropped
 #    silently), nothing written; count= copies the whole blocks;
@@ -169,6 +171,18 @@ allow_dio 0
 run 0 "json" if="$T" bs="$B" bpt=64 count=1024 dio=1 --format json
 expect '"sg": {"commands": 16, "direct_asked": true, "direct_not_done": 16, "reason":' "JSON sg object"
 expect '"io": "sg-dio"' "JSON io sg-dio"
+# bufoff=: sg buffers start aligned by default (pass-through maps an
+# aligned buffer; a block device's SG_IO copies through a bounce buffer
+# otherwise); an offset is taken without dio=1 and refused with it
+expect '"buffer_offset": 0,' "JSON buffer_offset 0 for sg with dio=1"
+run 0 "json, sg without dio" if="$T" bs="$B" bpt=64 count=64 --format json
+expect '"buffer_offset": 0,' "JSON buffer_offset 0 for sg"
+run 0 "json, iflag=sg on the block device" if="$TB" iflag=sg bs="$B" bpt=64 count=64 --format json
+expect '"buffer_offset": 0,' "JSON buffer_offset 0 for SG_IO on a block device"
+run 0 "bufoff=32, sg without dio" if="$T" bs="$B" bpt=64 count=64 bufoff=32 --format json
+expect '"buffer_offset": 32,' "JSON buffer_offset 32 when asked for"
+run 2 "bufoff=32 with dio=1" if="$T" bs="$B" bpt=64 count=64 bufoff=32 dio=1
+expect "bufoff=32: direct transfers need buffers aligned to" "bufoff=32 refused with dio=1"
 
 # ------------------------------------------------------------ sg outputs in use
 # Swap on the scsi_debug disk: its sg node must not be written.
