@@ -19,28 +19,14 @@ the run (see there).
 Usage: bench/bufoff-bench.py [--rounds 11] [--size 1G] [--dir /dev/shm]
          [--dio-dd PATH]
 """
-import argparse, contextlib, json, os, shutil, statistics, subprocess, sys, tempfile
+import argparse, contextlib, json, os, shutil, statistics, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+from benchlib import find_tool, sh, size_bytes  # noqa: E402
 from quiet import quiet  # noqa: E402
 
 BS = 131072
-
-
-def find_tool(arg):
-    for p in [arg, os.path.join(TOP, "tools/dio-dd")]:
-        if p and os.access(p, os.X_OK):
-            return p
-    sys.exit("dio-dd not found: build it, or pass --dio-dd PATH")
-
-
-def out(cmd):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        sys.exit("command failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stderr))
-    return r.stdout
 
 
 def diodd(tool, path, rw, size, bufoff):
@@ -51,14 +37,14 @@ def diodd(tool, path, rw, size, bufoff):
         args.append("if=" + path)
     else:
         args += ["of=" + path, "oflag=notrunc", "--force"]
-    d = json.loads(out(args))
+    d = json.loads(sh(args))
     assert d["total"]["bytes"] == size, d["total"]
     assert d["buffer_offset"] == (32 if bufoff is None else bufoff), d["buffer_offset"]
     return d["total"]["mb_per_s"]
 
 
 def fio(path, rw, size):
-    j = json.loads(out(["fio", "--output-format=json", "--name=b", "--filename=" + path,
+    j = json.loads(sh(["fio", "--output-format=json", "--name=b", "--filename=" + path,
                         "--rw=" + rw, "--bs=%d" % BS, "--size=%d" % size,
                         "--ioengine=psync", "--invalidate=0"]))
     part = j["jobs"][0][rw]
@@ -73,13 +59,12 @@ def main():
     ap.add_argument("--dir", default="/dev/shm", help="a tmpfs directory")
     ap.add_argument("--dio-dd", default=None)
     a = ap.parse_args()
-    mult = {"k": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    size = int(a.size[:-1]) * mult[a.size[-1]] if a.size[-1] in mult else int(a.size)
+    size = size_bytes(a.size)
     if size < BS or size % BS:
         sys.exit("--size must be a multiple of 128 KiB")
     if shutil.which("fio") is None:
         sys.exit("needs fio")
-    tool = find_tool(a.dio_dd)
+    tool = find_tool("dio-dd", a.dio_dd)
     work = tempfile.mkdtemp(prefix="bufoff-bench.", dir=a.dir)
     path = os.path.join(work, "f")
     try:
@@ -97,7 +82,7 @@ def main():
 
 def run(a, tool, path, size):
     print("dio-dd %s vs fio (%s); %d rounds, %d MiB file in %s, bs 128 KiB, buffered"
-          % (out([tool, "--version"]).split()[2].rstrip(","), out(["fio", "--version"]).strip(),
+          % (sh([tool, "--version"]).split()[2].rstrip(","), sh(["fio", "--version"]).strip(),
              a.rounds, size >> 20, a.dir))
     print("%-5s %14s %14s %10s %9s %9s" % ("rw", "bufoff=32 MB/s", "bufoff=0 MB/s",
                                            "fio MB/s", "32/0", "32/fio"))

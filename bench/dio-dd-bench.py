@@ -52,33 +52,8 @@ Usage: sudo bench/dio-dd-bench.py [--pairs 9] [--size 256M] [--bs 128k]
 """
 import argparse, json, os, re, shutil, statistics, subprocess, sys, tempfile
 
+from benchlib import find_tool, sh, size_bytes
 from quiet import quiet
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.dirname(HERE)
-
-
-def sh(cmd, **kw):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
-    if r.returncode != 0:
-        sys.exit("command failed (%d): %s\n%s%s" % (r.returncode, " ".join(cmd), r.stdout,
-                                                     r.stderr))
-    return r
-
-
-def find_tool(arg):
-    for p in [arg, os.path.join(TOP, "tools/dio-dd"), "/tmp/bd/tools/dio-dd"]:
-        if p and os.access(p, os.X_OK):
-            return p
-    sys.exit("dio-dd not found: build it, or pass --dio-dd PATH")
-
-
-def size_bytes(s):
-    m = re.fullmatch(r"(\d+)([kKmMgG]?)", s)
-    if not m:
-        sys.exit("bad size %s" % s)
-    return int(m.group(1)) * {"": 1, "k": 1024, "K": 1024, "m": 1 << 20, "M": 1 << 20,
-                              "g": 1 << 30, "G": 1 << 30}[m.group(2)]
 
 
 def settle(devs):
@@ -107,7 +82,7 @@ def run_diodd(tool, devs, rw, direct, qd, bs, size, model="sessions", fadvise="n
             args.append("oflag=direct")
     if qd > 1:
         args += ["qd=%d" % qd, "engine=io_uring"]
-    d = json.loads(sh(args).stdout)
+    d = json.loads(sh(args))
     assert d["total"]["bytes"] == size * len(devs), d["total"]
     return d["total"]["mb_per_s"]
 
@@ -119,7 +94,7 @@ def run_fio(devs, rw, direct, qd, bs, size, engine):
             "--iodepth=%d" % qd, "--invalidate=0"]
     for i, d in enumerate(devs):
         args += ["--name=d%d" % i, "--filename=" + d]
-    j = json.loads(sh(args).stdout)
+    j = json.loads(sh(args))
     job = j["jobs"][0]
     part = job["read" if rw == "read" else "write"]
     assert part["io_bytes"] == size * len(devs), part["io_bytes"]
@@ -173,7 +148,7 @@ def main():
             sys.exit("needs %s" % t)
     if a.quick:
         a.pairs, a.size = 3, "64M"
-    tool = find_tool(a.dio_dd)
+    tool = find_tool("dio-dd", a.dio_dd)
     size, bs = size_bytes(a.size), size_bytes(a.bs)
     with quiet():
         return bench(a, tool, size, bs)
@@ -187,17 +162,17 @@ def bench(a, tool, size, bs):
             img = os.path.join(work, "img%d" % i)
             with open(img, "wb") as f:
                 f.truncate(size)
-            loops.append(sh(["losetup", "-f", "--show", img]).stdout.strip())
+            loops.append(sh(["losetup", "-f", "--show", img]).strip())
         # Fill them once so that reads read data.
         for d in loops:
             sh(["dd", "if=/dev/urandom", "of=" + d, "bs=1M", "count=%d" % (size >> 20)])
         settle(loops)
         print("dio-dd %s (%s) vs fio (%s) and GNU dd; %d pairs each, %s per device, bs %s, "
-              "loop devices over %s" % (sh([tool, "--version"]).stdout.split()[2].rstrip(","),
+              "loop devices over %s" % (sh([tool, "--version"]).split()[2].rstrip(","),
                                         "threads" if a.threads else
                                         "--processes, fadvise=sequential against fio; "
                                         "--same-session against dd",
-                                        sh(["fio", "--version"]).stdout.strip(), a.pairs,
+                                        sh(["fio", "--version"]).strip(), a.pairs,
                                         a.size, a.bs, a.dir))
         rows = []
         hdr = "%-6s %-9s %4s %3s %-4s %10s %10s %7s %6s" % (

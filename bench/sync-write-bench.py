@@ -29,25 +29,10 @@ chance.
 """
 import argparse, contextlib, json, os, shutil, statistics, subprocess, sys, tempfile
 
+from benchlib import find_tool, sh
 from quiet import quiet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.dirname(HERE)
-
-
-def sh(cmd, **kw):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
-    if r.returncode != 0:
-        sys.exit("command failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stderr))
-    return r.stdout
-
-
-def find_sync_write(arg):
-    for p in [arg, os.path.join(TOP, "tools/sync-write"),
-              os.path.join(TOP, "build/gcc/tools/sync-write")]:
-        if p and os.access(p, os.X_OK):
-            return p
-    sys.exit("sync-write not found: build it, or pass --sync-write PATH")
 
 
 def run_sync_write(sw, d, method, size, writers, secs):
@@ -166,7 +151,7 @@ def main():
         a.pairs, a.time = 3, 0.3
     if not shutil.which("fio"):
         sys.exit("fio is not installed (apt-get install fio)")
-    sw = find_sync_write(a.sync_write)
+    sw = find_tool("sync-write", a.sync_write)
     d = tempfile.mkdtemp(prefix="sw-bench.", dir=a.dir or os.getcwd())
     ml = os.path.join(d, "minloop")
     sh(["cc", "-O2", "-o", ml, os.path.join(HERE, "minloop.c")])

@@ -1311,6 +1311,8 @@ dio__os_read_discard(int fd, int64_t off, size_t len)
 
 /* ------------------------------------------------------------ large pages */
 
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
+
 /*
  * Transparent huge pages: the PMD size, unless THP is switched off
  * ("[never]" in enabled; "madvise" and "always" both honour
@@ -1320,14 +1322,13 @@ size_t
 dio__os_large_page_size(void)
 {
 #ifdef MADV_HUGEPAGE
-	static const char dir[] = "/sys/kernel/mm/transparent_hugepage";
 	char line[128];
 	uint64_t v;
 
-	if (dio__read_line("/sys/kernel/mm/transparent_hugepage/enabled", line,
-	                   sizeof(line)) < 0 || strstr(line, "[never]") != NULL)
+	if (dio__read_line(THP_DIR "/enabled", line, sizeof(line)) < 0 ||
+	    strstr(line, "[never]") != NULL)
 		return 0;
-	if (dio__read_u64(dir, "hpage_pmd_size", &v) < 0 || v <= dio__pagesize() ||
+	if (dio__read_u64(THP_DIR, "hpage_pmd_size", &v) < 0 || v <= dio__pagesize() ||
 	    (v & (v - 1)) != 0 || v > SIZE_MAX / 2)
 		return 0;
 	return (size_t)v;

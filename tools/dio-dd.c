@@ -2209,7 +2209,7 @@ print_table(FILE *fp, const struct row *rows, int n, const struct row *tot,
 {
 	char a[32];
 	size_t w = 6, l, page = buffer_page();
-	int i;
+	int i, large = page > (size_t)sysconf(_SC_PAGESIZE);
 	const struct row *r;
 
 	fprintf(fp, "dio-dd %s: %d device%s x %" PRIu64 " thread%s%s, %s, engine %s",
@@ -2220,11 +2220,10 @@ print_table(FILE *fp, const struct row *rows, int n, const struct row *tot,
 		fprintf(fp, " qd=%" PRIu64, o.qd);
 	fprintf(fp, ", bs=%" PRIu64 " bpt=%" PRIu64 " (%s per call)", o.bs, o.bpt,
 	        diot_fmt_iec(tsize, a, sizeof(a)));
-	if (page > (size_t)sysconf(_SC_PAGESIZE))
+	if (large)
 		fprintf(fp, ", buffers on %s pages", diot_fmt_iec(page, a, sizeof(a)));
 	if (buf_off)
-		fprintf(fp, "%s %zu bytes in (bufoff=)",
-		        page > (size_t)sysconf(_SC_PAGESIZE) ? "," : ", buffers", buf_off);
+		fprintf(fp, "%s %zu bytes in (bufoff=)", large ? "," : ", buffers", buf_off);
 	fputc('\n', fp);
 	if (engine_note[0])
 		fprintf(fp, "engine: %s\n", engine_note);
