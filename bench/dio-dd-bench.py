@@ -40,8 +40,9 @@ Where the kernel schedules sessions as groups (autogroup), the process
 model decides how much of the CPUs the devices get against the kernel's
 loop and writeback threads, by up to 25% here either way (see dio-dd(1)
 --same-session): the bench keeps that out of the ratio.
-"ratio" is dio-dd's median over the peer's median (the verdict);
-"pairs" is the median of the per-pair ratios, shown beside it.  On a
+"pairs" is the median of the per-pair ratios (dio-dd's MB/s over the
+peer's in the same pair: the verdict, as in sync-write-bench.py);
+"ratio" is dio-dd's median over the peer's median, shown beside it.  On a
 virtual machine free page reporting is turned off and guest halt polling
 on for the run (see quiet.py): refilling a dropped page cache otherwise
 times the host's page faults, and waking a halted virtual CPU for every
@@ -176,7 +177,7 @@ def bench(a, tool, size, bs):
                                         a.size, a.bs, a.dir))
         rows = []
         hdr = "%-6s %-9s %4s %3s %-4s %10s %10s %7s %6s" % (
-            "rw", "mode", "devs", "qd", "peer", "dio-dd MB/s", "peer MB/s", "ratio", "pairs")
+            "rw", "mode", "devs", "qd", "peer", "dio-dd MB/s", "peer MB/s", "pairs", "ratio")
         print(hdr)
         for rw in ("read", "write"):
             for direct in (0, 1):
@@ -210,10 +211,10 @@ def bench(a, tool, size, bs):
                                    "median_pair_ratio": statistics.median(ratios),
                                    "dio_dd_runs": a_res, "peer_runs": b_res}
                             rows.append(row)
-                            print("%-6s %-9s %4d %3d %-4s %10.0f %10.0f %7.2f %6.2f%s" % (
-                                rw, row["mode"], nd, qd, peer, ma, mb, ma / mb,
-                                row["median_pair_ratio"],
-                                "" if ma / mb >= 1.0 else "  (below 1.0)"), flush=True)
+                            verdict = row["median_pair_ratio"]
+                            print("%-6s %-9s %4d %3d %-4s %10.0f %10.0f %7.3f %6.3f%s" % (
+                                rw, row["mode"], nd, qd, peer, ma, mb, verdict, ma / mb,
+                                "" if verdict >= 1.0 else "  (below 1.0)"), flush=True)
         if a.json:
             with open(a.json, "w") as f:
                 json.dump({"pairs": a.pairs, "size": size, "bs": bs, "rows": rows}, f, indent=1)
