@@ -459,7 +459,8 @@ DIO_EXTERN void dio_free(void *p);
  * answered: dio_scsi_category() then says GOOD, STATUS (non-GOOD status
  * without sense), SENSE (CHECK CONDITION with sense data) or TRANSPORT
  * (host adapter or driver error; on illumos, USCSICMD failing with EIO
- * and no SCSI status).
+ * and no SCSI status).  A RESERVATION CONFLICT is STATUS also where an
+ * older Linux kernel adds host status DID_NEXUS_FAILURE (11h) to it.
  *
  * Misuse: a setter given a bad value returns -EINVAL (or -ENOTSUP) and
  * records it with a detail; dio_scsi_exec() then refuses with that error

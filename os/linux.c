@@ -298,6 +298,21 @@ dio__os_align(int fd, const struct stat *st, struct dio_align *a)
  * DRIVER_SENSE, which only says that sense data came back. */
 #define DIO__DRIVER_STATUS_MASK 0x07
 
+/*
+ * The SCSI midlayer of older kernels marks a RESERVATION CONFLICT status
+ * with host byte DID_NEXUS_FAILURE (11h) as well (newer ones keep that in
+ * a byte of their own that sg does not pass on).  The device answered:
+ * that is a status, not a transport failure.
+ */
+#define DIO__DID_NEXUS_FAILURE 0x11
+
+static int
+dio__sg_resv_conflict(const sg_io_hdr_t *h)
+{
+	return h->host_status == DIO__DID_NEXUS_FAILURE &&
+	       h->status == DIO_SCSI_STATUS_RESERVATION_CONFLICT;
+}
+
 enum { DIO__KIND_OTHER, DIO__KIND_SG, DIO__KIND_BLOCK };
 
 static int
@@ -456,7 +471,7 @@ dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
 		r->status = h.status;
 		r->host_status = h.host_status;
 		r->driver_status = h.driver_status;
-		r->transport = h.host_status != 0 ||
+		r->transport = (h.host_status != 0 && !dio__sg_resv_conflict(&h)) ||
 		               (h.driver_status & DIO__DRIVER_STATUS_MASK) != 0;
 		r->resid = h.resid;
 		if (kind != DIO__KIND_SG)

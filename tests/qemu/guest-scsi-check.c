@@ -826,6 +826,34 @@ check_debug_errors(const struct gdev *g, const char *dev, int fd)
 	      "%s %s: GOOD again after the timeout (%s)", g->name, dev, outcome());
 }
 
+/* A status that is neither GOOD nor CHECK CONDITION: tcmu-ramdisk answers
+ * its vendor opcode C0h with RESERVATION CONFLICT and no sense.  exec
+ * returns 0 (the device answered), the category is STATUS, not TRANSPORT
+ * (older kernels add host byte DID_NEXUS_FAILURE to this status), and the
+ * next command is GOOD. */
+static void
+check_status(const struct gdev *g, const char *dev, int fd)
+{
+	uint8_t cdb[16] = { 0xC0, 0, 0, 0, 0, 0 };
+	size_t n = 99;
+	int e, cat, st, host;
+
+	e = run(fd, cdb, 6, DIO_SCSI_DIR_NONE, NULL, 0, DIO_SCSI_XFER_INDIRECT);
+	cat = dio_scsi_category(cmd);
+	st = dio_scsi_status(cmd);
+	host = dio_scsi_host_status(cmd);
+	CHECK(e == 0 && cat == DIO_SCSI_CAT_STATUS &&
+	      st == DIO_SCSI_STATUS_RESERVATION_CONFLICT &&
+	      dio_scsi_sense(cmd, &n) == NULL && n == 0 &&
+	      strcmp(dio_scsi_status_name(st), "RESERVATION CONFLICT") == 0,
+	      "%s %s: vendor opcode C0h: exec %d, category %s, status 0x%02x (%s), "
+	      "host status 0x%x, %zu bytes of sense", g->name, dev, e,
+	      dio_scsi_category_name(cat), st, dio_scsi_status_name(st), host, n);
+	n = dio_cdb_test_unit_ready(cdb);
+	CHECK(good(fd, cdb, (int)n, DIO_SCSI_DIR_NONE, NULL, 0),
+	      "%s %s: GOOD again after the conflict (%s)", g->name, dev, outcome());
+}
+
 static void
 check_device(const struct gdev *g, const char *dev, unsigned seed)
 {
@@ -853,8 +881,10 @@ check_device(const struct gdev *g, const char *dev, unsigned seed)
 	check_errors(g, dev, fd, blocks);
 	check_repeat(g, dev, fd, bl, blocks, seed + 50);
 	check_modes(g, dev, fd, bl, seed + 100);
-	if (g->has_rbuf)
+	if (g->has_rbuf) {
 		check_buffer(g, dev, fd);
+		check_status(g, dev, fd);
+	}
 	if (g->is_debug && is_sg(g, dev))
 		check_debug_errors(g, dev, fd);
 	close(fd);

@@ -19,7 +19,11 @@
  *     REPORT LUNS (the kernel answers that one itself; see README);
  *   - READ BUFFER (3Ch) modes 02h data, 03h descriptor, 0Ah echo buffer,
  *     0Bh echo buffer descriptor, and WRITE BUFFER (3Bh) modes 02h data
- *     and 0Ah echo buffer, on a buffer of -b bytes separate from the disk.
+ *     and 0Ah echo buffer, on a buffer of -b bytes separate from the disk;
+ *   - the vendor-specific opcode C0h, always answered RESERVATION CONFLICT
+ *     (18h) without sense: a status that is neither GOOD nor CHECK
+ *     CONDITION, which no other device of the harness can be made to give
+ *     (a real conflict needs a second initiator).
  * Anything else ends in CHECK CONDITION, ILLEGAL REQUEST with fixed
  * format sense: INVALID COMMAND OPERATION CODE (20h/00h) for an opcode it
  * does not know, INVALID FIELD IN CDB (24h/00h, with the sense-key
@@ -95,6 +99,7 @@
 
 #define ST_GOOD            0x00
 #define ST_CHECK_CONDITION 0x02
+#define ST_RESERVATION_CONFLICT 0x18
 
 #define KEY_NO_SENSE        0x0
 #define KEY_ILLEGAL_REQUEST 0x5
@@ -791,6 +796,10 @@ static void execute(struct disk *d, struct cmd *c)
 	case 0xA0: do_report_luns(c); break;
 	case 0x3C: do_read_buffer(d, c); break;
 	case 0x3B: do_write_buffer(d, c); break;
+	case 0xC0:                                    /* vendor: see the top */
+		c->status = ST_RESERVATION_CONFLICT;
+		c->senselen = 0;
+		break;
 	default: bad_opcode(c); break;
 	}
 }
@@ -881,9 +890,11 @@ static void log_command(struct disk *d, const struct cmd *c)
 	fprintf(d->log, " data %llu", (unsigned long long)c->datalen);
 	if (c->status == ST_GOOD)
 		fprintf(d->log, " -> GOOD");
-	else
+	else if (c->status == ST_CHECK_CONDITION)
 		fprintf(d->log, " -> CHECK %x/%02x/%02x", c->sense[2] & 0xF,
 		    c->sense[12], c->sense[13]);
+	else
+		fprintf(d->log, " -> STATUS %02x", c->status);
 	if (c->has_inlen)
 		fprintf(d->log, " in %llu", (unsigned long long)c->inlen);
 	fputc('\n', d->log);
