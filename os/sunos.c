@@ -595,8 +595,13 @@ int
 dio__os_device_claim(const char *path, const struct stat *st)
 {
 	/*
-	 * illumos has no open flag that keeps a disk from being mounted or
-	 * added to a pool meanwhile: callers rely on dio_device_in_use().
+	 * illumos's nearest equivalent is an exclusive open: O_EXCL reaches
+	 * the driver as FEXCL, and sd, blkdev and lofi then refuse it while
+	 * the partition is open at all, and once it is held refuse every
+	 * other open of that partition (a mount, zpool, and the caller's own
+	 * descriptor for the I/O alike) until it is closed.  A claim held
+	 * beside the caller's own descriptor, as this call promises, cannot
+	 * be made that way: callers rely on dio_device_in_use().
 	 */
 	(void)path; (void)st;
 	return -ENOTSUP;
