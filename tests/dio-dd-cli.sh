@@ -200,19 +200,49 @@ cmp -s in1 c2 && cmp -s in2 c3 && ok "two pairs, 4 threads each: identical" ||
 expect 0 "10+0 records out" if=in1 of=c4 bs=1000 skip=7 seek=3 count=10
 dd if=in1 of=ref4 bs=1000 skip=7 seek=3 count=10 2>/dev/null
 cmp -s c4 ref4 && ok "skip=7 seek=3 count=10 bs=1000 as dd" || bad "skip/seek/count differ from dd"
-# write a pattern: every 512 bytes stamped with its output offset
+# write a pattern: every block and every 4 KiB in it stamped with its
+# output offset
 expect 0 "8+0 records out" of=w1 bs=4k count=8 seek=2 bpt=3
 sz=$(wc -c <w1)
 [ "$sz" -eq $((10 * 4096)) ] && ok "write: file is seek+count blocks ($sz bytes)" || bad "write: size $sz"
-stamp=$(dd if=w1 bs=512 skip=17 count=1 2>/dev/null | head -c 23)
-[ "$stamp" = "dio-dd 0000000000002200" ] && ok "stamp at 8704: '$stamp'" || bad "stamp at 8704: '$stamp'"
+stamp=$(dd if=w1 bs=512 skip=24 count=1 2>/dev/null | head -c 23)
+[ "$stamp" = "dio-dd 0000000000003000" ] && ok "stamp at 12288: '$stamp'" || bad "stamp at 12288: '$stamp'"
+# the whole layout, for block sizes below, at, between and above 4 KiB,
+# transfers of several blocks, a short last transfer, and queue slots:
+# a stamp exactly at every block start and every 4 KiB into a block
+# where a whole stamp fits, nowhere else; none for blocks under 24 bytes
+for a in "bs=512 count=21 bpt=4 seek=3" "bs=1000 count=9 bpt=4 seek=3" "bs=4k count=7 seek=1" \
+	 "bs=6000 count=5 bpt=2" "bs=128k count=3" "bs=16 count=10" "bs=8k count=9 qd=4"; do
+	rm -f wl
+	# shellcheck disable=SC2086
+	"$DD" of=wl $a >/dev/null 2>wl.err || { bad "write $a: $(cat wl.err)"; continue; }
+	r=$(python3 - wl $a <<'PY' 2>&1
+import re, sys
+a = dict(kv.split("=") for kv in sys.argv[2:])
+bs = int(a["bs"][:-1]) * 1024 if a["bs"].endswith("k") else int(a["bs"])
+seek, n = int(a.get("seek", 0)), int(a["count"])
+want = set()
+if bs >= 24:
+    for b in range(seek * bs, (seek + n) * bs, bs):
+        want.update(range(b, b + bs - 23, 4096))
+d = open(sys.argv[1], "rb").read()
+found = {m.start() for m in re.finditer(rb"dio-dd [0-9a-f]{16}\n", d)}
+wrong = sorted(q for q in want if d[q:q + 24] != b"dio-dd %016x\n" % q)
+extra = sorted(found - want)
+print("%d stamps, %d wrong %s, %d elsewhere %s" % (len(want), len(wrong), wrong[:3], len(extra), extra[:3]))
+sys.exit(1 if wrong or extra or len(d) != (seek + n) * bs else 0)
+PY
+)
+	[ $? -eq 0 ] && ok "write $a: stamp layout ($r)" || bad "write $a: stamp layout: $r"
+done
+rm -f wl wl.err
 # stamps on both sides of 4 GiB, where the upper eight digits change
 # within one buffer (a sparse file: 2 MiB written)
 expect 0 "2+0 records out" of=w4g bs=1M seek=4095 count=2
-s_lo=$(dd if=w4g bs=512 skip=$((8 * 1024 * 1024 - 1)) count=1 2>/dev/null | head -c 23)
-s_hi=$(dd if=w4g bs=512 skip=$((8 * 1024 * 1024 + 3)) count=1 2>/dev/null | head -c 24 | od -An -c -w24 | tr -d ' ')
-[ "$s_lo" = "dio-dd 00000000fffffe00" ] && [ "$s_hi" = "dio-dd0000000100000600\n" ] &&
-	ok "stamps across 4 GiB: '$s_lo', 'dio-dd 0000000100000600' and its newline" ||
+s_lo=$(dd if=w4g bs=512 skip=$((8 * 1024 * 1024 - 8)) count=1 2>/dev/null | head -c 23)
+s_hi=$(dd if=w4g bs=512 skip=$((8 * 1024 * 1024 + 8)) count=1 2>/dev/null | head -c 24 | od -An -c -w24 | tr -d ' ')
+[ "$s_lo" = "dio-dd 00000000fffff000" ] && [ "$s_hi" = "dio-dd0000000100001000\n" ] &&
+	ok "stamps across 4 GiB: '$s_lo', 'dio-dd 0000000100001000' and its newline" ||
 	bad "stamps across 4 GiB: '$s_lo', '$s_hi'"
 rm -f w4g
 

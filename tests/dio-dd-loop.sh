@@ -287,15 +287,15 @@ if [ -n "$dflag" ]; then
 fi
 # writes: the pattern lands at seek, the device keeps its size
 expect 0 "4+0 records out" of="$L4" bs=1M seek=2 count=4 --force
-stamp=$(dd if="$L4" bs=512 skip=$((2 * 2048 + 1)) count=1 2>/dev/null | head -c 23)
-[ "$stamp" = "dio-dd 0000000000200200" ] && ok "write at seek=2 (1 MiB blocks) stamped '$stamp'" ||
+stamp=$(dd if="$L4" bs=512 skip=$((2 * 2048 + 8)) count=1 2>/dev/null | head -c 23)
+[ "$stamp" = "dio-dd 0000000000201000" ] && ok "write at seek=2 (1 MiB blocks) stamped '$stamp'" ||
 	bad "write stamp: '$stamp'"
 expect 2 "has room for 4 blocks of 1048576 after seek=12, not 5" of="$L4" bs=1M seek=12 count=5 --force
 # a process per device: both devices written, stamped, and free afterwards
 expect 0 "8+0 records out" of="$L4,$L5" bs=1M seek=1 count=4 --force --processes
-s4=$(dd if="$L4" bs=512 skip=$((2048 + 3)) count=1 2>/dev/null | head -c 23)
-s5=$(dd if="$L5" bs=512 skip=$((4 * 2048 + 2047)) count=1 2>/dev/null | head -c 23)
-[ "$s4" = "dio-dd 0000000000100600" ] && [ "$s5" = "dio-dd 00000000004ffe00" ] &&
+s4=$(dd if="$L4" bs=512 skip=$((2048 + 8)) count=1 2>/dev/null | head -c 23)
+s5=$(dd if="$L5" bs=512 skip=$((4 * 2048 + 2040)) count=1 2>/dev/null | head -c 23)
+[ "$s4" = "dio-dd 0000000000101000" ] && [ "$s5" = "dio-dd 00000000004ff000" ] &&
 	ok "--processes: both devices stamped ('$s4', '$s5')" || bad "--processes stamps: '$s4', '$s5'"
 expect 0 "8+0 records out" of="$L4,$L5" bs=1M count=4 --force --processes
 expect 0 "16+0 records out" of="$L4" bs=1M --force $( [ -n "$dflag" ] && echo oflag=direct )
