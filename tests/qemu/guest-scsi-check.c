@@ -836,7 +836,7 @@ check_status(const struct gdev *g, const char *dev, int fd)
 {
 	uint8_t cdb[16] = { 0xC0, 0, 0, 0, 0, 0 };
 	size_t n = 99;
-	int e, cat, st, host;
+	int e, cat, st, host, k;
 
 	e = run(fd, cdb, 6, DIO_SCSI_DIR_NONE, NULL, 0, DIO_SCSI_XFER_INDIRECT);
 	cat = dio_scsi_category(cmd);
@@ -849,8 +849,8 @@ check_status(const struct gdev *g, const char *dev, int fd)
 	      "%s %s: vendor opcode C0h: exec %d, category %s, status 0x%02x (%s), "
 	      "host status 0x%x, %zu bytes of sense", g->name, dev, e,
 	      dio_scsi_category_name(cat), st, dio_scsi_status_name(st), host, n);
-	n = dio_cdb_test_unit_ready(cdb);
-	CHECK(good(fd, cdb, (int)n, DIO_SCSI_DIR_NONE, NULL, 0),
+	k = dio_cdb_test_unit_ready(cdb);
+	CHECK(good(fd, cdb, k, DIO_SCSI_DIR_NONE, NULL, 0),
 	      "%s %s: GOOD again after the conflict (%s)", g->name, dev, outcome());
 }
 
