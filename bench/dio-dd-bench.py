@@ -35,7 +35,10 @@ For buffered transfers dio-dd's buffers start 32 bytes into a page (its
 default bufoff=32), fio's where malloc puts them (16 or 32 bytes off a
 cache line here), dd's on a page boundary; the kernel's copies to and
 from a buffer on a cache line were 5-10% slower on this machine (see
-bench/bufoff-bench.py).
+bench/bufoff-bench.py).  What is written: dio-dd's pattern (its offset
+stamped at every block's start and every 4 KiB, see dio-dd(1)), fio's
+buffers with its default scramble_buffers (offset and time written into
+every 512 bytes before each write), dd's zeros from /dev/zero.
 Where the kernel schedules sessions as groups (autogroup), the process
 model decides how much of the CPUs the devices get against the kernel's
 loop and writeback threads, by up to 25% here either way (see dio-dd(1)
