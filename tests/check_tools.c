@@ -1,5 +1,5 @@
 /*
- * check_tools.c -- the tools' shared helpers (tools/util.c): size and
+ * check_tools.c -- the tools' shared helpers (tools/kit/util.c): size and
  * number parsing with their exact messages, the option parser, formatting
  * and escaping, and the least-squares fit dio-rbuf's sweep relies on.
  */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/util.h"
+#include "tools/kit/util.h"
 #include "tests/testutil.h"
 
 static void

@@ -44,8 +44,8 @@
 #include <unistd.h>
 
 #include "libdirectio.h"
-#include "tools/hist.h"
-#include "tools/util.h"
+#include "tools/kit/hist.h"
+#include "tools/kit/util.h"
 
 #define MAX_DEVS 64
 #define MAX_THREADS 64           /* per device */

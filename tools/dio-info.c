@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "libdirectio.h"
-#include "tools/util.h"
+#include "tools/kit/util.h"
 
 #define PROG "dio-info"
 #define MAX_ADVICE 24

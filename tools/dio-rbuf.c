@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "libdirectio.h"
-#include "tools/util.h"
+#include "tools/kit/util.h"
 
 #define PROG "dio-rbuf"
 #define EXIT_FAIL 1

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/svg.h"
+#include "tools/kit/svg.h"
 #include "tools/sync-write.h"
-#include "tools/util.h"
+#include "tools/kit/util.h"
 
 static const char *const status_name[] = { "ok", "n/a", "error", "interrupted" };
 

@@ -39,12 +39,12 @@
 #include <unistd.h>
 
 #include "libdirectio.h"
-#include "tools/hist.h"
+#include "tools/kit/hist.h"
 
 #define SW_ERRNO() (-errno)
-#include "tools/svg.h"
+#include "tools/kit/svg.h"
 #include "tools/sync-write.h"
-#include "tools/util.h"
+#include "tools/kit/util.h"
 
 #define MAX_WRITERS 256
 #define HDR_SIZE 64

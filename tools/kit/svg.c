@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tools/svg.h"
-#include "tools/util.h"
+#include "tools/kit/svg.h"
+#include "tools/kit/util.h"
 
 #define W 900.0          /* document width                 */
 #define CH 460.0         /* height of one chart            */

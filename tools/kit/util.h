@@ -1,6 +1,6 @@
 /*
  * util.h -- helpers shared by the libdirectio command-line tools (the
- * convenience library tools/libdiotool.la): option parsing, number and
+ * convenience library tools/kit/libdiokit.la): option parsing, number and
  * size parsing with specific error messages, formatting, clocks and CPU
  * time, a least-squares fit, and JSON/CSV/XML text escaping.
  *

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tools/hist.h"
+#include "tools/kit/hist.h"
 
 static int
 diot_msb(uint64_t v)

@@ -13,7 +13,7 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "tools/util.h"
+#include "tools/kit/util.h"
 
 static int
 diot_err(char *err, size_t errlen, int code, const char *fmt, ...)
