@@ -83,8 +83,12 @@ else
 	expect 1 "/dev/null: not a SCSI device" --sweep /dev/null
 fi
 # A loop device is a block device that does not take SG_IO.
-if [ "$DIO_BACKEND" = linux ] && [ -b /dev/loop0 ]; then
+# Debian's loop nodes are root:disk 0660: without the right to open one,
+# there is nothing to check (dio-rbuf then says "permission denied").
+if [ "$DIO_BACKEND" = linux ] && [ -b /dev/loop0 ] && [ -r /dev/loop0 ]; then
 	expect 1 "/dev/loop0: not a SCSI device" /dev/loop0
+elif [ "$DIO_BACKEND" = linux ] && [ -b /dev/loop0 ]; then
+	echo "skipped: dio-rbuf /dev/loop0: this user may not open /dev/loop0"
 fi
 # Refused before any output file is made.
 [ ! -e "$tmp/p.svg" ] || { echo "FAIL: a plot was written"; fails=$((fails + 1)); }

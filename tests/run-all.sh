@@ -9,14 +9,24 @@
 #   clang     clang, -Werror
 #   sanitize  gcc with AddressSanitizer + UndefinedBehaviorSanitizer
 #   posix     the portable fallback backend (--with-backend=posix)
+#   nonroot   run as root: the gcc configuration's `make check` once more as
+#             an unprivileged user made for it (DIO_TEST_USER, default
+#             diotest), so that the suite is known to pass without root too;
+#             run without root, the configurations above already are that
 #
-# DIO_CONFIGS="gcc clang" limits the set.  Tests needing root (loop devices)
+# DIO_CONFIGS="gcc clang" (or gcc,clang) limits the set.  Tests needing root (loop devices)
 # or QEMU print SKIP with the reason when they cannot run.  Exit status is 0
 # only if every configuration built and passed.
+#
+# Works in a git checkout, a release tarball, and a tree configured in place
+# by the README's first command (it then builds from a clean copy).  Run with
+# sudo, it gives what it creates in the checkout back to the user who called
+# sudo, so that nothing is left there that the user cannot delete.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
+top=$src
 root=${DIO_BUILD_ROOT:-$src/build}
-configs=${DIO_CONFIGS:-gcc clang sanitize posix}
+configs=$(echo "${DIO_CONFIGS:-gcc clang sanitize posix nonroot}" | tr ',' ' ')
 jobs=${DIO_JOBS:-$(nproc 2>/dev/null || echo 2)}
 failed=""
 # One kernel download (for the qemu SCSI tests) serves every configuration.
@@ -26,21 +36,48 @@ tot_pass=0 tot_fail=0 tot_skip=0
 
 say() { printf '\n=== %s\n' "$*"; }
 
-# Out-of-tree builds need a source tree that is not configured in place.
-# If it is (README's first command builds in place), build from a copy of
-# the files git knows (tracked, or untracked and not ignored).
-if [ -f "$src/config.status" ]; then
-	if command -v git >/dev/null 2>&1 && git -C "$src" rev-parse >/dev/null 2>&1; then
-		say "source tree is configured in place: building from a copy in $root/src"
-		rm -rf "$root/src" && mkdir -p "$root/src" || exit 1
-		(cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - --) |
-			tar -C "$root/src" -xf - || { echo "copying the sources failed"; exit 1; }
-		src=$root/src
-	else
-		echo "run-all.sh: $src is configured in place (config.status) and is not"
-		echo "a git checkout: run 'make distclean' there first"
-		exit 2
+# Run by root through sudo: at exit, what this run made in the user's
+# checkout (build/, and autoreconf's output on a first run) goes back to
+# the user.  Only files owned by root are touched, and only in a checkout
+# that belongs to the user who called sudo.
+give_back() {
+	[ "$(id -u)" -eq 0 ] && [ -n "${SUDO_UID:-}" ] && [ "${SUDO_UID:-0}" -ne 0 ] || return 0
+	[ "$(stat -c %u "$top" 2>/dev/null)" = "$SUDO_UID" ] || return 0
+	find "$top" -xdev -user 0 -exec chown -h "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" {} + 2>/dev/null
+}
+trap give_back EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Copy the source tree at $1 into the new directory $2, as a tree that is
+# not configured or built: with git, the files git knows (tracked, or
+# untracked and not ignored); without git (a release tarball, or a machine
+# without git), every file but the build root, then 'make distclean' there.
+copy_sources() {
+	rm -rf "$2" && mkdir -p "$2" || return 1
+	if command -v git >/dev/null 2>&1 && git -C "$1" rev-parse >/dev/null 2>&1; then
+		(cd "$1" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - --) |
+			tar -C "$2" -xf - || return 1
+		return 0
 	fi
+	case $root/ in
+	"$1"/*) skip_dir=./${root#"$1"/} ;;
+	*) skip_dir=./.none ;;
+	esac
+	(cd "$1" && tar -cf - --exclude="$skip_dir" --exclude=./.git .) | tar -C "$2" -xf - ||
+		return 1
+	if [ -f "$2/config.status" ] && [ -f "$2/Makefile" ]; then
+		(cd "$2" && make -s distclean >/dev/null 2>&1) || return 1
+	fi
+	rm -f "$2/config.status" "$2/config.log"
+}
+
+# Out-of-tree builds need a source tree that is not configured in place.
+# If it is (the README's first command builds in place), build from a copy.
+if [ -f "$src/config.status" ]; then
+	say "source tree is configured in place: building from a clean copy in $root/src"
+	copy_sources "$src" "$root/src" || { echo "copying the sources failed"; exit 1; }
+	src=$root/src
 fi
 if [ ! -x "$src/configure" ] || [ "$src/configure.ac" -nt "$src/configure" ]; then
 	say "autoreconf"
@@ -92,6 +129,44 @@ install_check() {
 	echo "installed library, header, pkg-config file, tool and man page: ok ($flags)"
 }
 
+# The gcc configuration's build and `make check` as an unprivileged user,
+# in a copy of the sources that user owns (the checkout may sit in a
+# directory only root can enter).  The qemu tests ran in the other
+# configurations already; here they say SKIP (DIO_QEMU=skip).
+nonroot_config() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "SKIP: nonroot configuration: this run is not root, so the"
+		echo "      configurations above already ran without root"
+		return 0
+	fi
+	user=${DIO_TEST_USER:-diotest}
+	if ! id "$user" >/dev/null 2>&1; then
+		useradd --system --no-create-home --shell /bin/sh "$user" ||
+			{ echo "nonroot: cannot create the user $user (useradd)"; return 1; }
+	fi
+	if ! command -v runuser >/dev/null 2>&1; then
+		echo "nonroot: no runuser (util-linux) to run the tests as $user"
+		return 1
+	fi
+	ntmp=$(mktemp -d /tmp/dio-nonroot.XXXXXX) || return 1
+	dir=$root/nonroot
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	say "nonroot: configure and make check as user $user ($(id -u "$user")) in $ntmp"
+	copy_sources "$src" "$ntmp/src" || { echo "nonroot: copying the sources failed"; return 1; }
+	mkdir -p "$ntmp/build" && chown -R "$user" "$ntmp" && chmod 755 "$ntmp" || return 1
+	runuser -u "$user" -- env HOME="$ntmp" DIO_QEMU=skip sh -c '
+		cd "$1/build" && "$1/src/configure" -q --enable-werror CC=gcc &&
+		make -s -j"$2" && make -s -j"$2" check' sh "$ntmp" "$jobs"
+	status=$?
+	# Keep the logs with the other configurations' (and count them).
+	(cd "$ntmp/build" && find . -name '*.log' -o -name '*.trs' | tar -cf - -T -) |
+		tar -C "$dir" -xf - 2>/dev/null
+	rm -rf "$ntmp"
+	count "$dir"
+	[ $status -eq 0 ] || { cat "$dir/test-suite.log" 2>/dev/null | tail -n 80; return 1; }
+	return 0
+}
+
 san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 for c in $configs; do
 	case $c in
@@ -122,7 +197,10 @@ for c in $configs; do
 	posix)
 		run_config posix CC=gcc --with-backend=posix || failed="$failed posix"
 		;;
-	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix)"; exit 2 ;;
+	nonroot)
+		nonroot_config || failed="$failed nonroot"
+		;;
+	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix nonroot)"; exit 2 ;;
 	esac
 done
 

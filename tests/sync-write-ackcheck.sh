@@ -36,7 +36,13 @@ expect 0 "OK: every acknowledged transaction is on stable storage" --check "$wor
 # 2. Corrupt one byte of the newest acknowledged transaction of writer 1.
 line=$(grep '^A 1 ' "$work/ack.log" | tail -n 1)
 off=$(echo "$line" | awk '{ print $4 }')
-printf 'X' | dd of="$work/f" bs=1 seek=$((off + 100)) conv=notrunc 2>/dev/null
+# A value the byte does not hold (writing a fixed one would change nothing
+# one time in 256).
+b=$(od -An -tu1 -j $((off + 100)) -N 1 "$work/f" | tr -d ' ')
+printf "\\$(printf '%03o' $(((b + 1) % 256)))" |
+	dd of="$work/f" bs=1 seek=$((off + 100)) conv=notrunc 2>/dev/null
+[ "$(od -An -tu1 -j $((off + 100)) -N 1 "$work/f" | tr -d ' ')" != "$b" ] ||
+	hard "the byte at $((off + 100)) did not change"
 expect 1 "lost: 0; corrupt: 1" --check "$work/ack.log"
 
 # 3. Zero another acknowledged transaction (writer 0): a lost write.

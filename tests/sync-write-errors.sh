@@ -91,6 +91,7 @@ before=$(snapshot)
 
 if [ "$(id -u)" -ne 0 ]; then
 	chmod a-w "$work/dir"
+	before=$(snapshot)     # the mode just changed is not the tool's doing
 	bad 1 "cannot create 'dir/f': permission denied" dir/f
 	chmod u+w "$work/dir"
 	before=$(snapshot)

@@ -44,6 +44,7 @@
 #   -h              this help
 #
 # Environment:
+#   DIO_QEMU=skip       skip (77) at once: no guest is started
 #   DIO_QEMU_CACHE      where the kernel and the prebuilt tcmu-ramdisk are
 #                       kept between runs (default: $top_builddir/tests/
 #                       qemu/cache, or ./tests/qemu/cache)
@@ -128,6 +129,7 @@ tcmu_bufcap=$(bytes "$tcmu_bufcap") || exit 99
 qdisk_bytes=$(bytes "$qdisk_size") || exit 99
 
 # ------------------------------------------------------------ what we need
+[ "${DIO_QEMU:-}" = skip ] && skip "the qemu guest tests are turned off here (DIO_QEMU=skip)"
 [ "$(uname -s)" = Linux ] || skip "the qemu harness needs a Linux host"
 qemu=${QEMU:-qemu-system-x86_64}
 command -v "$qemu" >/dev/null 2>&1 ||
