@@ -155,6 +155,7 @@ nonroot_config() {
 	copy_sources "$src" "$ntmp/src" || { echo "nonroot: copying the sources failed"; return 1; }
 	mkdir -p "$ntmp/build" && chown -R "$user" "$ntmp" && chmod 755 "$ntmp" || return 1
 	runuser -u "$user" -- env HOME="$ntmp" DIO_QEMU=skip sh -c '
+		{ [ -x "$1/src/configure" ] || (cd "$1/src" && autoreconf -fi); } &&
 		cd "$1/build" && "$1/src/configure" -q --enable-werror CC=gcc &&
 		make -s -j"$2" && make -s -j"$2" check' sh "$ntmp" "$jobs"
 	status=$?
