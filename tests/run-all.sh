@@ -44,6 +44,11 @@ give_back() {
 	[ "$(id -u)" -eq 0 ] && [ -n "${SUDO_UID:-}" ] && [ "${SUDO_UID:-0}" -ne 0 ] || return 0
 	[ "$(stat -c %u "$top" 2>/dev/null)" = "$SUDO_UID" ] || return 0
 	find "$top" -xdev -user 0 -exec chown -h "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" {} + 2>/dev/null
+	# The build root, if in the checkout, is the run's own: all of it.
+	case $root/ in
+	"$top"/*) [ -d "$root" ] && chown -R -h "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$root" ;;
+	esac
+	return 0
 }
 trap give_back EXIT
 trap 'exit 130' INT
@@ -161,7 +166,7 @@ nonroot_config() {
 	status=$?
 	# Keep the logs with the other configurations' (and count them).
 	(cd "$ntmp/build" && find . -name '*.log' -o -name '*.trs' | tar -cf - -T -) |
-		tar -C "$dir" -xf - 2>/dev/null
+		tar -C "$dir" --no-same-owner -xf - 2>/dev/null
 	rm -rf "$ntmp"
 	count "$dir"
 	[ $status -eq 0 ] || { cat "$dir/test-suite.log" 2>/dev/null | tail -n 80; return 1; }
