@@ -45,20 +45,24 @@ rbuf_open_device(struct dev *d, const struct opts *o)
 	if (stat(d->path, &st) != 0)
 		diot_die(DIOT_EXIT_FAIL, "%s: %s", d->path, dio_strerror(-errno));
 	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
-		diot_die(DIOT_EXIT_FAIL, "%s: not a device (%s); give a SCSI device: an sg device "
-		     "(/dev/sgN), a SCSI disk (/dev/sdX) or an illumos raw disk "
-		     "(/dev/rdsk/...)", d->path,
-		     S_ISREG(st.st_mode) ? "a regular file" :
-		     S_ISDIR(st.st_mode) ? "a directory" : "not a block or character device");
+		diot_die(DIOT_EXIT_FAIL,
+		         "%s: not a device (%s); give a SCSI device: an sg device "
+		         "(/dev/sgN), a SCSI disk (/dev/sdX) or an illumos raw disk "
+		         "(/dev/rdsk/...)", d->path,
+		         S_ISREG(st.st_mode) ? "a regular file" :
+		         S_ISDIR(st.st_mode) ? "a directory" : "not a block or character device");
 	fd = dio_scsi_open(d->path, 1);
 	if (fd == -ENOTTY)
-		diot_die(DIOT_EXIT_FAIL, "%s: not a SCSI device: it does not accept SCSI pass-through "
-		     "(SG_IO/USCSICMD)", d->path);
+		diot_die(DIOT_EXIT_FAIL,
+		         "%s: not a SCSI device: it does not accept SCSI pass-through "
+		         "(SG_IO/USCSICMD)", d->path);
 	if (fd == -ENOTSUP)
-		diot_die(DIOT_EXIT_FAIL, "%s: this build has no SCSI pass-through (libdirectio backend %s)",
-		     d->path, dio_backend_name());
+		diot_die(DIOT_EXIT_FAIL,
+		         "%s: this build has no SCSI pass-through (libdirectio backend %s)",
+		         d->path, dio_backend_name());
 	if (fd < 0)
-		diot_die(DIOT_EXIT_FAIL, "%s: cannot open: %s", d->path, dio_strerror(fd));
+		diot_die(DIOT_EXIT_FAIL,
+		         "%s: cannot open: %s", d->path, dio_strerror(fd));
 	d->fd = fd;
 	/* Only sg has a reserved buffer: asking for 0 bytes reads its size. */
 	d->reserved = dio_scsi_reserve(fd, 0);
@@ -95,17 +99,21 @@ rbuf_probe_buffer(struct dev *d, const struct opts *o)
 	dio_cdb_read_buffer(cdb, DIO_BUF_MODE_DESCRIPTOR, o->buffer_id, 0, sizeof(buf));
 	r = setup_cmd(d, cdb, 10, buf, sizeof(buf), o->timeout_s, why, sizeof(why));
 	if (r < 0)
-		diot_die(DIOT_EXIT_FAIL, "%s: READ BUFFER (descriptor mode) could not be sent: %s", d->path, why);
+		diot_die(DIOT_EXIT_FAIL,
+		         "%s: READ BUFFER (descriptor mode) could not be sent: %s", d->path, why);
 	if (r > 0)
-		diot_die(DIOT_EXIT_FAIL, "%s: the device refused READ BUFFER (descriptor mode, buffer id "
-		     "%d): %s\n%s: without READ BUFFER, use --command read to time "
-		     "READ(10) of a few blocks instead", d->path, o->buffer_id, why, diot_prog);
+		diot_die(DIOT_EXIT_FAIL,
+		         "%s: the device refused READ BUFFER (descriptor mode, buffer id "
+		         "%d): %s\n%s: without READ BUFFER, use --command read to time "
+		         "READ(10) of a few blocks instead", d->path, o->buffer_id, why, diot_prog);
 	dio_parse_buffer_descriptor(buf, sizeof(buf), &d->boundary, &d->capacity);
-	rbuf_note(o->verbose, 1, "READ BUFFER descriptor: %02x %02x %02x %02x: offset boundary %u, "
-	     "capacity %u bytes", buf[0], buf[1], buf[2], buf[3], d->boundary, d->capacity);
+	rbuf_note(o->verbose, 1, "READ BUFFER descriptor: %02x %02x %02x %02x: offset "
+	          "boundary %u, capacity %u bytes", buf[0], buf[1], buf[2], buf[3],
+	          d->boundary, d->capacity);
 	if (d->capacity == 0)
-		diot_die(DIOT_EXIT_FAIL, "%s: the device reports a READ BUFFER capacity of 0 bytes for "
-		     "buffer id %d: nothing to read", d->path, o->buffer_id);
+		diot_die(DIOT_EXIT_FAIL,
+		         "%s: the device reports a READ BUFFER capacity of 0 bytes for "
+		         "buffer id %d: nothing to read", d->path, o->buffer_id);
 	d->limit = d->capacity;
 }
 
@@ -124,13 +132,15 @@ rbuf_probe_capacity(struct dev *d, const struct opts *o)
 	if (r < 0)
 		diot_die(DIOT_EXIT_FAIL, "%s: %s", d->path, why);
 	if (d->block_len == 0 || d->blocks == 0)
-		diot_die(DIOT_EXIT_FAIL, "%s: READ CAPACITY gave no usable capacity (%llu blocks of %u bytes)",
-		     d->path, (unsigned long long)d->blocks, d->block_len);
-	rbuf_note(o->verbose, 1, "READ CAPACITY: %llu blocks of %u bytes", (unsigned long long)d->blocks,
-	     d->block_len);
+		diot_die(DIOT_EXIT_FAIL,
+		         "%s: READ CAPACITY gave no usable capacity (%llu blocks of %u bytes)",
+		         d->path, (unsigned long long)d->blocks, d->block_len);
+	rbuf_note(o->verbose, 1, "READ CAPACITY: %llu blocks of %u bytes",
+	          (unsigned long long)d->blocks, d->block_len);
 	if (o->lba >= d->blocks)
-		diot_die(DIOT_EXIT_FAIL, "%s: --lba %llu is beyond the last block (%llu)", d->path,
-		     (unsigned long long)o->lba, (unsigned long long)(d->blocks - 1));
+		diot_die(DIOT_EXIT_FAIL,
+		         "%s: --lba %llu is beyond the last block (%llu)", d->path,
+		         (unsigned long long)o->lba, (unsigned long long)(d->blocks - 1));
 	d->limit = (uint64_t)READ10_MAX_BLOCKS * d->block_len;
 	if (d->blocks - o->lba < READ10_MAX_BLOCKS)
 		d->limit = (d->blocks - o->lba) * d->block_len;

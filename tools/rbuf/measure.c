@@ -45,23 +45,27 @@ rbuf_choose_sizes(const struct dev *d, struct opts *o)
 			o->nsizes++;
 		}
 		if (o->nsizes == 0)
-			diot_die(DIOT_EXIT_FAIL, "%s: the capacity of %llu bytes is below every default sweep "
-			     "size; give --sizes", d->path, (unsigned long long)d->limit);
+			diot_die(DIOT_EXIT_FAIL,
+			         "%s: the capacity of %llu bytes is below every default sweep "
+			         "size; give --sizes", d->path, (unsigned long long)d->limit);
 	}
 	for (i = 0; i < o->nsizes; i++) {
 		if (o->sizes[i] > d->limit)
-			diot_die(DIOT_EXIT_FAIL, "%s: %llu bytes (%s) per command exceeds the %s of %llu bytes "
-			     "(%s)", d->path, (unsigned long long)o->sizes[i],
-			     diot_fmt_iec(o->sizes[i], b, sizeof(b)),
-			     o->command == CMD_RBUF ? "device's buffer capacity" :
-			     "largest READ(10) here", (unsigned long long)d->limit,
-			     diot_fmt_iec(d->limit, a, sizeof(a)));
+			diot_die(DIOT_EXIT_FAIL,
+			         "%s: %llu bytes (%s) per command exceeds the %s of %llu bytes "
+			         "(%s)", d->path, (unsigned long long)o->sizes[i],
+			         diot_fmt_iec(o->sizes[i], b, sizeof(b)),
+			         o->command == CMD_RBUF ? "device's buffer capacity" :
+			         "largest READ(10) here", (unsigned long long)d->limit,
+			         diot_fmt_iec(d->limit, a, sizeof(a)));
 		if (o->command == CMD_READ && o->sizes[i] % d->block_len != 0)
-			diot_die(DIOT_EXIT_FAIL, "%s: %llu bytes per command is not a multiple of the %u-byte "
-			     "block", d->path, (unsigned long long)o->sizes[i], d->block_len);
+			diot_die(DIOT_EXIT_FAIL,
+			         "%s: %llu bytes per command is not a multiple of the %u-byte "
+			         "block", d->path, (unsigned long long)o->sizes[i], d->block_len);
 		if (o->command == CMD_READ && o->sizes[i] < d->block_len)
-			diot_die(DIOT_EXIT_FAIL, "%s: READ(10) needs at least one %u-byte block per command",
-			     d->path, d->block_len);
+			diot_die(DIOT_EXIT_FAIL,
+			         "%s: READ(10) needs at least one %u-byte block per command",
+			         d->path, d->block_len);
 	}
 	for (i = 0; i < o->nsizes; i++)
 		if (o->sizes[i] > o->sizes[n])
