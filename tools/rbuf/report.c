@@ -336,7 +336,9 @@ print_json(const struct dev *d, const struct opts *o, struct run *runs, size_t n
 	struct diot_json j;
 	size_t i, m;
 
-	diot_json_init(&j, stdout, 2);
+	/* One line: tests/qemu/guest-scsi.sh looks for a run's members side by
+	 * side, as the old layout (a run per line) had them. */
+	diot_json_init(&j, stdout, 0);
 	diot_json_precision(&j, 9);
 	diot_json_object(&j, NULL);
 	diot_json_str(&j, "tool", RBUF_PROG);
