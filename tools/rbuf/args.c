@@ -28,7 +28,7 @@ rbuf_note(int verbose, int level, const char *fmt, ...)
 
 	if (verbose < level)
 		return;
-	fprintf(stderr, "%s: ", diot_prog);
+	fprintf(stderr, "%s: ", RBUF_PROG);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

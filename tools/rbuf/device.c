@@ -105,7 +105,7 @@ rbuf_probe_buffer(struct dev *d, const struct opts *o)
 		diot_die(DIOT_EXIT_FAIL,
 		         "%s: the device refused READ BUFFER (descriptor mode, buffer id "
 		         "%d): %s\n%s: without READ BUFFER, use --command read to time "
-		         "READ(10) of a few blocks instead", d->path, o->buffer_id, why, diot_prog);
+		         "READ(10) of a few blocks instead", d->path, o->buffer_id, why, RBUF_PROG);
 	dio_parse_buffer_descriptor(buf, sizeof(buf), &d->boundary, &d->capacity);
 	rbuf_note(o->verbose, 1, "READ BUFFER descriptor: %02x %02x %02x %02x: offset "
 	          "boundary %u, capacity %u bytes", buf[0], buf[1], buf[2], buf[3],
