@@ -354,8 +354,10 @@ diot_team_wait(struct diot_team *t, int tick_ms, void (*tick)(void *), void *arg
 	close_fd(&t->go_w);
 	for (;;) {
 		reap(t, 0);
-		if (t->intr != NULL && *t->intr)
+		if (t->intr != NULL && *t->intr) {
+			t->sh->stop = 1;
 			forward(t);
+		}
 		if (count(t, 1) == t->n)
 			break;
 		doze(t, tick_ms > 0 ? tick_ms : 200);

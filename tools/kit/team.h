@@ -39,8 +39,9 @@
  *
  *  - diot_team_wait(t, tick_ms, tick, arg) waits until every member is done
  *    (threads joined, processes reaped), calling tick(arg) at least every
- *    tick_ms milliseconds (and whenever a member reports), and passes a
- *    signal on as above (DIOT_TEAM_FORWARD_STOP) while waiting.  With
+ *    tick_ms milliseconds (and whenever a member reports); once *intr is
+ *    set it sets the stop flag and, with DIOT_TEAM_FORWARD_STOP, sends
+ *    SIGTERM to the member processes still running (once).  With
  *    DIOT_TEAM_STOP_ON_DEATH, a member process that ends without finishing
  *    sets the stop flag for the others.
  *
