@@ -108,18 +108,20 @@ claim_file(struct sw_ctx *c, const char *path)
 static void
 prefill(const struct sw_ctx *c, const char *path, uint64_t len)
 {
-	static char zero[1 << 20];
+	const size_t piece = 1 << 20;
+	char *zero = calloc(1, piece);
 	uint64_t off;
 	dio_file *f;
 	int64_t r = 0;
 	int rr;
 
+	if (zero == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	rr = dio_open(&f, path, DIO_O_WRONLY, DIO_DIRECT_OFF, DIO_SYNC_NONE, 0);
 	if (rr < 0)
 		diot_die(DIOT_EXIT_FAIL, "open %s: %s", path, dio_strerror(rr));
-	for (off = 0; off < len && !*c->sig; off += sizeof(zero)) {
-		r = dio_pwrite(f, zero, (size_t)(len - off < sizeof(zero) ? len - off
-		                                                      : sizeof(zero)),
+	for (off = 0; off < len && !*c->sig; off += piece) {
+		r = dio_pwrite(f, zero, (size_t)(len - off < piece ? len - off : piece),
 		               (int64_t)off);
 		if (r < 0)
 			break;
@@ -135,6 +137,7 @@ prefill(const struct sw_ctx *c, const char *path, uint64_t len)
 		         d[0] ? d : dio_strerror((int)r));
 	}
 	dio_close(f);
+	free(zero);
 }
 
 static uint64_t
