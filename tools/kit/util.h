@@ -2,7 +2,8 @@
  * util.h -- helpers shared by the libdirectio command-line tools (the
  * convenience library tools/kit/libdiokit.la): option parsing, number and
  * size parsing with specific error messages, formatting, clocks and CPU
- * time, a least-squares fit, and JSON/CSV/XML text escaping.
+ * time, a least-squares fit, and CSV/XML text escaping (JSON: json.h; the
+ * two JSON helpers here are kept only until the tools stop calling them).
  *
  * Conventions: parsers return 0 or a negative errno value (-EINVAL for bad
  * syntax, -ERANGE for out-of-range values) and write a message without the
@@ -145,13 +146,22 @@ char *diot_fmt_iec(uint64_t bytes, char *buf, size_t len);
 /* Short size label for tables and plots: "512K", "4M", "1000" (bytes). */
 char *diot_fmt_short(uint64_t bytes, char *buf, size_t len);
 
-/* Write s as a JSON string, quotes included. */
+/*
+ * Write s as a JSON string, quotes included (NULL: "").  To be removed
+ * once unused: new code writes JSON with tools/kit/json.h, whose
+ * diot_json_quote() this calls.
+ */
 void diot_json_string(FILE *fp, const char *s);
 
 /* Write s as one CSV field (quoted when it holds , " or a newline). */
 void diot_csv_field(FILE *fp, const char *s);
 
-/* Write a number as JSON (null for NaN and infinities). */
+/*
+ * Write a number as JSON: integral values below 1e15 as integers, others
+ * with %.6g, NaN and infinities as null.  To be removed once unused: it is
+ * json.h's diot_json_number(fp, v, 6) (diot_json_double() after
+ * diot_json_precision(j, 6) in the writer).
+ */
 void diot_json_num(FILE *fp, double v);
 
 /* Write s with XML's special characters escaped. */
