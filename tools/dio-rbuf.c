@@ -24,6 +24,7 @@
 
 #include "libdirectio.h"
 #include "tools/kit/util.h"
+#include "tools/kit/scsi.h"
 
 #define PROG "dio-rbuf"
 #define EXIT_FAIL 1
@@ -434,39 +435,6 @@ parse_args(int argc, char **argv, struct opts *o)
 
 /* ------------------------------------------------------------ device */
 
-/* One line saying how a completed command ended; "" when GOOD. */
-static char *
-outcome_str(const dio_scsi *c, char *buf, size_t len)
-{
-	struct dio_sense s;
-	const uint8_t *sb;
-	size_t n;
-	int cat = dio_scsi_category(c);
-
-	buf[0] = '\0';
-	switch (cat) {
-	case DIO_SCSI_CAT_GOOD:
-		break;
-	case DIO_SCSI_CAT_SENSE:
-		sb = dio_scsi_sense(c, &n);
-		if (dio_sense_decode(sb, n, &s) == 0)
-			dio_sense_str(&s, buf, len);
-		else
-			snprintf(buf, len, "CHECK CONDITION with undecodable sense (%zu "
-			         "bytes, response code 0x%02x)", n, n ? sb[0] : 0);
-		break;
-	case DIO_SCSI_CAT_STATUS:
-		snprintf(buf, len, "status %s (0x%02x)",
-		         dio_scsi_status_name(dio_scsi_status(c)), dio_scsi_status(c));
-		break;
-	default:
-		snprintf(buf, len, "transport error (host status 0x%x, driver status "
-		         "0x%x)", dio_scsi_host_status(c), dio_scsi_driver_status(c));
-		break;
-	}
-	return buf;
-}
-
 /*
  * Run one small setup command; 0 when GOOD.  Otherwise prints nothing,
  * writes why into why and returns -errno (not sent) or 1 (answered).
@@ -476,25 +444,14 @@ setup_cmd(struct dev *d, const uint8_t *cdb, int cdb_len, void *buf, size_t len,
           unsigned timeout_s, char *why, size_t whylen)
 {
 	dio_scsi *c = dio_scsi_new();
-	char detail[300];
 	int r;
 
 	if (c == NULL)
 		fail("out of memory");
-	dio_scsi_set_cdb(c, cdb, (size_t)cdb_len);
-	dio_scsi_set_data(c, len ? DIO_SCSI_DIR_IN : DIO_SCSI_DIR_NONE, buf, len);
 	dio_scsi_set_timeout(c, timeout_s * 1000u);
-	r = dio_scsi_exec(c, d->fd);
-	if (r < 0) {
-		dio_scsi_errdetail(c, detail, sizeof(detail));
-		snprintf(why, whylen, "%s", detail);
-	} else if (dio_scsi_category(c) != DIO_SCSI_CAT_GOOD) {
-		outcome_str(c, why, whylen);
+	r = diot_scsi_run(c, d->fd, cdb, cdb_len, DIO_SCSI_DIR_IN, buf, len, why, whylen);
+	if (r < 0 && dio_scsi_category(c) >= 0)
 		r = 1;
-	} else if (dio_scsi_resid(c) > 0 && (uint64_t)dio_scsi_resid(c) < len) {
-		memset((uint8_t *)buf + (len - (size_t)dio_scsi_resid(c)), 0,
-		       (size_t)dio_scsi_resid(c));
-	}
 	dio_scsi_free(c);
 	return r;
 }
@@ -576,22 +533,18 @@ probe_buffer(struct dev *d, const struct opts *o)
 static void
 probe_capacity(struct dev *d, const struct opts *o)
 {
-	uint8_t cdb[16], buf[32] = { 0 };
+	dio_scsi *c = dio_scsi_new();
 	char why[300];
 	int r;
 
-	dio_cdb_read_capacity10(cdb);
-	r = setup_cmd(d, cdb, 10, buf, 8, o->timeout_s, why, sizeof(why));
-	if (r != 0)
-		fail("%s: READ CAPACITY(10) failed: %s", d->path, why);
-	r = dio_parse_read_capacity(buf, 8, 0, &d->blocks, &d->block_len);
-	if (r == -EOVERFLOW) {
-		dio_cdb_read_capacity16(cdb, sizeof(buf));
-		if (setup_cmd(d, cdb, 16, buf, sizeof(buf), o->timeout_s, why, sizeof(why)) != 0)
-			fail("%s: READ CAPACITY(16) failed: %s", d->path, why);
-		r = dio_parse_read_capacity(buf, sizeof(buf), 1, &d->blocks, &d->block_len);
-	}
-	if (r < 0 || d->block_len == 0 || d->blocks == 0)
+	if (c == NULL)
+		fail("out of memory");
+	dio_scsi_set_timeout(c, o->timeout_s * 1000u);
+	r = diot_scsi_capacity(c, d->fd, &d->blocks, &d->block_len, why, sizeof(why));
+	dio_scsi_free(c);
+	if (r < 0)
+		fail("%s: %s", d->path, why);
+	if (d->block_len == 0 || d->blocks == 0)
 		fail("%s: READ CAPACITY gave no usable capacity (%llu blocks of %u bytes)",
 		     d->path, (unsigned long long)d->blocks, d->block_len);
 	note(1, "READ CAPACITY: %llu blocks of %u bytes", (unsigned long long)d->blocks,
@@ -702,7 +655,7 @@ command_failed(dio_scsi *c, struct run *r, int e, uint64_t i, uint64_t ncmd)
 	}
 	snprintf(detail, sizeof(detail), "command %llu of %llu: the device answered: %s",
 	         (unsigned long long)(i + 1), (unsigned long long)ncmd,
-	         outcome_str(c, why, sizeof(why)));
+	         dio_scsi_outcome_str(c, why, sizeof(why)));
 	run_failed(r, -EIO, 0, "%s", detail);
 	return -EIO;
 }
@@ -795,7 +748,7 @@ measure(const struct dev *d, const struct opts *o, struct run *r, dio_scsi *c,
 	}
 	if (dio_scsi_category(c) != DIO_SCSI_CAT_GOOD) {
 		run_failed(r, -EIO, 0, "the device answered: %s",
-		           outcome_str(c, why, sizeof(why)));
+		           dio_scsi_outcome_str(c, why, sizeof(why)));
 		return;
 	}
 
