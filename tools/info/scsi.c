@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "tools/info/info.h"
+#include "tools/kit/scsi.h"
 #include "tools/kit/util.h"
 
 const char *
@@ -39,51 +40,25 @@ info_peripheral_name(int t)
 	}
 }
 
-
-/* Run one read-only command; 0 when GOOD, else why in why. */
+/*
+ * Run one read-only command with the kit (tools/kit/scsi.h): 0 when GOOD;
+ * < 0 when it could not be sent at all; 1 when the device answered other
+ * than GOOD.  why gets the outcome, *got the bytes that came.
+ */
 static int
-scsi_in(int fd, const uint8_t *cdb, int cdb_len, uint8_t *buf, size_t len,
-        size_t *got, char *why, size_t whylen)
+scsi_in(dio_scsi *c, int fd, const uint8_t *cdb, int cdb_len, uint8_t *buf,
+        size_t len, size_t *got, char *why, size_t whylen)
 {
-	dio_scsi *c = dio_scsi_new();
-	struct dio_sense s;
-	const uint8_t *sb;
-	char detail[300];
-	size_t n;
+	int64_t resid;
 	int r;
 
-	if (c == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	memset(buf, 0, len);
-	dio_scsi_set_cdb(c, cdb, (size_t)cdb_len);
-	dio_scsi_set_data(c, DIO_SCSI_DIR_IN, buf, len);
-	dio_scsi_set_timeout(c, 10000);
-	r = dio_scsi_exec(c, fd);
-	if (r < 0) {
-		dio_scsi_errdetail(c, detail, sizeof(detail));
-		snprintf(why, whylen, "%s", detail[0] ? detail : dio_strerror(r));
-	} else if (dio_scsi_category(c) == DIO_SCSI_CAT_SENSE) {
-		sb = dio_scsi_sense(c, &n);
-		if (dio_sense_decode(sb, n, &s) == 0)
-			dio_sense_str(&s, why, whylen);
-		else
-			snprintf(why, whylen, "CHECK CONDITION with undecodable sense");
-		r = 1;
-	} else if (dio_scsi_category(c) == DIO_SCSI_CAT_STATUS) {
-		snprintf(why, whylen, "status %s",
-		         dio_scsi_status_name(dio_scsi_status(c)));
-		r = 1;
-	} else if (dio_scsi_category(c) != DIO_SCSI_CAT_GOOD) {
-		snprintf(why, whylen, "transport error (host status 0x%x, driver status "
-		         "0x%x)", dio_scsi_host_status(c), dio_scsi_driver_status(c));
-		r = 1;
-	} else if (got != NULL) {
-		int64_t resid = dio_scsi_resid(c);
-
-		*got = resid > 0 && (uint64_t)resid <= len ? len - (size_t)resid : len;
-	}
-	dio_scsi_free(c);
-	return r;
+	r = diot_scsi_run(c, fd, cdb, cdb_len, DIO_SCSI_DIR_IN, buf, len, why, whylen);
+	if (r < 0)
+		return dio_scsi_category(c) < 0 ? r : 1;
+	resid = dio_scsi_resid(c);
+	*got = resid > 0 && (uint64_t)resid <= len ? len - (size_t)resid : len;
+	return 0;
 }
 
 int
@@ -109,14 +84,10 @@ info_parse_serial(const uint8_t *b, size_t len, char *out, size_t outlen)
 	return k > 0 ? 0 : -1;
 }
 
-void
-info_probe_scsi(struct facts *f)
+/* The node to send commands to; 0 when there is none. */
+static int
+scsi_node(struct facts *f)
 {
-	uint8_t cdb[16], buf[256];
-	char why[300];
-	size_t got = 0, i, n;
-	int fd, len, r, wce, rcd;
-
 	if (f->di.kind == DIO_DEVINFO_SG || (f->di.kind == DIO_DEVINFO_BLOCK && f->di.disk[0] == '\0'))
 		snprintf(f->scsi_dev, sizeof(f->scsi_dev), "%s", f->path);
 	else if (f->di.disk[0] != '\0')
@@ -124,33 +95,46 @@ info_probe_scsi(struct facts *f)
 	else if (S_ISBLK(f->st.st_mode))
 		snprintf(f->scsi_dev, sizeof(f->scsi_dev), "%s", f->path);
 	else
-		return;         /* no device to ask */
+		return 0;
+	return 1;
+}
 
-	fd = dio_scsi_open(f->scsi_dev, 1);
-	if (fd == -ENOTTY) {
+/* The node opened read-only for pass-through, or < 0 with scsi_why set. */
+static int
+scsi_open(struct facts *f)
+{
+	int fd = dio_scsi_open(f->scsi_dev, 1);
+
+	if (fd == -ENOTTY)
 		snprintf(f->scsi_why, sizeof(f->scsi_why), "%s does not accept SCSI "
 		         "pass-through (%s): not a SCSI device", f->scsi_dev,
 		         f->plat.on_linux ? "SG_IO" : "USCSICMD");
-		return;
-	}
-	if (fd == -ENOTSUP) {
+	else if (fd == -ENOTSUP)
 		snprintf(f->scsi_why, sizeof(f->scsi_why), "this build has no SCSI "
 		         "pass-through (libdirectio backend %s)", f->plat.backend);
-		return;
-	}
-	if (fd < 0) {
+	else if (fd < 0)
 		snprintf(f->scsi_why, sizeof(f->scsi_why), "cannot open %s read-only: %s",
 		         f->scsi_dev, dio_strerror(fd));
-		return;
-	}
+	return fd;
+}
+
+/* INQUIRY and, when VPD 00h offers it, the unit serial number (VPD 80h).
+ * < 0 when not even INQUIRY could be sent. */
+static int
+scsi_identity(struct facts *f, dio_scsi *c, int fd)
+{
+	uint8_t cdb[16], buf[256];
+	char why[300];
+	size_t got = 0, i, n;
+	int len, r;
+
 	len = dio_cdb_inquiry(cdb, 0, 0, 96);
-	r = scsi_in(fd, cdb, len, buf, 96, &got, why, sizeof(why));
+	r = scsi_in(c, fd, cdb, len, buf, 96, &got, why, sizeof(why));
 	if (r < 0) {
 		/* Not even INQUIRY could be sent: no pass-through here. */
 		snprintf(f->scsi_why, sizeof(f->scsi_why), "INQUIRY could not be sent to "
 		         "%s: %s", f->scsi_dev, why);
-		close(fd);
-		return;
+		return r;
 	}
 	f->scsi_ok = 1;
 	if (r == 0 && dio_parse_inquiry(buf, got, &f->inq) == 0)
@@ -160,33 +144,32 @@ info_probe_scsi(struct facts *f)
 
 	/* VPD 00h lists the pages; ask for 80h only when it is offered. */
 	len = dio_cdb_inquiry(cdb, 1, 0x00, 252);
-	if (scsi_in(fd, cdb, len, buf, 252, &got, why, sizeof(why)) == 0 && got >= 4) {
+	if (scsi_in(c, fd, cdb, len, buf, 252, &got, why, sizeof(why)) == 0 && got >= 4) {
 		n = ((size_t)buf[2] << 8) | buf[3];
 		for (i = 0; i < n && 4 + i < got; i++)
 			if (buf[4 + i] == 0x80)
 				break;
 		if (i < n && 4 + i < got) {
 			len = dio_cdb_inquiry(cdb, 1, 0x80, 252);
-			if (scsi_in(fd, cdb, len, buf, 252, &got, why, sizeof(why)) == 0 &&
+			if (scsi_in(c, fd, cdb, len, buf, 252, &got, why, sizeof(why)) == 0 &&
 			    info_parse_serial(buf, got, f->serial, sizeof(f->serial)) == 0)
 				f->have_serial = 1;
 		}
 	}
+	return 0;
+}
 
-	len = dio_cdb_read_capacity10(cdb);
-	if (scsi_in(fd, cdb, len, buf, 8, &got, why, sizeof(why)) == 0) {
-		r = dio_parse_read_capacity(buf, got, 0, &f->blocks, &f->block_len);
-		if (r == -EOVERFLOW) {
-			len = dio_cdb_read_capacity16(cdb, 32);
-			if (scsi_in(fd, cdb, len, buf, 32, &got, why, sizeof(why)) == 0)
-				r = dio_parse_read_capacity(buf, got, 1, &f->blocks, &f->block_len);
-		}
-		f->have_cap = r == 0 && f->block_len > 0;
-	}
+/* The caching mode page, current values, no block descriptors. */
+static void
+scsi_cache(struct facts *f, dio_scsi *c, int fd)
+{
+	uint8_t cdb[16], buf[256];
+	char why[300];
+	size_t got = 0;
+	int len, r, wce, rcd;
 
-	/* Caching mode page, current values, no block descriptors. */
 	len = dio_cdb_mode_sense10(cdb, 0x08, 0, 0, 1, 252);
-	r = scsi_in(fd, cdb, len, buf, 252, &got, why, sizeof(why));
+	r = scsi_in(c, fd, cdb, len, buf, 252, &got, why, sizeof(why));
 	if (r == 0) {
 		r = dio_parse_caching_page(buf, got, &wce, &rcd);
 		if (r == 0) {
@@ -202,5 +185,30 @@ info_probe_scsi(struct facts *f)
 		snprintf(f->cache_why, sizeof(f->cache_why), "MODE SENSE(10) caching page: %s",
 		         why);
 	}
+}
+
+void
+info_probe_scsi(struct facts *f)
+{
+	char why[300];
+	dio_scsi *c;
+	int fd;
+
+	if (!scsi_node(f))
+		return;         /* no device to ask */
+	fd = scsi_open(f);
+	if (fd < 0)
+		return;
+	c = dio_scsi_new();
+	if (c == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	dio_scsi_set_timeout(c, 10000);
+	if (scsi_identity(f, c, fd) == 0) {
+		/* READ CAPACITY(10), then (16) when the disk is that large. */
+		f->have_cap = diot_scsi_capacity(c, fd, &f->blocks, &f->block_len, why,
+		                                 sizeof(why)) == 0 && f->block_len > 0;
+		scsi_cache(f, c, fd);
+	}
+	dio_scsi_free(c);
 	close(fd);
 }
