@@ -1,0 +1,571 @@
+#include "config.h"
+
+#include "tools/dd/dd.h"
+
+/* ------------------------------------------------------------ opening */
+
+/* Remove output files this run created (on a failure before the run). */
+static void
+cleanup_created(void)
+{
+	int i;
+
+	for (i = 0; i < ndevs; i++) {
+		struct side *s = &devs[i].out;
+
+		if (s->f != NULL)
+			dio_close(s->f);
+		s->f = NULL;
+		if (s->created)
+			unlink(s->path);
+		s->created = 0;
+	}
+}
+
+void DIOT_PRINTF(2, 3) DIOT_NORETURN
+fail_setup(int status, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cleanup_created();
+	diot_die(status, "%s", msg);
+}
+
+/* One SCSI command on fd: returns 0 on GOOD, else -errno with msg. */
+int
+sg_exec(dio_scsi *c, int fd, const uint8_t *cdb, int cdblen, int dir, void *buf,
+        size_t len, char *msg, size_t msglen)
+{
+	char detail[256], sense[256];
+	struct dio_sense ds;
+	const uint8_t *sb;
+	size_t sl;
+	int r;
+
+	dio_scsi_clear(c);
+	dio_scsi_set_cdb(c, cdb, (size_t)cdblen);
+	dio_scsi_set_data(c, dir, buf, len);
+	r = dio_scsi_exec(c, fd);
+	if (r < 0) {
+		dio_scsi_errdetail(c, detail, sizeof(detail));
+		snprintf(msg, msglen, "%s (%s)", dio_strerror(r), detail);
+		return r;
+	}
+	switch (dio_scsi_category(c)) {
+	case DIO_SCSI_CAT_GOOD:
+		return 0;
+	case DIO_SCSI_CAT_SENSE:
+		sb = dio_scsi_sense(c, &sl);
+		if (dio_sense_decode(sb, sl, &ds) == 0)
+			dio_sense_str(&ds, sense, sizeof(sense));
+		else
+			snprintf(sense, sizeof(sense), "undecodable sense data");
+		snprintf(msg, msglen, "CHECK CONDITION: %s", sense);
+		return -EIO;
+	case DIO_SCSI_CAT_STATUS:
+		snprintf(msg, msglen, "SCSI status %s",
+		         dio_scsi_status_name(dio_scsi_status(c)));
+		return -EIO;
+	default:
+		snprintf(msg, msglen, "transport error (host status 0x%x, driver status "
+		         "0x%x)", dio_scsi_host_status(c), dio_scsi_driver_status(c));
+		return -EIO;
+	}
+}
+
+/* READ CAPACITY(10), then (16) when the capacity needs it. */
+static void
+sg_capacity(struct side *s)
+{
+	dio_scsi *c = dio_scsi_new();
+	uint8_t cdb[16], buf[32];
+	char msg[400];
+	uint64_t blocks = 0;
+	uint32_t blen = 0;
+	int n, r;
+
+	if (c == NULL)
+		fail_setup(DIOT_EXIT_FAIL, "out of memory");
+	n = dio_cdb_read_capacity10(cdb);
+	r = sg_exec(c, s->fd, cdb, n, DIO_SCSI_DIR_IN, buf, 8, msg, sizeof(msg));
+	if (r == 0) {
+		r = dio_parse_read_capacity(buf, 8, 0, &blocks, &blen);
+		if (r == -EOVERFLOW) {
+			memset(buf, 0, sizeof(buf));
+			n = dio_cdb_read_capacity16(cdb, 32);
+			r = sg_exec(c, s->fd, cdb, n, DIO_SCSI_DIR_IN, buf, 32, msg,
+			            sizeof(msg));
+			if (r == 0)
+				r = dio_parse_read_capacity(buf, 32, 1, &blocks, &blen);
+		}
+		if (r < 0 && msg[0] == '\0')
+			snprintf(msg, sizeof(msg), "%s", dio_strerror(r));
+	}
+	dio_scsi_free(c);
+	if (r < 0)
+		fail_setup(DIOT_EXIT_FAIL, "'%s': READ CAPACITY failed: %s", s->path, msg);
+	if (blen == 0)
+		fail_setup(DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports a block length of 0",
+		           s->path);
+	if (blocks > (uint64_t)INT64_MAX / blen)
+		fail_setup(DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports %" PRIu64 " blocks of %"
+		           PRIu32 " bytes, more than 2^63-1 bytes", s->path, blocks, blen);
+	s->sg_block = blen;
+	s->sg_blocks = blocks;
+	s->size = blocks * blen;
+}
+
+/* 1 if path is an sg node with no block device behind it (a tape, an
+ * enclosure), as far as the library's device facts tell. */
+static int
+sg_without_disk(const char *path)
+{
+	struct dio_devinfo di;
+
+	if (dio_devinfo(path, &di) < 0)
+		return 0;
+	return di.kind == DIO_DEVINFO_SG && di.device[0] == '\0';
+}
+
+/* Outputs claimed so far (names for the overlap message). */
+static int nclaimed;
+static char claimed_names[512];
+
+/*
+ * Hold a device output (an sg node: its disk) exclusively for the whole
+ * run, so that nothing mounts it, swaps on it or claims it after the
+ * check above.  Where the platform has no such claim the check is all.
+ */
+static void
+claim_output(struct side *s)
+{
+	int r = dio_device_claim(s->path);
+	size_t l;
+
+	if (r >= 0) {
+		s->claim_fd = r;
+		l = strlen(claimed_names);
+		if (l + 8 < sizeof(claimed_names))
+			snprintf(claimed_names + l, sizeof(claimed_names) - l, "%sof= '%s'",
+			         nclaimed ? ", " : "", s->path);
+		nclaimed++;
+		return;
+	}
+	switch (r) {
+	case -ENOTSUP:      /* no claims on this platform */
+	case -ENOTBLK:      /* a character device that is no sg node: refused below */
+		return;
+	case -EBUSY:
+		if (nclaimed > 0)
+			fail_setup(DIOT_EXIT_USAGE, "of= '%s' overlaps an output this run "
+			           "already holds (%s): its exclusive claim failed: an "
+			           "output must not be an input or another output", s->path,
+			           claimed_names);
+		fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (the "
+		           "exclusive claim failed: mounted, used or claimed since it was "
+		           "checked)", s->path);
+	case -ENODEV:
+		fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': the block device of "
+		           "this SCSI generic node cannot be determined (no disk behind "
+		           "it?), so it cannot be claimed", s->path);
+	default:
+		fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot claim it "
+		           "for the run: %s", s->path, dio_strerror(r));
+	}
+}
+
+/* fadvise=: the advice for the whole file or device, or the run stops. */
+static void
+give_advice(const struct side *s, int is_out)
+{
+#ifdef POSIX_FADV_SEQUENTIAL
+	static const int advice[] = { 0, POSIX_FADV_NORMAL, POSIX_FADV_SEQUENTIAL,
+	                              POSIX_FADV_RANDOM };
+	int r = posix_fadvise(s->fd, 0, 0, advice[o.fadvise]);
+
+	if (r != 0)
+		fail_setup(DIOT_EXIT_FAIL, "%s '%s': fadvise=%s: posix_fadvise: %s",
+		           is_out ? "of=" : "if=", s->path, fadvise_words[o.fadvise],
+		           dio_strerror(-r));
+#else
+	(void)s;
+	(void)is_out;
+#endif
+}
+
+/* Open one side.  is_out: output (write) side. */
+static void
+open_side(struct side *s, int is_out)
+{
+	const struct side_flags *fl = is_out ? &o.oflag : &o.iflag;
+	char why[256];
+	struct stat st;
+	int exists, r, sync, flags;
+
+	exists = stat(s->path, &st) == 0;
+	if (!exists && (!is_out || errno != ENOENT))
+		fail_setup(DIOT_EXIT_USAGE, "%s '%s': %s", is_out ? "of=" : "if=", s->path,
+		           dio_strerror(errno));
+	if (exists && S_ISDIR(st.st_mode))
+		fail_setup(DIOT_EXIT_USAGE, "%s '%s' is a directory: name a file or a device",
+		           is_out ? "of=" : "if=", s->path);
+	if (exists && S_ISCHR(st.st_mode))
+		s->kind = K_SG;
+	else if (exists && S_ISBLK(st.st_mode))
+		s->kind = fl->sg ? K_SG : K_BLOCK;
+	else if (!exists || S_ISREG(st.st_mode))
+		s->kind = K_FILE;
+	else
+		fail_setup(DIOT_EXIT_USAGE, "%s '%s' is neither a regular file nor a block "
+		           "or sg device", is_out ? "of=" : "if=", s->path);
+	if (fl->sg && s->kind == K_FILE)
+		fail_setup(DIOT_EXIT_USAGE, "%s '%s': %sflag=sg needs a block or sg device, "
+		           "not a file", is_out ? "of=" : "if=", s->path, is_out ? "o" : "i");
+
+	/* Refusals for outputs come before anything is opened for writing. */
+	if (is_out && exists) {
+		if (s->kind == K_FILE && !o.force)
+			fail_setup(DIOT_EXIT_USAGE, "of= '%s' exists and would be overwritten; "
+			           "pass --force (or oflag=force) to allow that, or name a new "
+			           "file", s->path);
+		/* --force is for the file, not for a disk image in use (the
+		 * file behind a loop device): that is refused like a mounted
+		 * device.  Where files cannot be looked up (-ENOTSUP) they are
+		 * written as before. */
+		why[0] = '\0';
+		if (s->kind == K_FILE && dio_device_in_use(s->path, why, sizeof(why)) == 1)
+			fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
+			           "(%s)", s->path, why);
+		if (s->kind != K_FILE) {
+			if (!o.force)
+				fail_setup(DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
+				           "would be destroyed; pass --force (or oflag=force) to "
+				           "allow that", s->path);
+			/* An sg node is checked through its disk: one whose disk
+			 * cannot be found cannot be checked, and is not written. */
+			if (S_ISCHR(st.st_mode) && sg_without_disk(s->path))
+				fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': the block "
+				           "device of this SCSI generic node cannot be determined "
+				           "(no disk behind it?), so whether it is in use cannot "
+				           "be checked", s->path);
+			why[0] = '\0';
+			r = dio_device_in_use(s->path, why, sizeof(why));
+			if (r == 1)
+				fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in "
+				           "use (%s)", s->path, why);
+			if (r < 0)
+				fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot "
+				           "tell whether it is in use (%s%s%s)", s->path,
+				           dio_strerror(r), why[0] ? ": " : "", why);
+			claim_output(s);
+		}
+	}
+
+	if (s->kind == K_SG) {
+		if (fl->direct)
+			fail_setup(DIOT_EXIT_USAGE, "%s '%s': %sflag=direct is for files and "
+			           "block devices; for SCSI pass-through ask for direct "
+			           "transfers with dio=1", is_out ? "of=" : "if=", s->path,
+			           is_out ? "o" : "i");
+		if (fl->nocopy)
+			fail_setup(DIOT_EXIT_USAGE, "if= '%s': iflag=nocopy is for files and "
+			           "block devices, not SCSI pass-through", s->path);
+		r = dio_scsi_open(s->path, !is_out);
+		if (r == -ENOTSUP)
+			fail_setup(DIOT_EXIT_FAIL, "%s '%s': SCSI pass-through is not supported "
+			           "by this build (%s backend)", is_out ? "of=" : "if=", s->path,
+			           dio_backend_name());
+		if (r == -ENOTTY)
+			fail_setup(DIOT_EXIT_USAGE, "%s '%s' is a character device that does not "
+			           "accept SCSI pass-through (dio-dd reads and writes files, "
+			           "block devices and SCSI generic devices)",
+			           is_out ? "of=" : "if=", s->path);
+		if (r < 0)
+			fail_setup(DIOT_EXIT_FAIL, "%s '%s': %s", is_out ? "of=" : "if=",
+			           s->path, dio_strerror(r));
+		s->fd = r;
+		sg_capacity(s);
+		if (o.dio) {
+			/* Why the driver may not do direct transfers, asked now:
+			 * the threads only report it. */
+			struct dio_devinfo di;
+
+			dio_devinfo(s->path, &di);
+			s->allow_dio = di.allow_dio;
+			snprintf(s->allow_dio_path, sizeof(s->allow_dio_path), "%s",
+			         di.allow_dio_path);
+		}
+		return;
+	}
+
+	/* Files and block devices through dio_open. */
+	flags = is_out ? DIO_O_WRONLY : DIO_O_RDONLY;
+	if (is_out && !exists)
+		flags |= DIO_O_CREAT | DIO_O_EXCL;
+	sync = fl->sync ? DIO_SYNC_FULL : fl->dsync ? DIO_SYNC_DATA : DIO_SYNC_NONE;
+	r = dio_open(&s->f, s->path, (unsigned)flags,
+	             fl->direct ? DIO_DIRECT_ON : DIO_DIRECT_OFF, sync, 0644);
+	if (r == -ENOTSUP && fl->direct)
+		fail_setup(DIOT_EXIT_FAIL, "%s '%s': %sflag=direct: this file system or "
+		           "platform (%s backend) refuses direct I/O", is_out ? "of=" : "if=",
+		           s->path, is_out ? "o" : "i", dio_backend_name());
+	if (r == -ENOTSUP && sync != DIO_SYNC_NONE)
+		fail_setup(DIOT_EXIT_FAIL, "of= '%s': oflag=%s is not supported here",
+		           s->path, fl->sync ? "sync" : "dsync");
+	if (r == -EEXIST)
+		fail_setup(DIOT_EXIT_FAIL, "of= '%s' appeared while dio-dd was starting; "
+		           "not overwriting it", s->path);
+	if (r < 0)
+		fail_setup(DIOT_EXIT_FAIL, "cannot open %s '%s': %s",
+		           is_out ? "of=" : "if=", s->path, dio_strerror(r));
+	s->created = dio_file_created(s->f);
+	s->fd = dio_file_fd(s->f);
+	dio_file_align(s->f, &s->align);
+	/* No read-ahead hint unless asked (fio gives POSIX_FADV_SEQUENTIAL by
+	 * default, which doubles the window): buffered reads measure the
+	 * device as it is set up, read_ahead_kb included, as dd does and as
+	 * dio-info reports it. */
+	if (o.fadvise != 0)
+		give_advice(s, is_out);
+	if (s->kind == K_BLOCK)
+		s->size = s->align.device_bytes;
+	else if (exists)
+		s->size = (uint64_t)st.st_size;
+}
+
+/* Check bs against a side's direct-I/O granularity. */
+static void
+check_direct_align(const struct side *s, int is_out)
+{
+	uint32_t g = s->align.offset_align;
+	char a[32];
+
+	if (s->f == NULL || dio_file_direct(s->f) == DIO_MECH_NONE)
+		return;
+	if (!is_out && s->align.read_offset_align)
+		g = s->align.read_offset_align;
+	if (g > 1 && o.bs % g != 0)
+		fail_setup(DIOT_EXIT_USAGE, "bs=%" PRIu64 " is not a multiple of the direct "
+		           "I/O granularity of '%s' (%s, from %s); use bs=%s or a multiple "
+		           "of it, or drop %sflag=direct", o.bs, s->path,
+		           diot_fmt_iec(g, a, sizeof(a)),
+		           dio_align_source_name((int)s->align.source), a, is_out ? "o" : "i");
+}
+
+static size_t
+max_sz(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * Where the buffers start (bufoff=).  When every transfer goes through the
+ * page cache the kernel copies between its pages and the buffer, and those
+ * copies (x86 rep movsb) were measured 5-10% faster with a buffer that does
+ * not start on a cache line (bench/bufoff-bench.py): the default there is
+ * 32, which keeps every narrower alignment.  Anything else starts aligned
+ * by default: a direct transfer (iflag/oflag=direct, or sg with dio=1)
+ * needs its buffer on the side's memory alignment, so a given offset must
+ * be a multiple of it; SCSI pass-through on a block device maps an aligned
+ * buffer and copies through a bounce buffer otherwise.
+ */
+void
+set_buffer_offset(void)
+{
+	size_t need = 0, a;
+	const char *who = NULL;
+	int i, k, cached = 1;
+
+	for (i = 0; i < ndevs; i++)
+		for (k = 0; k < 2; k++) {
+			const struct side *s = k ? &devs[i].out : &devs[i].in;
+
+			if (s->path == NULL)
+				continue;
+			if (s->kind == K_SG)
+				a = o.dio ? (size_t)sysconf(_SC_PAGESIZE) : 0;
+			else
+				a = (k ? o.oflag.direct : o.iflag.direct) ?
+				    max_sz(s->align.mem_align, 1) : 0;
+			if (s->kind == K_SG || a)
+				cached = 0;
+			if (a > need) {     /* powers of two: the largest serves all */
+				need = a;
+				who = s->path;
+			}
+		}
+	if (!o.bufoff_set) {
+		buf_off = cached ? 32 : 0;
+		return;
+	}
+	if (need && o.bufoff % need != 0)
+		fail_setup(DIOT_EXIT_USAGE, "bufoff=%" PRIu64 ": direct transfers need "
+		           "buffers aligned to %zu bytes (the memory alignment of '%s'); "
+		           "give a multiple of %zu, or 0", o.bufoff, need, who, need);
+	buf_off = (size_t)o.bufoff;
+}
+
+/* A device's lock; in shared memory under --processes, though only the
+ * threads of the one process that drives the device take it. */
+static void
+init_lock(pthread_mutex_t *m)
+{
+	pthread_mutexattr_t a;
+
+	pthread_mutexattr_init(&a);
+	if (o.procs)
+		pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(m, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
+void
+setup_devices(void)
+{
+	int i;
+	uint64_t avail, rem, room, base;
+
+	ndevs = o.mode == MODE_WRITE ? o.nof : o.nif;
+	if (o.procs) {
+		/* The devices' results are written by the worker processes:
+		 * shared memory, zeroed like calloc's. */
+		void *m = mmap(NULL, (size_t)ndevs * sizeof(*devs), PROT_READ | PROT_WRITE,
+		               MAP_SHARED | MAP_ANON, -1, 0);
+
+		devs = m == MAP_FAILED ? NULL : m;
+	} else {
+		devs = calloc((size_t)ndevs, sizeof(*devs));
+	}
+	if (devs == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	for (i = 0; i < ndevs; i++) {
+		struct dev *d = &devs[i];
+
+		d->index = i;
+		d->in.fd = d->out.fd = -1;
+		d->in.claim_fd = d->out.claim_fd = -1;
+		d->in.path = o.mode != MODE_WRITE ? o.ifs[i] : NULL;
+		d->out.path = o.mode != MODE_READ ? o.ofs[i] : NULL;
+		snprintf(d->name, sizeof(d->name), "%s%s%s", d->in.path ? d->in.path : "",
+		         d->in.path && d->out.path ? "->" : "", d->out.path ? d->out.path : "");
+		init_lock(&d->lock);
+		diot_hist_reset(&d->hist);
+	}
+	/* Inputs first: they decide counts; outputs are created last. */
+	for (i = 0; i < ndevs; i++)
+		if (devs[i].in.path)
+			open_side(&devs[i].in, 0);
+	check_aliases();
+	for (i = 0; i < ndevs; i++)
+		if (devs[i].out.path)
+			open_side(&devs[i].out, 1);
+
+	tsize = (size_t)(o.bs * o.bpt);
+	for (i = 0; i < ndevs; i++) {
+		struct dev *d = &devs[i];
+
+		/* sg: bs is the device's logical block, as sgp_dd wants it. */
+		if (d->in.kind == K_SG && o.bs != d->in.sg_block)
+			fail_setup(DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
+			           "-byte blocks: for SCSI pass-through bs must be the device's "
+			           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
+			           o.bs, d->in.path, d->in.sg_block, d->in.sg_block);
+		if (d->out.kind == K_SG && o.bs != d->out.sg_block)
+			fail_setup(DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
+			           "-byte blocks: for SCSI pass-through bs must be the device's "
+			           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
+			           o.bs, d->out.path, d->out.sg_block, d->out.sg_block);
+		if (d->in.path)
+			check_direct_align(&d->in, 0);
+		if (d->out.path)
+			check_direct_align(&d->out, 1);
+		/* skip*bs and seek*bs fit in int64 (check_operands). */
+		d->in_base = (int64_t)(o.skip * o.bs);
+		d->out_base = (int64_t)(o.seek * o.bs);
+		/* How many blocks. */
+		if (d->in.path) {
+			if (o.skip * o.bs > d->in.size)
+				fail_setup(DIOT_EXIT_USAGE, "skip=%" PRIu64 " is beyond the end of "
+				           "'%s' (%" PRIu64 " bytes = %" PRIu64 " blocks of %" PRIu64
+				           ")", o.skip, d->in.path, d->in.size, d->in.size / o.bs,
+				           o.bs);
+			rem = d->in.size - o.skip * o.bs;
+			avail = rem / o.bs + (rem % o.bs != 0);
+			/* A file may grow: read count= blocks or to its end; a
+			 * device ends where it ends. */
+			if (!o.count_set)
+				d->nblocks = avail;
+			else if (d->in.kind == K_FILE || o.count < avail)
+				d->nblocks = o.count;
+			else
+				d->nblocks = avail;
+		} else if (o.count_set) {
+			d->nblocks = o.count;
+		} else if (d->out.kind != K_FILE) {
+			if (o.seek * o.bs > d->out.size)
+				fail_setup(DIOT_EXIT_USAGE, "seek=%" PRIu64 " is beyond the end of "
+				           "'%s' (%" PRIu64 " bytes)", o.seek, d->out.path,
+				           d->out.size);
+			d->nblocks = (d->out.size - o.seek * o.bs) / o.bs;
+		} else {
+			fail_setup(DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
+			           "file '%s' (how many blocks of bs=%" PRIu64 ")", d->out.path,
+			           o.bs);
+		}
+		/* No offset of the run may pass 2^63-1 (a file's size may). */
+		base = o.skip > o.seek ? o.skip * o.bs : o.seek * o.bs;
+		if (d->nblocks > ((uint64_t)INT64_MAX - base) / o.bs)
+			fail_setup(DIOT_EXIT_USAGE, "'%s': %" PRIu64 " blocks of bs=%" PRIu64
+			           " after skip=/seek= end beyond the largest file offset "
+			           "(2^63-1 bytes); lower count=", d->name, d->nblocks, o.bs);
+		/* Room in an output device (in blocks: nothing can wrap). */
+		room = d->out.size / o.bs > o.seek ? d->out.size / o.bs - o.seek : 0;
+		if (d->out.path && d->out.kind != K_FILE && d->nblocks > room)
+			fail_setup(DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) has room for %"
+			           PRIu64 " blocks of %" PRIu64 " after seek=%" PRIu64 ", not %"
+			           PRIu64 "; lower count=", d->out.path, d->out.size, room,
+			           o.bs, o.seek, d->nblocks);
+		/* SCSI WRITE takes whole blocks: an input ending in a piece of
+		 * one cannot be copied to sg whole. */
+		if (d->out.kind == K_SG && d->in.path) {
+			rem = d->in.size - o.skip * o.bs;
+			if ((!o.count_set || o.count > rem / o.bs) && rem % o.bs != 0) {
+				char hint[80] = "";
+
+				if (rem / o.bs > 0)
+					snprintf(hint, sizeof(hint), "; count=%" PRIu64 " copies the "
+					         "whole blocks only", rem / o.bs);
+				fail_setup(DIOT_EXIT_USAGE, "of= '%s' is written with SCSI WRITE "
+				           "in whole blocks of %" PRIu64 " bytes, but the input '%s' "
+				           "has %" PRIu64 " bytes to copy, %" PRIu64 " of them after "
+				           "the last whole block: those cannot be written%s",
+				           d->out.path, o.bs, d->in.path, rem, rem % o.bs, hint);
+			}
+		}
+		if (d->in.path && d->nblocks == 0)
+			diot_warn("if= '%s' %s: nothing to read (a file that does not report "
+			          "its size, such as those under /proc, is read with count=)",
+			          d->in.path, d->in.size == 0 ? "reports a size of 0 bytes"
+			                                      : "has nothing after skip=");
+		d->ntransfers = (d->nblocks + o.bpt - 1) / o.bpt;
+		d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
+		                  d->out.align.mem_align);
+	}
+	set_buffer_offset();
+	/* Every check passed: now an output file is cut to seek*bs, as dd
+	 * does, so that a copy onto a longer file leaves nothing of it behind. */
+	for (i = 0; i < ndevs; i++) {
+		struct side *s = &devs[i].out;
+
+		if (s->path == NULL || s->kind != K_FILE || o.oflag.notrunc)
+			continue;
+		if (ftruncate(s->fd, (off_t)(o.seek * o.bs)) != 0)
+			fail_setup(DIOT_EXIT_FAIL, "of= '%s': cannot truncate it to seek*bs = %"
+			           PRIu64 " bytes: %s (oflag=notrunc keeps it as it is)",
+			           s->path, o.seek * o.bs, dio_strerror(errno));
+	}
+}
