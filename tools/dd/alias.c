@@ -22,7 +22,7 @@ devno_of(const char *path, struct devno *n)
 }
 
 static void
-get_ident(struct ident *id, const char *label, const char *path, int is_out)
+get_ident(struct dd *dd, struct ident *id, const char *label, const char *path, int is_out)
 {
 	struct dio_devinfo di;
 	struct stat st;
@@ -37,11 +37,11 @@ get_ident(struct ident *id, const char *label, const char *path, int is_out)
 	if (stat(path, &st) != 0) {
 		e = errno;
 		if (!is_out || e != ENOENT)
-			fail_setup(DIOT_EXIT_USAGE, "%s '%s': %s", label, path, dio_strerror(e));
+			fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %s", label, path, dio_strerror(e));
 		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 			n = readlink(path, target, sizeof(target) - 1);
 			target[n > 0 ? (size_t)n : 0] = '\0';
-			fail_setup(DIOT_EXIT_USAGE, "of= '%s' is a symbolic link to '%s', which "
+			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a symbolic link to '%s', which "
 			           "does not exist: name the file itself (dio-dd does not "
 			           "create files through a link)", path, target);
 		}
@@ -52,7 +52,7 @@ get_ident(struct ident *id, const char *label, const char *path, int is_out)
 			id->base = path;
 		} else {
 			if ((size_t)(slash - path) >= sizeof(dir))
-				fail_setup(DIOT_EXIT_USAGE, "of= '%s': %s", path,
+				fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s': %s", path,
 				           dio_strerror(-ENAMETOOLONG));
 			memcpy(dir, path, (size_t)(slash - path));
 			dir[slash - path] = '\0';
@@ -61,10 +61,10 @@ get_ident(struct ident *id, const char *label, const char *path, int is_out)
 			id->base = slash + 1;
 		}
 		if (stat(dir, &st) != 0)
-			fail_setup(DIOT_EXIT_USAGE, "of= '%s': the directory '%s' does not exist "
+			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s': the directory '%s' does not exist "
 			           "(%s)", path, dir, dio_strerror(errno));
 		if (!S_ISDIR(st.st_mode))
-			fail_setup(DIOT_EXIT_USAGE, "of= '%s': '%s' is not a directory", path,
+			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s': '%s' is not a directory", path,
 			           dir);
 		id->type = ID_NEW;
 		id->dev = st.st_dev;
@@ -159,30 +159,29 @@ overlap(const struct ident *a, const struct ident *b, char *msg, size_t len)
 
 /* Every output against every input and every other output.  (The array
  * is global so that it stays reachable when a refusal exits.) */
-static struct ident *idents;
 
 void
-check_aliases(void)
+check_aliases(struct dd *dd)
 {
 	char msg[PATH_MAX * 2 + 200];
 	int i, j, n = 0, first_out;
 	struct ident *id;
 
-	id = idents = calloc((size_t)ndevs * 2, sizeof(*id));
+	id = dd->idents = calloc((size_t)dd->ndevs * 2, sizeof(*id));
 	if (id == NULL)
-		fail_setup(DIOT_EXIT_FAIL, "out of memory");
-	for (i = 0; i < ndevs; i++)
-		if (devs[i].in.path)
-			get_ident(&id[n++], "if=", devs[i].in.path, 0);
+		fail_setup(dd, DIOT_EXIT_FAIL, "out of memory");
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].in.path)
+			get_ident(dd, &id[n++], "if=", dd->devs[i].in.path, 0);
 	first_out = n;
-	for (i = 0; i < ndevs; i++)
-		if (devs[i].out.path)
-			get_ident(&id[n++], "of=", devs[i].out.path, 1);
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].out.path)
+			get_ident(dd, &id[n++], "of=", dd->devs[i].out.path, 1);
 	for (i = first_out; i < n; i++)
 		for (j = 0; j < i; j++)
 			if (overlap(&id[i], &id[j], msg, sizeof(msg)))
-				fail_setup(DIOT_EXIT_USAGE, "%s: an output must not be an input or "
+				fail_setup(dd, DIOT_EXIT_USAGE, "%s: an output must not be an input or "
 				           "another output", msg);
-	free(idents);
-	idents = NULL;
+	free(dd->idents);
+	dd->idents = NULL;
 }

@@ -2,7 +2,6 @@
 
 #include "tools/dd/dd.h"
 
-struct opts o;
 
 const char *const mode_words[] = { "read", "write", "copy", NULL };
 const char *const engine_words[] = { "sync", "aio", "io_uring", "posix-aio", NULL };
@@ -168,7 +167,7 @@ static const char *const operand_words[] = {
 };
 
 void
-parse_operand(const char *arg)
+parse_operand(struct dd *dd, const char *arg)
 {
 	static int seen[sizeof(operand_words) / sizeof(operand_words[0])];
 	const char *eq = strchr(arg, '=');
@@ -204,52 +203,52 @@ parse_operand(const char *arg)
 	if (operand_words[k] != NULL)
 		seen[k] = 1;
 	if (strcmp(key, "if") == 0) {
-		o.nif = split_list(key, v, o.ifs, MAX_DEVS);
+		dd->o.nif = split_list(key, v, dd->o.ifs, MAX_DEVS);
 	} else if (strcmp(key, "of") == 0) {
-		o.nof = split_list(key, v, o.ofs, MAX_DEVS);
+		dd->o.nof = split_list(key, v, dd->o.ofs, MAX_DEVS);
 	} else if (strcmp(key, "bs") == 0) {
-		if (diot_parse_size_range(v, 1, MAX_BS, &o.bs, err, sizeof(err)) < 0)
+		if (diot_parse_size_range(v, 1, MAX_BS, &dd->o.bs, err, sizeof(err)) < 0)
 			diot_usage_error("bs='%s': %s", v, err);
 	} else if (strcmp(key, "count") == 0) {
-		parse_u(key, v, 0, UINT64_MAX / 2, &o.count);
-		o.count_set = 1;
+		parse_u(key, v, 0, UINT64_MAX / 2, &dd->o.count);
+		dd->o.count_set = 1;
 	} else if (strcmp(key, "skip") == 0) {
-		parse_u(key, v, 0, UINT64_MAX / 2, &o.skip);
+		parse_u(key, v, 0, UINT64_MAX / 2, &dd->o.skip);
 	} else if (strcmp(key, "seek") == 0) {
-		parse_u(key, v, 0, UINT64_MAX / 2, &o.seek);
+		parse_u(key, v, 0, UINT64_MAX / 2, &dd->o.seek);
 	} else if (strcmp(key, "bpt") == 0) {
-		parse_u(key, v, 1, 1u << 24, &o.bpt);
+		parse_u(key, v, 1, 1u << 24, &dd->o.bpt);
 	} else if (strcmp(key, "thr") == 0) {
-		parse_u(key, v, 1, MAX_THREADS, &o.thr);
+		parse_u(key, v, 1, MAX_THREADS, &dd->o.thr);
 	} else if (strcmp(key, "qd") == 0) {
-		parse_u(key, v, 1, MAX_QD, &o.qd);
-		o.qd_set = 1;
+		parse_u(key, v, 1, MAX_QD, &dd->o.qd);
+		dd->o.qd_set = 1;
 	} else if (strcmp(key, "time") == 0) {
 		parse_u(key, v, 0, 1, &u);
-		o.time = (int)u;
+		dd->o.time = (int)u;
 	} else if (strcmp(key, "dio") == 0) {
 		parse_u(key, v, 0, 1, &u);
-		o.dio = (int)u;
+		dd->o.dio = (int)u;
 	} else if (strcmp(key, "iflag") == 0) {
-		parse_flags(key, v, &o.iflag, 0);
+		parse_flags(key, v, &dd->o.iflag, 0);
 	} else if (strcmp(key, "oflag") == 0) {
-		parse_flags(key, v, &o.oflag, 1);
+		parse_flags(key, v, &dd->o.oflag, 1);
 	} else if (strcmp(key, "mode") == 0) {
 		if (diot_parse_word(v, mode_words, &idx, err, sizeof(err)) < 0)
 			diot_usage_error("mode='%s': %s", v, err);
-		o.mode = idx;
-		o.mode_set = 1;
+		dd->o.mode = idx;
+		dd->o.mode_set = 1;
 	} else if (strcmp(key, "engine") == 0) {
 		if (diot_parse_word(v, engine_words, &idx, err, sizeof(err)) < 0)
 			diot_usage_error("engine='%s': %s", v, err);
-		o.engine = idx;
-		o.engine_set = 1;
+		dd->o.engine = idx;
+		dd->o.engine_set = 1;
 	} else if (strcmp(key, "largepages") == 0) {
 		parse_u(key, v, 0, 1, &u);
-		o.small_pages = u == 0;
+		dd->o.small_pages = u == 0;
 	} else if (strcmp(key, "bufoff") == 0) {
-		parse_u(key, v, 0, 4095, &o.bufoff);
-		o.bufoff_set = 1;
+		parse_u(key, v, 0, 4095, &dd->o.bufoff);
+		dd->o.bufoff_set = 1;
 	} else if (strcmp(key, "fadvise") == 0) {
 		if (diot_parse_word(v, fadvise_words, &idx, err, sizeof(err)) < 0)
 			diot_usage_error("fadvise='%s': %s", v, err);
@@ -257,7 +256,7 @@ parse_operand(const char *arg)
 		if (idx != 0)
 			diot_usage_error("fadvise=%s: this platform has no posix_fadvise()", v);
 #endif
-		o.fadvise = idx;
+		dd->o.fadvise = idx;
 	} else if (strcmp(key, "rate") == 0) {
 		v2 = strdup(v);
 		if (v2 == NULL)
@@ -265,7 +264,7 @@ parse_operand(const char *arg)
 		kl = strlen(v2);
 		if (kl > 2 && strcmp(v2 + kl - 2, "/s") == 0)
 			v2[kl - 2] = '\0';
-		if (diot_parse_size_range(v2, 1, UINT64_MAX / 1000000000ull, &o.rate, err,
+		if (diot_parse_size_range(v2, 1, UINT64_MAX / 1000000000ull, &dd->o.rate, err,
 		                          sizeof(err)) < 0)
 			diot_usage_error("rate='%s': %s (bytes per second, e.g. rate=100M)",
 			                 v, err);

@@ -4,46 +4,46 @@
 
 /* Decide the dio_aio engine for engine=aio|io_uring|posix-aio. */
 void
-choose_engine(void)
+choose_engine(struct dd *dd)
 {
 	unsigned have = dio_aio_engines();
 	dio_aio *probe;
 	int err = 0;
 
-	if (o.engine == ENG_URING) {
+	if (dd->o.engine == ENG_URING) {
 		if (!(have & (1u << DIO_AIO_IO_URING)))
 			diot_usage_error("engine=io_uring: not part of this build (%s; configure "
 			                 "found no liburing or --without-liburing); use "
 			                 "engine=aio or engine=posix-aio",
 			                 strcmp(dio_backend_name(), "linux") == 0
 			                 ? "linux backend" : "io_uring is Linux only");
-		aio_engine = DIO_AIO_IO_URING;
-	} else if (o.engine == ENG_POSIX) {
+		dd->aio_engine = DIO_AIO_IO_URING;
+	} else if (dd->o.engine == ENG_POSIX) {
 		if (!(have & (1u << DIO_AIO_POSIX)))
 			diot_usage_error("engine=posix-aio: this C library has no POSIX AIO");
-		aio_engine = DIO_AIO_POSIX;
+		dd->aio_engine = DIO_AIO_POSIX;
 	} else if (have & (1u << DIO_AIO_IO_URING)) {
-		probe = dio_aio_new((unsigned)o.qd, DIO_AIO_IO_URING, &err);
+		probe = dio_aio_new((unsigned)dd->o.qd, DIO_AIO_IO_URING, &err);
 		if (probe != NULL) {
-			aio_engine = DIO_AIO_IO_URING;
+			dd->aio_engine = DIO_AIO_IO_URING;
 			dio_aio_free(probe);
 			return;
 		}
-		snprintf(engine_note, sizeof(engine_note), "io_uring is compiled in but the "
+		snprintf(dd->engine_note, sizeof(dd->engine_note), "io_uring is compiled in but the "
 		         "kernel refused it (%s): falling back to POSIX AIO", dio_strerror(err));
 	} else {
-		snprintf(engine_note, sizeof(engine_note), "io_uring is not available (not "
+		snprintf(dd->engine_note, sizeof(dd->engine_note), "io_uring is not available (not "
 		         "compiled into this build of libdirectio, %s backend): falling back "
 		         "to POSIX AIO", dio_backend_name());
 	}
-	if (aio_engine < 0) {
+	if (dd->aio_engine < 0) {
 		if (!(have & (1u << DIO_AIO_POSIX)))
 			diot_die(DIOT_EXIT_FAIL, "engine=aio: no asynchronous engine in this "
 			         "build (no io_uring, no POSIX AIO)");
-		aio_engine = DIO_AIO_POSIX;
+		dd->aio_engine = DIO_AIO_POSIX;
 	}
-	if (engine_note[0] != '\0')
-		diot_warn("%s", engine_note);
+	if (dd->engine_note[0] != '\0')
+		diot_warn("%s", dd->engine_note);
 }
 
 /* 1 if path is the null device (by device number, whatever its name). */
@@ -59,102 +59,102 @@ is_dev_null(const char *path)
 /* skip=/seek= (and with count= the end of the transfer) as byte offsets
  * must fit in int64: no offset may wrap around. */
 static void
-check_offset(const char *key, uint64_t blocks)
+check_offset(struct dd *dd, const char *key, uint64_t blocks)
 {
 	const uint64_t max = (uint64_t)INT64_MAX;
 
-	if (blocks > max / o.bs)
+	if (blocks > max / dd->o.bs)
 		diot_usage_error("%s=%" PRIu64 " blocks of bs=%" PRIu64 " is beyond the "
-		                 "largest file offset (2^63-1 bytes)", key, blocks, o.bs);
-	if (o.count_set && o.count > (max - blocks * o.bs) / o.bs)
+		                 "largest file offset (2^63-1 bytes)", key, blocks, dd->o.bs);
+	if (dd->o.count_set && dd->o.count > (max - blocks * dd->o.bs) / dd->o.bs)
 		diot_usage_error("%s=%" PRIu64 " + count=%" PRIu64 " blocks of bs=%" PRIu64
 		                 " end beyond the largest file offset (2^63-1 bytes)", key,
-		                 blocks, o.count, o.bs);
+		                 blocks, dd->o.count, dd->o.bs);
 }
 
 void
-check_operands(void)
+check_operands(struct dd *dd)
 {
 	int i;
 
-	if (!o.nif && !o.nof)
+	if (!dd->o.nif && !dd->o.nof)
 		diot_usage_error("nothing to do: name an input (if=) to read, an output "
 		                 "(of=) to write, or both to copy");
 	/* of=/dev/null (under any name): nowhere. */
-	if (o.nof == 1 && o.nif && (!o.mode_set || o.mode == MODE_READ) &&
-	    is_dev_null(o.ofs[0])) {
-		o.nof = 0;
-		if (!o.mode_set)
-			o.mode = MODE_READ;
+	if (dd->o.nof == 1 && dd->o.nif && (!dd->o.mode_set || dd->o.mode == MODE_READ) &&
+	    is_dev_null(dd->o.ofs[0])) {
+		dd->o.nof = 0;
+		if (!dd->o.mode_set)
+			dd->o.mode = MODE_READ;
 	}
-	if (!o.mode_set)
-		o.mode = o.nif && o.nof ? MODE_COPY : o.nif ? MODE_READ : MODE_WRITE;
-	switch (o.mode) {
+	if (!dd->o.mode_set)
+		dd->o.mode = dd->o.nif && dd->o.nof ? MODE_COPY : dd->o.nif ? MODE_READ : MODE_WRITE;
+	switch (dd->o.mode) {
 	case MODE_READ:
-		if (!o.nif)
+		if (!dd->o.nif)
 			diot_usage_error("mode=read needs if= (the files or devices to read)");
-		if (o.nof)
+		if (dd->o.nof)
 			diot_usage_error("mode=read reads to nowhere: drop of= (or use "
 			                 "mode=copy)");
 		break;
 	case MODE_WRITE:
-		if (!o.nof)
+		if (!dd->o.nof)
 			diot_usage_error("mode=write needs of= (the files or devices to write)");
-		if (o.nif)
+		if (dd->o.nif)
 			diot_usage_error("mode=write writes a generated pattern: drop if= (or "
 			                 "use mode=copy)");
 		break;
 	case MODE_COPY:
-		if (!o.nif || !o.nof)
+		if (!dd->o.nif || !dd->o.nof)
 			diot_usage_error("mode=copy needs both if= and of=");
-		if (o.nif != o.nof)
+		if (dd->o.nif != dd->o.nof)
 			diot_usage_error("copy is pairwise: if= names %d input%s but of= names "
-			                 "%d output%s", o.nif, o.nif == 1 ? "" : "s", o.nof,
-			                 o.nof == 1 ? "" : "s");
+			                 "%d output%s", dd->o.nif, dd->o.nif == 1 ? "" : "s", dd->o.nof,
+			                 dd->o.nof == 1 ? "" : "s");
 		break;
 	}
-	if (o.mode == MODE_WRITE && (o.iflag.direct || o.iflag.nocopy || o.iflag.sg))
+	if (dd->o.mode == MODE_WRITE && (dd->o.iflag.direct || dd->o.iflag.nocopy || dd->o.iflag.sg))
 		diot_usage_error("iflag= is given but there is no input (if=)");
-	if (o.mode == MODE_READ && (o.oflag.direct || o.oflag.dsync || o.oflag.sync ||
-	                            o.oflag.sg || o.oflag.notrunc))
+	if (dd->o.mode == MODE_READ && (dd->o.oflag.direct || dd->o.oflag.dsync || dd->o.oflag.sync ||
+	                            dd->o.oflag.sg || dd->o.oflag.notrunc))
 		diot_usage_error("oflag= is given but there is no output (of=)");
-	if (o.mode == MODE_WRITE && o.skip)
+	if (dd->o.mode == MODE_WRITE && dd->o.skip)
 		diot_usage_error("skip= counts input blocks, and there is no input (if=); "
 		                 "use seek= for the output");
-	if (o.mode == MODE_READ && o.seek)
+	if (dd->o.mode == MODE_READ && dd->o.seek)
 		diot_usage_error("seek= counts output blocks, and there is no output (of=); "
 		                 "use skip= for the input");
-	if (o.iflag.nocopy && o.mode != MODE_READ)
+	if (dd->o.iflag.nocopy && dd->o.mode != MODE_READ)
 		diot_usage_error("iflag=nocopy drops the data in the kernel: it is for reads "
-		                 "(if= without of=), not %s", mode_name());
-	if (o.oflag.force)
-		o.force = 1;
-	if (o.qd > 1 && o.engine_set && o.engine == ENG_SYNC)
+		                 "(if= without of=), not %s", mode_name(dd));
+	if (dd->o.oflag.force)
+		dd->o.force = 1;
+	if (dd->o.qd > 1 && dd->o.engine_set && dd->o.engine == ENG_SYNC)
 		diot_usage_error("qd=%" PRIu64 " needs the asynchronous engine (engine=aio); "
-		                 "engine=sync does one call at a time", o.qd);
-	if (o.qd > 1 && !o.engine_set)
-		o.engine = ENG_AIO;
-	if (o.engine != ENG_SYNC && o.iflag.nocopy)
+		                 "engine=sync does one call at a time", dd->o.qd);
+	if (dd->o.qd > 1 && !dd->o.engine_set)
+		dd->o.engine = ENG_AIO;
+	if (dd->o.engine != ENG_SYNC && dd->o.iflag.nocopy)
 		diot_usage_error("iflag=nocopy has no asynchronous form: use engine=sync");
-	if (o.engine != ENG_SYNC && (o.iflag.sg || o.oflag.sg))
+	if (dd->o.engine != ENG_SYNC && (dd->o.iflag.sg || dd->o.oflag.sg))
 		diot_usage_error("engine=%s: SCSI pass-through runs with engine=sync",
-		                 engine_words[o.engine]);
-	if (o.same_session && !o.procs)
+		                 engine_words[dd->o.engine]);
+	if (dd->o.same_session && !dd->o.procs)
 		diot_usage_error("--same-session is about the worker processes of --processes; "
 		                 "give both, or neither");
-	if (o.count_set && o.count == 0)
+	if (dd->o.count_set && dd->o.count == 0)
 		diot_usage_error("count=0: nothing to transfer (count is in blocks of bs, "
 		                 "at least 1)");
-	for (i = 0; i < o.nif; i++)
-		if (o.ifs[i][0] == '\0')
+	for (i = 0; i < dd->o.nif; i++)
+		if (dd->o.ifs[i][0] == '\0')
 			diot_usage_error("if=: empty name");
-	if (o.bs * o.bpt > MAX_TRANSFER)
+	if (dd->o.bs * dd->o.bpt > MAX_TRANSFER)
 		diot_usage_error("bs=%" PRIu64 " x bpt=%" PRIu64 " is %" PRIu64 " bytes per "
-		                 "transfer; at most %llu (1 GiB)", o.bs, o.bpt, o.bs * o.bpt,
+		                 "transfer; at most %llu (1 GiB)", dd->o.bs, dd->o.bpt, dd->o.bs * dd->o.bpt,
 		                 (unsigned long long)MAX_TRANSFER);
-	check_offset("skip", o.skip);
-	check_offset("seek", o.seek);
-	if ((uint64_t)o.thr * (uint64_t)(o.mode == MODE_WRITE ? o.nof : o.nif) > 1024)
+	check_offset(dd, "skip", dd->o.skip);
+	check_offset(dd, "seek", dd->o.seek);
+	if ((uint64_t)dd->o.thr * (uint64_t)(dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif) > 1024)
 		diot_usage_error("thr=%" PRIu64 " on %d devices is more than 1024 threads",
-		                 o.thr, o.mode == MODE_WRITE ? o.nof : o.nif);
+		                 dd->o.thr, dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif);
 }

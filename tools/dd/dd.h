@@ -144,6 +144,7 @@ struct ident {
 
 /* What one thread measured; merged into its device at the end. */
 struct wctx {
+	struct dd *dd;
 	struct dev *d;
 	int k;
 	struct diot_hist hist;
@@ -175,47 +176,57 @@ struct row {
 	const char *status, *error, *reason;
 };
 
-/* ------------------------------------------------------------ state */
+/* ------------------------------------------------------------ a run */
 
-extern struct dev *devs;
-extern int ndevs;
-extern size_t tsize;             /* bytes per transfer: bs * bpt                */
-extern size_t buf_off;           /* buffers start this far past an aligned
-                                  * boundary (bufoff=; set_buffer_offset())     */
-extern int aio_engine;           /* dio_aio engine in use                       */
-extern char engine_note[300];
+/* Everything one run of dio-dd knows, passed to every stage. */
+struct dd {
+	struct opts o;
+	struct dev *devs;
+	int ndevs;
+	size_t tsize;            /* bytes per transfer: bs * bpt                */
+	size_t buf_off;          /* buffers start this far past an aligned
+	                          * boundary (bufoff=; set_buffer_offset())     */
+	int aio_engine;          /* dio_aio engine in use, or -1                */
+	char engine_note[300];
+	/* start gate */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate_cond;
+	int gate_open, gate_ready;
+	uint64_t t_go;
+	/* output devices held exclusively (claim_output) */
+	int nclaimed;
+	char claimed_names[512];
+	struct ident *idents;    /* check_aliases()                             */
+	/* report labels: per device, total */
+	char io_labels[MAX_DEVS][64];
+	char total_io[64];
+};
+
+/* Set by the signal handler (main.c): the only state outside struct dd. */
 extern volatile sig_atomic_t g_stop, g_signal;
 
-/* start gate */
-extern pthread_mutex_t gate_lock;
-extern pthread_cond_t gate_cond;
-extern int gate_open, gate_ready;
-extern uint64_t t_go;
-
-extern char io_labels[MAX_DEVS][64];
-extern char total_io[64];
 extern const char *const csv_cols;
 
 /* args.c */
 void usage(void);
-void parse_operand(const char *arg);
+void parse_operand(struct dd *dd, const char *arg);
 
 /* check.c */
-void choose_engine(void);
-void check_operands(void);
+void choose_engine(struct dd *dd);
+void check_operands(struct dd *dd);
 
 /* open.c */
-void DIOT_PRINTF(2, 3) DIOT_NORETURN fail_setup(int status, const char *fmt, ...);
+void DIOT_PRINTF(3, 4) DIOT_NORETURN fail_setup(struct dd *dd, int status, const char *fmt, ...);
 int sg_exec(dio_scsi *c, int fd, const uint8_t *cdb, int cdblen, int dir, void *buf, size_t len, char *msg, size_t msglen);
-void set_buffer_offset(void);
-void setup_devices(void);
+void set_buffer_offset(struct dd *dd);
+void setup_devices(struct dd *dd);
 
 /* alias.c */
 int overlap(const struct ident *a, const struct ident *b, char *msg, size_t len);
-void check_aliases(void);
+void check_aliases(struct dd *dd);
 
 /* engine.c */
-void * worker(void *arg);
+void *worker(void *arg);
 
 /* io.c */
 void DIOT_PRINTF(3, 4) wfail(struct wctx *w, int err, const char *fmt, ...);
@@ -225,30 +236,30 @@ int tail_needs_buffered(const struct dev *d, size_t n);
 int64_t write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off);
 
 /* pattern.c */
-void fill_pattern(unsigned char *buf, size_t len);
-void stamp(unsigned char *buf, size_t len, uint64_t off);
+void fill_pattern(unsigned char *buf, size_t len, size_t bs);
+void stamp(unsigned char *buf, size_t len, size_t bs, uint64_t off);
 
 /* workers.c */
-void wait_gate(void);
-void await_ready(int n);
-void open_gate(void);
-int start_threads(int first, int n, struct wctx **w, pthread_t *tid, int *started, char *why, size_t why_len);
-void cpu_times_all(double *user, double *sys);
-void run_processes(struct wctx **w, pthread_t *tid, double *u0, double *s0);
+void wait_gate(struct dd *dd);
+void await_ready(struct dd *dd, int n);
+void open_gate(struct dd *dd);
+int start_threads(struct dd *dd, int first, int n, struct wctx **w, pthread_t *tid, int *started, char *why, size_t why_len);
+void cpu_times_all(struct dd *dd, double *user, double *sys);
+void run_processes(struct dd *dd, struct wctx **w, pthread_t *tid, double *u0, double *s0);
 
 /* report.c */
-const char * side_io(const struct side *s, int is_in);
-void make_row(struct row *r, const struct dev *d, double wall_s);
+const char *side_io(struct dd *dd, const struct side *s, int is_in);
+void make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s);
 double us(const struct diot_hist *h, double q);
 void log2_buckets(const struct diot_hist *h, uint64_t *cnt);
-const char * mode_name(void);
-const char * engine_name(void);
-size_t buffer_page(void);
-void print_table(FILE *fp, const struct row *rows, int n, const struct row *tot, double cpu_user, double cpu_sys);
-void print_records(FILE *fp, const struct row *tot);
-void csv_row(FILE *fp, const char *kind, const struct row *r, double cu, double cs);
+const char *mode_name(struct dd *dd);
+const char *engine_name(struct dd *dd);
+size_t buffer_page(struct dd *dd);
+void print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cpu_user, double cpu_sys);
+void print_records(struct dd *dd, FILE *fp, const struct row *tot);
+void csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double cu, double cs);
 
 /* report-json.c */
-void print_json(FILE *fp, const struct row *rows, int n, const struct row *tot, double cu, double cs);
+void print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cu, double cs);
 
 #endif

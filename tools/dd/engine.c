@@ -31,9 +31,9 @@ sleep_until(uint64_t due)
 
 /* When transfer i may start under rate=. */
 static uint64_t
-rate_due(uint64_t i)
+rate_due(struct dd *dd, uint64_t i)
 {
-	return t_go + (uint64_t)((double)i * (double)tsize * 1e9 / (double)o.rate);
+	return dd->t_go + (uint64_t)((double)i * (double)dd->tsize * 1e9 / (double)dd->o.rate);
 }
 
 /* Take the next transfer of d; 0 when there is none (or the run stops). */
@@ -62,11 +62,11 @@ peek_next(struct dev *d)
 }
 
 static size_t
-xfer_len(const struct dev *d, uint64_t i)
+xfer_len(struct dd *dd, const struct dev *d, uint64_t i)
 {
-	uint64_t left = d->nblocks - i * o.bpt;
+	uint64_t left = d->nblocks - i * dd->o.bpt;
 
-	return (size_t)((left < o.bpt ? left : o.bpt) * o.bs);
+	return (size_t)((left < dd->o.bpt ? left : dd->o.bpt) * dd->o.bs);
 }
 
 static void
@@ -81,18 +81,19 @@ set_eof(struct dev *d)
 static void
 run_sync(struct wctx *w, unsigned char *buf)
 {
+	struct dd *dd = w->dd;
 	struct dev *d = w->d;
 	uint64_t i, t0, t1;
 	int64_t n, m;
 	size_t len;
 
 	while (grab(d, &i)) {
-		int64_t in_off = d->in_base + (int64_t)(i * tsize);
-		int64_t out_off = d->out_base + (int64_t)(i * tsize);
+		int64_t in_off = d->in_base + (int64_t)(i * dd->tsize);
+		int64_t out_off = d->out_base + (int64_t)(i * dd->tsize);
 
-		len = xfer_len(d, i);
-		if (o.rate)
-			sleep_until(rate_due(i));
+		len = xfer_len(dd, d, i);
+		if (dd->o.rate)
+			sleep_until(rate_due(dd, i));
 		if (d->in.path) {
 			t0 = diot_now_ns();
 			n = do_read(w, buf, len, in_off);
@@ -108,7 +109,7 @@ run_sync(struct wctx *w, unsigned char *buf)
 				break;
 			w->rbytes += (uint64_t)n;
 		} else {
-			stamp(buf, len, (uint64_t)out_off);
+			stamp(buf, len, (size_t)dd->o.bs, (uint64_t)out_off);
 			n = (int64_t)len;
 		}
 		if (d->out.path) {
@@ -135,6 +136,7 @@ run_sync(struct wctx *w, unsigned char *buf)
 static void
 run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 {
+	struct dd *dd = w->dd;
 	struct dev *d = w->d;
 	struct dio_aio_event ev[MAX_QD];
 	unsigned free_n = qd, k;
@@ -142,10 +144,10 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 	dio_aio *q;
 	int r, err = 0, n, stop = 0;
 
-	q = dio_aio_new(qd, aio_engine, &err);
+	q = dio_aio_new(qd, dd->aio_engine, &err);
 	if (q == NULL) {
 		wfail(w, err, "cannot set up the %s queue (depth %u): %s",
-		      dio_aio_engine_name(aio_engine), qd, dio_strerror(err));
+		      dio_aio_engine_name(dd->aio_engine), qd, dio_strerror(err));
 		return;
 	}
 	for (;;) {
@@ -153,8 +155,8 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 		while (free_n > 0 && !stop && !w->err) {
 			struct slot *s = NULL;
 
-			if (o.rate) {
-				uint64_t due = rate_due(peek_next(d));
+			if (dd->o.rate) {
+				uint64_t due = rate_due(dd, peek_next(d));
 
 				if (due > diot_now_ns()) {
 					if (dio_aio_inflight(q) > 0)
@@ -172,16 +174,16 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 					break;
 				}
 			s->i = i;
-			s->len = xfer_len(d, i);
-			s->in_off = d->in_base + (int64_t)(i * tsize);
-			s->out_off = d->out_base + (int64_t)(i * tsize);
+			s->len = xfer_len(dd, d, i);
+			s->in_off = d->in_base + (int64_t)(i * dd->tsize);
+			s->out_off = d->out_base + (int64_t)(i * dd->tsize);
 			s->done = 0;
 			t0 = diot_now_ns();
 			if (d->in.path) {
 				s->state = 1;
 				r = dio_aio_read(q, d->in.fd, s->buf, s->len, s->in_off, k);
 			} else {
-				stamp(s->buf, s->len, (uint64_t)s->out_off);
+				stamp(s->buf, s->len, (size_t)dd->o.bs, (uint64_t)s->out_off);
 				s->n = s->len;
 				s->state = 2;
 				r = dio_aio_write(q, d->out.fd, s->buf, s->len, s->out_off, k);
@@ -299,43 +301,44 @@ void *
 worker(void *arg)
 {
 	struct wctx *w = arg;
+	struct dd *dd = w->dd;
 	struct dev *d = w->d;
-	unsigned qd = o.engine == ENG_SYNC ? 1 : (unsigned)o.qd, k;
+	unsigned qd = dd->o.engine == ENG_SYNC ? 1 : (unsigned)dd->o.qd, k;
 	struct slot *sl = calloc(qd, sizeof(*sl));
 	/* One allocation sliced into the slots' buffers, each aligned. */
-	size_t stride = (tsize + d->align - 1) / d->align * d->align, page = 0;
+	size_t stride = (dd->tsize + d->align - 1) / d->align * d->align, page = 0;
 	unsigned char *arena = NULL;
 	uint64_t c0;
 	int r;
 
 	if (sl == NULL)
 		wfail(w, -ENOMEM, "cannot allocate %u request slots: out of memory", qd);
-	else if (stride < tsize || stride > (SIZE_MAX - buf_off) / qd)
-		wfail(w, -ENOMEM, "%u buffers of %zu bytes do not fit in memory", qd, tsize);
-	else if (o.small_pages)
-		arena = dio_alloc(stride * qd + buf_off, d->align);
+	else if (stride < dd->tsize || stride > (SIZE_MAX - dd->buf_off) / qd)
+		wfail(w, -ENOMEM, "%u buffers of %zu bytes do not fit in memory", qd, dd->tsize);
+	else if (dd->o.small_pages)
+		arena = dio_alloc(stride * qd + dd->buf_off, d->align);
 	else
-		arena = dio_alloc_large(stride * qd + buf_off, d->align, &page);
+		arena = dio_alloc_large(stride * qd + dd->buf_off, d->align, &page);
 	if (sl != NULL && arena == NULL && !w->err)
-		wfail(w, -ENOMEM, "cannot allocate %u buffers of %zu bytes", qd, tsize);
+		wfail(w, -ENOMEM, "cannot allocate %u buffers of %zu bytes", qd, dd->tsize);
 	w->page = page ? page : (size_t)sysconf(_SC_PAGESIZE);
 	for (k = 0; arena != NULL && k < qd; k++) {
-		sl[k].buf = arena + buf_off + (size_t)k * stride;
-		if (o.mode == MODE_WRITE)
-			fill_pattern(sl[k].buf, tsize);
+		sl[k].buf = arena + dd->buf_off + (size_t)k * stride;
+		if (dd->o.mode == MODE_WRITE)
+			fill_pattern(sl[k].buf, dd->tsize, (size_t)dd->o.bs);
 	}
 	if (!w->err && (d->in.kind == K_SG || d->out.kind == K_SG)) {
 		w->sc = dio_scsi_new();
 		if (w->sc == NULL)
 			wfail(w, -ENOMEM, "cannot allocate a SCSI command: out of memory");
-		else if (o.dio && (r = dio_scsi_set_xfer(w->sc, DIO_SCSI_XFER_DIRECT)) < 0)
+		else if (dd->o.dio && (r = dio_scsi_set_xfer(w->sc, DIO_SCSI_XFER_DIRECT)) < 0)
 			wfail(w, r, "dio=1: direct transfers cannot be asked for here: %s",
 			      dio_strerror(r));
 	}
-	wait_gate();
+	wait_gate(dd);
 	c0 = thread_cpu_ns();
 	if (!w->err) {
-		if (o.engine == ENG_SYNC)
+		if (dd->o.engine == ENG_SYNC)
 			run_sync(w, sl[0].buf);
 		else
 			run_aio(w, sl, qd);

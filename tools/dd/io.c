@@ -48,10 +48,11 @@ static int64_t
 sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
       int64_t off)
 {
-	uint64_t lba = (uint64_t)off / o.bs;
-	uint32_t blocks = (uint32_t)(len / o.bs);
-	int fua = write && (o.oflag.dsync || o.oflag.sync);
-	size_t whole = (size_t)blocks * (size_t)o.bs;
+	struct dd *dd = w->dd;
+	uint64_t lba = (uint64_t)off / dd->o.bs;
+	uint32_t blocks = (uint32_t)(len / dd->o.bs);
+	int fua = write && (dd->o.oflag.dsync || dd->o.oflag.sync);
+	size_t whole = (size_t)blocks * (size_t)dd->o.bs;
 	uint8_t cdb[16];
 	char msg[400];
 	int64_t done = 0, resid;
@@ -63,7 +64,7 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 		if (done >= 0)
 			wfail(w, -EINVAL, "of= '%s': the last %zu bytes of the input are not "
 			      "a whole block of %" PRIu64 " bytes: not written (SCSI WRITE "
-			      "takes whole blocks)", s->path, len - whole, o.bs);
+			      "takes whole blocks)", s->path, len - whole, dd->o.bs);
 		return done;
 	}
 
@@ -79,7 +80,7 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 		      write ? "WRITE" : "READ", blocks, lba, s->path, msg);
 		return r;
 	}
-	if (o.dio && dio_scsi_xfer_done(w->sc) != DIO_SCSI_XFER_DIRECT) {
+	if (dd->o.dio && dio_scsi_xfer_done(w->sc) != DIO_SCSI_XFER_DIRECT) {
 		w->sg_not_direct++;
 		if (w->reason[0] == '\0')
 			explain_not_direct(w->sc, s, w->reason, sizeof(w->reason));
@@ -98,19 +99,20 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 int64_t
 do_read(struct wctx *w, void *buf, size_t len, int64_t off)
 {
+	struct dd *dd = w->dd;
 	struct side *s = &w->d->in;
 	char detail[300];
 	int64_t n;
 
 	if (s->kind == K_SG)
 		return sg_rw(w, s, 0, buf, len, off);
-	if (o.iflag.nocopy)
+	if (dd->o.iflag.nocopy)
 		n = dio_read_discard(s->fd, off, len);
 	else
 		n = dio_pread(s->f, buf, len, off);
 	/* The library's detail names the read, its offset and the error. */
 	if (n < 0) {
-		if (!o.iflag.nocopy && dio_file_errdetail(s->f, detail, sizeof(detail)) != 0)
+		if (!dd->o.iflag.nocopy && dio_file_errdetail(s->f, detail, sizeof(detail)) != 0)
 			wfail(w, (int)n, "if= '%s': %s", s->path, detail);
 		else
 			wfail(w, (int)n, "read of %zu bytes at offset %" PRId64 " of '%s': %s",

@@ -26,20 +26,7 @@
 
 #include "tools/dd/dd.h"
 
-struct dev *devs;
-int ndevs;
-size_t tsize;             /* bytes per transfer: bs * bpt                */
-size_t buf_off;           /* buffers start this far past an aligned
-                                  * boundary (bufoff=; set_buffer_offset())     */
-int aio_engine = -1;      /* dio_aio engine in use                       */
-char engine_note[300];
 volatile sig_atomic_t g_stop, g_signal;
-
-/* start gate */
-pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
-pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
-int gate_open, gate_ready;
-uint64_t t_go;
 
 static void
 on_signal(int sig)
@@ -92,36 +79,42 @@ main(int argc, char **argv)
 	uint64_t t_end = 0;
 	int id, idx, i, started, nthr, failed = 0, sg_any = 0, report_lost = 0;
 	const char *first_err = NULL;
+	struct dd run;
+	struct dd *dd = &run;
 
 	diot_init(argv[0]);
-	o.bs = 512;
-	o.bpt = 1;
-	o.thr = 1;
-	o.qd = 1;
+	memset(&run, 0, sizeof(run));
+	dd->aio_engine = -1;
+	pthread_mutex_init(&dd->gate_lock, NULL);
+	pthread_cond_init(&dd->gate_cond, NULL);
+	dd->o.bs = 512;
+	dd->o.bpt = 1;
+	dd->o.thr = 1;
+	dd->o.qd = 1;
 	diot_getopt_init(&st);
 	while ((id = diot_getopt(argc, argv, options, &st)) != DIOT_OPT_END) {
 		switch (id) {
 		case DIOT_OPT_ERROR:
 			diot_usage_error("%s", st.err);
 		case DIOT_OPT_OPERAND:
-			parse_operand(st.arg);
+			parse_operand(dd, st.arg);
 			break;
 		case OPT_FORMAT:
-			if (o.format_set)
+			if (dd->o.format_set)
 				diot_usage_error("%s given twice: give the format once", st.name);
-			o.format_set = 1;
+			dd->o.format_set = 1;
 			if (diot_parse_word(st.arg, format_words, &idx, err, sizeof(err)) < 0)
 				diot_usage_error("%s '%s': %s", st.name, st.arg, err);
-			o.format = idx;
+			dd->o.format = idx;
 			break;
 		case OPT_FORCE:
-			o.force = 1;
+			dd->o.force = 1;
 			break;
 		case OPT_PROCESSES:
-			o.procs = 1;
+			dd->o.procs = 1;
 			break;
 		case OPT_SAME_SESSION:
-			o.same_session = 1;
+			dd->o.same_session = 1;
 			break;
 		case OPT_HELP:
 			usage();
@@ -134,9 +127,9 @@ main(int argc, char **argv)
 			return stdout_ok() ? 0 : DIOT_EXIT_FAIL;
 		}
 	}
-	check_operands();
-	if (o.engine != ENG_SYNC)
-		choose_engine();
+	check_operands(dd);
+	if (dd->o.engine != ENG_SYNC)
+		choose_engine(dd);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -145,76 +138,76 @@ main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	setup_devices();
-	for (i = 0; i < ndevs; i++) {
-		const char *a = side_io(&devs[i].in, 1), *b = side_io(&devs[i].out, 0);
+	setup_devices(dd);
+	for (i = 0; i < dd->ndevs; i++) {
+		const char *a = side_io(dd, &dd->devs[i].in, 1), *b = side_io(dd, &dd->devs[i].out, 0);
 
-		if (devs[i].in.kind == K_SG || devs[i].out.kind == K_SG)
+		if (dd->devs[i].in.kind == K_SG || dd->devs[i].out.kind == K_SG)
 			sg_any = 1;
-		if (o.engine != ENG_SYNC && (devs[i].in.kind == K_SG || devs[i].out.kind == K_SG))
-			fail_setup(DIOT_EXIT_USAGE, "engine=%s: '%s' is a SCSI generic device, "
+		if (dd->o.engine != ENG_SYNC && (dd->devs[i].in.kind == K_SG || dd->devs[i].out.kind == K_SG))
+			fail_setup(dd, DIOT_EXIT_USAGE, "engine=%s: '%s' is a SCSI generic device, "
 			           "which dio-dd drives with engine=sync only",
-			           engine_words[o.engine], devs[i].name);
+			           engine_words[dd->o.engine], dd->devs[i].name);
 		if (a && b && strcmp(a, b) != 0)
-			snprintf(io_labels[i], sizeof(io_labels[i]), "%s->%s", a, b);
+			snprintf(dd->io_labels[i], sizeof(dd->io_labels[i]), "%s->%s", a, b);
 		else
-			snprintf(io_labels[i], sizeof(io_labels[i]), "%s", a ? a : b);
+			snprintf(dd->io_labels[i], sizeof(dd->io_labels[i]), "%s", a ? a : b);
 		if (i == 0)
-			snprintf(total_io, sizeof(total_io), "%s", io_labels[i]);
-		else if (strcmp(total_io, io_labels[i]) != 0)
-			snprintf(total_io, sizeof(total_io), "mixed");
+			snprintf(dd->total_io, sizeof(dd->total_io), "%s", dd->io_labels[i]);
+		else if (strcmp(dd->total_io, dd->io_labels[i]) != 0)
+			snprintf(dd->total_io, sizeof(dd->total_io), "mixed");
 	}
-	if (o.dio && !sg_any)
-		fail_setup(DIOT_EXIT_USAGE, "dio=1 asks the sg driver for direct transfers: it "
+	if (dd->o.dio && !sg_any)
+		fail_setup(dd, DIOT_EXIT_USAGE, "dio=1 asks the sg driver for direct transfers: it "
 		           "needs an sg device (for files and block devices use iflag=direct "
 		           "or oflag=direct)");
 
-	nthr = ndevs * (int)o.thr;
+	nthr = dd->ndevs * (int)dd->o.thr;
 	w = calloc((size_t)nthr, sizeof(*w));
 	tid = calloc((size_t)nthr, sizeof(*tid));
 	if (w == NULL || tid == NULL)
-		fail_setup(DIOT_EXIT_FAIL, "out of memory");
-	if (o.procs) {
-		run_processes(w, tid, &u0, &s0);
+		fail_setup(dd, DIOT_EXIT_FAIL, "out of memory");
+	if (dd->o.procs) {
+		run_processes(dd, w, tid, &u0, &s0);
 	} else {
-		if (start_threads(0, ndevs, w, tid, &started, err, sizeof(err)) < 0)
-			fail_setup(DIOT_EXIT_FAIL, "%s", err);
+		if (start_threads(dd, 0, dd->ndevs, w, tid, &started, err, sizeof(err)) < 0)
+			fail_setup(dd, DIOT_EXIT_FAIL, "%s", err);
 		/* Every thread has its buffers and is waiting: measure from here. */
-		await_ready(nthr);
+		await_ready(dd, nthr);
 		diot_cpu_times(&u0, &s0);
-		t_go = diot_now_ns();
-		open_gate();
+		dd->t_go = diot_now_ns();
+		open_gate(dd);
 		for (i = 0; i < nthr; i++)
 			pthread_join(tid[i], NULL);
 	}
-	cpu_times_all(&u1, &s1);
+	cpu_times_all(dd, &u1, &s1);
 
 	/* Close the outputs (buffered data stays in the page cache, as dd). */
-	for (i = 0; i < ndevs; i++) {
-		if (devs[i].in.f)
-			dio_close(devs[i].in.f);
-		else if (devs[i].in.fd >= 0)
-			close(devs[i].in.fd);
-		if (devs[i].out.f)
-			dio_close(devs[i].out.f);
-		else if (devs[i].out.fd >= 0)
-			close(devs[i].out.fd);
+	for (i = 0; i < dd->ndevs; i++) {
+		if (dd->devs[i].in.f)
+			dio_close(dd->devs[i].in.f);
+		else if (dd->devs[i].in.fd >= 0)
+			close(dd->devs[i].in.fd);
+		if (dd->devs[i].out.f)
+			dio_close(dd->devs[i].out.f);
+		else if (dd->devs[i].out.fd >= 0)
+			close(dd->devs[i].out.fd);
 		/* The device is released only now that nothing writes to it. */
-		if (devs[i].out.claim_fd >= 0)
-			close(devs[i].out.claim_fd);
+		if (dd->devs[i].out.claim_fd >= 0)
+			close(dd->devs[i].out.claim_fd);
 	}
 
-	rows = calloc((size_t)ndevs, sizeof(*rows));
+	rows = calloc((size_t)dd->ndevs, sizeof(*rows));
 	if (rows == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	memset(&tot, 0, sizeof(tot));
 	diot_hist_reset(&all);
-	for (i = 0; i < ndevs; i++) {
-		struct dev *d = &devs[i];
+	for (i = 0; i < dd->ndevs; i++) {
+		struct dev *d = &dd->devs[i];
 
 		if (d->t_end > t_end)
 			t_end = d->t_end;
-		make_row(&rows[i], d, d->t_end > t_go ? (double)(d->t_end - t_go) / 1e9 : 0);
+		make_row(dd, &rows[i], d, d->t_end > dd->t_go ? (double)(d->t_end - dd->t_go) / 1e9 : 0);
 		diot_hist_merge(&all, &d->hist);
 		tot.bytes += d->bytes;
 		tot.full += rows[i].full;
@@ -234,9 +227,9 @@ main(int argc, char **argv)
 		if (tot.reason == NULL && d->reason[0])
 			tot.reason = d->reason;
 	}
-	wall = t_end > t_go ? (double)(t_end - t_go) / 1e9 : 0;
+	wall = t_end > dd->t_go ? (double)(t_end - dd->t_go) / 1e9 : 0;
 	tot.name = "total";
-	tot.io = total_io;
+	tot.io = dd->total_io;
 	tot.h = &all;
 	tot.wall_s = wall;
 	tot.mbs = wall > 0 ? (double)tot.bytes / wall / 1e6 : 0;
@@ -244,27 +237,27 @@ main(int argc, char **argv)
 	tot.status = failed ? "error" : g_signal ? "interrupted" : "ok";
 	tot.error = first_err;
 
-	switch (o.format) {
+	switch (dd->o.format) {
 	case FMT_TABLE:
-		if (o.time)
-			print_table(stdout, rows, ndevs, &tot, u1 - u0, s1 - s0);
-		print_records(stdout, &tot);
+		if (dd->o.time)
+			print_table(dd, stdout, rows, dd->ndevs, &tot, u1 - u0, s1 - s0);
+		print_records(dd, stdout, &tot);
 		break;
 	case FMT_CSV:
 		printf("%s\n", csv_cols);
-		for (i = 0; i < ndevs; i++)
-			csv_row(stdout, "device", &rows[i], -1, -1);
-		csv_row(stdout, "total", &tot, u1 - u0, s1 - s0);
+		for (i = 0; i < dd->ndevs; i++)
+			csv_row(dd, stdout, "device", &rows[i], -1, -1);
+		csv_row(dd, stdout, "total", &tot, u1 - u0, s1 - s0);
 		break;
 	case FMT_JSON:
-		print_json(stdout, rows, ndevs, &tot, u1 - u0, s1 - s0);
+		print_json(dd, stdout, rows, dd->ndevs, &tot, u1 - u0, s1 - s0);
 		break;
 	}
 	if (!stdout_ok())
 		report_lost = 1;
-	for (i = 0; i < ndevs; i++)
-		if (devs[i].err)
-			diot_warn("%s", devs[i].errmsg);
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].err)
+			diot_warn("%s", dd->devs[i].errmsg);
 	for (i = 0; i < nthr; i++)
 		free(w[i]);
 	free(w);

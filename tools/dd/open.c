@@ -6,12 +6,12 @@
 
 /* Remove output files this run created (on a failure before the run). */
 static void
-cleanup_created(void)
+cleanup_created(struct dd *dd)
 {
 	int i;
 
-	for (i = 0; i < ndevs; i++) {
-		struct side *s = &devs[i].out;
+	for (i = 0; i < dd->ndevs; i++) {
+		struct side *s = &dd->devs[i].out;
 
 		if (s->f != NULL)
 			dio_close(s->f);
@@ -22,8 +22,8 @@ cleanup_created(void)
 	}
 }
 
-void DIOT_PRINTF(2, 3) DIOT_NORETURN
-fail_setup(int status, const char *fmt, ...)
+void DIOT_PRINTF(3, 4) DIOT_NORETURN
+fail_setup(struct dd *dd, int status, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -31,7 +31,7 @@ fail_setup(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	cleanup_created();
+	cleanup_created(dd);
 	diot_die(status, "%s", msg);
 }
 
@@ -79,7 +79,7 @@ sg_exec(dio_scsi *c, int fd, const uint8_t *cdb, int cdblen, int dir, void *buf,
 
 /* READ CAPACITY(10), then (16) when the capacity needs it. */
 static void
-sg_capacity(struct side *s)
+sg_capacity(struct dd *dd, struct side *s)
 {
 	dio_scsi *c = dio_scsi_new();
 	uint8_t cdb[16], buf[32];
@@ -89,7 +89,7 @@ sg_capacity(struct side *s)
 	int n, r;
 
 	if (c == NULL)
-		fail_setup(DIOT_EXIT_FAIL, "out of memory");
+		fail_setup(dd, DIOT_EXIT_FAIL, "out of memory");
 	n = dio_cdb_read_capacity10(cdb);
 	r = sg_exec(c, s->fd, cdb, n, DIO_SCSI_DIR_IN, buf, 8, msg, sizeof(msg));
 	if (r == 0) {
@@ -107,12 +107,12 @@ sg_capacity(struct side *s)
 	}
 	dio_scsi_free(c);
 	if (r < 0)
-		fail_setup(DIOT_EXIT_FAIL, "'%s': READ CAPACITY failed: %s", s->path, msg);
+		fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY failed: %s", s->path, msg);
 	if (blen == 0)
-		fail_setup(DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports a block length of 0",
+		fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports a block length of 0",
 		           s->path);
 	if (blocks > (uint64_t)INT64_MAX / blen)
-		fail_setup(DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports %" PRIu64 " blocks of %"
+		fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports %" PRIu64 " blocks of %"
 		           PRIu32 " bytes, more than 2^63-1 bytes", s->path, blocks, blen);
 	s->sg_block = blen;
 	s->sg_blocks = blocks;
@@ -132,8 +132,6 @@ sg_without_disk(const char *path)
 }
 
 /* Outputs claimed so far (names for the overlap message). */
-static int nclaimed;
-static char claimed_names[512];
 
 /*
  * Hold a device output (an sg node: its disk) exclusively for the whole
@@ -141,18 +139,18 @@ static char claimed_names[512];
  * check above.  Where the platform has no such claim the check is all.
  */
 static void
-claim_output(struct side *s)
+claim_output(struct dd *dd, struct side *s)
 {
 	int r = dio_device_claim(s->path);
 	size_t l;
 
 	if (r >= 0) {
 		s->claim_fd = r;
-		l = strlen(claimed_names);
-		if (l + 8 < sizeof(claimed_names))
-			snprintf(claimed_names + l, sizeof(claimed_names) - l, "%sof= '%s'",
-			         nclaimed ? ", " : "", s->path);
-		nclaimed++;
+		l = strlen(dd->claimed_names);
+		if (l + 8 < sizeof(dd->claimed_names))
+			snprintf(dd->claimed_names + l, sizeof(dd->claimed_names) - l, "%sof= '%s'",
+			         dd->nclaimed ? ", " : "", s->path);
+		dd->nclaimed++;
 		return;
 	}
 	switch (r) {
@@ -160,36 +158,36 @@ claim_output(struct side *s)
 	case -ENOTBLK:      /* a character device that is no sg node: refused below */
 		return;
 	case -EBUSY:
-		if (nclaimed > 0)
-			fail_setup(DIOT_EXIT_USAGE, "of= '%s' overlaps an output this run "
+		if (dd->nclaimed > 0)
+			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' overlaps an output this run "
 			           "already holds (%s): its exclusive claim failed: an "
 			           "output must not be an input or another output", s->path,
-			           claimed_names);
-		fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (the "
+			           dd->claimed_names);
+		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (the "
 		           "exclusive claim failed: mounted, used or claimed since it was "
 		           "checked)", s->path);
 	case -ENODEV:
-		fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': the block device of "
+		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block device of "
 		           "this SCSI generic node cannot be determined (no disk behind "
 		           "it?), so it cannot be claimed", s->path);
 	default:
-		fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot claim it "
+		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot claim it "
 		           "for the run: %s", s->path, dio_strerror(r));
 	}
 }
 
 /* fadvise=: the advice for the whole file or device, or the run stops. */
 static void
-give_advice(const struct side *s, int is_out)
+give_advice(struct dd *dd, const struct side *s, int is_out)
 {
 #ifdef POSIX_FADV_SEQUENTIAL
 	static const int advice[] = { 0, POSIX_FADV_NORMAL, POSIX_FADV_SEQUENTIAL,
 	                              POSIX_FADV_RANDOM };
-	int r = posix_fadvise(s->fd, 0, 0, advice[o.fadvise]);
+	int r = posix_fadvise(s->fd, 0, 0, advice[dd->o.fadvise]);
 
 	if (r != 0)
-		fail_setup(DIOT_EXIT_FAIL, "%s '%s': fadvise=%s: posix_fadvise: %s",
-		           is_out ? "of=" : "if=", s->path, fadvise_words[o.fadvise],
+		fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': fadvise=%s: posix_fadvise: %s",
+		           is_out ? "of=" : "if=", s->path, fadvise_words[dd->o.fadvise],
 		           dio_strerror(-r));
 #else
 	(void)s;
@@ -199,19 +197,19 @@ give_advice(const struct side *s, int is_out)
 
 /* Open one side.  is_out: output (write) side. */
 static void
-open_side(struct side *s, int is_out)
+open_side(struct dd *dd, struct side *s, int is_out)
 {
-	const struct side_flags *fl = is_out ? &o.oflag : &o.iflag;
+	const struct side_flags *fl = is_out ? &dd->o.oflag : &dd->o.iflag;
 	char why[256];
 	struct stat st;
 	int exists, r, sync, flags;
 
 	exists = stat(s->path, &st) == 0;
 	if (!exists && (!is_out || errno != ENOENT))
-		fail_setup(DIOT_EXIT_USAGE, "%s '%s': %s", is_out ? "of=" : "if=", s->path,
+		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %s", is_out ? "of=" : "if=", s->path,
 		           dio_strerror(errno));
 	if (exists && S_ISDIR(st.st_mode))
-		fail_setup(DIOT_EXIT_USAGE, "%s '%s' is a directory: name a file or a device",
+		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is a directory: name a file or a device",
 		           is_out ? "of=" : "if=", s->path);
 	if (exists && S_ISCHR(st.st_mode))
 		s->kind = K_SG;
@@ -220,16 +218,16 @@ open_side(struct side *s, int is_out)
 	else if (!exists || S_ISREG(st.st_mode))
 		s->kind = K_FILE;
 	else
-		fail_setup(DIOT_EXIT_USAGE, "%s '%s' is neither a regular file nor a block "
+		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is neither a regular file nor a block "
 		           "or sg device", is_out ? "of=" : "if=", s->path);
 	if (fl->sg && s->kind == K_FILE)
-		fail_setup(DIOT_EXIT_USAGE, "%s '%s': %sflag=sg needs a block or sg device, "
+		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=sg needs a block or sg device, "
 		           "not a file", is_out ? "of=" : "if=", s->path, is_out ? "o" : "i");
 
 	/* Refusals for outputs come before anything is opened for writing. */
 	if (is_out && exists) {
-		if (s->kind == K_FILE && !o.force)
-			fail_setup(DIOT_EXIT_USAGE, "of= '%s' exists and would be overwritten; "
+		if (s->kind == K_FILE && !dd->o.force)
+			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' exists and would be overwritten; "
 			           "pass --force (or oflag=force) to allow that, or name a new "
 			           "file", s->path);
 		/* --force is for the file, not for a disk image in use (the
@@ -238,58 +236,58 @@ open_side(struct side *s, int is_out)
 		 * written as before. */
 		why[0] = '\0';
 		if (s->kind == K_FILE && dio_device_in_use(s->path, why, sizeof(why)) == 1)
-			fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
+			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
 			           "(%s)", s->path, why);
 		if (s->kind != K_FILE) {
-			if (!o.force)
-				fail_setup(DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
+			if (!dd->o.force)
+				fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
 				           "would be destroyed; pass --force (or oflag=force) to "
 				           "allow that", s->path);
 			/* An sg node is checked through its disk: one whose disk
 			 * cannot be found cannot be checked, and is not written. */
 			if (S_ISCHR(st.st_mode) && sg_without_disk(s->path))
-				fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': the block "
+				fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block "
 				           "device of this SCSI generic node cannot be determined "
 				           "(no disk behind it?), so whether it is in use cannot "
 				           "be checked", s->path);
 			why[0] = '\0';
 			r = dio_device_in_use(s->path, why, sizeof(why));
 			if (r == 1)
-				fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in "
+				fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in "
 				           "use (%s)", s->path, why);
 			if (r < 0)
-				fail_setup(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot "
+				fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot "
 				           "tell whether it is in use (%s%s%s)", s->path,
 				           dio_strerror(r), why[0] ? ": " : "", why);
-			claim_output(s);
+			claim_output(dd, s);
 		}
 	}
 
 	if (s->kind == K_SG) {
 		if (fl->direct)
-			fail_setup(DIOT_EXIT_USAGE, "%s '%s': %sflag=direct is for files and "
+			fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=direct is for files and "
 			           "block devices; for SCSI pass-through ask for direct "
 			           "transfers with dio=1", is_out ? "of=" : "if=", s->path,
 			           is_out ? "o" : "i");
 		if (fl->nocopy)
-			fail_setup(DIOT_EXIT_USAGE, "if= '%s': iflag=nocopy is for files and "
+			fail_setup(dd, DIOT_EXIT_USAGE, "if= '%s': iflag=nocopy is for files and "
 			           "block devices, not SCSI pass-through", s->path);
 		r = dio_scsi_open(s->path, !is_out);
 		if (r == -ENOTSUP)
-			fail_setup(DIOT_EXIT_FAIL, "%s '%s': SCSI pass-through is not supported "
+			fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': SCSI pass-through is not supported "
 			           "by this build (%s backend)", is_out ? "of=" : "if=", s->path,
 			           dio_backend_name());
 		if (r == -ENOTTY)
-			fail_setup(DIOT_EXIT_USAGE, "%s '%s' is a character device that does not "
+			fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is a character device that does not "
 			           "accept SCSI pass-through (dio-dd reads and writes files, "
 			           "block devices and SCSI generic devices)",
 			           is_out ? "of=" : "if=", s->path);
 		if (r < 0)
-			fail_setup(DIOT_EXIT_FAIL, "%s '%s': %s", is_out ? "of=" : "if=",
+			fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %s", is_out ? "of=" : "if=",
 			           s->path, dio_strerror(r));
 		s->fd = r;
-		sg_capacity(s);
-		if (o.dio) {
+		sg_capacity(dd, s);
+		if (dd->o.dio) {
 			/* Why the driver may not do direct transfers, asked now:
 			 * the threads only report it. */
 			struct dio_devinfo di;
@@ -310,17 +308,17 @@ open_side(struct side *s, int is_out)
 	r = dio_open(&s->f, s->path, (unsigned)flags,
 	             fl->direct ? DIO_DIRECT_ON : DIO_DIRECT_OFF, sync, 0644);
 	if (r == -ENOTSUP && fl->direct)
-		fail_setup(DIOT_EXIT_FAIL, "%s '%s': %sflag=direct: this file system or "
+		fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %sflag=direct: this file system or "
 		           "platform (%s backend) refuses direct I/O", is_out ? "of=" : "if=",
 		           s->path, is_out ? "o" : "i", dio_backend_name());
 	if (r == -ENOTSUP && sync != DIO_SYNC_NONE)
-		fail_setup(DIOT_EXIT_FAIL, "of= '%s': oflag=%s is not supported here",
+		fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': oflag=%s is not supported here",
 		           s->path, fl->sync ? "sync" : "dsync");
 	if (r == -EEXIST)
-		fail_setup(DIOT_EXIT_FAIL, "of= '%s' appeared while dio-dd was starting; "
+		fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s' appeared while dio-dd was starting; "
 		           "not overwriting it", s->path);
 	if (r < 0)
-		fail_setup(DIOT_EXIT_FAIL, "cannot open %s '%s': %s",
+		fail_setup(dd, DIOT_EXIT_FAIL, "cannot open %s '%s': %s",
 		           is_out ? "of=" : "if=", s->path, dio_strerror(r));
 	s->created = dio_file_created(s->f);
 	s->fd = dio_file_fd(s->f);
@@ -329,8 +327,8 @@ open_side(struct side *s, int is_out)
 	 * default, which doubles the window): buffered reads measure the
 	 * device as it is set up, read_ahead_kb included, as dd does and as
 	 * dio-info reports it. */
-	if (o.fadvise != 0)
-		give_advice(s, is_out);
+	if (dd->o.fadvise != 0)
+		give_advice(dd, s, is_out);
 	if (s->kind == K_BLOCK)
 		s->size = s->align.device_bytes;
 	else if (exists)
@@ -339,7 +337,7 @@ open_side(struct side *s, int is_out)
 
 /* Check bs against a side's direct-I/O granularity. */
 static void
-check_direct_align(const struct side *s, int is_out)
+check_direct_align(struct dd *dd, const struct side *s, int is_out)
 {
 	uint32_t g = s->align.offset_align;
 	char a[32];
@@ -348,10 +346,10 @@ check_direct_align(const struct side *s, int is_out)
 		return;
 	if (!is_out && s->align.read_offset_align)
 		g = s->align.read_offset_align;
-	if (g > 1 && o.bs % g != 0)
-		fail_setup(DIOT_EXIT_USAGE, "bs=%" PRIu64 " is not a multiple of the direct "
+	if (g > 1 && dd->o.bs % g != 0)
+		fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " is not a multiple of the direct "
 		           "I/O granularity of '%s' (%s, from %s); use bs=%s or a multiple "
-		           "of it, or drop %sflag=direct", o.bs, s->path,
+		           "of it, or drop %sflag=direct", dd->o.bs, s->path,
 		           diot_fmt_iec(g, a, sizeof(a)),
 		           dio_align_source_name((int)s->align.source), a, is_out ? "o" : "i");
 }
@@ -374,22 +372,22 @@ max_sz(size_t a, size_t b)
  * buffer and copies through a bounce buffer otherwise.
  */
 void
-set_buffer_offset(void)
+set_buffer_offset(struct dd *dd)
 {
 	size_t need = 0, a;
 	const char *who = NULL;
 	int i, k, cached = 1;
 
-	for (i = 0; i < ndevs; i++)
+	for (i = 0; i < dd->ndevs; i++)
 		for (k = 0; k < 2; k++) {
-			const struct side *s = k ? &devs[i].out : &devs[i].in;
+			const struct side *s = k ? &dd->devs[i].out : &dd->devs[i].in;
 
 			if (s->path == NULL)
 				continue;
 			if (s->kind == K_SG)
-				a = o.dio ? (size_t)sysconf(_SC_PAGESIZE) : 0;
+				a = dd->o.dio ? (size_t)sysconf(_SC_PAGESIZE) : 0;
 			else
-				a = (k ? o.oflag.direct : o.iflag.direct) ?
+				a = (k ? dd->o.oflag.direct : dd->o.iflag.direct) ?
 				    max_sz(s->align.mem_align, 1) : 0;
 			if (s->kind == K_SG || a)
 				cached = 0;
@@ -398,152 +396,152 @@ set_buffer_offset(void)
 				who = s->path;
 			}
 		}
-	if (!o.bufoff_set) {
-		buf_off = cached ? 32 : 0;
+	if (!dd->o.bufoff_set) {
+		dd->buf_off = cached ? 32 : 0;
 		return;
 	}
-	if (need && o.bufoff % need != 0)
-		fail_setup(DIOT_EXIT_USAGE, "bufoff=%" PRIu64 ": direct transfers need "
+	if (need && dd->o.bufoff % need != 0)
+		fail_setup(dd, DIOT_EXIT_USAGE, "bufoff=%" PRIu64 ": direct transfers need "
 		           "buffers aligned to %zu bytes (the memory alignment of '%s'); "
-		           "give a multiple of %zu, or 0", o.bufoff, need, who, need);
-	buf_off = (size_t)o.bufoff;
+		           "give a multiple of %zu, or 0", dd->o.bufoff, need, who, need);
+	dd->buf_off = (size_t)dd->o.bufoff;
 }
 
 /* A device's lock; in shared memory under --processes, though only the
  * threads of the one process that drives the device take it. */
 static void
-init_lock(pthread_mutex_t *m)
+init_lock(struct dd *dd, pthread_mutex_t *m)
 {
 	pthread_mutexattr_t a;
 
 	pthread_mutexattr_init(&a);
-	if (o.procs)
+	if (dd->o.procs)
 		pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
 	pthread_mutex_init(m, &a);
 	pthread_mutexattr_destroy(&a);
 }
 
 void
-setup_devices(void)
+setup_devices(struct dd *dd)
 {
 	int i;
 	uint64_t avail, rem, room, base;
 
-	ndevs = o.mode == MODE_WRITE ? o.nof : o.nif;
-	if (o.procs) {
+	dd->ndevs = dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif;
+	if (dd->o.procs) {
 		/* The devices' results are written by the worker processes:
 		 * shared memory, zeroed like calloc's. */
-		void *m = mmap(NULL, (size_t)ndevs * sizeof(*devs), PROT_READ | PROT_WRITE,
+		void *m = mmap(NULL, (size_t)dd->ndevs * sizeof(*dd->devs), PROT_READ | PROT_WRITE,
 		               MAP_SHARED | MAP_ANON, -1, 0);
 
-		devs = m == MAP_FAILED ? NULL : m;
+		dd->devs = m == MAP_FAILED ? NULL : m;
 	} else {
-		devs = calloc((size_t)ndevs, sizeof(*devs));
+		dd->devs = calloc((size_t)dd->ndevs, sizeof(*dd->devs));
 	}
-	if (devs == NULL)
+	if (dd->devs == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	for (i = 0; i < ndevs; i++) {
-		struct dev *d = &devs[i];
+	for (i = 0; i < dd->ndevs; i++) {
+		struct dev *d = &dd->devs[i];
 
 		d->index = i;
 		d->in.fd = d->out.fd = -1;
 		d->in.claim_fd = d->out.claim_fd = -1;
-		d->in.path = o.mode != MODE_WRITE ? o.ifs[i] : NULL;
-		d->out.path = o.mode != MODE_READ ? o.ofs[i] : NULL;
+		d->in.path = dd->o.mode != MODE_WRITE ? dd->o.ifs[i] : NULL;
+		d->out.path = dd->o.mode != MODE_READ ? dd->o.ofs[i] : NULL;
 		snprintf(d->name, sizeof(d->name), "%s%s%s", d->in.path ? d->in.path : "",
 		         d->in.path && d->out.path ? "->" : "", d->out.path ? d->out.path : "");
-		init_lock(&d->lock);
+		init_lock(dd, &d->lock);
 		diot_hist_reset(&d->hist);
 	}
 	/* Inputs first: they decide counts; outputs are created last. */
-	for (i = 0; i < ndevs; i++)
-		if (devs[i].in.path)
-			open_side(&devs[i].in, 0);
-	check_aliases();
-	for (i = 0; i < ndevs; i++)
-		if (devs[i].out.path)
-			open_side(&devs[i].out, 1);
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].in.path)
+			open_side(dd, &dd->devs[i].in, 0);
+	check_aliases(dd);
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].out.path)
+			open_side(dd, &dd->devs[i].out, 1);
 
-	tsize = (size_t)(o.bs * o.bpt);
-	for (i = 0; i < ndevs; i++) {
-		struct dev *d = &devs[i];
+	dd->tsize = (size_t)(dd->o.bs * dd->o.bpt);
+	for (i = 0; i < dd->ndevs; i++) {
+		struct dev *d = &dd->devs[i];
 
 		/* sg: bs is the device's logical block, as sgp_dd wants it. */
-		if (d->in.kind == K_SG && o.bs != d->in.sg_block)
-			fail_setup(DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
+		if (d->in.kind == K_SG && dd->o.bs != d->in.sg_block)
+			fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
 			           "-byte blocks: for SCSI pass-through bs must be the device's "
 			           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
-			           o.bs, d->in.path, d->in.sg_block, d->in.sg_block);
-		if (d->out.kind == K_SG && o.bs != d->out.sg_block)
-			fail_setup(DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
+			           dd->o.bs, d->in.path, d->in.sg_block, d->in.sg_block);
+		if (d->out.kind == K_SG && dd->o.bs != d->out.sg_block)
+			fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
 			           "-byte blocks: for SCSI pass-through bs must be the device's "
 			           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
-			           o.bs, d->out.path, d->out.sg_block, d->out.sg_block);
+			           dd->o.bs, d->out.path, d->out.sg_block, d->out.sg_block);
 		if (d->in.path)
-			check_direct_align(&d->in, 0);
+			check_direct_align(dd, &d->in, 0);
 		if (d->out.path)
-			check_direct_align(&d->out, 1);
+			check_direct_align(dd, &d->out, 1);
 		/* skip*bs and seek*bs fit in int64 (check_operands). */
-		d->in_base = (int64_t)(o.skip * o.bs);
-		d->out_base = (int64_t)(o.seek * o.bs);
+		d->in_base = (int64_t)(dd->o.skip * dd->o.bs);
+		d->out_base = (int64_t)(dd->o.seek * dd->o.bs);
 		/* How many blocks. */
 		if (d->in.path) {
-			if (o.skip * o.bs > d->in.size)
-				fail_setup(DIOT_EXIT_USAGE, "skip=%" PRIu64 " is beyond the end of "
+			if (dd->o.skip * dd->o.bs > d->in.size)
+				fail_setup(dd, DIOT_EXIT_USAGE, "skip=%" PRIu64 " is beyond the end of "
 				           "'%s' (%" PRIu64 " bytes = %" PRIu64 " blocks of %" PRIu64
-				           ")", o.skip, d->in.path, d->in.size, d->in.size / o.bs,
-				           o.bs);
-			rem = d->in.size - o.skip * o.bs;
-			avail = rem / o.bs + (rem % o.bs != 0);
+				           ")", dd->o.skip, d->in.path, d->in.size, d->in.size / dd->o.bs,
+				           dd->o.bs);
+			rem = d->in.size - dd->o.skip * dd->o.bs;
+			avail = rem / dd->o.bs + (rem % dd->o.bs != 0);
 			/* A file may grow: read count= blocks or to its end; a
 			 * device ends where it ends. */
-			if (!o.count_set)
+			if (!dd->o.count_set)
 				d->nblocks = avail;
-			else if (d->in.kind == K_FILE || o.count < avail)
-				d->nblocks = o.count;
+			else if (d->in.kind == K_FILE || dd->o.count < avail)
+				d->nblocks = dd->o.count;
 			else
 				d->nblocks = avail;
-		} else if (o.count_set) {
-			d->nblocks = o.count;
+		} else if (dd->o.count_set) {
+			d->nblocks = dd->o.count;
 		} else if (d->out.kind != K_FILE) {
-			if (o.seek * o.bs > d->out.size)
-				fail_setup(DIOT_EXIT_USAGE, "seek=%" PRIu64 " is beyond the end of "
-				           "'%s' (%" PRIu64 " bytes)", o.seek, d->out.path,
+			if (dd->o.seek * dd->o.bs > d->out.size)
+				fail_setup(dd, DIOT_EXIT_USAGE, "seek=%" PRIu64 " is beyond the end of "
+				           "'%s' (%" PRIu64 " bytes)", dd->o.seek, d->out.path,
 				           d->out.size);
-			d->nblocks = (d->out.size - o.seek * o.bs) / o.bs;
+			d->nblocks = (d->out.size - dd->o.seek * dd->o.bs) / dd->o.bs;
 		} else {
-			fail_setup(DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
+			fail_setup(dd, DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
 			           "file '%s' (how many blocks of bs=%" PRIu64 ")", d->out.path,
-			           o.bs);
+			           dd->o.bs);
 		}
 		/* No offset of the run may pass 2^63-1 (a file's size may). */
-		base = o.skip > o.seek ? o.skip * o.bs : o.seek * o.bs;
-		if (d->nblocks > ((uint64_t)INT64_MAX - base) / o.bs)
-			fail_setup(DIOT_EXIT_USAGE, "'%s': %" PRIu64 " blocks of bs=%" PRIu64
+		base = dd->o.skip > dd->o.seek ? dd->o.skip * dd->o.bs : dd->o.seek * dd->o.bs;
+		if (d->nblocks > ((uint64_t)INT64_MAX - base) / dd->o.bs)
+			fail_setup(dd, DIOT_EXIT_USAGE, "'%s': %" PRIu64 " blocks of bs=%" PRIu64
 			           " after skip=/seek= end beyond the largest file offset "
-			           "(2^63-1 bytes); lower count=", d->name, d->nblocks, o.bs);
+			           "(2^63-1 bytes); lower count=", d->name, d->nblocks, dd->o.bs);
 		/* Room in an output device (in blocks: nothing can wrap). */
-		room = d->out.size / o.bs > o.seek ? d->out.size / o.bs - o.seek : 0;
+		room = d->out.size / dd->o.bs > dd->o.seek ? d->out.size / dd->o.bs - dd->o.seek : 0;
 		if (d->out.path && d->out.kind != K_FILE && d->nblocks > room)
-			fail_setup(DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) has room for %"
+			fail_setup(dd, DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) has room for %"
 			           PRIu64 " blocks of %" PRIu64 " after seek=%" PRIu64 ", not %"
 			           PRIu64 "; lower count=", d->out.path, d->out.size, room,
-			           o.bs, o.seek, d->nblocks);
+			           dd->o.bs, dd->o.seek, d->nblocks);
 		/* SCSI WRITE takes whole blocks: an input ending in a piece of
 		 * one cannot be copied to sg whole. */
 		if (d->out.kind == K_SG && d->in.path) {
-			rem = d->in.size - o.skip * o.bs;
-			if ((!o.count_set || o.count > rem / o.bs) && rem % o.bs != 0) {
+			rem = d->in.size - dd->o.skip * dd->o.bs;
+			if ((!dd->o.count_set || dd->o.count > rem / dd->o.bs) && rem % dd->o.bs != 0) {
 				char hint[80] = "";
 
-				if (rem / o.bs > 0)
+				if (rem / dd->o.bs > 0)
 					snprintf(hint, sizeof(hint), "; count=%" PRIu64 " copies the "
-					         "whole blocks only", rem / o.bs);
-				fail_setup(DIOT_EXIT_USAGE, "of= '%s' is written with SCSI WRITE "
+					         "whole blocks only", rem / dd->o.bs);
+				fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is written with SCSI WRITE "
 				           "in whole blocks of %" PRIu64 " bytes, but the input '%s' "
 				           "has %" PRIu64 " bytes to copy, %" PRIu64 " of them after "
 				           "the last whole block: those cannot be written%s",
-				           d->out.path, o.bs, d->in.path, rem, rem % o.bs, hint);
+				           d->out.path, dd->o.bs, d->in.path, rem, rem % dd->o.bs, hint);
 			}
 		}
 		if (d->in.path && d->nblocks == 0)
@@ -551,21 +549,21 @@ setup_devices(void)
 			          "its size, such as those under /proc, is read with count=)",
 			          d->in.path, d->in.size == 0 ? "reports a size of 0 bytes"
 			                                      : "has nothing after skip=");
-		d->ntransfers = (d->nblocks + o.bpt - 1) / o.bpt;
+		d->ntransfers = (d->nblocks + dd->o.bpt - 1) / dd->o.bpt;
 		d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
 		                  d->out.align.mem_align);
 	}
-	set_buffer_offset();
+	set_buffer_offset(dd);
 	/* Every check passed: now an output file is cut to seek*bs, as dd
 	 * does, so that a copy onto a longer file leaves nothing of it behind. */
-	for (i = 0; i < ndevs; i++) {
-		struct side *s = &devs[i].out;
+	for (i = 0; i < dd->ndevs; i++) {
+		struct side *s = &dd->devs[i].out;
 
-		if (s->path == NULL || s->kind != K_FILE || o.oflag.notrunc)
+		if (s->path == NULL || s->kind != K_FILE || dd->o.oflag.notrunc)
 			continue;
-		if (ftruncate(s->fd, (off_t)(o.seek * o.bs)) != 0)
-			fail_setup(DIOT_EXIT_FAIL, "of= '%s': cannot truncate it to seek*bs = %"
+		if (ftruncate(s->fd, (off_t)(dd->o.seek * dd->o.bs)) != 0)
+			fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': cannot truncate it to seek*bs = %"
 			           PRIu64 " bytes: %s (oflag=notrunc keeps it as it is)",
-			           s->path, o.seek * o.bs, dio_strerror(errno));
+			           s->path, dd->o.seek * dd->o.bs, dio_strerror(errno));
 	}
 }

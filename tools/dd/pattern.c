@@ -25,23 +25,23 @@ static const char hex_pairs[] = HEX_ROW("0") HEX_ROW("1") HEX_ROW("2") HEX_ROW("
  * a block): STAMP_STEP further into p's block if a whole stamp fits
  * there, else at the next block. */
 static size_t
-stamp_next(size_t p)
+stamp_next(size_t p, size_t bs)
 {
-	size_t bs = (size_t)o.bs, end = p - p % bs + bs;
+	size_t end = p - p % bs + bs;
 
 	return p + STAMP_STEP + STAMP_LEN <= end ? p + STAMP_STEP : end;
 }
 
 void
-fill_pattern(unsigned char *buf, size_t len)
+fill_pattern(unsigned char *buf, size_t len, size_t bs)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++)
 		buf[i] = (unsigned char)(' ' + (i * 7 + 3) % 94);
-	if (o.bs < STAMP_LEN)
+	if (bs < STAMP_LEN)
 		return;
-	for (i = 0; i + STAMP_LEN <= len; i = stamp_next(i)) {
+	for (i = 0; i + STAMP_LEN <= len; i = stamp_next(i, bs)) {
 		memcpy(buf + i, "dio-dd ", 7);
 		buf[i + STAMP_LEN - 1] = '\n';
 	}
@@ -60,15 +60,15 @@ hex8(unsigned char *d, uint32_t v)
 }
 
 void
-stamp(unsigned char *buf, size_t len, uint64_t off)
+stamp(unsigned char *buf, size_t len, size_t bs, uint64_t off)
 {
 	unsigned char upper[8];
 	uint64_t hi = 0;
 	size_t p;
 
-	if (o.bs < STAMP_LEN)
+	if (bs < STAMP_LEN)
 		return;
-	for (p = 0; p + STAMP_LEN <= len; p = stamp_next(p)) {
+	for (p = 0; p + STAMP_LEN <= len; p = stamp_next(p, bs)) {
 		uint64_t v = off + p;
 
 		if (p == 0 || v >> 32 != hi) {

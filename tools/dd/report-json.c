@@ -12,7 +12,7 @@ json_str_or_null(FILE *fp, const char *s)
 }
 
 static void
-json_row(FILE *fp, const struct row *r, const char *ind)
+json_row(struct dd *dd, FILE *fp, const struct row *r, const char *ind)
 {
 	uint64_t cnt[NLOG2];
 	int i, first = 1;
@@ -65,7 +65,7 @@ json_row(FILE *fp, const struct row *r, const char *ind)
 	if (r->sg_cmds) {
 		fprintf(fp, "{\"commands\": %" PRIu64 ", \"direct_asked\": %s, "
 		        "\"direct_not_done\": %" PRIu64 ", \"reason\": ", r->sg_cmds,
-		        o.dio ? "true" : "false", r->sg_nd);
+		        dd->o.dio ? "true" : "false", r->sg_nd);
 		json_str_or_null(fp, r->sg_nd ? r->reason : NULL);
 		fputc('}', fp);
 	} else {
@@ -77,7 +77,7 @@ json_row(FILE *fp, const struct row *r, const char *ind)
 }
 
 void
-print_json(FILE *fp, const struct row *rows, int n, const struct row *tot, double cu,
+print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cu,
            double cs)
 {
 	int i;
@@ -85,37 +85,37 @@ print_json(FILE *fp, const struct row *rows, int n, const struct row *tot, doubl
 	fprintf(fp, "{\n  \"tool\": \"dio-dd\",\n  \"version\": \"%s\",\n  \"backend\": \"%s\",\n",
 	        dio_version_string(), dio_backend_name());
 	fprintf(fp, "  \"mode\": \"%s\",\n  \"io\": \"%s\",\n  \"engine\": \"%s\",\n",
-	        mode_name(), total_io, engine_name());
+	        mode_name(dd), dd->total_io, engine_name(dd));
 	fprintf(fp, "  \"engine_note\": ");
-	json_str_or_null(fp, engine_note[0] ? engine_note : NULL);
-	fprintf(fp, ",\n  \"processes\": %s", o.procs ? "true" : "false");
-	fprintf(fp, ",\n  \"worker_sessions\": %s", !o.procs ? "null" :
-	        o.same_session ? "\"one\"" : "\"each\"");
-	fprintf(fp, ",\n  \"fadvise\": \"%s\"", fadvise_words[o.fadvise]);
-	fprintf(fp, ",\n  \"buffer_page_bytes\": %zu", buffer_page());
-	fprintf(fp, ",\n  \"buffer_offset\": %zu", buf_off);
+	json_str_or_null(fp, dd->engine_note[0] ? dd->engine_note : NULL);
+	fprintf(fp, ",\n  \"processes\": %s", dd->o.procs ? "true" : "false");
+	fprintf(fp, ",\n  \"worker_sessions\": %s", !dd->o.procs ? "null" :
+	        dd->o.same_session ? "\"one\"" : "\"each\"");
+	fprintf(fp, ",\n  \"fadvise\": \"%s\"", fadvise_words[dd->o.fadvise]);
+	fprintf(fp, ",\n  \"buffer_page_bytes\": %zu", buffer_page(dd));
+	fprintf(fp, ",\n  \"buffer_offset\": %zu", dd->buf_off);
 	fprintf(fp, ",\n  \"qd\": %" PRIu64 ",\n  \"threads\": %" PRIu64 ",\n  \"bs\": %" PRIu64
 	        ",\n  \"bpt\": %" PRIu64 ",\n  \"transfer_bytes\": %zu,\n  \"skip\": %" PRIu64
 	        ",\n  \"seek\": %" PRIu64 ",\n  \"count\": ",
-	        o.engine == ENG_SYNC ? 1 : o.qd, o.thr, o.bs, o.bpt, tsize, o.skip, o.seek);
-	if (o.count_set)
-		fprintf(fp, "%" PRIu64, o.count);
+	        dd->o.engine == ENG_SYNC ? 1 : dd->o.qd, dd->o.thr, dd->o.bs, dd->o.bpt, dd->tsize, dd->o.skip, dd->o.seek);
+	if (dd->o.count_set)
+		fprintf(fp, "%" PRIu64, dd->o.count);
 	else
 		fputs("null", fp);
 	fprintf(fp, ",\n  \"rate_bytes_per_s\": ");
-	if (o.rate)
-		fprintf(fp, "%" PRIu64, o.rate);
+	if (dd->o.rate)
+		fprintf(fp, "%" PRIu64, dd->o.rate);
 	else
 		fputs("null", fp);
 	fprintf(fp, ",\n  \"dio\": %s,\n  \"interrupted\": %s,\n  \"devices\": [\n",
-	        o.dio ? "true" : "false", g_signal ? "true" : "false");
+	        dd->o.dio ? "true" : "false", g_signal ? "true" : "false");
 	for (i = 0; i < n; i++) {
 		fprintf(fp, "    {\n      \"index\": %d,\n", i);
-		json_row(fp, &rows[i], "      ");
+		json_row(dd, fp, &rows[i], "      ");
 		fprintf(fp, "    }%s\n", i + 1 < n ? "," : "");
 	}
 	fprintf(fp, "  ],\n  \"total\": {\n    \"devices\": %d,\n", n);
-	json_row(fp, tot, "    ");
+	json_row(dd, fp, tot, "    ");
 	fprintf(fp, "  },\n  \"cpu_user_s\": ");
 	diot_json_num(fp, cu);
 	fprintf(fp, ",\n  \"cpu_sys_s\": ");

@@ -2,17 +2,15 @@
 
 #include "tools/dd/dd.h"
 
-char io_labels[MAX_DEVS][64];
-char total_io[64];
 
 const char *
-side_io(const struct side *s, int is_in)
+side_io(struct dd *dd, const struct side *s, int is_in)
 {
 	if (s->path == NULL)
 		return NULL;
 	if (s->kind == K_SG)
-		return o.dio ? "sg-dio" : "sg";
-	if (is_in && o.iflag.nocopy)
+		return dd->o.dio ? "sg-dio" : "sg";
+	if (is_in && dd->o.iflag.nocopy)
 		return "no-copy";
 	if (s->f != NULL && dio_file_direct(s->f) != DIO_MECH_NONE)
 		return "direct";
@@ -20,19 +18,19 @@ side_io(const struct side *s, int is_in)
 }
 
 void
-make_row(struct row *r, const struct dev *d, double wall_s)
+make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s)
 {
 	memset(r, 0, sizeof(*r));
 	r->name = d->name;
 	r->input = d->in.path;
 	r->output = d->out.path;
-	r->io = io_labels[d->index];
+	r->io = dd->io_labels[d->index];
 	r->h = &d->hist;
 	r->bytes = d->bytes;
-	r->full = d->rbytes / o.bs;
-	r->partial = d->rbytes % o.bs != 0;
-	r->wfull = d->wbytes / o.bs;
-	r->wpartial = d->wbytes % o.bs != 0;
+	r->full = d->rbytes / dd->o.bs;
+	r->partial = d->rbytes % dd->o.bs != 0;
+	r->wfull = d->wbytes / dd->o.bs;
+	r->wpartial = d->wbytes % dd->o.bs != 0;
 	r->calls = d->calls;
 	r->sg_cmds = d->sg_cmds;
 	r->sg_nd = d->sg_not_direct;
@@ -119,56 +117,56 @@ print_hist_table(FILE *fp, const char *title, const struct diot_hist *h)
 }
 
 const char *
-mode_name(void)
+mode_name(struct dd *dd)
 {
-	return mode_words[o.mode];
+	return mode_words[dd->o.mode];
 }
 
 const char *
-engine_name(void)
+engine_name(struct dd *dd)
 {
-	return o.engine == ENG_SYNC ? "sync" : dio_aio_engine_name(aio_engine);
+	return dd->o.engine == ENG_SYNC ? "sync" : dio_aio_engine_name(dd->aio_engine);
 }
 
 /* The page size the threads' buffers were given (largepages=). */
 size_t
-buffer_page(void)
+buffer_page(struct dd *dd)
 {
 	size_t pg = 0;
 	int i;
 
-	for (i = 0; i < ndevs; i++)
-		if (devs[i].buf_page > pg)
-			pg = devs[i].buf_page;
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].buf_page > pg)
+			pg = dd->devs[i].buf_page;
 	return pg;
 }
 
 void
-print_table(FILE *fp, const struct row *rows, int n, const struct row *tot,
+print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot,
             double cpu_user, double cpu_sys)
 {
 	char a[32];
-	size_t w = 6, l, page = buffer_page();
+	size_t w = 6, l, page = buffer_page(dd);
 	int i, large = page > (size_t)sysconf(_SC_PAGESIZE);
 	const struct row *r;
 
 	fprintf(fp, "dio-dd %s: %d device%s x %" PRIu64 " thread%s%s, %s, engine %s",
-	        mode_name(), n, n == 1 ? "" : "s", o.thr, o.thr == 1 ? "" : "s",
-	        !o.procs ? "" : o.same_session ? " (a process per device, one session)" :
-	        " (a process per device, each its own session)", total_io, engine_name());
-	if (o.engine != ENG_SYNC)
-		fprintf(fp, " qd=%" PRIu64, o.qd);
-	fprintf(fp, ", bs=%" PRIu64 " bpt=%" PRIu64 " (%s per call)", o.bs, o.bpt,
-	        diot_fmt_iec(tsize, a, sizeof(a)));
+	        mode_name(dd), n, n == 1 ? "" : "s", dd->o.thr, dd->o.thr == 1 ? "" : "s",
+	        !dd->o.procs ? "" : dd->o.same_session ? " (a process per device, one session)" :
+	        " (a process per device, each its own session)", dd->total_io, engine_name(dd));
+	if (dd->o.engine != ENG_SYNC)
+		fprintf(fp, " qd=%" PRIu64, dd->o.qd);
+	fprintf(fp, ", bs=%" PRIu64 " bpt=%" PRIu64 " (%s per call)", dd->o.bs, dd->o.bpt,
+	        diot_fmt_iec(dd->tsize, a, sizeof(a)));
 	if (large)
 		fprintf(fp, ", buffers on %s pages", diot_fmt_iec(page, a, sizeof(a)));
-	if (buf_off)
-		fprintf(fp, "%s %zu bytes in (bufoff=)", large ? "," : ", buffers", buf_off);
+	if (dd->buf_off)
+		fprintf(fp, "%s %zu bytes in (bufoff=)", large ? "," : ", buffers", dd->buf_off);
 	fputc('\n', fp);
-	if (engine_note[0])
-		fprintf(fp, "engine: %s\n", engine_note);
-	if (o.rate)
-		fprintf(fp, "rate limit %" PRIu64 " bytes/s per device\n", o.rate);
+	if (dd->engine_note[0])
+		fprintf(fp, "engine: %s\n", dd->engine_note);
+	if (dd->o.rate)
+		fprintf(fp, "rate limit %" PRIu64 " bytes/s per device\n", dd->o.rate);
 	for (i = 0; i < n; i++)
 		if ((l = strlen(rows[i].name)) > w)
 			w = l;
@@ -186,7 +184,7 @@ print_table(FILE *fp, const struct row *rows, int n, const struct row *tot,
 	        cpu_user, cpu_sys, tot->wall_s > 0 ? 100 * (cpu_user + cpu_sys) / tot->wall_s : 0);
 	if (tot->sg_cmds) {
 		fprintf(fp, "sg: %" PRIu64 " commands", tot->sg_cmds);
-		if (o.dio)
+		if (dd->o.dio)
 			fprintf(fp, "; direct I/O was asked (dio=1) but not done for %" PRIu64
 			        " of them%s%s", tot->sg_nd, tot->sg_nd && tot->reason ? ": " : "",
 			        tot->sg_nd && tot->reason ? tot->reason : "");
@@ -199,17 +197,17 @@ print_table(FILE *fp, const struct row *rows, int n, const struct row *tot,
 }
 
 void
-print_records(FILE *fp, const struct row *tot)
+print_records(struct dd *dd, FILE *fp, const struct row *tot)
 {
 	char a[32];
 
-	if (o.mode != MODE_WRITE)
+	if (dd->o.mode != MODE_WRITE)
 		fprintf(fp, "%" PRIu64 "+%" PRIu64 " records in\n", tot->full, tot->partial);
-	if (o.mode != MODE_READ)
+	if (dd->o.mode != MODE_READ)
 		fprintf(fp, "%" PRIu64 "+%" PRIu64 " records out\n", tot->wfull, tot->wpartial);
 	fprintf(fp, "%" PRIu64 " bytes (%s) %s, %.3f s, %.1f MB/s, %.1f MiB/s\n", tot->bytes,
 	        diot_fmt_iec(tot->bytes, a, sizeof(a)),
-	        o.mode == MODE_READ ? "read" : o.mode == MODE_WRITE ? "written" : "copied",
+	        dd->o.mode == MODE_READ ? "read" : dd->o.mode == MODE_WRITE ? "written" : "copied",
 	        tot->wall_s, tot->mbs, tot->mibs);
 }
 
@@ -220,7 +218,7 @@ const char *const csv_cols =
 	"cpu_s,cpu_user_s,cpu_sys_s,sg_commands,sg_direct_not_done,status,error";
 
 void
-csv_row(FILE *fp, const char *kind, const struct row *r, double cu, double cs)
+csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double cu, double cs)
 {
 	fprintf(fp, "%s,", kind);
 	diot_csv_field(fp, r->name);
@@ -231,8 +229,8 @@ csv_row(FILE *fp, const char *kind, const struct row *r, double cu, double cs)
 	fprintf(fp, ",%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 	        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 	        ",%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f,",
-	        mode_name(), r->io, engine_name(), o.engine == ENG_SYNC ? 1 : o.qd, o.thr,
-	        o.bs, o.bpt, r->bytes, r->full, r->partial, r->wfull, r->wpartial, r->calls,
+	        mode_name(dd), r->io, engine_name(dd), dd->o.engine == ENG_SYNC ? 1 : dd->o.qd, dd->o.thr,
+	        dd->o.bs, dd->o.bpt, r->bytes, r->full, r->partial, r->wfull, r->wpartial, r->calls,
 	        r->wall_s, r->io_s, r->mbs, r->mibs, us(r->h, 0), us(r->h, 0.5),
 	        us(r->h, 0.9), us(r->h, 0.99), us(r->h, 1), r->cpu_s);
 	if (cu >= 0)

@@ -3,33 +3,33 @@
 #include "tools/dd/dd.h"
 
 void
-wait_gate(void)
+wait_gate(struct dd *dd)
 {
-	pthread_mutex_lock(&gate_lock);
-	gate_ready++;
-	pthread_cond_broadcast(&gate_cond);
-	while (!gate_open)
-		pthread_cond_wait(&gate_cond, &gate_lock);
-	pthread_mutex_unlock(&gate_lock);
+	pthread_mutex_lock(&dd->gate_lock);
+	dd->gate_ready++;
+	pthread_cond_broadcast(&dd->gate_cond);
+	while (!dd->gate_open)
+		pthread_cond_wait(&dd->gate_cond, &dd->gate_lock);
+	pthread_mutex_unlock(&dd->gate_lock);
 }
 
 /* The start side of the gate: wait until n threads are at it, or open it. */
 void
-await_ready(int n)
+await_ready(struct dd *dd, int n)
 {
-	pthread_mutex_lock(&gate_lock);
-	while (gate_ready < n)
-		pthread_cond_wait(&gate_cond, &gate_lock);
-	pthread_mutex_unlock(&gate_lock);
+	pthread_mutex_lock(&dd->gate_lock);
+	while (dd->gate_ready < n)
+		pthread_cond_wait(&dd->gate_cond, &dd->gate_lock);
+	pthread_mutex_unlock(&dd->gate_lock);
 }
 
 void
-open_gate(void)
+open_gate(struct dd *dd)
 {
-	pthread_mutex_lock(&gate_lock);
-	gate_open = 1;
-	pthread_cond_broadcast(&gate_cond);
-	pthread_mutex_unlock(&gate_lock);
+	pthread_mutex_lock(&dd->gate_lock);
+	dd->gate_open = 1;
+	pthread_cond_broadcast(&dd->gate_cond);
+	pthread_mutex_unlock(&dd->gate_lock);
 }
 
 /* ------------------------------------------------------------ run */
@@ -41,28 +41,29 @@ open_gate(void)
  * the number that run.
  */
 int
-start_threads(int first, int n, struct wctx **w, pthread_t *tid, int *started,
+start_threads(struct dd *dd, int first, int n, struct wctx **w, pthread_t *tid, int *started,
               char *why, size_t why_len)
 {
 	int i, k, x;
 
 	*started = 0;
 	for (i = first; i < first + n; i++)
-		for (k = 0; k < (int)o.thr; k++) {
+		for (k = 0; k < (int)dd->o.thr; k++) {
 			struct wctx *c = calloc(1, sizeof(*c));
 
-			x = i * (int)o.thr + k;
+			x = i * (int)dd->o.thr + k;
 			if (c != NULL) {
-				c->d = &devs[i];
+				c->dd = dd;
+				c->d = &dd->devs[i];
 				c->k = k;
 				diot_hist_reset(&c->hist);
 				w[x] = c;
 			}
 			if (c == NULL || pthread_create(&tid[x], NULL, worker, c) != 0) {
 				snprintf(why, why_len, "cannot start thread %d of '%s'%s", k,
-				         devs[i].name, c == NULL ? ": out of memory" : "");
+				         dd->devs[i].name, c == NULL ? ": out of memory" : "");
 				g_stop = 1;
-				open_gate();
+				open_gate(dd);
 				return -1;
 			}
 			++*started;
@@ -73,12 +74,12 @@ start_threads(int first, int n, struct wctx **w, pthread_t *tid, int *started,
 /* User and system CPU of the run: this process, and its worker processes
  * once they have been waited for. */
 void
-cpu_times_all(double *user, double *sys)
+cpu_times_all(struct dd *dd, double *user, double *sys)
 {
 	double cu, cs;
 
 	diot_cpu_times(user, sys);
-	if (o.procs && diot_rusage_times(RUSAGE_CHILDREN, &cu, &cs) == 0) {
+	if (dd->o.procs && diot_rusage_times(RUSAGE_CHILDREN, &cu, &cs) == 0) {
 		*user += cu;
 		*sys += cs;
 	}
@@ -100,28 +101,28 @@ forward_stop(const pid_t *pid, int n, int *done)
 /* A worker process: the threads of device i, then exit.  Nothing here
  * prints; what goes wrong goes into the device's shared record. */
 static void
-process_main(int i, struct wctx **w, pthread_t *tid, int ready_w, int go_r,
+process_main(struct dd *dd, int i, struct wctx **w, pthread_t *tid, int ready_w, int go_r,
              const uint64_t *go_time)
 {
-	struct dev *d = &devs[i];
+	struct dev *d = &dd->devs[i];
 	int k, started;
 	char c;
 
-	if (!o.same_session)
+	if (!dd->o.same_session)
 		setsid();   /* scheduled as a group of its own, as fio's jobs are */
-	if (start_threads(i, 1, w, tid, &started, d->errmsg, sizeof(d->errmsg)) < 0)
+	if (start_threads(dd, i, 1, w, tid, &started, d->errmsg, sizeof(d->errmsg)) < 0)
 		d->err = -EAGAIN;
 	else
-		await_ready(started);
+		await_ready(dd, started);
 	while (write(ready_w, "r", 1) < 0 && errno == EINTR)
 		;
 	close(ready_w);     /* so that the parent sees the end once all are ready or gone */
 	while (read(go_r, &c, 1) < 0 && errno == EINTR && !g_stop)
 		;
-	t_go = *go_time;
-	open_gate();
+	dd->t_go = *go_time;
+	open_gate(dd);
 	for (k = 0; k < started; k++)
-		pthread_join(tid[i * (int)o.thr + k], NULL);
+		pthread_join(tid[i * (int)dd->o.thr + k], NULL);
 	_exit(0);
 }
 
@@ -132,9 +133,9 @@ process_main(int i, struct wctx **w, pthread_t *tid, int ready_w, int go_r,
  * process's session, so a signal that stops the run is passed on.
  */
 void
-run_processes(struct wctx **w, pthread_t *tid, double *u0, double *s0)
+run_processes(struct dd *dd, struct wctx **w, pthread_t *tid, double *u0, double *s0)
 {
-	pid_t *pid = calloc((size_t)ndevs, sizeof(*pid));
+	pid_t *pid = calloc((size_t)dd->ndevs, sizeof(*pid));
 	uint64_t *go_time;
 	int ready[2], go[2], i, nready = 0, forwarded = 0, status;
 	char c;
@@ -143,17 +144,17 @@ run_processes(struct wctx **w, pthread_t *tid, double *u0, double *s0)
 	go_time = mmap(NULL, sizeof(*go_time), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANON,
 	               -1, 0);
 	if (pid == NULL || go_time == MAP_FAILED)
-		fail_setup(DIOT_EXIT_FAIL, "cannot set up worker processes: out of memory");
+		fail_setup(dd, DIOT_EXIT_FAIL, "cannot set up worker processes: out of memory");
 	if (pipe(ready) != 0 || pipe(go) != 0)
-		fail_setup(DIOT_EXIT_FAIL, "cannot set up worker processes: pipe: %s",
+		fail_setup(dd, DIOT_EXIT_FAIL, "cannot set up worker processes: pipe: %s",
 		           dio_strerror(-errno));
 	fflush(NULL);
-	for (i = 0; i < ndevs; i++) {
+	for (i = 0; i < dd->ndevs; i++) {
 		pid[i] = fork();
 		if (pid[i] == 0) {
 			close(ready[0]);
 			close(go[1]);
-			process_main(i, w, tid, ready[1], go[0], go_time);
+			process_main(dd, i, w, tid, ready[1], go[0], go_time);
 		}
 		if (pid[i] < 0) {
 			int e = errno, k;
@@ -164,32 +165,32 @@ run_processes(struct wctx **w, pthread_t *tid, double *u0, double *s0)
 			for (k = 0; k < i; k++)
 				while (waitpid(pid[k], &status, 0) < 0 && errno == EINTR)
 					;
-			fail_setup(DIOT_EXIT_FAIL, "cannot start a process for '%s': fork: %s",
-			           devs[i].name, dio_strerror(-e));
+			fail_setup(dd, DIOT_EXIT_FAIL, "cannot start a process for '%s': fork: %s",
+			           dd->devs[i].name, dio_strerror(-e));
 		}
 	}
 	close(ready[1]);
 	close(go[0]);
 	/* Every worker ready (or gone: end of file). */
-	while (nready < ndevs) {
+	while (nready < dd->ndevs) {
 		n = read(ready[0], &c, 1);
 		if (n == 1)
 			nready++;
 		else if (n == 0 || errno != EINTR)
 			break;
-		forward_stop(pid, ndevs, &forwarded);
+		forward_stop(pid, dd->ndevs, &forwarded);
 	}
 	close(ready[0]);
-	cpu_times_all(u0, s0);
-	*go_time = t_go = diot_now_ns();
+	cpu_times_all(dd, u0, s0);
+	*go_time = dd->t_go = diot_now_ns();
 	close(go[1]);
-	for (i = 0; i < ndevs; i++) {
+	for (i = 0; i < dd->ndevs; i++) {
 		/* Polled, so that a signal that came between two checks is
 		 * still passed on within 20 ms. */
 		for (;;) {
 			pid_t r;
 
-			forward_stop(pid, ndevs, &forwarded);
+			forward_stop(pid, dd->ndevs, &forwarded);
 			r = waitpid(pid[i], &status, WNOHANG);
 			if (r == pid[i])
 				break;
@@ -204,15 +205,15 @@ run_processes(struct wctx **w, pthread_t *tid, double *u0, double *s0)
 			}
 		}
 		if ((WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0)) &&
-		    devs[i].err == 0) {
-			devs[i].err = -ECHILD;
+		    dd->devs[i].err == 0) {
+			dd->devs[i].err = -ECHILD;
 			if (WIFSIGNALED(status))
-				snprintf(devs[i].errmsg, sizeof(devs[i].errmsg), "the process "
-				         "for '%s' was killed by signal %d", devs[i].name,
+				snprintf(dd->devs[i].errmsg, sizeof(dd->devs[i].errmsg), "the process "
+				         "for '%s' was killed by signal %d", dd->devs[i].name,
 				         WTERMSIG(status));
 			else
-				snprintf(devs[i].errmsg, sizeof(devs[i].errmsg), "the process "
-				         "for '%s' exited with status %d", devs[i].name,
+				snprintf(dd->devs[i].errmsg, sizeof(dd->devs[i].errmsg), "the process "
+				         "for '%s' exited with status %d", dd->devs[i].name,
 				         WEXITSTATUS(status));
 		}
 	}
