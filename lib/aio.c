@@ -1,50 +1,27 @@
 /*
- * aio.c -- the asynchronous I/O queue (dio_aio_*): bookkeeping shared by
- * the engines, the POSIX AIO engine (portable: glibc, illumos libc), and
- * the calls into the OS backend's io_uring engine (os/linux.c).
- *
- * POSIX AIO is a feature of the C library, not of one OS, so it is
- * probed (HAVE_AIO_H, HAVE_AIO_READ...) and lives here; io_uring is Linux
- * only and lives behind os/os.h.
+ * aio.c -- the asynchronous I/O queue (dio_aio_*): the bookkeeping shared
+ * by the engines, and the choice between them.  The engines: io_uring,
+ * Linux only, behind os/os.h (os/linux-uring.c, or os/uring-none.c); and
+ * POSIX AIO, a feature of the C library rather than of one OS, behind
+ * aio-posix.h (lib/aio-posix.c, or lib/aio-posix-none.c).  Makefile.am
+ * picks the files, so this one has no #if.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <time.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/types.h>
-#include <unistd.h>
-#if defined(HAVE_AIO_H) && defined(HAVE_AIO_READ) && defined(HAVE_AIO_SUSPEND)
-# include <aio.h>
-# define DIO__HAVE_POSIX_AIO 1
-#else
-# define DIO__HAVE_POSIX_AIO 0
-#endif
 
 #include "internal.h"
+#include "aio-posix.h"
 #include "os/os.h"
-
-#if DIO__HAVE_POSIX_AIO
-struct dio__aio_slot {
-	struct aiocb cb;
-	uint64_t tag;
-	int busy;
-};
-#endif
 
 struct dio_aio {
 	int engine;                  /* DIO_AIO_IO_URING or DIO_AIO_POSIX      */
 	unsigned depth;
 	unsigned inflight;           /* queued or running, not yet returned    */
 	struct dio__uring *ring;     /* io_uring                               */
-#if DIO__HAVE_POSIX_AIO
-	struct dio__aio_slot *slots; /* POSIX AIO: depth control blocks        */
-	const struct aiocb **list;   /* for aio_suspend(): NULL for free slots */
-	unsigned *free_idx;          /* stack of free slot numbers             */
-	unsigned nfree;
-	unsigned scan;               /* where the next completion scan starts  */
-#endif
+	struct dio__paio *paio;      /* POSIX AIO                              */
 };
 
 unsigned
@@ -54,7 +31,7 @@ dio_aio_engines(void)
 
 	if (dio__os_uring_available())
 		m |= 1u << DIO_AIO_IO_URING;
-	if (DIO__HAVE_POSIX_AIO)
+	if (dio__paio_available())
 		m |= 1u << DIO_AIO_POSIX;
 	return m;
 }
@@ -70,125 +47,6 @@ dio_aio_engine_name(int engine)
 	return "unknown";
 }
 
-/* ------------------------------------------------------------ POSIX AIO */
-
-#if DIO__HAVE_POSIX_AIO
-static int
-dio__paio_init(dio_aio *q)
-{
-	unsigned i;
-
-	q->slots = calloc(q->depth, sizeof(*q->slots));
-	q->list = calloc(q->depth, sizeof(*q->list));
-	q->free_idx = calloc(q->depth, sizeof(*q->free_idx));
-	if (q->slots == NULL || q->list == NULL || q->free_idx == NULL)
-		return -ENOMEM;
-	for (i = 0; i < q->depth; i++)
-		q->free_idx[i] = q->depth - 1 - i;
-	q->nfree = q->depth;
-	return 0;
-}
-
-static int
-dio__paio_start(dio_aio *q, int write, int fd, void *buf, size_t len, int64_t off,
-                uint64_t tag)
-{
-	unsigned i = q->free_idx[q->nfree - 1];
-	struct dio__aio_slot *s = &q->slots[i];
-	int r;
-
-	memset(&s->cb, 0, sizeof(s->cb));
-	s->cb.aio_fildes = fd;
-	s->cb.aio_buf = buf;
-	s->cb.aio_nbytes = len;
-	s->cb.aio_offset = (off_t)off;
-	s->cb.aio_sigevent.sigev_notify = SIGEV_NONE;
-	s->tag = tag;
-	do {
-		r = write ? aio_write(&s->cb) : aio_read(&s->cb);
-	} while (r != 0 && errno == EINTR);
-	if (r != 0)
-		return dio__fail(NULL, DIO__ERR(errno), "aio_%s of %zu bytes at offset %lld: %s",
-		                 write ? "write" : "read", len, (long long)off,
-		                 dio_strerror(errno));
-	s->busy = 1;
-	q->list[i] = &s->cb;
-	q->nfree--;
-	return 0;
-}
-
-/* Collect finished requests into ev[n..max); returns the new n. */
-static unsigned
-dio__paio_collect(dio_aio *q, struct dio_aio_event *ev, unsigned n, unsigned max)
-{
-	unsigned k, i;
-	struct dio__aio_slot *s;
-	ssize_t ret;
-	int e;
-
-	for (k = 0; k < q->depth && n < max; k++) {
-		i = (q->scan + k) % q->depth;
-		s = &q->slots[i];
-		if (!s->busy)
-			continue;
-		e = aio_error(&s->cb);
-		if (e == EINPROGRESS)
-			continue;
-		ret = aio_return(&s->cb);
-		ev[n].tag = s->tag;
-		ev[n].result = e == 0 ? (int64_t)ret : DIO__ERR(e < 0 ? errno : e);
-		n++;
-		s->busy = 0;
-		q->list[i] = NULL;
-		q->free_idx[q->nfree++] = i;
-		q->inflight--;
-	}
-	q->scan = (q->scan + 1) % q->depth;
-	return n;
-}
-
-static int
-dio__paio_wait(dio_aio *q, struct dio_aio_event *ev, unsigned max, unsigned min)
-{
-	unsigned n = 0;
-
-	for (;;) {
-		n = dio__paio_collect(q, ev, n, max);
-		if (n >= min || n >= max || q->inflight == 0)
-			return (int)n;
-		if (aio_suspend(q->list, (int)q->depth, NULL) != 0) {
-			if (errno == EINTR)
-				return n > 0 ? (int)n : -EINTR;
-			if (errno != EAGAIN)
-				return DIO__ERR(errno);
-		}
-	}
-}
-
-static void
-dio__paio_drain(dio_aio *q)
-{
-	struct dio_aio_event ev[16];
-	unsigned i;
-
-	if (q->slots == NULL)
-		return;
-	for (i = 0; i < q->depth; i++)
-		if (q->slots[i].busy)
-			(void)aio_cancel(q->slots[i].cb.aio_fildes, &q->slots[i].cb);
-	while (q->inflight > 0)
-		(void)dio__paio_wait(q, ev, 16, 1);
-}
-
-static void
-dio__paio_free(dio_aio *q)
-{
-	free(q->slots);
-	free(q->list);
-	free(q->free_idx);
-}
-#endif /* DIO__HAVE_POSIX_AIO */
-
 /* ------------------------------------------------------------ the queue */
 
 static int
@@ -196,11 +54,7 @@ dio__aio_setup(dio_aio *q, int engine)
 {
 	if (engine == DIO_AIO_IO_URING)
 		return dio__os_uring_new(q->depth, &q->ring);
-#if DIO__HAVE_POSIX_AIO
-	return dio__paio_init(q);
-#else
-	return -ENOTSUP;
-#endif
+	return dio__paio_new(q->depth, &q->paio);
 }
 
 static void
@@ -209,12 +63,9 @@ dio__aio_teardown(dio_aio *q)
 	if (q->ring != NULL)
 		dio__os_uring_free(q->ring);
 	q->ring = NULL;
-#if DIO__HAVE_POSIX_AIO
-	dio__paio_free(q);
-	q->slots = NULL;
-	q->list = NULL;
-	q->free_idx = NULL;
-#endif
+	/* POSIX AIO: waits for what is still in flight. */
+	dio__paio_free(q->paio);
+	q->paio = NULL;
 }
 
 dio_aio *
@@ -264,7 +115,7 @@ dio_aio_new(unsigned depth, int engine, int *err)
 			         "using POSIX AIO");
 		}
 		engine = DIO_AIO_POSIX;
-		if (!DIO__HAVE_POSIX_AIO) {
+		if (!dio__paio_available()) {
 			free(q);
 			r = -ENOTSUP;
 			goto fail;
@@ -319,10 +170,6 @@ dio_aio_free(dio_aio *q)
 			}
 		}
 	}
-#if DIO__HAVE_POSIX_AIO
-	else
-		dio__paio_drain(q);
-#endif
 	dio__aio_teardown(q);
 	free(q);
 }
@@ -358,11 +205,7 @@ dio__aio_queue(dio_aio *q, int write, int fd, void *buf, size_t len, int64_t off
 	if (q->engine == DIO_AIO_IO_URING)
 		r = dio__os_uring_prep(q->ring, write, fd, buf, len, off, tag);
 	else
-#if DIO__HAVE_POSIX_AIO
-		r = dio__paio_start(q, write, fd, buf, len, off, tag);
-#else
-		r = -ENOTSUP;
-#endif
+		r = dio__paio_start(q->paio, write, fd, buf, len, off, tag);
 	if (r == 0)
 		q->inflight++;
 	return r;
@@ -403,17 +246,13 @@ dio_aio_wait(dio_aio *q, struct dio_aio_event *ev, unsigned max, unsigned min)
 		min = q->inflight;
 	if (min > max)
 		min = max;
-	if (q->engine == DIO_AIO_IO_URING) {
+	if (q->engine == DIO_AIO_IO_URING)
 		r = dio__os_uring_wait(q->ring, ev, max, min);
-		if (r > 0)
-			q->inflight -= (unsigned)r;
-		return r;
-	}
-#if DIO__HAVE_POSIX_AIO
-	if (max == 0)
-		return 0;
-	return dio__paio_wait(q, ev, max, min);
-#else
-	return -ENOTSUP;
-#endif
+	else if (max == 0)
+		r = 0;
+	else
+		r = dio__paio_wait(q->paio, ev, max, min);
+	if (r > 0)
+		q->inflight -= (unsigned)r;
+	return r;
 }

@@ -2,7 +2,8 @@
  * linux.c -- Linux backend: O_DIRECT through fcntl(F_SETFL), pwritev2
  * RWF_DSYNC, statx STATX_DIOALIGN, block device ioctls and sysfs; SCSI
  * pass-through with SG_IO (sg v3 interface) on sg character devices and
- * on block devices that accept it.
+ * on block devices that accept it (built without <scsi/sg.h>: os/scsi-none.c
+ * instead).  The io_uring engine of dio_aio is os/linux-uring.c.
  */
 #include "config.h"
 
@@ -10,11 +11,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -550,45 +553,7 @@ dio__os_scsi_mmap(int fd, size_t len, void **addr)
 	return 0;
 }
 
-#else /* !HAVE_SCSI_SG_H */
-
-int
-dio__os_scsi_probe(int fd, const struct stat *st, const char *path)
-{
-	(void)fd; (void)st;
-	return dio__fail(NULL, -ENOTSUP, "scsi open %s: built without <scsi/sg.h>", path);
-}
-
-int
-dio__os_scsi_xfer_ok(int xfer)
-{
-	(void)xfer;
-	return -ENOTSUP;
-}
-
-int
-dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
-{
-	(void)fd;
-	snprintf(r->detail, r->detail_len, "built without <scsi/sg.h>");
-	return -ENOTSUP;
-}
-
-int64_t
-dio__os_scsi_reserve(int fd, size_t len)
-{
-	(void)fd; (void)len;
-	return -ENOTSUP;
-}
-
-int
-dio__os_scsi_mmap(int fd, size_t len, void **addr)
-{
-	(void)fd; (void)len; (void)addr;
-	return -ENOTSUP;
-}
-
-#endif /* HAVE_SCSI_SG_H */
+#endif /* HAVE_SCSI_SG_H: else os/scsi-none.c */
 
 /*
  * Linux: /proc/self/mountinfo names the device of every mount as MAJ:MIN
@@ -1231,16 +1196,6 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 
 /* ------------------------------------------------------------ discard reads */
 
-/* (Included here rather than at the top so that this block merges as one
- * appended piece.) */
-#include <pthread.h>
-#include <sys/sendfile.h>
-#if defined(HAVE_LIBURING_H) && defined(DIO_HAVE_LIBURING)
-# include <liburing.h>
-#else
-# undef DIO_HAVE_LIBURING
-#endif
-
 /*
  * A descriptor of /dev/null, kept between calls (opening it for every
  * read would cost two system calls).  The application may close it behind
@@ -1366,121 +1321,3 @@ dio__os_large_pages(void *p, size_t len, size_t pg)
 	return -ENOTSUP;
 #endif
 }
-
-/* ------------------------------------------------------------ io_uring */
-
-#if defined(DIO_HAVE_LIBURING)
-struct dio__uring {
-	struct io_uring ring;
-};
-
-int
-dio__os_uring_available(void)
-{
-	return 1;
-}
-
-int
-dio__os_uring_new(unsigned depth, struct dio__uring **r)
-{
-	struct dio__uring *u = calloc(1, sizeof(*u));
-	int e;
-
-	if (u == NULL)
-		return -ENOMEM;
-	e = -EINVAL;
-#if defined(IORING_SETUP_COOP_TASKRUN) && defined(IORING_SETUP_TASKRUN_FLAG)
-	/* Completions are task work: post them when this task next enters
-	 * the kernel, as it does to wait, rather than interrupt it with an
-	 * IPI for each; and flag the ring when some are pending, so that a
-	 * reap without waiting (min 0) still enters the kernel to collect
-	 * them.  Linux 5.19; older kernels refuse the flags (EINVAL). */
-	e = io_uring_queue_init(depth, &u->ring, IORING_SETUP_COOP_TASKRUN |
-	                                         IORING_SETUP_TASKRUN_FLAG);
-#endif
-	if (e == -EINVAL)
-		e = io_uring_queue_init(depth, &u->ring, 0);
-	if (e < 0) {
-		free(u);
-		return e;
-	}
-	*r = u;
-	return 0;
-}
-
-void
-dio__os_uring_free(struct dio__uring *r)
-{
-	if (r == NULL)
-		return;
-	io_uring_queue_exit(&r->ring);
-	free(r);
-}
-
-int
-dio__os_uring_prep(struct dio__uring *r, int write, int fd, void *buf, size_t len,
-                   int64_t off, uint64_t tag)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
-	int e;
-
-	if (sqe == NULL) {
-		/* The submission ring is full of queued requests: hand them
-		 * over, then there is room. */
-		e = io_uring_submit(&r->ring);
-		if (e < 0)
-			return e;
-		sqe = io_uring_get_sqe(&r->ring);
-		if (sqe == NULL)
-			return -EAGAIN;
-	}
-	if (len > 0x7ffff000u)
-		len = 0x7ffff000u;
-	if (write)
-		io_uring_prep_write(sqe, fd, buf, (unsigned)len, (uint64_t)off);
-	else
-		io_uring_prep_read(sqe, fd, buf, (unsigned)len, (uint64_t)off);
-	sqe->user_data = tag;
-	return 0;
-}
-
-int
-dio__os_uring_submit(struct dio__uring *r)
-{
-	int e;
-
-	do
-		e = io_uring_submit(&r->ring);
-	while (e == -EINTR);
-	return e;
-}
-
-int
-dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev, unsigned max,
-                   unsigned min)
-{
-	struct io_uring_cqe *cqe;
-	unsigned head, n = 0;
-	int e;
-
-	e = io_uring_submit_and_wait(&r->ring, min);
-	if (e < 0 && e != -EBUSY && e != -EINTR)
-		return e;
-	io_uring_for_each_cqe(&r->ring, head, cqe) {
-		if (n >= max)
-			break;
-		ev[n].tag = cqe->user_data;
-		ev[n].result = cqe->res;
-		n++;
-	}
-	io_uring_cq_advance(&r->ring, n);
-	/*
-	 * Fewer completions than asked means the wait was cut short by a
-	 * signal: io_uring_enter() then returns the number it submitted, not
-	 * -EINTR, when it submitted anything in the same call.
-	 */
-	if (n < min)
-		return n > 0 ? (int)n : -EINTR;
-	return (int)n;
-}
-#endif

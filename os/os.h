@@ -1,8 +1,10 @@
 /*
  * os.h -- the contract between the portable library (lib/) and one OS
  * backend (os/linux.c, os/sunos.c, os/posix.c).  Each backend implements
- * every function here; Makefile.am compiles exactly one of them.  lib/
- * holds no OS #ifdef: anything that differs by OS goes through this file.
+ * every function here; Makefile.am compiles exactly one of them, with
+ * os/scsi-none.c for the SCSI part when the build has no pass-through and
+ * os/linux-uring.c or os/uring-none.c for the io_uring part.  lib/ holds
+ * no OS #ifdef: anything that differs by OS goes through this file.
  *
  * All functions take plain descriptors and return >= 0 or -errno.
  */

@@ -6,7 +6,8 @@
  * I/O, so turning it on fails with -ENOTSUP (DIO_DIRECT_TRY opens buffered
  * and says so), and no per-write sync flag exists.  The sync open flags and
  * fdatasync()/fsync() are handled by the portable code in lib/.  There is
- * no SCSI pass-through either: every SCSI operation returns -ENOTSUP.
+ * no SCSI pass-through either: os/scsi-none.c, where every SCSI operation
+ * returns -ENOTSUP.
  */
 #include "config.h"
 
@@ -83,47 +84,6 @@ dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len)
 {
 	/* statvfs() has no portable file system name. */
 	(void)fd; (void)st; (void)buf; (void)len;
-	return -ENOTSUP;
-}
-
-/*
- * SCSI pass-through has no POSIX interface: every operation says so
- * rather than pretending that a command ran.
- */
-int
-dio__os_scsi_probe(int fd, const struct stat *st, const char *path)
-{
-	(void)fd; (void)st;
-	return dio__fail(NULL, -ENOTSUP, "scsi open %s: no SCSI pass-through in the "
-	                 "posix backend", path);
-}
-
-int
-dio__os_scsi_xfer_ok(int xfer)
-{
-	(void)xfer;
-	return -ENOTSUP;
-}
-
-int
-dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
-{
-	(void)fd;
-	snprintf(r->detail, r->detail_len, "no SCSI pass-through in the posix backend");
-	return -ENOTSUP;
-}
-
-int64_t
-dio__os_scsi_reserve(int fd, size_t len)
-{
-	(void)fd; (void)len;
-	return -ENOTSUP;
-}
-
-int
-dio__os_scsi_mmap(int fd, size_t len, void **addr)
-{
-	(void)fd; (void)len; (void)addr;
 	return -ENOTSUP;
 }
 

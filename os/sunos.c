@@ -266,33 +266,6 @@ dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
 	return 0;
 }
 
-#else /* !HAVE_SYS_SCSI_IMPL_USCSI_H */
-
-int
-dio__os_scsi_probe(int fd, const struct stat *st, const char *path)
-{
-	(void)fd; (void)st;
-	return dio__fail(NULL, -ENOTSUP, "scsi open %s: built without "
-	                 "<sys/scsi/impl/uscsi.h>", path);
-}
-
-int
-dio__os_scsi_xfer_ok(int xfer)
-{
-	(void)xfer;
-	return -ENOTSUP;
-}
-
-int
-dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
-{
-	(void)fd;
-	snprintf(r->detail, r->detail_len, "built without <sys/scsi/impl/uscsi.h>");
-	return -ENOTSUP;
-}
-
-#endif /* HAVE_SYS_SCSI_IMPL_USCSI_H */
-
 /* There is no reserved buffer to size or map behind USCSICMD. */
 int64_t
 dio__os_scsi_reserve(int fd, size_t len)
@@ -307,6 +280,8 @@ dio__os_scsi_mmap(int fd, size_t len, void **addr)
 	(void)fd; (void)len; (void)addr;
 	return -ENOTSUP;
 }
+
+#endif /* HAVE_SYS_SCSI_IMPL_USCSI_H: else os/scsi-none.c */
 
 /*
  * The base name of a disk node without its slice or partition suffix:

@@ -241,8 +241,10 @@ START_TEST(test_getopt_errors)
 	static const char *const l4[] = { "prog", "-vx", NULL };
 	static const char *const l5[] = { "prog", "-s", NULL };
 	static const char *const l6[] = { "prog", "-", NULL };
+	static const char *const l7[] = { "prog", "--siz", "4k", "--s", NULL };
 	char **a1 = make_argv(l1), **a2 = make_argv(l2), **a3 = make_argv(l3);
 	char **a4 = make_argv(l4), **a5 = make_argv(l5), **a6 = make_argv(l6);
+	char **a7 = make_argv(l7);
 	struct diot_optstate st;
 
 	diot_getopt_init(&st);
@@ -265,6 +267,15 @@ START_TEST(test_getopt_errors)
 	diot_getopt_init(&st);
 	ck_assert_int_eq(diot_getopt(2, a6, topts, &st), DIOT_OPT_OPERAND);
 	ck_assert_str_eq(st.arg, "-");
+	/* No abbreviations (getopt_long would take "--siz" for --size). */
+	diot_getopt_init(&st);
+	ck_assert_int_eq(diot_getopt(4, a7, topts, &st), DIOT_OPT_ERROR);
+	ck_assert_str_eq(st.err, "unknown option '--siz'");
+	ck_assert_int_eq(diot_getopt(4, a7, topts, &st), DIOT_OPT_OPERAND);
+	ck_assert_str_eq(st.arg, "4k");
+	ck_assert_int_eq(diot_getopt(4, a7, topts, &st), DIOT_OPT_ERROR);
+	ck_assert_str_eq(st.err, "unknown option '--s'");
+	free_argv(a7);
 	free_argv(a1);
 	free_argv(a2);
 	free_argv(a3);

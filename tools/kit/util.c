@@ -13,6 +13,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "tools/kit/json.h"
 #include "tools/kit/util.h"
 
 static int
@@ -491,27 +492,11 @@ diot_fmt_short(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
+/* Kept for the tools that still call it; json.c does the escaping. */
 void
 diot_json_string(FILE *fp, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	fputc('"', fp);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"':  fputs("\\\"", fp); break;
-		case '\\': fputs("\\\\", fp); break;
-		case '\n': fputs("\\n", fp); break;
-		case '\r': fputs("\\r", fp); break;
-		case '\t': fputs("\\t", fp); break;
-		default:
-			if (*p < 0x20)
-				fprintf(fp, "\\u%04x", *p);
-			else
-				fputc(*p, fp);
-		}
-	}
-	fputc('"', fp);
+	diot_json_quote(fp, s ? s : "");
 }
 
 void
@@ -549,15 +534,11 @@ diot_xml_text(FILE *fp, const char *s)
 	}
 }
 
+/* Kept for the tools that still call it; json.c formats the number. */
 void
 diot_json_num(FILE *fp, double v)
 {
-	if (isnan(v) || isinf(v))
-		fputs("null", fp);
-	else if (v == floor(v) && fabs(v) < 1e15)
-		fprintf(fp, "%.0f", v);
-	else
-		fprintf(fp, "%.6g", v);
+	diot_json_number(fp, v, 6);
 }
 
 /* ------------------------------------------------------------ messages */

@@ -2,7 +2,8 @@
  * util.h -- helpers shared by the libdirectio command-line tools (the
  * convenience library tools/kit/libdiokit.la): option parsing, number and
  * size parsing with specific error messages, formatting, clocks and CPU
- * time, a least-squares fit, and JSON/CSV/XML text escaping.
+ * time, a least-squares fit, and CSV/XML text escaping (JSON: json.h; the
+ * two JSON helpers here are kept only until the tools stop calling them).
  *
  * Conventions: parsers return 0 or a negative errno value (-EINVAL for bad
  * syntax, -ERANGE for out-of-range values) and write a message without the
@@ -81,6 +82,31 @@ void diot_getopt_init(struct diot_optstate *st);
  * Next option or operand.  Accepts "--name value", "--name=value",
  * "-s value", "-svalue", bundled flags "-dv", and operands anywhere
  * ("--" ends the options).  opts ends with an entry whose id is 0.
+ * Long names match exactly: "--siz" is an unknown option.
+ *
+ * Why not getopt_long() (checked against glibc 2.36 and illumos-gate's
+ * usr/src/lib/libc/port/gen/getopt_long.c, 2025-02):
+ * - it always accepts unambiguous abbreviations ("--siz" is --size; its
+ *   FLAG_ABBREV is set for getopt_long and getopt_long_only on illumos,
+ *   and glibc has no switch either; only illumos' getopt_clip() turns it
+ *   off, and that one stops at the first operand and requires a short
+ *   letter for every long option).  The tools would accept what they
+ *   refuse today, and a new option sharing a prefix would break scripts.
+ * - its state is global: optind, optarg, optopt, opterr, plus hidden
+ *   statics in libc (illumos: place, nonopt_start/end, optreset; a reset
+ *   in mid-parse needs the optind = 0 convention); the tools pass all
+ *   state as arguments and read no globals.
+ * - it prints its own messages unless opterr = 0, in each libc's words
+ *   with argv[0] ("illegal option -- x" on illumos; "invalid option --
+ *   'x'", "unrecognized option '--nope'" on glibc); with opterr = 0 an
+ *   unknown long option leaves optopt 0 and the caller must dig the text
+ *   out of argv[optind - 1].  Here err says "unknown option '--nope'",
+ *   "option '-s' needs an argument" the same everywhere, naming the
+ *   option as spelled.
+ * What getopt_long() could do: operands in order, anywhere (a leading '-'
+ * in the option string returns each as option 1 on both libcs, on
+ * illumos overriding POSIXLY_CORRECT), dd-style operands (just operands),
+ * "--", "-" as an operand, bundles and "-svalue".
  */
 int diot_getopt(int argc, char *const *argv, const struct diot_opt *opts,
                 struct diot_optstate *st);
@@ -145,13 +171,22 @@ char *diot_fmt_iec(uint64_t bytes, char *buf, size_t len);
 /* Short size label for tables and plots: "512K", "4M", "1000" (bytes). */
 char *diot_fmt_short(uint64_t bytes, char *buf, size_t len);
 
-/* Write s as a JSON string, quotes included. */
+/*
+ * Write s as a JSON string, quotes included (NULL: "").  To be removed
+ * once unused: new code writes JSON with tools/kit/json.h, whose
+ * diot_json_quote() this calls.
+ */
 void diot_json_string(FILE *fp, const char *s);
 
 /* Write s as one CSV field (quoted when it holds , " or a newline). */
 void diot_csv_field(FILE *fp, const char *s);
 
-/* Write a number as JSON (null for NaN and infinities). */
+/*
+ * Write a number as JSON: integral values below 1e15 as integers, others
+ * with %.6g, NaN and infinities as null.  To be removed once unused: it is
+ * json.h's diot_json_number(fp, v, 6) (diot_json_double() after
+ * diot_json_precision(j, 6) in the writer).
+ */
 void diot_json_num(FILE *fp, double v);
 
 /* Write s with XML's special characters escaped. */
