@@ -685,6 +685,25 @@ DIO_EXTERN int dio_scsi_errdetail(const dio_scsi *c, char *buf, size_t len);
 
 /** "good", "status", "sense", "transport". */
 DIO_EXTERN const char *dio_scsi_category_name(int category);
+
+/**
+ * One line (no newline) saying how the last command on c ended, for
+ * messages.  By dio_scsi_category():
+ * - GOOD: "GOOD";
+ * - SENSE: the decoded sense as dio_sense_str() writes it, e.g. "ILLEGAL
+ *   REQUEST: invalid command operation code (asc 0x20 ascq 0x00)"; sense
+ *   that does not decode gives "CHECK CONDITION with undecodable sense
+ *   (N bytes, response code 0xRR)";
+ * - STATUS: "status NAME (0xSS)", NAME from dio_scsi_status_name(), e.g.
+ *   "status BUSY (0x08)";
+ * - TRANSPORT: "transport error (host status 0xH, driver status 0xD)".
+ * When no command completed (new or cleared object, or the last exec
+ * failed with a -errno: the OS could not submit it, misuse...) it is the
+ * detail of that failure as dio_scsi_errdetail() gives it, or "no command
+ * completed" when there is none; "no command object" for c NULL.
+ * Truncated to len bytes (always terminated when len > 0).  Returns buf.
+ */
+DIO_EXTERN char *dio_scsi_outcome_str(const dio_scsi *c, char *buf, size_t len);
 /** "indirect", "direct", "no-copy", "mmap", "auto". */
 DIO_EXTERN const char *dio_scsi_xfer_name(int mode);
 /** "GOOD", "CHECK CONDITION", "BUSY", ...; "reserved" for others. */

@@ -604,3 +604,48 @@ dio_scsi_status_name(int status)
 	}
 	return "reserved";
 }
+
+char *
+dio_scsi_outcome_str(const dio_scsi *c, char *buf, size_t len)
+{
+	struct dio_sense s;
+	const uint8_t *sb;
+	size_t n;
+
+	if (buf == NULL || len == 0)
+		return buf;
+	buf[0] = '\0';
+	if (c == NULL) {
+		snprintf(buf, len, "no command object");
+		return buf;
+	}
+	if (!c->done) {
+		if (c->lasterr < 0 && c->detail[0] != '\0')
+			snprintf(buf, len, "%s", c->detail);
+		else
+			snprintf(buf, len, "no command completed");
+		return buf;
+	}
+	switch (c->category) {
+	case DIO_SCSI_CAT_GOOD:
+		snprintf(buf, len, "GOOD");
+		break;
+	case DIO_SCSI_CAT_SENSE:
+		sb = dio_scsi_sense(c, &n);
+		if (dio_sense_decode(sb, n, &s) == 0)
+			dio_sense_str(&s, buf, len);
+		else
+			snprintf(buf, len, "CHECK CONDITION with undecodable sense (%zu "
+			         "bytes, response code 0x%02x)", n, n ? sb[0] : 0);
+		break;
+	case DIO_SCSI_CAT_STATUS:
+		snprintf(buf, len, "status %s (0x%02x)", dio_scsi_status_name(c->status),
+		         (unsigned)c->status);
+		break;
+	default:
+		snprintf(buf, len, "transport error (host status 0x%x, driver status "
+		         "0x%x)", (unsigned)c->host_status, (unsigned)c->driver_status);
+		break;
+	}
+	return buf;
+}

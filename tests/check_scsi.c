@@ -735,6 +735,52 @@ START_TEST(test_obj_names)
 }
 END_TEST
 
+START_TEST(test_outcome_str)
+{
+	dio_scsi *c = dio_scsi_new();
+	uint8_t cdb[16];
+	char b[256], d[256], small[8];
+	int fd = open("/dev/null", O_RDWR), r;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_ptr_nonnull(c);
+	/* Nothing run yet. */
+	ck_assert_ptr_eq(dio_scsi_outcome_str(c, b, sizeof(b)), b);
+	ck_assert_str_eq(b, "no command completed");
+	ck_assert_str_eq(dio_scsi_outcome_str(NULL, b, sizeof(b)), "no command object");
+	ck_assert_ptr_null(dio_scsi_outcome_str(c, NULL, 10));
+	small[0] = 'x';
+	dio_scsi_outcome_str(c, small, 0);
+	ck_assert_int_eq(small[0], 'x');
+	/* Truncated, terminated. */
+	dio_scsi_outcome_str(c, small, sizeof(small));
+	ck_assert_str_eq(small, "no comm");
+
+	/* Misuse: exec refuses; the outcome is its detail. */
+	ck_assert_int_eq(dio_scsi_exec(c, fd), -EINVAL);
+	dio_scsi_errdetail(c, d, sizeof(d));
+	ck_assert_str_eq(dio_scsi_outcome_str(c, b, sizeof(b)), d);
+	ck_assert_ptr_nonnull(strstr(b, "no CDB"));
+
+	/* Not a SCSI device: the OS error, as the detail says it. */
+	ck_assert_int_eq(dio_cdb_test_unit_ready(cdb), 6);
+	ck_assert_int_eq(dio_scsi_set_cdb(c, cdb, 6), 0);
+	r = dio_scsi_exec(c, fd);
+	ck_assert_int_eq(r, is_backend("posix") ? -ENOTSUP : -ENOTTY);
+	dio_scsi_errdetail(c, d, sizeof(d));
+	ck_assert_str_eq(dio_scsi_outcome_str(c, b, sizeof(b)), d);
+	ck_assert_ptr_nonnull(strstr(b, "opcode 0x00"));
+
+	/* Cleared: nothing completed again. */
+	dio_scsi_clear(c);
+	ck_assert_str_eq(dio_scsi_outcome_str(c, b, sizeof(b)), "no command completed");
+	/* GOOD, STATUS, SENSE and TRANSPORT need a device: the qemu guest
+	 * test (tests/qemu/guest-scsi-check.c) checks those. */
+	close(fd);
+	dio_scsi_free(c);
+}
+END_TEST
+
 START_TEST(test_repeat_misuse)
 {
 	dio_scsi *c = dio_scsi_new();
@@ -930,6 +976,7 @@ scsi_suite(void)
 	tc = tcase_create("object");
 	tcase_add_test(tc, test_obj_fresh);
 	tcase_add_test(tc, test_obj_misuse);
+	tcase_add_test(tc, test_outcome_str);
 	tcase_add_test(tc, test_obj_mmap_misuse);
 	tcase_add_test(tc, test_obj_names);
 	tcase_add_test(tc, test_repeat_misuse);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # dio-rbuf.sh -- dio-rbuf without a SCSI device: --help and --version,
-# usage errors (exit 2), bad values (exit 1, with the specific message),
+# usage errors (exit 2), bad values (exit 2, with the specific message),
 # and refusal of anything that is not a SCSI device (exit 1).  The tool on
 # real devices is tested by tests/qemu/guest-scsi.sh inside a guest.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -53,22 +53,22 @@ expect 2 "--plot needs --sweep" --plot "$tmp/p.svg" /dev/null
 expect 2 "--lba goes with --command read" --lba 8 /dev/null
 expect 2 "--buffer-id goes with --command rbuf" -c read -b 1 /dev/null
 
-# Bad values: exit 1 with the parser's specific message.
-expect 1 "dio-rbuf: --size '4kk': unknown suffix 'kk' (allowed: b=512; k, K, KiB, m, M, MiB, g, G, GiB, t, T, TiB: powers of 1024; kB, KB, MB, GB, TB: powers of 1000)" --size 4kk /dev/null
-expect 1 "dio-rbuf: -s '4kk': unknown suffix 'kk'" -s 4kk /dev/null
-expect 1 "dio-rbuf: --size '1.5M': fractions are not supported" --size=1.5M /dev/null
-expect 1 "dio-rbuf: --size '0': must be at least 1 byte" --size 0 /dev/null
-expect 1 "dio-rbuf: --total '-5': negative sizes are not allowed" --total -5 /dev/null
-expect 1 "dio-rbuf: -t '99999999999999999999': too large" -t 99999999999999999999 /dev/null
-expect 1 "dio-rbuf: --sizes '4k,,8k': empty item 2 in the list" --sweep --sizes 4k,,8k /dev/null
-expect 1 "dio-rbuf: --sizes '4k,8x': item '8x': unknown suffix 'x'" --sweep --sizes 4k,8x /dev/null
-expect 1 "unknown value 'foo' (allowed: indirect, direct, no-copy, mmap)" --sweep --modes direct,foo /dev/null
-expect 1 "a mode is listed twice" --sweep --modes direct,direct /dev/null
-expect 1 "unknown value 'xml' (allowed: table, csv, json)" -f xml /dev/null
-expect 1 "unknown value 'write' (allowed: rbuf, read)" --command write /dev/null
-expect 1 "dio-rbuf: --buffer-id '256': out of range (0 to 255)" --buffer-id 256 /dev/null
-expect 1 "dio-rbuf: --timeout '0': out of range (1 to 3600)" --timeout 0 /dev/null
-expect 1 "dio-rbuf: --lba 'x': not a decimal number" -c read --lba x /dev/null
+# Bad values: exit 2 (a usage error) with the parser's specific message.
+expect 2 "dio-rbuf: --size '4kk': unknown suffix 'kk' (allowed: b=512; k, K, KiB, m, M, MiB, g, G, GiB, t, T, TiB: powers of 1024; kB, KB, MB, GB, TB: powers of 1000)" --size 4kk /dev/null
+expect 2 "dio-rbuf: -s '4kk': unknown suffix 'kk'" -s 4kk /dev/null
+expect 2 "dio-rbuf: --size '1.5M': fractions are not supported" --size=1.5M /dev/null
+expect 2 "dio-rbuf: --size '0': must be at least 1 byte" --size 0 /dev/null
+expect 2 "dio-rbuf: --total '-5': negative sizes are not allowed" --total -5 /dev/null
+expect 2 "dio-rbuf: -t '99999999999999999999': too large" -t 99999999999999999999 /dev/null
+expect 2 "dio-rbuf: --sizes '4k,,8k': empty item 2 in the list" --sweep --sizes 4k,,8k /dev/null
+expect 2 "dio-rbuf: --sizes '4k,8x': item '8x': unknown suffix 'x'" --sweep --sizes 4k,8x /dev/null
+expect 2 "unknown value 'foo' (allowed: indirect, direct, no-copy, mmap)" --sweep --modes direct,foo /dev/null
+expect 2 "a mode is listed twice" --sweep --modes direct,direct /dev/null
+expect 2 "unknown value 'xml' (allowed: table, csv, json)" -f xml /dev/null
+expect 2 "unknown value 'write' (allowed: rbuf, read)" --command write /dev/null
+expect 2 "dio-rbuf: --buffer-id '256': out of range (0 to 255)" --buffer-id 256 /dev/null
+expect 2 "dio-rbuf: --timeout '0': out of range (1 to 3600)" --timeout 0 /dev/null
+expect 2 "dio-rbuf: --lba 'x': not a decimal number" -c read --lba x /dev/null
 
 # Not devices, or not SCSI devices: a clear refusal, exit 1.
 : >"$tmp/file"

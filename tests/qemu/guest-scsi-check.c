@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "libdirectio.h"
+#include "tools/kit/scsi.h"
 
 #define ALLOW_DIO "/sys/module/sg/parameters/allow_dio"
 #define SDEBUG "/sys/bus/pseudo/drivers/scsi_debug/"
@@ -107,25 +108,8 @@ static const char *
 outcome(void)
 {
 	static char s[300];
-	struct dio_sense d;
-	const uint8_t *sb;
-	char e[200];
-	size_t n;
-	int cat = dio_scsi_category(cmd);
 
-	if (cat < 0) {
-		dio_scsi_errdetail(cmd, e, sizeof(e));
-		snprintf(s, sizeof(s), "not run: %s", e);
-	} else if (cat == DIO_SCSI_CAT_SENSE && (sb = dio_scsi_sense(cmd, &n)) &&
-	           dio_sense_decode(sb, n, &d) == 0) {
-		dio_sense_str(&d, e, sizeof(e));
-		snprintf(s, sizeof(s), "sense: %s", e);
-	} else {
-		snprintf(s, sizeof(s), "%s, status 0x%02x host 0x%x driver 0x%x",
-		         dio_scsi_category_name(cat), dio_scsi_status(cmd),
-		         dio_scsi_host_status(cmd), dio_scsi_driver_status(cmd));
-	}
-	return s;
+	return dio_scsi_outcome_str(cmd, s, sizeof(s));
 }
 
 /* The last command ended in CHECK CONDITION with this key/asc/ascq (-1:
@@ -267,6 +251,19 @@ check_capacity(const struct gdev *g, const char *dev, int fd, uint64_t *blocks,
 	      b16 == *blocks && l16 == *bl,
 	      "%s %s: READ CAPACITY(16) agrees: %llu blocks of %u (%s)", g->name, dev,
 	      (unsigned long long)b16, l16, outcome());
+	/* The tools' helper: (10) is enough here, the same answer. */
+	{
+		dio_scsi *c = dio_scsi_new();
+		uint64_t kb = 0;
+		uint32_t kl = 0;
+		char msg[300] = "";
+		int r = c ? diot_scsi_capacity(c, fd, &kb, &kl, msg, sizeof(msg)) : -ENOMEM;
+
+		CHECK(r == 0 && kb == *blocks && kl == *bl && msg[0] == '\0',
+		      "%s %s: diot_scsi_capacity: %d, %llu blocks of %u '%s'", g->name,
+		      dev, r, (unsigned long long)kb, kl, msg);
+		dio_scsi_free(c);
+	}
 	/* The kernel's own idea of the disk, from the block device. */
 	CHECK(dio_align_path(g->sd, &a) == 0 && a.device_bytes == *blocks * *bl &&
 	      a.logical_block == *bl,
@@ -482,6 +479,27 @@ check_errors(const struct gdev *g, const char *dev, int fd, uint64_t blocks)
 	CHECK(strncmp(dio_sense_str(&s, text, sizeof(text)), "ILLEGAL REQUEST: logical "
 	      "block address out of range (asc 0x21 ascq 0x00)", 66) == 0,
 	      "%s %s: decoded as '%s'", g->name, dev, text);
+
+	/* The outcome as text is the decoded sense; diot_scsi_run says -EIO. */
+	CHECK(strcmp(outcome(), text) == 0, "%s %s: outcome text '%s'", g->name, dev,
+	      outcome());
+	{
+		char msg[300] = "";
+		int r;
+
+		n = dio_cdb_rw16(cdb, 0, blocks, 1, 0);
+		r = diot_scsi_run(cmd, fd, cdb, n, DIO_SCSI_DIR_IN, buf, 512, msg,
+		                  sizeof(msg));
+		CHECK(r == -EIO && dio_scsi_category(cmd) == DIO_SCSI_CAT_SENSE &&
+		      strcmp(msg, text) == 0,
+		      "%s %s: diot_scsi_run past the end: %d '%s'", g->name, dev, r, msg);
+		n = dio_cdb_test_unit_ready(cdb);
+		r = diot_scsi_run(cmd, fd, cdb, n, DIO_SCSI_DIR_NONE, NULL, 0, msg,
+		                  sizeof(msg));
+		CHECK(r == 0 && msg[0] == '\0' && strcmp(outcome(), "GOOD") == 0,
+		      "%s %s: diot_scsi_run TUR: %d '%s', outcome '%s'", g->name, dev, r,
+		      msg, outcome());
+	}
 
 	n = dio_cdb_inquiry(cdb, 1, 0xde, 252);
 	CHECK(run(fd, cdb, n, DIO_SCSI_DIR_IN, buf, 252, 0) == 0 &&
@@ -849,6 +867,8 @@ check_status(const struct gdev *g, const char *dev, int fd)
 	      "%s %s: vendor opcode C0h: exec %d, category %s, status 0x%02x (%s), "
 	      "host status 0x%x, %zu bytes of sense", g->name, dev, e,
 	      dio_scsi_category_name(cat), st, dio_scsi_status_name(st), host, n);
+	CHECK(strcmp(outcome(), "status RESERVATION CONFLICT (0x18)") == 0,
+	      "%s %s: outcome text '%s'", g->name, dev, outcome());
 	k = dio_cdb_test_unit_ready(cdb);
 	CHECK(good(fd, cdb, k, DIO_SCSI_DIR_NONE, NULL, 0),
 	      "%s %s: GOOD again after the conflict (%s)", g->name, dev, outcome());

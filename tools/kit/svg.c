@@ -22,11 +22,80 @@ static const char *const palette[] = {
 	"#000000", "#aec7e8",
 };
 
+#define YTICKS 6          /* at most this many steps on a linear axis */
+#define XTICKS 8
+
 struct axis {
 	double lo, hi;  /* in axis units (log values for log axes) */
+	double step;    /* linear axes: the tick step              */
 	int log;
 	double base;
 };
+
+double
+diot_svg_tick_step(double span, int maxticks)
+{
+	double raw, mag, f;
+
+	if (maxticks < 1)
+		maxticks = 1;
+	if (!(span > 0) || !isfinite(span))
+		return 1;
+	raw = span / maxticks;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	/* f is in [1, 10); a little slack for rounding in the division */
+	if (f <= 1 + 1e-9)
+		return mag;
+	if (f <= 2 + 1e-9)
+		return 2 * mag;
+	if (f <= 5 + 1e-9)
+		return 5 * mag;
+	return 10 * mag;
+}
+
+/* The nice step after step: 1 -> 2 -> 5 -> 10. */
+static double
+next_step(double step)
+{
+	double mag = pow(10, floor(log10(step) + 1e-9)), f = step / mag;
+
+	return (f < 1.5 ? 2 : f < 3.5 ? 5 : 10) * mag;
+}
+
+void
+diot_svg_axis(double mn, double mx, int maxticks, double *lo, double *hi, double *step)
+{
+	double span = mx - mn, st;
+
+	if (maxticks < 1)
+		maxticks = 1;
+	if (mn > 0 && mn < span)
+		mn = 0;
+	span = mx - mn;
+	if (span <= 0)
+		span = fabs(mx) > 0 ? fabs(mx) : 1;
+	st = diot_svg_tick_step(span, maxticks);
+	for (;;) {
+		*lo = floor(mn / st) * st;
+		*hi = ceil(mx / st) * st;
+		if (*hi <= *lo)
+			*hi = *lo + st;
+		if ((*hi - *lo) / st <= maxticks + 1e-9)
+			break;
+		st = next_step(st);
+	}
+	*step = st;
+}
+
+void
+diot_svg_log_axis(double mn, double mx, double base, double *lo, double *hi)
+{
+	*lo = floor(log(mn) / log(base) + 1e-9);
+	*hi = ceil(log(mx) / log(base) - 1e-9);
+	if (*hi <= *lo)
+		*hi = *lo + 1;
+}
 
 static double
 ax_val(const struct axis *a, double v)
@@ -35,26 +104,15 @@ ax_val(const struct axis *a, double v)
 }
 
 static void
-ax_init(struct axis *a, int logscale, double base, double mn, double mx)
+ax_init(struct axis *a, int logscale, double base, double mn, double mx, int maxticks)
 {
 	a->log = logscale;
 	a->base = base;
-	if (logscale) {
-		a->lo = floor(log(mn) / log(base));
-		a->hi = ceil(log(mx) / log(base));
-	} else {
-		double span = mx - mn, step;
-
-		if (mn > 0 && mn < span)
-			mn = 0;
-		if (span <= 0)
-			span = fabs(mx) > 0 ? fabs(mx) : 1;
-		step = pow(10, floor(log10(span / 5)));
-		a->lo = floor(mn / step) * step;
-		a->hi = ceil(mx / step) * step;
-	}
-	if (a->hi <= a->lo)
-		a->hi = a->lo + 1;
+	a->step = 1;
+	if (logscale)
+		diot_svg_log_axis(mn, mx, base, &a->lo, &a->hi);
+	else
+		diot_svg_axis(mn, mx, maxticks, &a->lo, &a->hi, &a->step);
 }
 
 static void
@@ -68,13 +126,95 @@ fmt_tick(char *buf, size_t len, double v, int fmt)
 		snprintf(buf, len, "%g", v);
 }
 
+/* The k-th tick of a linear axis, exactly 0 where it should be. */
+static double
+tick_at(const struct axis *a, int k)
+{
+	double t = a->lo + k * a->step;
+
+	return fabs(t) < a->step * 1e-9 ? 0 : t;
+}
+
+/* x ticks: every power of two (skipping some when crowded) or nice steps */
+static void
+x_ticks(FILE *fp, const struct axis *a, int xfmt, double pw, double ph)
+{
+	char lab[64];
+	double t, px;
+
+	if (a->log) {
+		int step = (int)ceil((a->hi - a->lo) / 12);
+
+		for (t = a->lo; t <= a->hi + 1e-9; t += step) {
+			px = ML + (t - a->lo) / (a->hi - a->lo) * pw;
+			fmt_tick(lab, sizeof(lab), pow(2, t), xfmt);
+			fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#dddddd\"/>\n", px, MT, px, MT + ph);
+			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+			        "font-size=\"11\">%s</text>\n", px, MT + ph + 16, lab);
+		}
+	} else {
+		int k, n = (int)floor((a->hi - a->lo) / a->step + 0.5);
+
+		for (k = 0; k <= n; k++) {
+			t = tick_at(a, k);
+			px = ML + (t - a->lo) / (a->hi - a->lo) * pw;
+			fmt_tick(lab, sizeof(lab), t, xfmt);
+			fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#dddddd\"/>\n", px, MT, px, MT + ph);
+			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+			        "font-size=\"11\">%s</text>\n", px, MT + ph + 16, lab);
+		}
+	}
+}
+
+/* y ticks: decades with 2 and 5, or nice steps */
+static void
+y_ticks(FILE *fp, const struct axis *a, double pw, double ph)
+{
+	char lab[64];
+	double t, py;
+
+	if (a->log) {
+		for (t = a->lo; t <= a->hi + 1e-9; t += 1) {
+			static const double sub[] = { 1, 2, 5 };
+			size_t k;
+
+			for (k = 0; k < 3; k++) {
+				double v = pow(10, t) * sub[k];
+
+				if (log10(v) > a->hi + 1e-9)
+					break;
+				py = MT + ph - (log10(v) - a->lo) / (a->hi - a->lo) * ph;
+				fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				        "stroke=\"%s\"/>\n", ML, py, ML + pw, py,
+				        k == 0 ? "#cccccc" : "#eeeeee");
+				fmt_tick(lab, sizeof(lab), v, DIOT_AXIS_PLAIN);
+				fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+				        "font-size=\"11\">%s</text>\n", ML - 6, py + 4, lab);
+			}
+		}
+	} else {
+		int k, n = (int)floor((a->hi - a->lo) / a->step + 0.5);
+
+		for (k = 0; k <= n; k++) {
+			t = tick_at(a, k);
+			py = MT + ph - (t - a->lo) / (a->hi - a->lo) * ph;
+			fmt_tick(lab, sizeof(lab), t, DIOT_AXIS_PLAIN);
+			fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#dddddd\"/>\n", ML, py, ML + pw, py);
+			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+			        "font-size=\"11\">%s</text>\n", ML - 6, py + 4, lab);
+		}
+	}
+}
+
 static void
 chart(FILE *fp, const struct diot_chart *c, double y0)
 {
 	double xmn = DBL_MAX, xmx = -DBL_MAX, ymn = DBL_MAX, ymx = -DBL_MAX;
-	double pw = W - ML - MR, ph = CH - MT - MB, t, px, py;
+	double pw = W - ML - MR, ph = CH - MT - MB, py;
 	struct axis ax, ay;
-	char lab[64];
 	int i, j, any = 0, first;
 
 	for (i = 0; i < c->nseries; i++)
@@ -98,69 +238,15 @@ chart(FILE *fp, const struct diot_chart *c, double y0)
 		        "</text>\n</g>\n", ML + pw / 2, MT + ph / 2);
 		return;
 	}
-	ax_init(&ax, c->xlog, 2, xmn, xmx);
-	ax_init(&ay, c->ylog, 10, ymn, ymx);
+	ax_init(&ax, c->xlog, 2, xmn, xmx, XTICKS);
+	ax_init(&ay, c->ylog, 10, ymn, ymx, YTICKS);
 #define PX(v) (ML + (ax_val(&ax, (v)) - ax.lo) / (ax.hi - ax.lo) * pw)
 #define PY(v) (MT + ph - (ax_val(&ay, (v)) - ay.lo) / (ay.hi - ay.lo) * ph)
 	fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 	        "fill=\"#ffffff\" stroke=\"#333333\"/>\n", ML, MT, pw, ph);
 
-	/* x ticks: every power of two (skipping some when crowded) or 6 steps */
-	if (ax.log) {
-		int step = (int)ceil((ax.hi - ax.lo) / 12);
-
-		for (t = ax.lo; t <= ax.hi + 1e-9; t += step) {
-			px = ML + (t - ax.lo) / (ax.hi - ax.lo) * pw;
-			fmt_tick(lab, sizeof(lab), pow(2, t), c->xfmt);
-			fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			        "stroke=\"#dddddd\"/>\n", px, MT, px, MT + ph);
-			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-			        "font-size=\"11\">%s</text>\n", px, MT + ph + 16, lab);
-		}
-	} else {
-		double step = (ax.hi - ax.lo) / 6;
-
-		for (t = ax.lo; t <= ax.hi + step / 2; t += step) {
-			px = ML + (t - ax.lo) / (ax.hi - ax.lo) * pw;
-			fmt_tick(lab, sizeof(lab), t, c->xfmt);
-			fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			        "stroke=\"#dddddd\"/>\n", px, MT, px, MT + ph);
-			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-			        "font-size=\"11\">%s</text>\n", px, MT + ph + 16, lab);
-		}
-	}
-	/* y ticks: decades with 2 and 5, or 5 steps */
-	if (ay.log) {
-		for (t = ay.lo; t <= ay.hi + 1e-9; t += 1) {
-			static const double sub[] = { 1, 2, 5 };
-			size_t k;
-
-			for (k = 0; k < 3; k++) {
-				double v = pow(10, t) * sub[k];
-
-				if (log10(v) > ay.hi + 1e-9)
-					break;
-				py = PY(v);
-				fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				        "stroke=\"%s\"/>\n", ML, py, ML + pw, py,
-				        k == 0 ? "#cccccc" : "#eeeeee");
-				fmt_tick(lab, sizeof(lab), v, DIOT_AXIS_PLAIN);
-				fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-				        "font-size=\"11\">%s</text>\n", ML - 6, py + 4, lab);
-			}
-		}
-	} else {
-		double step = (ay.hi - ay.lo) / 5;
-
-		for (t = ay.lo; t <= ay.hi + step / 2; t += step) {
-			py = MT + ph - (t - ay.lo) / (ay.hi - ay.lo) * ph;
-			fmt_tick(lab, sizeof(lab), t, DIOT_AXIS_PLAIN);
-			fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			        "stroke=\"#dddddd\"/>\n", ML, py, ML + pw, py);
-			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-			        "font-size=\"11\">%s</text>\n", ML - 6, py + 4, lab);
-		}
-	}
+	x_ticks(fp, &ax, c->xfmt, pw, ph);
+	y_ticks(fp, &ay, pw, ph);
 	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\">",
 	        ML + pw / 2, MT + ph + 40);
 	diot_xml_text(fp, c->xlabel);

@@ -30,6 +30,23 @@ struct diot_chart {
 	const struct diot_series *series;
 };
 
+/*
+ * Axes.  A linear axis has ticks every step, a "nice" step: 1, 2 or 5
+ * times a power of ten.  diot_svg_tick_step() is the smallest such step
+ * that covers span in at most maxticks steps (1 for a span <= 0, NaN or
+ * infinite; maxticks below 1 counts as 1).  diot_svg_axis() chooses the
+ * axis for data in [mn, mx]: *lo and *hi are multiples of *step with
+ * *lo <= mn, *hi >= mx, *hi > *lo and at most maxticks steps between
+ * them; data that starts above 0 but closer to 0 than its own span gets
+ * an axis from 0.  diot_svg_log_axis() gives a logarithmic axis (base b,
+ * mn > 0) as whole exponents: *lo = floor(log_b mn), *hi = ceil(log_b mx),
+ * *hi > *lo.  The charts use these.
+ */
+double diot_svg_tick_step(double span, int maxticks);
+void diot_svg_axis(double mn, double mx, int maxticks, double *lo, double *hi,
+                   double *step);
+void diot_svg_log_axis(double mn, double mx, double base, double *lo, double *hi);
+
 /* Write an SVG document with the charts stacked top to bottom.  Returns 0
  * or -1 if fp reported an error. */
 int diot_svg_write(FILE *fp, const char *title, const struct diot_chart *charts,
