@@ -1,0 +1,188 @@
+/*
+ * check_outfile.c -- output-file safety (tools/kit/outfile.c) on real files
+ * in a temporary directory: create, refuse an existing file, force, a
+ * directory and a FIFO refused, results files opened without truncation,
+ * and the list of created files removing only what it holds.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tools/kit/outfile.h"
+#include "tests/testutil.h"
+
+static char dir[PATH_MAX];
+
+static void
+setup(void)
+{
+	snprintf(dir, sizeof(dir), "%s/outfile.XXXXXX", tu_dir());
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void
+teardown(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	(void)!system(cmd);
+}
+
+static const char *
+at(const char *name)
+{
+	static char p[4][PATH_MAX];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(p[i], sizeof(p[i]), "%s/%s", dir, name);
+	return p[i];
+}
+
+static void
+write_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+START_TEST(test_create_and_refuse)
+{
+	char why[200];
+	int err;
+
+	ck_assert_int_eq(diot_out_create(at("a"), 0, &err, why, sizeof(why)), 1);
+	ck_assert_int_eq(tu_file_size(at("a")), 0);
+	ck_assert_int_eq(diot_out_create(at("a"), 0, &err, why, sizeof(why)),
+	                 DIOT_OUT_EXISTS);
+	write_file(at("a"), "keep me");
+	ck_assert_int_eq(diot_out_create(at("a"), 1, &err, why, sizeof(why)), 0);
+	ck_assert_int_eq(tu_file_size(at("a")), 7);      /* not truncated */
+	ck_assert_int_eq(diot_out_create(at("nodir/x"), 0, &err, why, sizeof(why)),
+	                 DIOT_OUT_CREATE_FAILED);
+	ck_assert_int_eq(err, ENOENT);
+}
+END_TEST
+
+START_TEST(test_dir_and_fifo)
+{
+	int err;
+
+	ck_assert_int_eq(mkdir(at("d"), 0755), 0);
+	ck_assert_int_eq(diot_out_create(at("d"), 1, &err, NULL, 0), DIOT_OUT_IS_DIR);
+	ck_assert_int_eq(diot_out_create(at("d"), 0, &err, NULL, 0), DIOT_OUT_IS_DIR);
+	ck_assert_int_eq(mkfifo(at("f"), 0644), 0);
+	ck_assert_int_eq(diot_out_create(at("f"), 1, &err, NULL, 0), DIOT_OUT_NOT_REGULAR);
+}
+END_TEST
+
+START_TEST(test_no_access)
+{
+	int err;
+
+	if (geteuid() == 0)
+		return;     /* root may write anything */
+	write_file(at("ro"), "x");
+	ck_assert_int_eq(chmod(at("ro"), 0444), 0);
+	ck_assert_int_eq(diot_out_create(at("ro"), 1, &err, NULL, 0), DIOT_OUT_NO_ACCESS);
+	ck_assert_int_eq(err, EACCES);
+}
+END_TEST
+
+START_TEST(test_results)
+{
+	ck_assert_int_eq(diot_out_open_results(at("r")), 1);
+	write_file(at("r"), "old results");
+	ck_assert_int_eq(diot_out_open_results(at("r")), 0);
+	ck_assert_int_eq(tu_file_size(at("r")), 11);
+	ck_assert_int_eq(diot_out_open_results(at("nodir/r")), -ENOENT);
+	ck_assert_int_eq(mkdir(at("rd"), 0755), 0);
+	ck_assert_int_eq(diot_out_open_results(at("rd")), -EISDIR);
+}
+END_TEST
+
+START_TEST(test_cleanup)
+{
+	struct diot_outlist l;
+	int a, b;
+
+	diot_out_init(&l);
+	write_file(at("other"), "not ours");
+	ck_assert_int_eq(diot_out_create(at("c1"), 0, NULL, NULL, 0), 1);
+	ck_assert_int_eq(diot_out_create(at("c2"), 0, NULL, NULL, 0), 1);
+	a = diot_out_created(&l, at("c1"));
+	b = diot_out_created(&l, at("c2"));
+	ck_assert_int_eq(a, 0);
+	ck_assert_int_eq(b, 1);
+	diot_out_keep(&l, b);
+	diot_out_remove_created(&l);
+	ck_assert_int_eq(access(at("c1"), F_OK), -1);
+	ck_assert_int_eq(access(at("c2"), F_OK), 0);
+	ck_assert_int_eq(access(at("other"), F_OK), 0);
+	ck_assert_int_eq(l.n, 0);
+	/* keep all */
+	diot_out_created(&l, at("c2"));
+	diot_out_keep(&l, -1);
+	diot_out_remove_created(&l);
+	ck_assert_int_eq(access(at("c2"), F_OK), 0);
+}
+END_TEST
+
+START_TEST(test_cleanup_at_exit)
+{
+	static struct diot_outlist l;
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		diot_out_init(&l);
+		diot_out_create(at("e1"), 0, NULL, NULL, 0);
+		diot_out_created(&l, at("e1"));
+		diot_out_create(at("e2"), 0, NULL, NULL, 0);
+		diot_out_keep(&l, diot_out_created(&l, at("e2")));
+		diot_out_remove_at_exit(&l);
+		exit(1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(access(at("e1"), F_OK), -1);
+	ck_assert_int_eq(access(at("e2"), F_OK), 0);
+}
+END_TEST
+
+static Suite *
+outfile_suite(void)
+{
+	Suite *s = suite_create("outfile");
+	TCase *tc = tcase_create("outfile");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_create_and_refuse);
+	tcase_add_test(tc, test_dir_and_fifo);
+	tcase_add_test(tc, test_no_access);
+	tcase_add_test(tc, test_results);
+	tcase_add_test(tc, test_cleanup);
+	tcase_add_test(tc, test_cleanup_at_exit);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run(srunner_create(outfile_suite()));
+}

@@ -1,0 +1,72 @@
+/*
+ * outfile.h -- output-file safety for the tools that write: a file to
+ * write over is created exclusively, or an existing one is taken only when
+ * forced and only if it is a regular file nobody uses as a disk image; a
+ * results file is opened without truncating it; a device output is held
+ * for the run; what a failed run created is removed.
+ *
+ * Nothing here prints or exits: functions return a code and, where there
+ * is one, a detail text; each tool keeps its own messages and exit codes.
+ */
+#ifndef DIO_TOOLS_OUTFILE_H
+#define DIO_TOOLS_OUTFILE_H
+
+#include <stddef.h>
+
+/* diot_out_create() results below 0 (besides nothing else). */
+enum diot_out_refusal {
+	DIOT_OUT_CREATE_FAILED = -1,  /* open(O_CREAT|O_EXCL) failed: *err   */
+	DIOT_OUT_STAT_FAILED = -2,    /* it exists but stat failed: *err     */
+	DIOT_OUT_IS_DIR = -3,         /* it is a directory                   */
+	DIOT_OUT_NOT_REGULAR = -4,    /* neither a regular file (nor a device) */
+	DIOT_OUT_EXISTS = -5,         /* a regular file, and not forced      */
+	DIOT_OUT_NO_ACCESS = -6,      /* forced, but not writable: *err      */
+	DIOT_OUT_IN_USE = -7          /* forced, but in use (why: the text)  */
+};
+
+/*
+ * Create path exclusively (mode 0644, then closed): returns 1.  If it
+ * exists: a regular file is accepted with force (returns 0) when it is
+ * writable and dio_device_in_use() does not call it in use (a disk image
+ * attached to a loop device, say); otherwise a DIOT_OUT_* code, with
+ * *err the errno where the code says so and why (whylen bytes) the
+ * in-use text for DIOT_OUT_IN_USE.
+ */
+int diot_out_create(const char *path, int force, int *err, char *why, size_t whylen);
+
+/*
+ * A results file (-o, --plot, an ack log written later): open it for
+ * writing without truncating it, creating it if it does not exist, and
+ * close it again.  Returns 1 if it was created, 0 if it existed, or
+ * -errno (of the create, or of opening the existing file).
+ */
+int diot_out_open_results(const char *path);
+
+/*
+ * Hold a device for the run (dio_device_claim()): returns the descriptor
+ * to keep open, or the -errno of dio_device_claim() (-ENOTSUP: this
+ * platform has no claims; -EBUSY: in use; ...), which the tool words.
+ */
+int diot_out_claim_device(const char *path);
+
+/*
+ * The files a run created, to remove if it fails.  Register each path the
+ * run created (the string is copied); diot_out_keep() marks one kept (or
+ * all with idx -1); diot_out_remove_created() unlinks every one not kept,
+ * newest first, and forgets them.  diot_out_remove_at_exit() has that done
+ * by atexit() for this list (one list per program).
+ */
+struct diot_outlist {
+	char **path;
+	int *keep;
+	int n, cap;
+};
+
+void diot_out_init(struct diot_outlist *l);
+/* The index of the entry, or -1 when out of memory (nothing registered). */
+int diot_out_created(struct diot_outlist *l, const char *path);
+void diot_out_keep(struct diot_outlist *l, int idx);
+void diot_out_remove_created(struct diot_outlist *l);
+void diot_out_remove_at_exit(struct diot_outlist *l);
+
+#endif

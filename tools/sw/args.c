@@ -1,0 +1,354 @@
+/*
+ * args.c -- sync-write's command line: the usage text, the options, and
+ * their checks, into a struct sw_opts.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/kit/util.h"
+#include "tools/sw/sw.h"
+#include "tools/sw/txn.h"
+
+/* ------------------------------------------------------------ methods */
+
+static const struct { const char *name; int sync, commit; } base_methods[] = {
+	{ "none",      DIO_SYNC_NONE, DIO_COMMIT_NONE },
+	{ "fsync",     DIO_SYNC_NONE, DIO_COMMIT_FSYNC },
+	{ "fdatasync", DIO_SYNC_NONE, DIO_COMMIT_FDATASYNC },
+	{ "dsync",     DIO_SYNC_DATA, DIO_COMMIT_NONE },
+	{ "sync",      DIO_SYNC_FULL, DIO_COMMIT_NONE },
+	{ "rwf-dsync", DIO_SYNC_NONE, DIO_COMMIT_RWF_DSYNC },
+};
+
+static const char *const default_methods[] = {
+	"none", "fsync", "fdatasync", "dsync", "sync", "rwf-dsync",
+	"direct", "direct+dsync", "direct+fdatasync", "direct+fsync",
+};
+
+#define NBASE (sizeof(base_methods) / sizeof(base_methods[0]))
+#define NDEFAULT (sizeof(default_methods) / sizeof(default_methods[0]))
+
+int
+sw_parse_method(const char *s, struct sw_method *m)
+{
+	const char *b = s;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	if (strncmp(s, "direct", 6) == 0 && (s[6] == '\0' || s[6] == '+')) {
+		m->direct = 1;
+		b = s[6] ? s + 7 : "none";
+	}
+	for (i = 0; i < NBASE; i++)
+		if (strcmp(b, base_methods[i].name) == 0)
+			break;
+	if (i == NBASE)
+		return -1;
+	m->sync = base_methods[i].sync;
+	m->commit = base_methods[i].commit;
+	if (m->direct && m->sync == DIO_SYNC_NONE && m->commit == DIO_COMMIT_NONE)
+		snprintf(m->name, sizeof(m->name), "direct");
+	else
+		snprintf(m->name, sizeof(m->name), "%s%s", m->direct ? "direct+" : "",
+		         base_methods[i].name);
+	return 0;
+}
+
+/* ------------------------------------------------------------ usage */
+
+static void
+usage(void)
+{
+	printf(
+"Usage: sync-write [OPTION]... [TARGET]\n"
+"       sync-write --check ACK-LOG [TARGET]\n"
+"Time synchronous sequential writes: for every method, transaction size and\n"
+"number of writers, the average time per transaction in microseconds and its\n"
+"distribution.\n"
+"\n"
+"TARGET is a file to create (default: a temporary file in the current\n"
+"directory or --dir, removed at the end) or, with --force, a block device.\n"
+"An existing file or any device is only written with --force; a mounted or\n"
+"otherwise busy device never.\n"
+"\n"
+"What to measure:\n"
+"  -m, --methods=LIST    comma-separated; 'all' (default) is every method the\n"
+"                        target supports: none, fsync, fdatasync, dsync, sync,\n"
+"                        rwf-dsync, direct, direct+dsync, direct+fdatasync,\n"
+"                        direct+fsync (also direct+sync, direct+rwf-dsync)\n"
+"  -s, --sizes=LIST      transaction sizes: 512,4k,48k,1m or ranges 4k..1m\n"
+"                        (doubling); default %s\n"
+"                        suffixes: b=512, k/K/KiB=1024, kB/KB=1000, m/M/MiB,\n"
+"                        MB, g/G/GiB, GB\n"
+"  -w, --writers=LIST    concurrent writers, e.g. 1,2,4,8 or 1..8 (default 1)\n"
+"      --threads         writers are threads (default: processes)\n"
+"      --layout=L        shared: disjoint regions of one file (default);\n"
+"                        separate: one file per writer (TARGET, TARGET.1, ...)\n"
+"  -t, --time=DURATION   measure each point this long (default 0.4s; units\n"
+"                        ns, us, ms, s, m, h)\n"
+"  -n, --count=N         or: N transactions per writer per point\n"
+"      --warmup=N        unmeasured transactions first (default %d)\n"
+"      --extend          extend the file (emptied before each point) instead\n"
+"                        of overwriting preallocated, written blocks\n"
+"      --region=SIZE     bytes per writer (default 64 MiB)\n"
+"\n"
+"Output:\n"
+"  -f, --format=FMT      table (default), csv or json\n"
+"  -o, --output=FILE     write the results to FILE instead of stdout\n"
+"      --per-writer      also show each writer's row (table, csv)\n"
+"      --plot=FILE.svg   draw time per transaction against size, one line per\n"
+"                        method, and throughput/latency against writers\n"
+"  -q, --quiet           no progress line\n"
+"\n"
+"Checking:\n"
+"      --verify          stamp every transaction (writer, sequence, offset,\n"
+"                        checksum) and read everything back after each point\n"
+"      --ack-log=FILE    record each issued and acknowledged transaction\n"
+"                        ('-' for stdout) for a later --check\n"
+"      --check=ACK-LOG   after a crash: are all acknowledged transactions of\n"
+"                        the last point on stable storage?\n"
+"\n"
+"Target:\n"
+"      --dir=DIR         directory for the temporary file\n"
+"      --force           allow writing over an existing file or a device\n"
+"      --keep            keep the files sync-write created\n"
+"      --no-prefill      overwrite an existing file as it is, without writing\n"
+"                        the regions first (for a file a --keep run wrote)\n"
+"\n"
+"  -h, --help            this help\n"
+"  -V, --version         version\n"
+"\n"
+"Exit status: 0 success, 1 a failure during the run (I/O error, verify or\n"
+"check failure), 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM.\n",
+	       SW_DEFAULT_SIZES, SW_DEFAULT_WARMUP);
+}
+
+enum {
+	OPT_METHODS = 1, OPT_SIZES, OPT_WRITERS, OPT_THREADS, OPT_LAYOUT, OPT_TIME,
+	OPT_COUNT, OPT_WARMUP, OPT_EXTEND, OPT_REGION, OPT_FORMAT, OPT_OUTPUT,
+	OPT_PLOT, OPT_PERWRITER, OPT_QUIET, OPT_VERIFY, OPT_ACKLOG, OPT_CHECK,
+	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE,
+	OPT_NOPREFILL
+};
+
+static const struct diot_opt options[] = {
+	{ "methods", 'm', DIOT_REQ_ARG, OPT_METHODS },
+	{ "sizes", 's', DIOT_REQ_ARG, OPT_SIZES },
+	{ "writers", 'w', DIOT_REQ_ARG, OPT_WRITERS },
+	{ "threads", 0, DIOT_NO_ARG, OPT_THREADS },
+	{ "layout", 0, DIOT_REQ_ARG, OPT_LAYOUT },
+	{ "time", 't', DIOT_REQ_ARG, OPT_TIME },
+	{ "count", 'n', DIOT_REQ_ARG, OPT_COUNT },
+	{ "warmup", 0, DIOT_REQ_ARG, OPT_WARMUP },
+	{ "extend", 0, DIOT_NO_ARG, OPT_EXTEND },
+	{ "region", 0, DIOT_REQ_ARG, OPT_REGION },
+	{ "format", 'f', DIOT_REQ_ARG, OPT_FORMAT },
+	{ "output", 'o', DIOT_REQ_ARG, OPT_OUTPUT },
+	{ "plot", 0, DIOT_REQ_ARG, OPT_PLOT },
+	{ "per-writer", 0, DIOT_NO_ARG, OPT_PERWRITER },
+	{ "quiet", 'q', DIOT_NO_ARG, OPT_QUIET },
+	{ "verify", 0, DIOT_NO_ARG, OPT_VERIFY },
+	{ "ack-log", 0, DIOT_REQ_ARG, OPT_ACKLOG },
+	{ "check", 0, DIOT_REQ_ARG, OPT_CHECK },
+	{ "dir", 0, DIOT_REQ_ARG, OPT_DIR },
+	{ "force", 0, DIOT_NO_ARG, OPT_FORCE },
+	{ "keep", 0, DIOT_NO_ARG, OPT_KEEP },
+	{ "no-prefill", 0, DIOT_NO_ARG, OPT_NOPREFILL },
+	{ "help", 'h', DIOT_NO_ARG, OPT_HELP },
+	{ "version", 'V', DIOT_NO_ARG, OPT_VERSION },
+	{ "verbose", 'v', DIOT_NO_ARG, OPT_VERBOSE },
+	{ NULL, 0, 0, 0 }
+};
+
+static void
+parse_methods(struct sw_opts *o, const char *s)
+{
+	char *copy = strdup(s), *item, *save = NULL;
+	int n = 0, i, j;
+
+	o->methods = calloc(NDEFAULT + 64, sizeof(*o->methods));
+	if (copy == NULL || o->methods == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	if (*s == '\0' || s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,"))
+		diot_usage_error("--methods '%s': empty item in list", s);
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (strcmp(item, "all") == 0) {
+			for (i = 0; i < (int)NDEFAULT && n < (int)NDEFAULT + 63; i++)
+				sw_parse_method(default_methods[i], &o->methods[n++]);
+			continue;
+		}
+		if (n >= (int)NDEFAULT + 63)
+			diot_usage_error("--methods: too many methods");
+		if (sw_parse_method(item, &o->methods[n]) != 0)
+			diot_usage_error("--methods: unknown method '%s' (allowed: all, none, "
+			                 "fsync, fdatasync, dsync, sync, rwf-dsync, and direct "
+			                 "or direct+ any of those)", item);
+		n++;
+	}
+	/* drop duplicates, keep the order given */
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (strcmp(o->methods[i].name, o->methods[j].name) == 0) {
+				memmove(&o->methods[j], &o->methods[j + 1],
+				        (size_t)(n - j - 1) * sizeof(o->methods[0]));
+				n--;
+				j--;
+			}
+	o->nmethods = n;
+	free(copy);
+}
+
+/* Parse the options; -1: run (or --check), else the exit status. */
+static int
+parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
+              const char **sizes, const char **writers)
+{
+	struct diot_optstate st;
+	char err[300];
+	const char *arg;
+	int id;
+
+	diot_getopt_init(&st);
+	while ((id = diot_getopt(argc, argv, options, &st)) != DIOT_OPT_END) {
+		arg = st.arg;
+		switch (id) {
+		case DIOT_OPT_ERROR:
+			diot_usage_error("%s", st.err);
+		case DIOT_OPT_OPERAND:
+			if (o->target)
+				diot_usage_error("more than one target given ('%s' and '%s')",
+				                 o->target, arg);
+			o->target = arg;
+			break;
+		case OPT_METHODS: *methods = arg; break;
+		case OPT_SIZES: *sizes = arg; break;
+		case OPT_WRITERS: *writers = arg; break;
+		case OPT_THREADS: o->threads = 1; break;
+		case OPT_LAYOUT:
+			if (strcmp(arg, "shared") == 0)
+				o->layout = SW_LAYOUT_SHARED;
+			else if (strcmp(arg, "separate") == 0)
+				o->layout = SW_LAYOUT_SEPARATE;
+			else
+				diot_usage_error("--layout '%s': allowed are 'shared' and "
+				                 "'separate'", arg);
+			break;
+		case OPT_TIME:
+			if (diot_parse_duration(arg, 86400, &o->time_ns, err, sizeof(err)) < 0)
+				diot_usage_error("%s '%s': %s", st.name, arg, err);
+			o->time_set = 1;
+			break;
+		case OPT_COUNT:
+			if (diot_parse_uint(arg, 1, UINT32_MAX, &o->count, err, sizeof(err)) < 0)
+				diot_usage_error("%s '%s': %s", st.name, arg, err);
+			break;
+		case OPT_WARMUP:
+			if (diot_parse_uint(arg, 0, 1000000, &o->warmup, err, sizeof(err)) < 0)
+				diot_usage_error("%s '%s': %s", st.name, arg, err);
+			break;
+		case OPT_EXTEND: o->extend = 1; break;
+		case OPT_REGION:
+			if (diot_parse_size_range(arg, 1, 1ull << 50, &o->region, err,
+			                          sizeof(err)) < 0)
+				diot_usage_error("%s '%s': %s", st.name, arg, err);
+			o->region_set = 1;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(arg, "table") == 0)
+				o->format = SW_FMT_TABLE;
+			else if (strcmp(arg, "csv") == 0)
+				o->format = SW_FMT_CSV;
+			else if (strcmp(arg, "json") == 0)
+				o->format = SW_FMT_JSON;
+			else
+				diot_usage_error("--format '%s': allowed are table, csv, json", arg);
+			break;
+		case OPT_OUTPUT: o->output = arg; break;
+		case OPT_PLOT: o->plot = arg; break;
+		case OPT_PERWRITER: o->per_writer = 1; break;
+		case OPT_QUIET: o->quiet = 1; break;
+		case OPT_VERBOSE: o->verbose++; break;
+		case OPT_VERIFY: o->verify = 1; break;
+		case OPT_ACKLOG: o->ack_log = arg; break;
+		case OPT_CHECK: o->check_log = arg; break;
+		case OPT_DIR: o->dir = arg; break;
+		case OPT_FORCE: o->force = 1; break;
+		case OPT_KEEP: o->keep = 1; break;
+		case OPT_NOPREFILL: o->no_prefill = 1; break;
+		case OPT_HELP: usage(); return 0;
+		case OPT_VERSION:
+			printf("sync-write (libdirectio) %s, backend %s\n", dio_version_string(),
+			       dio_backend_name());
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The lists, and the options that exclude or need each other. */
+static void
+check_options(struct sw_opts *o, const char *methods, const char *sizes,
+              const char *writers)
+{
+	uint64_t max_s;
+	char err[300];
+
+	parse_methods(o, methods);
+	o->nsizes = diot_parse_size_list(sizes, 1, SW_MAX_SIZE, &o->sizes, err, sizeof(err));
+	if (o->nsizes < 0)
+		diot_usage_error("--sizes '%s': %s", sizes, err);
+	o->nwriters = diot_parse_uint_list(writers, 1, SW_MAX_WRITERS, &o->writers, err,
+	                                  sizeof(err));
+	if (o->nwriters < 0)
+		diot_usage_error("--writers '%s': %s", writers, err);
+	max_s = o->sizes[o->nsizes - 1];
+	if (o->verify || o->ack_log) {
+		if (o->sizes[0] < SW_HDR_SIZE)
+			diot_usage_error("--%s needs transaction sizes of at least %d bytes "
+			                 "(the smallest given is %" PRIu64 ")",
+			                 o->verify ? "verify" : "ack-log", SW_HDR_SIZE, o->sizes[0]);
+	}
+	if (o->target && o->dir)
+		diot_usage_error("--dir is for the temporary file: it cannot be combined "
+		                 "with a TARGET");
+	if (o->target && *o->target == '\0')
+		diot_usage_error("the TARGET is an empty string");
+	if (o->region_set && o->region < max_s)
+		diot_usage_error("--region %" PRIu64 " is smaller than the largest "
+		                 "transaction size %" PRIu64, o->region, max_s);
+	if (o->count && o->time_set)
+		diot_usage_error("--time and --count exclude each other: measure each "
+		                 "point for a time or for a number of transactions");
+	if (o->no_prefill && o->extend)
+		diot_usage_error("--no-prefill is for overwriting; --extend writes "
+		                 "an emptied file");
+	if (o->no_prefill && o->target == NULL)
+		diot_usage_error("--no-prefill needs an existing TARGET (a temporary "
+		                 "file is always new)");
+	if (o->ack_log && strcmp(o->ack_log, "-") == 0 &&
+	    (o->output == NULL || strcmp(o->output, "-") == 0))
+		diot_usage_error("--ack-log - takes standard output: send the results "
+		                 "elsewhere with --output FILE");
+}
+
+int
+sw_parse_args(int argc, char **argv, struct sw_opts *o)
+{
+	const char *methods = "all", *sizes = SW_DEFAULT_SIZES, *writers = "1";
+	int r;
+
+	memset(o, 0, sizeof(*o));
+	o->time_ns = SW_DEFAULT_TIME_NS;
+	o->warmup = SW_DEFAULT_WARMUP;
+	o->format = SW_FMT_TABLE;
+	r = parse_options(argc, argv, o, &methods, &sizes, &writers);
+	if (r >= 0 || o->check_log)
+		return r;
+	check_options(o, methods, sizes, writers);
+	return -1;
+}

@@ -1,0 +1,277 @@
+/*
+ * sync-write -- synchronous sequential write benchmark.
+ *
+ * For every combination of commit method x transaction size x number of
+ * writers ("a point"), writers write transactions sequentially through
+ * their own region of the target and commit each one the method's way;
+ * the time of every transaction (write + commit) is recorded.  The answer
+ * is the average time per transaction in microseconds and its
+ * distribution, as asked by the Solaris UFS study of large synchronous
+ * sequential writes, for any method the platform offers.
+ *
+ * The path of a run, top to bottom: options (args.c) -> the output files
+ * claimed -> target preparation (target.c) -> for each point: a team of
+ * writers (point.c, writers.c) that meet at a gate, run, and leave their
+ * histograms in shared memory -> report (report.c: table/CSV as points
+ * finish, JSON at the end; plot.c) -> optional read-back verification
+ * (verify.c).  --check of an ack log is check.c.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tools/kit/outfile.h"
+#include "tools/kit/util.h"
+#include "tools/sw/sw.h"
+
+static volatile sig_atomic_t g_signal;
+
+static void
+on_signal(int sig)
+{
+	g_signal = sig;
+}
+
+/* The output files, claimed before the target is touched. */
+struct outputs {
+	struct diot_outlist created;
+	int kept[3], nkept;       /* entries of created that are outputs */
+};
+
+static void claim_outputs(struct sw_ctx *c, struct outputs *out);
+static FILE *begin_run(struct sw_ctx *c, struct outputs *out);
+static void describe_run(const struct sw_ctx *c, struct sw_run *run, char *os,
+                         size_t oslen);
+static void run_points(struct sw_ctx *c, FILE *fp, struct sw_point *pts, int total,
+                       int *npoints);
+static int finish_run(const struct sw_ctx *c, FILE *fp, struct sw_run *run,
+                      const struct sw_point *pts, int n);
+
+int
+main(int argc, char **argv)
+{
+	static struct outputs outs;
+	struct sw_opts o;
+	struct sw_ctx c;
+	struct sw_run run;
+	struct sw_point *pts;
+	char os[300];
+	int r, total, n = 0;
+	FILE *fp;
+
+	diot_init(argv[0]);
+	r = sw_parse_args(argc, argv, &o);
+	if (r >= 0)
+		return r;
+	if (o.check_log)
+		return sw_check_main(o.check_log, o.target);
+	memset(&c, 0, sizeof(c));
+	c.o = &o;
+	c.sig = &g_signal;
+	c.ack_fd = -1;
+	c.tg.claim_fd = -1;
+	claim_outputs(&c, &outs);
+	c.run_id = ((uint64_t)time(NULL) << 20) ^ diot_now_ns() ^ ((uint64_t)getpid() << 40);
+	sw_setup_target(&c, o.writers[o.nwriters - 1], o.sizes[o.nsizes - 1]);
+	if (g_signal)
+		return 128 + (int)g_signal;     /* 130 for SIGINT, 143 for SIGTERM */
+	fp = begin_run(&c, &outs);
+	describe_run(&c, &run, os, sizeof(os));
+	total = o.nwriters * o.nmethods * o.nsizes;
+	pts = calloc((size_t)total, sizeof(*pts));
+	if (pts == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	sw_report_begin(fp, o.format, &run, o.per_writer);
+	run_points(&c, fp, pts, total, &n);
+	return finish_run(&c, fp, &run, pts, n);
+}
+
+/* Open path for writing without truncating it; remember it if created. */
+static void
+open_results_file(struct outputs *out, const char *path, const char *opt)
+{
+	int r = diot_out_open_results(path);
+
+	if (r < 0)
+		diot_usage_error("%s '%s': %s", opt, path, dio_strerror(r));
+	if (r == 1)
+		out->kept[out->nkept++] = diot_out_created(&out->created, path);
+}
+
+/*
+ * Every file named on the command line is checked, or created, before the
+ * target is touched, and nothing is truncated yet: a run refused later
+ * leaves them as they were and removes those it created (at exit, with
+ * the target files this run created unless --keep).  Writer processes
+ * leave with _exit() and skip this.  Then the signals are caught.
+ */
+static void
+claim_outputs(struct sw_ctx *c, struct outputs *out)
+{
+	const struct sw_opts *o = c->o;
+	struct sigaction sa;
+
+	diot_out_init(&out->created);
+	diot_out_remove_at_exit(&out->created);
+	c->created = &out->created;
+	if (o->plot)
+		open_results_file(out, o->plot, "--plot");
+	if (o->output && strcmp(o->output, "-") != 0)
+		open_results_file(out, o->output, "--output");
+	if (o->ack_log && strcmp(o->ack_log, "-") != 0) {
+		c->ack_fd = open(o->ack_log, O_WRONLY | O_CREAT | O_APPEND |
+		                 (o->force ? 0 : O_EXCL), 0644);
+		if (c->ack_fd < 0) {
+			int e = errno;
+
+			diot_die(DIOT_EXIT_USAGE, "--ack-log '%s': %s%s", o->ack_log,
+			         dio_strerror(e), e == EEXIST ? " (pass --force to "
+			         "append to an existing log)" : "");
+		}
+		if (!o->force)
+			out->kept[out->nkept++] = diot_out_created(&out->created, o->ack_log);
+	} else if (o->ack_log) {
+		c->ack_fd = STDOUT_FILENO;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* The run goes ahead: from here on the outputs are the run's. */
+static FILE *
+begin_run(struct sw_ctx *c, struct outputs *out)
+{
+	const struct sw_opts *o = c->o;
+	FILE *fp = stdout;
+	int i, r;
+
+	for (i = 0; i < out->nkept; i++)
+		diot_out_keep(&out->created, out->kept[i]);
+	if (o->output && strcmp(o->output, "-") != 0) {
+		fp = fopen(o->output, "w");
+		if (fp == NULL)
+			diot_die(DIOT_EXIT_FAIL, "--output '%s': %s", o->output,
+			         dio_strerror(errno));
+	}
+	if (c->ack_fd >= 0) {
+		r = sw_ack_line(c->ack_fd, "# sync-write ack-log 1\n");
+		if (r == 0)
+			r = sw_ack_line(c->ack_fd, "R %llx %s %d %" PRIu64 " %s\n",
+			                (unsigned long long)c->run_id,
+			                o->layout == SW_LAYOUT_SEPARATE ? "separate" : "shared",
+			                o->extend, o->region, c->tg.path);
+		if (r < 0)
+			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log,
+			         dio_strerror(r));
+	}
+	c->progress_on = !o->quiet && isatty(STDERR_FILENO);
+	return fp;
+}
+
+/* The run description every format prints. */
+static void
+describe_run(const struct sw_ctx *c, struct sw_run *run, char *os, size_t oslen)
+{
+	const struct sw_opts *o = c->o;
+	const struct sw_target *tg = &c->tg;
+	struct utsname un;
+
+	memset(run, 0, sizeof(*run));
+	run->version = dio_version_string();
+	run->backend = dio_backend_name();
+	run->target = tg->path;
+	run->target_kind = tg->is_dev ? "device" : (o->target ? (tg->created ? "new file"
+	                   : "existing file") : "temporary file");
+	run->fstype = tg->fstype;
+	run->mem_align = tg->align.mem_align;
+	run->offset_align = tg->align.offset_align;
+	run->align_source = dio_align_source_name((int)tg->align.source);
+	run->region = o->region;
+	run->layout = o->layout == SW_LAYOUT_SEPARATE ? "separate" : "shared";
+	run->mode = o->threads ? "threads" : "processes";
+	run->extend = o->extend;
+	run->time_s = o->count ? 0 : (double)o->time_ns / 1e9;
+	run->count = o->count;
+	run->warmup = o->warmup;
+	run->verify = o->verify;
+	if (uname(&un) == 0)
+		snprintf(os, oslen, "%s %s %s", un.sysname, un.release, un.machine);
+	else
+		snprintf(os, oslen, "unknown");
+	run->os = os;
+}
+
+/* Every point, writers outermost, until one says the run must stop. */
+static void
+run_points(struct sw_ctx *c, FILE *fp, struct sw_point *pts, int total, int *npoints)
+{
+	const struct sw_opts *o = c->o;
+	int w, mi, si, idx = 0, fatal = 0;
+
+	for (w = 0; w < o->nwriters && !fatal; w++) {
+		for (mi = 0; mi < o->nmethods && !fatal; mi++) {
+			for (si = 0; si < o->nsizes && !fatal; si++) {
+				struct sw_point *p = &pts[idx];
+
+				p->index = idx;
+				snprintf(p->method, sizeof(p->method), "%s", o->methods[mi].name);
+				p->size = o->sizes[si];
+				p->writers = (int)o->writers[w];
+				idx++;
+				*npoints = idx;
+				if (sw_run_point(c, p, &o->methods[mi], total) != 0)
+					fatal = 1;
+				sw_report_point(fp, o->format, p, o->per_writer);
+				fflush(fp);
+			}
+		}
+	}
+}
+
+/* The end of the report, the plot, the warnings; the exit status. */
+static int
+finish_run(const struct sw_ctx *c, FILE *fp, struct sw_run *run,
+           const struct sw_point *pts, int n)
+{
+	const struct sw_opts *o = c->o;
+	int i, verify_fail = 0;
+
+	for (i = 0; i < n; i++) {
+		if (pts[i].status == SW_ERROR)
+			run->error = pts[i].note;
+		if (pts[i].verify.done && pts[i].verify.ok != pts[i].verify.checked)
+			verify_fail = 1;
+	}
+	run->interrupted = *c->sig != 0;
+	sw_report_end(fp, o->format, run, pts, n);
+	if (o->plot && sw_plot(o->plot, run, pts, n) != 0)
+		diot_warn("--plot '%s': cannot write: %s", o->plot, dio_strerror(errno));
+	if (fp != stdout && fclose(fp) != 0)
+		diot_warn("--output '%s': %s", o->output, dio_strerror(errno));
+	if (!*c->sig && !run->error && sw_ack_line(c->ack_fd, "E\n") < 0)
+		diot_warn("--ack-log '%s': cannot record the end of the run", o->ack_log);
+	if (c->ack_fd > STDERR_FILENO)
+		close(c->ack_fd);
+	if (run->error)
+		diot_warn("%s", run->error);
+	if (verify_fail)
+		diot_warn("verification FAILED: some transactions are missing, corrupt or "
+		          "misplaced (see the verify columns)");
+	if (*c->sig)
+		return 128 + (int)*c->sig;
+	return (run->error || verify_fail) ? DIOT_EXIT_FAIL : 0;
+}

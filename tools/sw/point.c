@@ -1,0 +1,297 @@
+/*
+ * point.c -- one point of a run (a method, a transaction size, a number of
+ * writers): whether it applies, the team of writers (tools/kit/team.h)
+ * started at once behind the gate, the progress line while they write,
+ * their statistics, and the point's status and note.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/kit/team.h"
+#include "tools/kit/util.h"
+#include "tools/sw/sw.h"
+
+/* ------------------------------------------------------------ statistics */
+
+static void
+stats_from(struct sw_stats *s, const struct diot_hist *h, uint64_t size,
+           uint64_t t_start, uint64_t t_end, double cu, double cs)
+{
+	memset(s, 0, sizeof(*s));
+	s->txns = h->count;
+	s->bytes = h->count * size;
+	s->wall_s = t_end > t_start ? (double)(t_end - t_start) / 1e9 : 0;
+	if (h->count) {
+		s->avg_us = diot_hist_mean(h) / 1e3;
+		s->min_us = (double)h->min_ns / 1e3;
+		s->p50_us = diot_hist_quantile(h, 0.50) / 1e3;
+		s->p90_us = diot_hist_quantile(h, 0.90) / 1e3;
+		s->p99_us = diot_hist_quantile(h, 0.99) / 1e3;
+		s->p999_us = diot_hist_quantile(h, 0.999) / 1e3;
+		s->max_us = (double)h->max_ns / 1e3;
+		s->stddev_us = diot_hist_stddev(h) / 1e3;
+		s->cpu_us_per_txn = (cu + cs) / (double)h->count * 1e6;
+	}
+	if (s->wall_s > 0) {
+		s->txn_per_s = (double)s->txns / s->wall_s;
+		s->mb_per_s = (double)s->bytes / s->wall_s / 1e6;
+	}
+	s->cpu_user_s = cu;
+	s->cpu_sys_s = cs;
+}
+
+static void
+point_stats(struct sw_point *p, struct diot_team *t, int W)
+{
+	struct diot_hist *all = malloc(sizeof(*all));
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	double cu = 0, cs = 0;
+	int k;
+
+	p->per = calloc((size_t)W, sizeof(*p->per));
+	if (p->per == NULL || all == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	diot_hist_reset(all);
+	for (k = 0; k < W; k++) {
+		const struct sw_wres *w = diot_team_result(t, k);
+
+		stats_from(&p->per[k], &w->hist, p->size, w->t_start, w->t_end,
+		           w->cpu_user, w->cpu_sys);
+		diot_hist_merge(all, &w->hist);
+		if (w->t_start && w->t_start < t0)
+			t0 = w->t_start;
+		if (w->t_end > t1)
+			t1 = w->t_end;
+		cu += w->cpu_user;
+		cs += w->cpu_sys;
+		p->region_full |= w->region_full;
+	}
+	stats_from(&p->agg, all, p->size, t0 == UINT64_MAX ? 0 : t0, t1, cu, cs);
+	free(all);
+}
+
+/* ------------------------------------------------------------ progress */
+
+static void
+progress_clear(struct sw_ctx *c)
+{
+	if (c->progress_len) {
+		fprintf(stderr, "\r%*s\r", (int)c->progress_len, "");
+		c->progress_len = 0;
+	}
+}
+
+struct progress {
+	struct sw_ctx *c;
+	struct diot_team *t;
+	const struct sw_point *p;
+	const struct sw_method *m;
+	int total;
+};
+
+/* The team's tick: "[i/n] method, size, W writers: N transactions". */
+static void
+progress(void *arg)
+{
+	const struct progress *g = arg;
+	struct sw_ctx *c = g->c;
+	int k, len, W = g->p->writers;
+	char sz[32], line[200];
+	uint64_t n = 0;
+
+	if (!c->progress_on)
+		return;
+	for (k = 0; k < W; k++)
+		n += ((const struct sw_wres *)diot_team_result(g->t, k))->progress;
+	len = snprintf(line, sizeof(line), "[%d/%d] %s, %s, %d writer%s: %" PRIu64
+	               " transactions", g->p->index + 1, g->total, g->m->name,
+	               diot_fmt_iec(g->p->size, sz, sizeof(sz)), W, W == 1 ? "" : "s", n);
+	fprintf(stderr, "\r%s", line);
+	if ((size_t)len < c->progress_len)
+		fprintf(stderr, "%*s", (int)(c->progress_len - (size_t)len), "");
+	c->progress_len = (size_t)len;
+	fflush(stderr);
+}
+
+/* ------------------------------------------------------------ one point */
+
+/* Not applicable here: 1 with the reason in p->note. */
+static int
+point_na(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
+{
+	const struct sw_target *tg = &c->tg;
+	char a[32], b[32];
+
+	if (m->commit == DIO_COMMIT_RWF_DSYNC && dio_commit_resolve(m->commit) < 0) {
+		snprintf(p->note, sizeof(p->note), "per-write data sync (pwritev2 with "
+		         "RWF_DSYNC) does not exist on this system");
+		return 1;
+	}
+	if (m->direct && tg->direct_refused) {
+		snprintf(p->note, sizeof(p->note), "%s refuses direct I/O (%s)",
+		         tg->is_dev ? "the device" : "the file system",
+		         (dio_caps() & (DIO_CAP_O_DIRECT | DIO_CAP_DIRECTIO))
+		             ? dio_strerror(tg->direct_refused)
+		             : "this build has no direct I/O mechanism");
+		return 1;
+	}
+	if (m->direct && tg->align.offset_align > 1 && p->size % tg->align.offset_align) {
+		snprintf(p->note, sizeof(p->note), "%s is not a multiple of the direct "
+		         "I/O granularity %s (%" PRIu32 " bytes, from %s)",
+		         diot_fmt_iec(p->size, a, sizeof(a)),
+		         diot_fmt_iec(tg->align.offset_align, b, sizeof(b)),
+		         tg->align.offset_align, dio_align_source_name((int)tg->align.source));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A writer process that died before saying it was done (killed, out of
+ * memory...) gets an error of its own (the team stopped the others).
+ */
+static void
+note_deaths(struct diot_team *t, int W)
+{
+	int k, code, how;
+
+	for (k = 0; k < W; k++) {
+		struct sw_wres *w = diot_team_result(t, k);
+
+		how = diot_team_end(t, k, &code);
+		if (w->err || (how != DIOT_END_SIGNAL && how != DIOT_END_EXIT))
+			continue;
+		w->err = -ECHILD;
+		if (how == DIOT_END_SIGNAL)
+			snprintf(w->errmsg, sizeof(w->errmsg), "writer %d was killed by "
+			         "signal %d", k, code);
+		else
+			snprintf(w->errmsg, sizeof(w->errmsg), "writer %d exited (status %d) "
+			         "without finishing", k, code);
+	}
+}
+
+/* Start the writers, release them together, wait for them to end. */
+static struct diot_team *
+run_team(struct sw_ctx *c, struct sw_wctx *x, const struct sw_point *p,
+         const struct sw_method *m, int total)
+{
+	struct progress g;
+	struct diot_team *t;
+	int failed = 0, r;
+
+	t = diot_team_new(x->writers, sizeof(struct sw_wres), c->o->threads
+	                  ? DIOT_TEAM_THREADS : DIOT_TEAM_PROCESSES |
+	                  /* A session of its own, as fio's jobs have: where the
+	                   * kernel schedules sessions as groups (autogroup),
+	                   * each writer is then weighed as one against the
+	                   * kernel's threads, not all writers together.  The
+	                   * terminal's signals reach the parent only, which
+	                   * stops the writers through the team's stop flag. */
+	                  DIOT_TEAM_OWN_SESSION | DIOT_TEAM_STOP_ON_DEATH, c->sig);
+	if (t == NULL)
+		diot_die(DIOT_EXIT_FAIL, "cannot map shared memory: %s", dio_strerror(errno));
+	r = diot_team_start(t, sw_writer_main, x, &failed);
+	if (r < 0 && c->o->threads)
+		diot_die(DIOT_EXIT_FAIL, "cannot start writer thread %d", failed);
+	if (r < 0)
+		diot_die(DIOT_EXIT_FAIL, "fork: %s", dio_strerror(r));
+	diot_team_await_ready(t);
+	diot_team_go(t, 0);
+	g.c = c;
+	g.t = t;
+	g.p = p;
+	g.m = m;
+	g.total = total;
+	diot_team_wait(t, 200, progress, &g);
+	progress_clear(c);
+	note_deaths(t, x->writers);
+	return t;
+}
+
+/* The point's status and note from its writers' results. */
+static int
+point_verdict(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m,
+              struct diot_team *t)
+{
+	int k;
+
+	for (k = 0; k < p->writers; k++) {
+		const struct sw_wres *w = diot_team_result(t, k);
+
+		if (w->err == 0)
+			continue;
+		if (w->err == -ENOTSUP && m->commit == DIO_COMMIT_RWF_DSYNC) {
+			p->status = SW_NA;
+			snprintf(p->note, sizeof(p->note), "the kernel rejects RWF_DSYNC");
+			return 0;
+		}
+		p->status = SW_ERROR;
+		snprintf(p->note, sizeof(p->note), "%s", w->errmsg);
+		return -1;
+	}
+	if (*c->sig) {
+		p->status = SW_INTERRUPTED;
+		snprintf(p->note, sizeof(p->note), "interrupted by signal %d; partial "
+		         "results", (int)*c->sig);
+		return -1;
+	}
+	if (p->agg.txns == 0) {
+		p->status = SW_NA;
+		snprintf(p->note, sizeof(p->note), "no transaction was measured: the "
+		         "warm-up filled the %" PRIu64 "-byte region (raise --region or "
+		         "lower --warmup)", c->o->region);
+		return 0;
+	}
+	if (p->region_full)
+		snprintf(p->note, sizeof(p->note), "a writer filled its %" PRIu64
+		         "-byte region before its %s (see --region)", c->o->region,
+		         c->o->count ? "count was reached" : "time was up");
+	return 1;
+}
+
+int
+sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m, int total)
+{
+	const struct sw_wres *w0;
+	struct diot_team *t;
+	struct sw_wctx x;
+	int r;
+
+	p->direct = "-";
+	p->sync_flag = "-";
+	p->commit = dio_commit_name(m->commit);
+	if (point_na(c, p, m)) {
+		p->status = SW_NA;
+		return 0;
+	}
+	memset(&x, 0, sizeof(x));
+	x.c = c;
+	x.m = m;
+	x.size = p->size;
+	x.writers = p->writers;
+	x.point = p->index;
+	x.slots = c->o->region / p->size;
+	if (!c->tg.is_dev)
+		sw_prepare_point(c, p->writers);
+	if (c->ack_fd >= 0)
+		sw_ack_line(c->ack_fd, "P %d %s %" PRIu64 " %d %" PRIu64 "\n", p->index,
+		            m->name, p->size, p->writers, x.slots);
+	t = run_team(c, &x, p, m, total);
+	point_stats(p, t, p->writers);
+	w0 = diot_team_result(t, 0);
+	p->direct = dio_mech_name(w0->mech);
+	p->sync_flag = dio_sync_flag_name(w0->sync_flag);
+	p->commit = dio_commit_name(dio_commit_resolve(m->commit) < 0
+	                            ? m->commit : dio_commit_resolve(m->commit));
+	r = point_verdict(c, p, m, t);
+	if (r > 0 && c->o->verify)
+		sw_verify_point(&x, t, p);
+	diot_team_free(t);
+	return r > 0 ? 0 : r;
+}

@@ -1,0 +1,272 @@
+/*
+ * report.c -- sync-write's results: the aligned table and CSV as points
+ * finish, the JSON document at the end (through the kit's JSON writer;
+ * schema in tools/sync-write.schema.json).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/kit/json.h"
+#include "tools/kit/util.h"
+#include "tools/sw/sw.h"
+
+static const char *const status_name[] = { "ok", "n/a", "error", "interrupted" };
+
+/* ------------------------------------------------------------ table */
+
+static void
+table_header(FILE *fp)
+{
+	fprintf(fp, "%-18s %9s %3s %8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %8s %7s %-9s %s\n",
+	        "method", "size_B", "wr", "txns", "avg_us", "min_us", "p50_us", "p90_us",
+	        "p99_us", "p99.9_us", "max_us", "stdev_us", "txn/s", "MB/s", "cpu_us",
+	        "direct", "sync");
+}
+
+static void
+table_row(FILE *fp, const char *label, const struct sw_point *p, int wr,
+          const struct sw_stats *s)
+{
+	fprintf(fp, "%-18s %9" PRIu64 " %3d %8" PRIu64 " %9.1f %9.1f %9.1f %9.1f %9.1f "
+	        "%9.1f %9.1f %9.1f %9.0f %8.2f %7.2f %-9s %s\n",
+	        label, p->size, wr, s->txns, s->avg_us, s->min_us, s->p50_us, s->p90_us,
+	        s->p99_us, s->p999_us, s->max_us, s->stddev_us, s->txn_per_s, s->mb_per_s,
+	        s->cpu_us_per_txn, p->direct, p->sync_flag);
+}
+
+static void
+table_point(FILE *fp, const struct sw_point *p, int per_writer)
+{
+	char label[40];
+	int k;
+
+	if (p->status == SW_NA) {
+		fprintf(fp, "%-18s %9" PRIu64 " %3d  n/a: %s\n", p->method, p->size,
+		        p->writers, p->note);
+		return;
+	}
+	table_row(fp, p->method, p, p->writers, &p->agg);
+	if (per_writer && p->writers > 1)
+		for (k = 0; k < p->writers; k++) {
+			snprintf(label, sizeof(label), "  writer %d", k);
+			table_row(fp, label, p, 1, &p->per[k]);
+		}
+	if (p->verify.done)
+		fprintf(fp, "%-18s verify: %" PRIu64 " slots checked, %" PRIu64 " ok, %"
+		        PRIu64 " missing, %" PRIu64 " corrupt, %" PRIu64 " stale, %" PRIu64
+		        " misplaced%s\n", "", p->verify.checked, p->verify.ok,
+		        p->verify.missing, p->verify.corrupt, p->verify.stale,
+		        p->verify.misplaced, p->verify.ok == p->verify.checked ? "" : "  FAILED");
+	if (p->status != SW_OK || p->note[0])
+		fprintf(fp, "%-18s %s: %s\n", "", p->status == SW_OK ? "note"
+		        : status_name[p->status], p->note);
+}
+
+/* ------------------------------------------------------------ csv */
+
+static void
+csv_row(FILE *fp, const struct sw_point *p, int writer, const struct sw_stats *s)
+{
+	fprintf(fp, "%d,", p->index);
+	diot_csv_field(fp, p->method);
+	fprintf(fp, ",%" PRIu64 ",%d,", p->size, p->writers);
+	if (writer < 0)
+		fputs("all", fp);
+	else
+		fprintf(fp, "%d", writer);
+	fprintf(fp, ",%s,%" PRIu64 ",%" PRIu64 ",%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,"
+	        "%.3f,%.1f,%.3f,%.6f,%.6f,%.3f,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",",
+	        status_name[p->status], s->txns, s->bytes, s->wall_s, s->avg_us,
+	        s->min_us, s->p50_us, s->p90_us, s->p99_us, s->p999_us, s->max_us,
+	        s->stddev_us, s->txn_per_s, s->mb_per_s, s->cpu_user_s, s->cpu_sys_s,
+	        s->cpu_us_per_txn, p->direct, p->sync_flag, p->commit,
+	        p->verify.checked, p->verify.ok);
+	diot_csv_field(fp, p->note);
+	fputc('\n', fp);
+}
+
+/* ------------------------------------------------------------ json */
+
+static void
+json_stats(struct diot_json *j, const char *key, const struct sw_stats *s)
+{
+	diot_json_object(j, key);
+	diot_json_double(j, "txns", (double)s->txns);
+	diot_json_double(j, "bytes", (double)s->bytes);
+	diot_json_double(j, "wall_s", s->wall_s);
+	diot_json_double(j, "avg_us", s->avg_us);
+	diot_json_double(j, "min_us", s->min_us);
+	diot_json_double(j, "p50_us", s->p50_us);
+	diot_json_double(j, "p90_us", s->p90_us);
+	diot_json_double(j, "p99_us", s->p99_us);
+	diot_json_double(j, "p999_us", s->p999_us);
+	diot_json_double(j, "max_us", s->max_us);
+	diot_json_double(j, "stddev_us", s->stddev_us);
+	diot_json_double(j, "txn_per_s", s->txn_per_s);
+	diot_json_double(j, "mb_per_s", s->mb_per_s);
+	diot_json_double(j, "cpu_user_s", s->cpu_user_s);
+	diot_json_double(j, "cpu_sys_s", s->cpu_sys_s);
+	diot_json_double(j, "cpu_us_per_txn", s->cpu_us_per_txn);
+	diot_json_close(j);
+}
+
+static void
+json_point(struct diot_json *j, const struct sw_point *p)
+{
+	int k;
+
+	diot_json_object(j, NULL);
+	diot_json_i64(j, "index", p->index);
+	diot_json_str(j, "method", p->method);
+	diot_json_u64(j, "size_bytes", p->size);
+	diot_json_i64(j, "writers", p->writers);
+	diot_json_str(j, "status", status_name[p->status]);
+	diot_json_str(j, "note", p->note[0] ? p->note : NULL);
+	diot_json_str(j, "direct", p->direct);
+	diot_json_str(j, "sync_flag", p->sync_flag);
+	diot_json_str(j, "commit", p->commit);
+	diot_json_bool(j, "region_full", p->region_full);
+	if (p->status == SW_NA) {
+		diot_json_null(j, "aggregate");
+		diot_json_array(j, "per_writer");
+		diot_json_close(j);
+	} else {
+		json_stats(j, "aggregate", &p->agg);
+		diot_json_array(j, "per_writer");
+		for (k = 0; k < p->writers; k++)
+			json_stats(j, NULL, &p->per[k]);
+		diot_json_close(j);
+	}
+	if (p->verify.done) {
+		diot_json_object(j, "verify");
+		diot_json_u64(j, "checked", p->verify.checked);
+		diot_json_u64(j, "ok", p->verify.ok);
+		diot_json_u64(j, "missing", p->verify.missing);
+		diot_json_u64(j, "corrupt", p->verify.corrupt);
+		diot_json_u64(j, "stale", p->verify.stale);
+		diot_json_u64(j, "misplaced", p->verify.misplaced);
+		diot_json_close(j);
+	} else {
+		diot_json_null(j, "verify");
+	}
+	diot_json_close(j);
+}
+
+/* The whole document, at the end of the run (schema:
+ * tools/sync-write.schema.json). */
+static void
+json_report(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n)
+{
+	struct diot_json j;
+	int i;
+
+	diot_json_init(&j, fp, 2);
+	diot_json_precision(&j, 6);
+	diot_json_object(&j, NULL);
+	diot_json_str(&j, "tool", "sync-write");
+	diot_json_i64(&j, "schema", 1);
+	diot_json_str(&j, "version", r->version);
+	diot_json_str(&j, "backend", r->backend);
+	diot_json_str(&j, "os", r->os);
+	diot_json_object(&j, "target");
+	diot_json_str(&j, "path", r->target);
+	diot_json_str(&j, "kind", r->target_kind);
+	diot_json_str(&j, "fs", r->fstype);
+	diot_json_u64(&j, "mem_align", r->mem_align);
+	diot_json_u64(&j, "offset_align", r->offset_align);
+	diot_json_str(&j, "align_source", r->align_source);
+	diot_json_close(&j);
+	diot_json_object(&j, "config");
+	diot_json_str(&j, "layout", r->layout);
+	diot_json_str(&j, "writers_are", r->mode);
+	diot_json_bool(&j, "extend", r->extend);
+	diot_json_u64(&j, "region_bytes", r->region);
+	if (r->count) {
+		diot_json_null(&j, "time_s");
+		diot_json_u64(&j, "count", r->count);
+	} else {
+		diot_json_double(&j, "time_s", r->time_s);
+		diot_json_null(&j, "count");
+	}
+	diot_json_u64(&j, "warmup", r->warmup);
+	diot_json_bool(&j, "verify", r->verify);
+	diot_json_close(&j);
+	diot_json_bool(&j, "interrupted", r->interrupted);
+	diot_json_str(&j, "error", r->error);
+	diot_json_array(&j, "points");
+	for (i = 0; i < n; i++)
+		json_point(&j, &pts[i]);
+	diot_json_close(&j);
+	diot_json_end(&j);
+}
+
+/* ------------------------------------------------------------ entry points */
+
+void
+sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int per_writer)
+{
+	char reg[32];
+
+	(void)per_writer;
+	if (fmt == SW_FMT_CSV) {
+		fputs("point,method,size_bytes,writers,writer,status,txns,bytes,wall_s,"
+		      "avg_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us,stddev_us,"
+		      "txn_per_s,mb_per_s,cpu_user_s,cpu_sys_s,cpu_us_per_txn,direct,"
+		      "sync_flag,commit,verify_checked,verify_ok,note\n", fp);
+		return;
+	}
+	if (fmt != SW_FMT_TABLE)
+		return;
+	fprintf(fp, "sync-write %s (%s backend) on %s\n", r->version, r->backend, r->os);
+	fprintf(fp, "target:  %s (%s, %s); direct I/O alignment: memory %" PRIu32
+	        ", offset %" PRIu32 " bytes (%s)\n", r->target, r->target_kind, r->fstype,
+	        r->mem_align, r->offset_align, r->align_source);
+	fprintf(fp, "layout:  %s, %s (%" PRIu64 " bytes) per writer, %s; writers are %s\n",
+	        strcmp(r->target_kind, "device") == 0 ? "disjoint regions of the device"
+	        : strcmp(r->layout, "shared") == 0 ? "disjoint regions of one file"
+	                                           : "one file per writer",
+	        diot_fmt_iec(r->region, reg, sizeof(reg)), r->region,
+	        r->extend ? "extended from empty" : strcmp(r->target_kind, "device") == 0
+	        ? "overwritten" : "preallocated and overwritten", r->mode);
+	if (r->count)
+		fprintf(fp, "points:  %" PRIu64 " transactions per writer", r->count);
+	else
+		fprintf(fp, "points:  %g s each", r->time_s);
+	fprintf(fp, " after %" PRIu64 " warm-up transactions; times are microseconds per "
+	        "transaction (write + commit)%s\n\n", r->warmup,
+	        r->verify ? "; every point verified" : "");
+	table_header(fp);
+}
+
+void
+sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer)
+{
+	int k;
+
+	if (fmt == SW_FMT_TABLE) {
+		table_point(fp, p, per_writer);
+	} else if (fmt == SW_FMT_CSV) {
+		csv_row(fp, p, -1, &p->agg);
+		if (per_writer && p->status != SW_NA)
+			for (k = 0; k < p->writers; k++)
+				csv_row(fp, p, k, &p->per[k]);
+	}
+}
+
+void
+sw_report_end(FILE *fp, int fmt, const struct sw_run *r, const struct sw_point *pts,
+              int n)
+{
+	if (fmt == SW_FMT_TABLE) {
+		if (r->interrupted)
+			fprintf(fp, "\ninterrupted: the results above are partial\n");
+		return;
+	}
+	if (fmt != SW_FMT_JSON)
+		return;
+	json_report(fp, r, pts, n);
+}
+

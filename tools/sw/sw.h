@@ -1,0 +1,218 @@
+/*
+ * sw.h -- sync-write's model: the options (args.c), the target (target.c),
+ * the state of a run every stage is handed (main.c), what a writer leaves
+ * in shared memory (writers.c), and the results of the points and of the
+ * run the reports print (report.c).
+ *
+ * The path of a run: main.c parses the options (args.c), claims the output
+ * files, prepares the target (target.c), then runs every point (point.c:
+ * a team of writers, writers.c; statistics; verify.c) and reports each
+ * (report.c).  --check of an ack log is check.c.
+ */
+#ifndef SW_H
+#define SW_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "libdirectio.h"
+#include "tools/kit/hist.h"
+#include "tools/kit/outfile.h"
+
+#define SW_MAX_WRITERS 256
+#define SW_DEFAULT_SIZES "512,1k,2k,4k,8k,16k,32k,48k,64k,128k,256k,512k,1m"
+#define SW_DEFAULT_TIME_NS 400000000ull     /* 0.4 s per point */
+#define SW_DEFAULT_WARMUP 8
+#define SW_DEFAULT_REGION (64ull << 20)
+#define SW_MAX_SIZE (1ull << 30)
+
+/* ------------------------------------------------------------ options */
+
+struct sw_method {
+	char name[32];
+	int direct;     /* 0 or 1                    */
+	int sync;       /* dio_sync                  */
+	int commit;     /* dio_commit                */
+};
+
+enum sw_layout { SW_LAYOUT_SHARED, SW_LAYOUT_SEPARATE };
+enum sw_format { SW_FMT_TABLE, SW_FMT_CSV, SW_FMT_JSON };
+
+struct sw_opts {
+	const char *target;       /* NULL: temporary file in dir         */
+	const char *dir;          /* --dir                               */
+	int force, keep, no_prefill, time_set;
+	struct sw_method *methods;
+	int nmethods;
+	uint64_t *sizes;
+	int nsizes;
+	uint64_t *writers;
+	int nwriters;
+	int threads;
+	int layout;
+	int extend;
+	uint64_t time_ns, count, warmup, region;
+	int region_set;
+	int format;
+	const char *output, *plot;
+	int verify;
+	const char *ack_log;
+	const char *check_log;
+	int quiet, verbose, per_writer;
+};
+
+/* args.c: parse argv into o; returns -1 to run, or an exit status (--help,
+ * --version).  Usage errors exit with DIOT_EXIT_USAGE. */
+int sw_parse_args(int argc, char **argv, struct sw_opts *o);
+int sw_parse_method(const char *s, struct sw_method *m);
+
+/* ------------------------------------------------------------ target */
+
+struct sw_target {
+	char path[PATH_MAX];
+	int is_dev;
+	int created;              /* we created path                     */
+	char fstype[64];
+	struct dio_align align;
+	uint64_t dev_bytes;
+	char *extra[SW_MAX_WRITERS]; /* separate layout: files 1..W-1     */
+	int claim_fd;             /* device held exclusively, or < 0      */
+	int direct_refused;       /* -errno of the direct probe, or 0     */
+};
+
+/* ------------------------------------------------------------ a run */
+
+struct sw_ctx {
+	struct sw_opts *o;
+	struct sw_target tg;
+	const volatile sig_atomic_t *sig;   /* the signal that stops the run */
+	struct diot_outlist *created;       /* files to remove at exit        */
+	uint64_t run_id;
+	int ack_fd;                         /* --ack-log, or -1               */
+	int progress_on;
+	size_t progress_len;
+};
+
+/* target.c */
+void sw_setup_target(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size);
+const char *sw_file_of(const struct sw_ctx *c, int k);
+uint64_t sw_txn_offset(const struct sw_ctx *c, uint64_t slots, int writers, uint64_t size,
+                       int k, uint64_t j);
+void sw_prepare_point(const struct sw_ctx *c, int W);
+
+/* writers.c */
+int sw_ack_line(int fd, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* Everything a writer reports back, in the team's shared memory. */
+struct sw_wres {
+	struct diot_hist hist;
+	uint64_t txns_total;      /* including warm-up, = next sequence */
+	uint64_t t_start, t_end;  /* measured window (ns, monotonic)     */
+	double cpu_user, cpu_sys; /* seconds, over the measured window   */
+	int err;                  /* -errno, 0 if none                   */
+	int64_t err_off;
+	int region_full;
+	int mech, sync_flag;
+	volatile uint64_t progress;
+	char errmsg[320];
+};
+
+/* What the writers of one point share (read-only for them). */
+struct sw_wctx {
+	const struct sw_ctx *c;
+	const struct sw_method *m;
+	uint64_t size;
+	int writers;
+	int point;
+	uint64_t slots;           /* transactions that fit in a region  */
+};
+
+struct diot_team;
+void sw_writer_main(struct diot_team *t, int k, void *arg);
+
+/* ------------------------------------------------------------ results */
+
+enum sw_status {
+	SW_OK = 0,          /* measured                                  */
+	SW_NA = 1,          /* not applicable here (reason in note)      */
+	SW_ERROR = 2,       /* an I/O error ended it (partial results)   */
+	SW_INTERRUPTED = 3  /* stopped by a signal (partial results)     */
+};
+
+/* Statistics of one writer or of all writers of a point. */
+struct sw_stats {
+	uint64_t txns, bytes;
+	double wall_s;
+	double avg_us, min_us, p50_us, p90_us, p99_us, p999_us, max_us, stddev_us;
+	double txn_per_s, mb_per_s;
+	double cpu_user_s, cpu_sys_s, cpu_us_per_txn;
+};
+
+struct sw_verify {
+	int done;
+	uint64_t checked, ok, missing, corrupt, stale, misplaced;
+};
+
+struct sw_point {
+	int index;
+	char method[32];
+	uint64_t size;
+	int writers;
+	int status;
+	char note[400];
+	const char *direct;      /* mechanism name in effect, or "-"   */
+	const char *sync_flag;   /* O_DSYNC / O_SYNC / none            */
+	const char *commit;      /* commit method really used          */
+	int region_full;         /* a writer ran out of region (extend) */
+	struct sw_stats agg;
+	struct sw_stats *per;    /* [writers]                           */
+	struct sw_verify verify;
+};
+
+/* point.c: run one point; 0 to go on, -1 when the run must stop. */
+int sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m,
+                 int total);
+
+/* verify.c: read back what the writers of a point wrote. */
+void sw_verify_point(const struct sw_wctx *w, struct diot_team *t, struct sw_point *p);
+
+/* check.c: --check ACK-LOG [TARGET]; returns the exit status. */
+int sw_check_main(const char *log, const char *target_arg);
+
+/* Run description printed in the headers of every format. */
+struct sw_run {
+	const char *version;
+	const char *backend;
+	const char *target;
+	const char *target_kind;   /* "file", "temporary file", "device" */
+	const char *fstype;
+	uint32_t mem_align, offset_align;
+	const char *align_source;
+	uint64_t region;
+	const char *layout;        /* shared | separate */
+	const char *mode;          /* processes | threads */
+	int extend;
+	double time_s;             /* 0 when count-based */
+	uint64_t count, warmup;
+	int verify;
+	const char *os;
+	int interrupted;
+	const char *error;         /* first fatal error, or NULL */
+};
+
+/* report.c */
+void sw_report_begin(FILE *fp, int fmt, const struct sw_run *run, int per_writer);
+void sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer);
+void sw_report_end(FILE *fp, int fmt, const struct sw_run *run,
+                   const struct sw_point *pts, int n);
+/* plot.c */
+int sw_plot(const char *path, const struct sw_run *run, const struct sw_point *pts,
+            int n);
+
+#endif

@@ -1,0 +1,364 @@
+/*
+ * target.c -- sync-write's target: a temporary file, a file to create (or
+ * an existing one with --force), or a device (with --force, never one in
+ * use, held for the run); the writers' regions; the files of --layout
+ * separate; the prefill that makes the regions written blocks; and where
+ * each transaction goes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tools/kit/outfile.h"
+#include "tools/kit/util.h"
+#include "tools/sw/sw.h"
+
+const char *
+sw_file_of(const struct sw_ctx *c, int k)
+{
+	return (c->o->layout == SW_LAYOUT_SEPARATE && k > 0) ? c->tg.extra[k] : c->tg.path;
+}
+
+/* Offset of transaction j of writer k (slots: transactions per region). */
+uint64_t
+sw_txn_offset(const struct sw_ctx *c, uint64_t slots, int writers, uint64_t size,
+              int k, uint64_t j)
+{
+	const struct sw_opts *o = c->o;
+	uint64_t slot = o->extend ? j : j % slots;
+
+	if (o->layout == SW_LAYOUT_SEPARATE)
+		return slot * size;
+	if (o->extend)   /* writers interleave at the growing end of one file */
+		return (slot * (uint64_t)writers + (uint64_t)k) * size;
+	return (uint64_t)k * o->region + slot * size;
+}
+
+/* Before a point: a fresh, empty file to extend, or no cached pages. */
+void
+sw_prepare_point(const struct sw_ctx *c, int W)
+{
+	int k, n = c->o->layout == SW_LAYOUT_SEPARATE ? W : 1, fd;
+
+	for (k = 0; k < n; k++) {
+		fd = open(sw_file_of(c, k), O_RDWR);
+		if (fd < 0)
+			diot_die(DIOT_EXIT_FAIL, "reopen %s: %s", sw_file_of(c, k),
+			         dio_strerror(errno));
+		if (c->o->extend && ftruncate(fd, 0) != 0)
+			diot_die(DIOT_EXIT_FAIL, "truncate %s: %s", sw_file_of(c, k),
+			         dio_strerror(errno));
+		fsync(fd);
+#ifdef POSIX_FADV_DONTNEED
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+#endif
+		close(fd);
+	}
+}
+
+/* A file the run created is removed at exit, unless --keep. */
+static void
+created(struct sw_ctx *c, const char *path)
+{
+	if (!c->o->keep && diot_out_created(c->created, path) < 0)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+}
+
+/* Create path exclusively (ours), or accept an existing regular file with
+ * --force.  Returns 1 if created. */
+static int
+claim_file(struct sw_ctx *c, const char *path)
+{
+	char why[300];
+	int e, r = diot_out_create(path, c->o->force, &e, why, sizeof(why));
+
+	switch (r) {
+	case 1:
+		created(c, path);
+		return 1;
+	case 0:
+		return 0;
+	case DIOT_OUT_CREATE_FAILED:
+		diot_die(DIOT_EXIT_FAIL, "cannot create '%s': %s", path, dio_strerror(e));
+	case DIOT_OUT_IS_DIR:
+		diot_die(DIOT_EXIT_USAGE, "'%s' is a directory: name a file to create, or "
+		         "use --dir %s for a temporary file there", path, path);
+	case DIOT_OUT_NOT_REGULAR:
+		diot_die(DIOT_EXIT_USAGE, "'%s' is neither a regular file nor a block "
+		         "device", path);
+	case DIOT_OUT_EXISTS:
+		diot_die(DIOT_EXIT_USAGE, "'%s' exists and would be overwritten; pass "
+		         "--force to allow that, or name a new file", path);
+	case DIOT_OUT_IN_USE:
+		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (%s)",
+		         path, why);
+	default:    /* stat or access failed */
+		diot_die(DIOT_EXIT_FAIL, "'%s': %s", path, dio_strerror(e));
+	}
+}
+
+/* Write zeros over [0, len) of path, in 1 MiB pieces, and sync. */
+static void
+prefill(const struct sw_ctx *c, const char *path, uint64_t len)
+{
+	const size_t piece = 1 << 20;
+	char *zero = calloc(1, piece);
+	uint64_t off;
+	dio_file *f;
+	int64_t r = 0;
+	int rr;
+
+	if (zero == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	rr = dio_open(&f, path, DIO_O_WRONLY, DIO_DIRECT_OFF, DIO_SYNC_NONE, 0);
+	if (rr < 0)
+		diot_die(DIOT_EXIT_FAIL, "open %s: %s", path, dio_strerror(rr));
+	for (off = 0; off < len && !*c->sig; off += piece) {
+		r = dio_pwrite(f, zero, (size_t)(len - off < piece ? len - off : piece),
+		               (int64_t)off);
+		if (r < 0)
+			break;
+	}
+	if (r >= 0)
+		r = dio_commit(f, DIO_COMMIT_FSYNC);
+	if (r < 0) {
+		char d[300];
+
+		dio_file_errdetail(f, d, sizeof(d));
+		dio_close(f);
+		diot_die(DIOT_EXIT_FAIL, "preparing %s (%" PRIu64 " bytes): %s", path, len,
+		         d[0] ? d : dio_strerror((int)r));
+	}
+	dio_close(f);
+	free(zero);
+}
+
+static uint64_t
+gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* A temporary file in --dir (or here). */
+static void
+make_temporary(struct sw_ctx *c)
+{
+	const char *d = c->o->dir ? c->o->dir : ".";
+	struct stat st;
+	int fd;
+
+	if (stat(d, &st) != 0)
+		diot_die(DIOT_EXIT_USAGE, "--dir '%s': %s", d, dio_strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		diot_die(DIOT_EXIT_USAGE, "--dir '%s' is not a directory", d);
+	if (snprintf(c->tg.path, sizeof(c->tg.path), "%s/sync-write.XXXXXX", d) >=
+	    (int)sizeof(c->tg.path))
+		diot_die(DIOT_EXIT_FAIL, "cannot create a temporary file in '%s': %s", d,
+		         dio_strerror(ENAMETOOLONG));
+	fd = mkstemp(c->tg.path);
+	if (fd < 0)
+		diot_die(DIOT_EXIT_FAIL, "cannot create a temporary file in '%s': %s",
+		         d, dio_strerror(errno));
+	close(fd);
+	c->tg.created = 1;
+	created(c, c->tg.path);
+}
+
+/* Name the target: a temporary file, a device, or a file to claim. */
+static void
+choose_target(struct sw_ctx *c, struct stat *st)
+{
+	const struct sw_opts *o = c->o;
+
+	if (o->target == NULL) {
+		make_temporary(c);
+	} else if (stat(o->target, st) == 0 && (S_ISBLK(st->st_mode) ||
+	                                        S_ISCHR(st->st_mode))) {
+		snprintf(c->tg.path, sizeof(c->tg.path), "%s", o->target);
+		c->tg.is_dev = 1;
+		if (!o->force)
+			diot_die(DIOT_EXIT_USAGE, "'%s' is a device: its contents would be "
+			         "destroyed; pass --force to allow that", o->target);
+		if (o->extend)
+			diot_die(DIOT_EXIT_USAGE, "--extend needs a file, not a device");
+		if (o->layout == SW_LAYOUT_SEPARATE)
+			diot_die(DIOT_EXIT_USAGE, "--layout separate needs files, not a device");
+	} else {
+		snprintf(c->tg.path, sizeof(c->tg.path), "%s", o->target);
+		c->tg.created = claim_file(c, o->target);
+	}
+}
+
+/* What the target supports: direct I/O, alignment, size, file system. */
+static void
+probe_target(struct sw_ctx *c, const struct stat *st)
+{
+	struct sw_target *tg = &c->tg;
+	dio_file *f;
+	int r;
+
+	r = dio_open(&f, tg->path, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE, 0);
+	if (r == -ENOTSUP || r == -EINVAL) {
+		tg->direct_refused = r;
+		r = dio_open(&f, tg->path, DIO_O_RDWR, DIO_DIRECT_OFF, DIO_SYNC_NONE, 0);
+	}
+	if (r < 0)
+		diot_die(DIOT_EXIT_FAIL, "cannot open '%s' for writing: %s", tg->path,
+		         dio_strerror(r));
+	dio_file_align(f, &tg->align);
+	tg->dev_bytes = tg->align.device_bytes;
+	if (tg->is_dev)
+		snprintf(tg->fstype, sizeof(tg->fstype), "%s device",
+		         tg->align.is_device && S_ISBLK(st->st_mode) ? "block" : "character");
+	else if (dio_fs_type(dio_file_fd(f), tg->fstype, sizeof(tg->fstype)) < 0)
+		snprintf(tg->fstype, sizeof(tg->fstype), "unknown file system");
+	dio_close(f);
+}
+
+/* A device, only opened so far and never written: make sure it is free,
+ * and hold it for the whole run. */
+static void
+hold_device(struct sw_ctx *c)
+{
+	struct sw_target *tg = &c->tg;
+	char why[300];
+	int r;
+
+	if (tg->dev_bytes == 0)
+		diot_die(DIOT_EXIT_USAGE, "'%s' is a device that reports no size: "
+		         "not a disk sync-write can write to", tg->path);
+	r = dio_device_in_use(tg->path, why, sizeof(why));
+	if (r == 1)
+		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (%s)",
+		         tg->path, why);
+	if (r < 0)
+		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
+		         "whether it is in use (%s%s%s)", tg->path, dio_strerror(r),
+		         why[0] ? ": " : "", why);
+	/* So that nobody mounts it meanwhile (where the platform can:
+	 * elsewhere the check above is all). */
+	tg->claim_fd = diot_out_claim_device(tg->path);
+	if (tg->claim_fd == -EBUSY)
+		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
+		         "(the exclusive claim failed)", tg->path);
+	if (tg->claim_fd < 0 && tg->claim_fd != -ENOTSUP)
+		diot_die(DIOT_EXIT_FAIL, "cannot claim '%s': %s", tg->path,
+		         dio_strerror(tg->claim_fd));
+}
+
+/* Regions: a multiple of the largest size and of the direct I/O
+ * granularity (their least common multiple), so that every region starts
+ * aligned and every transaction of an aligned size stays so. */
+static void
+size_regions(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size)
+{
+	struct sw_opts *o = c->o;
+	const struct sw_target *tg = &c->tg;
+	uint64_t g = tg->align.offset_align > 1 ? tg->align.offset_align : 1;
+	uint64_t unit = max_size / gcd_u64(max_size, g) * g;
+
+	if (!o->region_set)
+		o->region = SW_DEFAULT_REGION;
+	o->region -= o->region % unit;
+	if (o->region < unit)
+		o->region = unit;
+	if (!tg->is_dev || o->region * max_writers <= tg->dev_bytes)
+		return;
+	if (o->region_set)
+		diot_die(DIOT_EXIT_USAGE, "%" PRIu64 " writers x --region %" PRIu64
+		         " bytes do not fit on '%s' (%" PRIu64 " bytes)",
+		         max_writers, o->region, tg->path, tg->dev_bytes);
+	o->region = tg->dev_bytes / max_writers;
+	o->region -= o->region % unit;
+	if (o->region < unit)
+		diot_die(DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) is too small "
+		         "for %" PRIu64 " writers of %" PRIu64 "-byte transactions",
+		         tg->path, tg->dev_bytes, max_writers, max_size);
+}
+
+/* --layout separate: TARGET.1 ... TARGET.W-1, never an existing file. */
+static void
+separate_files(struct sw_ctx *c, uint64_t max_writers)
+{
+	struct sw_target *tg = &c->tg;
+	int k;
+
+	for (k = 1; k < (int)max_writers; k++) {
+		size_t len = strlen(tg->path) + 16;
+
+		tg->extra[k] = malloc(len);
+		if (tg->extra[k] == NULL)
+			diot_die(DIOT_EXIT_FAIL, "out of memory");
+		snprintf(tg->extra[k], len, "%s.%d", tg->path, k);
+		/* --force is for the TARGET named: files that only share its
+		 * name are never overwritten. */
+		if (access(tg->extra[k], F_OK) == 0)
+			diot_die(DIOT_EXIT_USAGE, "'%s' exists: --layout separate "
+			         "writes %s.1 ... %s.%d besides the TARGET; remove it or "
+			         "name another TARGET", tg->extra[k], tg->path, tg->path,
+			         (int)max_writers - 1);
+		claim_file(c, tg->extra[k]);
+	}
+}
+
+/* Overwrite mode: write the regions once so that the transactions
+ * overwrite allocated, written blocks (no unwritten extents).  With
+ * --no-prefill an existing file is taken as it is, but it must at least
+ * be long enough. */
+static void
+fill_regions(struct sw_ctx *c, uint64_t max_writers)
+{
+	const struct sw_opts *o = c->o;
+	int k, sep = o->layout == SW_LAYOUT_SEPARATE;
+	struct stat st;
+
+	if (o->extend || c->tg.is_dev)
+		return;
+	if (o->no_prefill) {
+		for (k = 0; k < (sep ? (int)max_writers : 1); k++) {
+			uint64_t need = sep ? o->region : o->region * max_writers;
+
+			if (stat(sw_file_of(c, k), &st) != 0 || (uint64_t)st.st_size < need)
+				diot_die(DIOT_EXIT_USAGE, "--no-prefill: '%s' is shorter than the "
+				         "%" PRIu64 " bytes the writers overwrite", sw_file_of(c, k),
+				         need);
+		}
+		return;
+	}
+	if (sep) {
+		prefill(c, c->tg.path, o->region);
+		for (k = 1; k < (int)max_writers; k++)
+			prefill(c, c->tg.extra[k], o->region);
+	} else {
+		prefill(c, c->tg.path, o->region * max_writers);
+	}
+}
+
+void
+sw_setup_target(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size)
+{
+	struct stat st;
+
+	memset(&st, 0, sizeof(st));
+	choose_target(c, &st);
+	probe_target(c, &st);
+	if (c->tg.is_dev)
+		hold_device(c);
+	size_regions(c, max_writers, max_size);
+	if (c->o->layout == SW_LAYOUT_SEPARATE)
+		separate_files(c, max_writers);
+	fill_regions(c, max_writers);
+}

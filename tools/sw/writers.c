@@ -1,0 +1,259 @@
+/*
+ * writers.c -- one writer of a point: open the target its way, wait at the
+ * team's gate, write and commit transactions through its region (the
+ * warm-up unmeasured), time each, record them in the ack log, and leave
+ * everything in its shared result (struct sw_wres).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "tools/kit/team.h"
+#include "tools/kit/util.h"
+#include "tools/sw/sw.h"
+#include "tools/sw/txn.h"
+
+/*
+ * One record per write(): lines from several writers never interleave.
+ * Returns 0 or a -errno: a log that cannot be written must stop the run,
+ * or a later --check would pass on records that were never kept.
+ */
+int
+sw_ack_line(int fd, const char *fmt, ...)
+{
+	char line[PATH_MAX + 256];
+	va_list ap;
+	ssize_t w;
+	int n;
+
+	if (fd < 0)
+		return 0;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n <= 0 || (size_t)n >= sizeof(line))
+		return -ENAMETOOLONG;
+	while ((w = write(fd, line, (size_t)n)) < 0 && errno == EINTR)
+		;
+	if (w < 0)
+		return -errno;
+	return w == n ? 0 : -EIO;
+}
+
+static void
+cpu_now(int threads, double *user, double *sys)
+{
+	int who = RUSAGE_SELF;
+
+#if defined(RUSAGE_THREAD)
+	if (threads)
+		who = RUSAGE_THREAD;
+#elif defined(RUSAGE_LWP)
+	if (threads)
+		who = RUSAGE_LWP;
+#endif
+	(void)threads;
+	*user = *sys = 0;
+	diot_rusage_times(who, user, sys);
+}
+
+/* A writer at work: its file, buffer and position. */
+struct writer {
+	const struct sw_wctx *x;
+	struct diot_team *t;
+	struct sw_wres *w;
+	int k;
+	dio_file *f;
+	unsigned char *buf;
+	uint64_t j, off;
+	double u0, s0;
+};
+
+/* Open the file the method's way and make the buffer; errors in w->err. */
+static void
+writer_open(struct writer *wr)
+{
+	const struct sw_wctx *x = wr->x;
+	const char *path = sw_file_of(x->c, wr->k);
+	struct sw_wres *w = wr->w;
+	struct dio_align a;
+	size_t align;
+	int rr;
+
+	rr = dio_open(&wr->f, path, DIO_O_RDWR, x->m->direct ? DIO_DIRECT_ON : DIO_DIRECT_OFF,
+	              x->m->sync, 0);
+	if (rr < 0) {
+		w->err = rr;
+		snprintf(w->errmsg, sizeof(w->errmsg), "open %s: %s", path, dio_strerror(rr));
+		return;
+	}
+	w->mech = dio_file_direct(wr->f);
+	w->sync_flag = dio_file_sync_flag(wr->f);
+	dio_file_align(wr->f, &a);
+	align = a.mem_align > 4096 ? a.mem_align : 4096;
+	wr->buf = dio_alloc((size_t)x->size, align);
+	if (wr->buf == NULL) {
+		w->err = -ENOMEM;
+		snprintf(w->errmsg, sizeof(w->errmsg), "cannot allocate %" PRIu64 " bytes",
+		         x->size);
+		return;
+	}
+	/* Incompressible, the same for every writer (verify rewrites it). */
+	sw_make_txn(wr->buf, (size_t)x->size, x->c->run_id, (uint32_t)x->point,
+	            (uint32_t)wr->k, 0, 0);
+}
+
+/* Stamp transaction j (when it is checked later) and note its offset. */
+static void
+writer_stamp(struct writer *wr)
+{
+	const struct sw_wctx *x = wr->x;
+
+	wr->off = sw_txn_offset(x->c, x->slots, x->writers, x->size, wr->k, wr->j);
+	if (x->c->o->verify || x->c->ack_fd >= 0)
+		sw_make_txn(wr->buf, (size_t)x->size, x->c->run_id, (uint32_t)x->point,
+		            (uint32_t)wr->k, wr->j, wr->off);
+}
+
+/* The unmeasured transactions: 0, or the -errno of a write. */
+static int64_t
+writer_warmup(struct writer *wr)
+{
+	const struct sw_wctx *x = wr->x;
+	const struct sw_opts *o = x->c->o;
+	int64_t r;
+
+	for (; wr->j < o->warmup && !diot_team_stopping(wr->t); wr->j++) {
+		if (o->extend && wr->j >= x->slots)
+			break;
+		writer_stamp(wr);
+		r = dio_pwrite_commit(wr->f, wr->buf, (size_t)x->size, (int64_t)wr->off,
+		                      x->m->commit);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * The measured transactions: 0 at the end (time, count, region full or a
+ * stop), 1 and r an ack-log error, 2 and r a write error.
+ */
+static int
+writer_measure(struct writer *wr, int64_t *r)
+{
+	const struct sw_wctx *x = wr->x;
+	const struct sw_opts *o = x->c->o;
+	struct sw_wres *w = wr->w;
+	int ack = x->c->ack_fd, k = wr->k;
+	uint64_t recorded = 0, t0, t1, deadline;
+
+	cpu_now(o->threads, &wr->u0, &wr->s0);
+	w->t_start = t1 = diot_now_ns();
+	deadline = w->t_start + o->time_ns;
+	while (!diot_team_stopping(wr->t)) {
+		if (o->count ? recorded >= o->count : t1 >= deadline)
+			break;
+		if (o->extend && wr->j >= x->slots) {
+			w->region_full = 1;
+			break;
+		}
+		writer_stamp(wr);
+		if (ack >= 0 && (*r = sw_ack_line(ack, "I %d %" PRIu64 " %" PRIu64 "\n", k,
+		                                  wr->j, wr->off)) < 0)
+			return 1;
+		t0 = diot_now_ns();
+		*r = dio_pwrite_commit(wr->f, wr->buf, (size_t)x->size, (int64_t)wr->off,
+		                       x->m->commit);
+		t1 = diot_now_ns();
+		if (*r < 0)
+			return 2;
+		if (ack >= 0 && (*r = sw_ack_line(ack, "A %d %" PRIu64 " %" PRIu64 "\n", k,
+		                                  wr->j, wr->off)) < 0)
+			return 1;
+		diot_hist_add(&w->hist, t1 - t0);
+		w->progress = ++recorded;
+		wr->j++;
+	}
+	w->t_end = t1;
+	return 0;
+}
+
+/* Close the measured window (at the end, or when an error cut it). */
+static void
+writer_times(struct writer *wr, int cut)
+{
+	double u1, s1;
+
+	if (cut && !wr->w->t_start)
+		return;
+	if (cut)
+		wr->w->t_end = diot_now_ns();
+	cpu_now(wr->x->c->o->threads, &u1, &s1);
+	wr->w->cpu_user = u1 - wr->u0;
+	wr->w->cpu_sys = s1 - wr->s0;
+}
+
+static void
+writer_failed(struct writer *wr, int64_t r)
+{
+	const struct sw_wctx *x = wr->x;
+	struct sw_wres *w = wr->w;
+	char detail[300];
+
+	w->err = (int)r;
+	w->err_off = (int64_t)wr->off;
+	dio_file_errdetail(wr->f, detail, sizeof(detail));
+	snprintf(w->errmsg, sizeof(w->errmsg), "writer %d, method %s, %" PRIu64
+	         "-byte transaction %" PRIu64 " at offset %" PRIu64 ": %s", wr->k,
+	         x->m->name, x->size, wr->j, wr->off,
+	         detail[0] ? detail : dio_strerror((int)r));
+}
+
+/* A member of the point's team: writer k. */
+void
+sw_writer_main(struct diot_team *t, int k, void *arg)
+{
+	struct writer wr;
+	int64_t r = 0;
+	int how;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.x = arg;
+	wr.t = t;
+	wr.k = k;
+	wr.w = diot_team_result(t, k);
+	writer_open(&wr);
+	/* Ready, then wait for the start, or a stop. */
+	if (diot_team_ready(t, k) != 0 || wr.w->err)
+		goto out;
+	r = writer_warmup(&wr);
+	if (r < 0) {
+		writer_failed(&wr, r);
+		writer_times(&wr, 1);
+		goto out;
+	}
+	how = writer_measure(&wr, &r);
+	if (how == 0) {
+		writer_times(&wr, 0);
+	} else if (how == 1) {
+		wr.w->err = (int)r;
+		snprintf(wr.w->errmsg, sizeof(wr.w->errmsg), "writer %d, method %s: writing "
+		         "the ack log '%s' failed: %s", k, wr.x->m->name, wr.x->c->o->ack_log,
+		         dio_strerror((int)r));
+		writer_times(&wr, 1);
+	} else {
+		writer_failed(&wr, r);
+		writer_times(&wr, 1);
+	}
+out:
+	wr.w->txns_total = wr.j;
+	dio_free(wr.buf);
+	dio_close(wr.f);
+}
