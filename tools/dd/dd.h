@@ -66,9 +66,10 @@ struct opts {
 	struct side_flags iflag, oflag;
 };
 
-extern struct opts o;
 
 /* ------------------------------------------------------------ devices */
+
+struct wctx;
 
 struct side {
 	const char *path;
@@ -84,6 +85,9 @@ struct side {
 	uint32_t allow_dio;      /* sg with dio=1: the driver's allow_dio (tri) */
 	char allow_dio_path[64]; /* and where it is set                         */
 	struct dio_align align;
+	/* the read (if=) or write (of=) of this side: io_choose() */
+	int64_t (*xfer)(struct wctx *w, const struct side *s, void *buf, size_t len,
+	                int64_t off);
 };
 
 struct dev {
@@ -230,8 +234,7 @@ void *worker(void *arg);
 
 /* io.c */
 void DIOT_PRINTF(3, 4) wfail(struct wctx *w, int err, const char *fmt, ...);
-int64_t do_read(struct wctx *w, void *buf, size_t len, int64_t off);
-int64_t do_write(struct wctx *w, const void *buf, size_t len, int64_t off);
+void io_choose(const struct opts *opt, struct side *s, int is_out);
 int tail_needs_buffered(const struct dev *d, size_t n);
 int64_t write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off);
 
@@ -261,5 +264,19 @@ void csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, dou
 
 /* report-json.c */
 void print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cu, double cs);
+
+/* One read of the input, one write of the output, by the method chosen
+ * for each side when it was opened. */
+static inline int64_t
+do_read(struct wctx *w, struct side *s, void *buf, size_t len, int64_t off)
+{
+	return s->xfer(w, s, buf, len, off);
+}
+
+static inline int64_t
+do_write(struct wctx *w, struct side *s, const void *buf, size_t len, int64_t off)
+{
+	return s->xfer(w, s, (void *)(uintptr_t)buf, len, off);
+}
 
 #endif

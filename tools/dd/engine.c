@@ -96,7 +96,7 @@ run_sync(struct wctx *w, unsigned char *buf)
 			sleep_until(rate_due(dd, i));
 		if (d->in.path) {
 			t0 = diot_now_ns();
-			n = do_read(w, buf, len, in_off);
+			n = do_read(w, &d->in, buf, len, in_off);
 			t1 = diot_now_ns();
 			diot_hist_add(&w->hist, t1 - t0);
 			w->io_ns += t1 - t0;
@@ -117,7 +117,7 @@ run_sync(struct wctx *w, unsigned char *buf)
 			if (tail_needs_buffered(d, (size_t)n))
 				m = write_tail_buffered(w, buf, (size_t)n, out_off);
 			else
-				m = do_write(w, buf, (size_t)n, out_off);
+				m = do_write(w, &d->out, buf, (size_t)n, out_off);
 			t1 = diot_now_ns();
 			diot_hist_add(&w->hist, t1 - t0);
 			w->io_ns += t1 - t0;

@@ -96,23 +96,44 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 	return (int64_t)whole - resid;
 }
 
-int64_t
-do_read(struct wctx *w, void *buf, size_t len, int64_t off)
+/*
+ * The read and write of one side, one function per method, chosen once
+ * per side when it is opened (io_choose) rather than per call.
+ */
+static int64_t
+read_sg(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
 {
-	struct dd *dd = w->dd;
-	struct side *s = &w->d->in;
-	char detail[300];
-	int64_t n;
+	return sg_rw(w, s, 0, buf, len, off);
+}
 
-	if (s->kind == K_SG)
-		return sg_rw(w, s, 0, buf, len, off);
-	if (dd->o.iflag.nocopy)
-		n = dio_read_discard(s->fd, off, len);
-	else
-		n = dio_pread(s->f, buf, len, off);
+static int64_t
+write_sg(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+{
+	return sg_rw(w, s, 1, buf, len, off);
+}
+
+/* No-copy: into the kernel and dropped. */
+static int64_t
+read_discard(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+{
+	int64_t n = dio_read_discard(s->fd, off, len);
+
+	(void)buf;
+	if (n < 0)
+		wfail(w, (int)n, "read of %zu bytes at offset %" PRId64 " of '%s': %s", len,
+		      off, s->path, dio_strerror((int)n));
+	return n;
+}
+
+static int64_t
+read_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+{
+	char detail[300];
+	int64_t n = dio_pread(s->f, buf, len, off);
+
 	/* The library's detail names the read, its offset and the error. */
 	if (n < 0) {
-		if (!dd->o.iflag.nocopy && dio_file_errdetail(s->f, detail, sizeof(detail)) != 0)
+		if (dio_file_errdetail(s->f, detail, sizeof(detail)) != 0)
 			wfail(w, (int)n, "if= '%s': %s", s->path, detail);
 		else
 			wfail(w, (int)n, "read of %zu bytes at offset %" PRId64 " of '%s': %s",
@@ -121,16 +142,12 @@ do_read(struct wctx *w, void *buf, size_t len, int64_t off)
 	return n;
 }
 
-int64_t
-do_write(struct wctx *w, const void *buf, size_t len, int64_t off)
+static int64_t
+write_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
 {
-	struct side *s = &w->d->out;
 	char detail[300];
-	int64_t n;
+	int64_t n = dio_pwrite(s->f, buf, len, off);
 
-	if (s->kind == K_SG)
-		return sg_rw(w, s, 1, (void *)(uintptr_t)buf, len, off);
-	n = dio_pwrite(s->f, buf, len, off);
 	if (n < 0) {
 		if (dio_file_errdetail(s->f, detail, sizeof(detail)) != 0)
 			wfail(w, (int)n, "of= '%s': %s", s->path, detail);
@@ -139,6 +156,17 @@ do_write(struct wctx *w, const void *buf, size_t len, int64_t off)
 			      len, off, s->path, dio_strerror((int)n));
 	}
 	return n;
+}
+
+void
+io_choose(const struct opts *opt, struct side *s, int is_out)
+{
+	if (s->kind == K_SG)
+		s->xfer = is_out ? write_sg : read_sg;
+	else if (is_out)
+		s->xfer = write_file;
+	else
+		s->xfer = opt->iflag.nocopy ? read_discard : read_file;
 }
 
 /*

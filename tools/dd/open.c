@@ -456,11 +456,17 @@ setup_devices(struct dd *dd)
 	/* Inputs first: they decide counts; outputs are created last. */
 	for (i = 0; i < dd->ndevs; i++)
 		if (dd->devs[i].in.path)
+			{
 			open_side(dd, &dd->devs[i].in, 0);
+			io_choose(&dd->o, &dd->devs[i].in, 0);
+		}
 	check_aliases(dd);
 	for (i = 0; i < dd->ndevs; i++)
 		if (dd->devs[i].out.path)
+			{
 			open_side(dd, &dd->devs[i].out, 1);
+			io_choose(&dd->o, &dd->devs[i].out, 1);
+		}
 
 	dd->tsize = (size_t)(dd->o.bs * dd->o.bpt);
 	for (i = 0; i < dd->ndevs; i++) {
