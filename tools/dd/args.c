@@ -275,3 +275,66 @@ parse_operand(struct dd *dd, const char *arg)
 		                 "rate, time, dio, fadvise, largepages, bufoff)", arg, key);
 	}
 }
+
+enum { OPT_FORMAT = 1, OPT_FORCE, OPT_PROCESSES, OPT_SAME_SESSION, OPT_HELP,
+       OPT_VERSION };
+
+static const struct diot_opt options[] = {
+	{ "format", 'f', DIOT_REQ_ARG, OPT_FORMAT },
+	{ "force", 0, DIOT_NO_ARG, OPT_FORCE },
+	{ "processes", 0, DIOT_NO_ARG, OPT_PROCESSES },
+	{ "same-session", 0, DIOT_NO_ARG, OPT_SAME_SESSION },
+	{ "help", 'h', DIOT_NO_ARG, OPT_HELP },
+	{ "version", 'V', DIOT_NO_ARG, OPT_VERSION },
+	{ NULL, 0, 0, 0 }
+};
+
+/* The command line into dd->o; --help and --version end the program here. */
+void
+parse_args(struct dd *dd, int argc, char **argv)
+{
+	struct diot_optstate st;
+	char err[DIOT_ERR_MAX];
+	int id, idx;
+
+	dd->o.bs = 512;
+	dd->o.bpt = 1;
+	dd->o.thr = 1;
+	dd->o.qd = 1;
+	diot_getopt_init(&st);
+	while ((id = diot_getopt(argc, argv, options, &st)) != DIOT_OPT_END) {
+		switch (id) {
+		case DIOT_OPT_ERROR:
+			diot_usage_error("%s", st.err);
+		case DIOT_OPT_OPERAND:
+			parse_operand(dd, st.arg);
+			break;
+		case OPT_FORMAT:
+			if (dd->o.format_set)
+				diot_usage_error("%s given twice: give the format once", st.name);
+			dd->o.format_set = 1;
+			if (diot_parse_word(st.arg, format_words, &idx, err, sizeof(err)) < 0)
+				diot_usage_error("%s '%s': %s", st.name, st.arg, err);
+			dd->o.format = idx;
+			break;
+		case OPT_FORCE:
+			dd->o.force = 1;
+			break;
+		case OPT_PROCESSES:
+			dd->o.procs = 1;
+			break;
+		case OPT_SAME_SESSION:
+			dd->o.same_session = 1;
+			break;
+		case OPT_HELP:
+			usage();
+			exit(stdout_ok() ? 0 : DIOT_EXIT_FAIL);
+		case OPT_VERSION:
+			printf("dio-dd (libdirectio) %s, backend %s, aio engines:%s%s\n",
+			       dio_version_string(), dio_backend_name(),
+			       (dio_aio_engines() & (1u << DIO_AIO_IO_URING)) ? " io_uring" : "",
+			       (dio_aio_engines() & (1u << DIO_AIO_POSIX)) ? " posix-aio" : "");
+			exit(stdout_ok() ? 0 : DIOT_EXIT_FAIL);
+		}
+	}
+}

@@ -158,3 +158,37 @@ check_operands(struct dd *dd)
 		diot_usage_error("thr=%" PRIu64 " on %d devices is more than 1024 threads",
 		                 dd->o.thr, dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif);
 }
+
+/*
+ * After opening: what needs the opened devices (sg only with engine=sync,
+ * dio=1 only with an sg device), and each device's I/O label for the
+ * report ("file->block", ...; "mixed" in the total if they differ).
+ */
+void
+check_opened(struct dd *dd)
+{
+	int i, sg_any = 0;
+
+	for (i = 0; i < dd->ndevs; i++) {
+		const char *a = side_io(dd, &dd->devs[i].in, 1), *b = side_io(dd, &dd->devs[i].out, 0);
+
+		if (dd->devs[i].in.kind == K_SG || dd->devs[i].out.kind == K_SG)
+			sg_any = 1;
+		if (dd->o.engine != ENG_SYNC && (dd->devs[i].in.kind == K_SG || dd->devs[i].out.kind == K_SG))
+			fail_setup(dd, DIOT_EXIT_USAGE, "engine=%s: '%s' is a SCSI generic device, "
+			           "which dio-dd drives with engine=sync only",
+			           engine_words[dd->o.engine], dd->devs[i].name);
+		if (a && b && strcmp(a, b) != 0)
+			snprintf(dd->io_labels[i], sizeof(dd->io_labels[i]), "%s->%s", a, b);
+		else
+			snprintf(dd->io_labels[i], sizeof(dd->io_labels[i]), "%s", a ? a : b);
+		if (i == 0)
+			snprintf(dd->total_io, sizeof(dd->total_io), "%s", dd->io_labels[i]);
+		else if (strcmp(dd->total_io, dd->io_labels[i]) != 0)
+			snprintf(dd->total_io, sizeof(dd->total_io), "mixed");
+	}
+	if (dd->o.dio && !sg_any)
+		fail_setup(dd, DIOT_EXIT_USAGE, "dio=1 asks the sg driver for direct transfers: it "
+		           "needs an sg device (for files and block devices use iflag=direct "
+		           "or oflag=direct)");
+}

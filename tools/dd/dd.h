@@ -206,24 +206,28 @@ struct dd {
 	char total_io[64];
 };
 
-/* Set by the signal handler (main.c): the only state outside struct dd. */
+/* Set by the signal handler (main.c; defined in workers.c): the only
+ * state outside struct dd. */
 extern volatile sig_atomic_t g_stop, g_signal;
 
 extern const char *const csv_cols;
 
 /* args.c */
 void usage(void);
+void parse_args(struct dd *dd, int argc, char **argv);
 void parse_operand(struct dd *dd, const char *arg);
 
 /* check.c */
 void choose_engine(struct dd *dd);
 void check_operands(struct dd *dd);
+void check_opened(struct dd *dd);
 
 /* open.c */
 void DIOT_PRINTF(3, 4) DIOT_NORETURN fail_setup(struct dd *dd, int status, const char *fmt, ...);
 int sg_exec(dio_scsi *c, int fd, const uint8_t *cdb, int cdblen, int dir, void *buf, size_t len, char *msg, size_t msglen);
 void set_buffer_offset(struct dd *dd);
 void setup_devices(struct dd *dd);
+void close_sides(struct dd *dd);
 
 /* alias.c */
 int overlap(const struct ident *a, const struct ident *b, char *msg, size_t len);
@@ -248,6 +252,7 @@ void await_ready(struct dd *dd, int n);
 void open_gate(struct dd *dd);
 int start_threads(struct dd *dd, int first, int n, struct wctx **w, pthread_t *tid, int *started, char *why, size_t why_len);
 void cpu_times_all(struct dd *dd, double *user, double *sys);
+void run_workers(struct dd *dd, double *cpu_user, double *cpu_sys);
 void run_processes(struct dd *dd, struct wctx **w, pthread_t *tid, double *u0, double *s0);
 
 /* report.c */
@@ -261,6 +266,9 @@ size_t buffer_page(struct dd *dd);
 void print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cpu_user, double cpu_sys);
 void print_records(struct dd *dd, FILE *fp, const struct row *tot);
 void csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double cu, double cs);
+
+int stdout_ok(void);
+int report(struct dd *dd, double cu, double cs);
 
 /* report-json.c */
 void print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cu, double cs);

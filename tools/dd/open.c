@@ -573,3 +573,25 @@ setup_devices(struct dd *dd)
 			           s->path, dd->o.seek * dd->o.bs, dio_strerror(errno));
 	}
 }
+
+/* Close every side (buffered data stays in the page cache, as dd), then
+ * release the claimed output devices. */
+void
+close_sides(struct dd *dd)
+{
+	int i;
+
+	for (i = 0; i < dd->ndevs; i++) {
+		if (dd->devs[i].in.f)
+			dio_close(dd->devs[i].in.f);
+		else if (dd->devs[i].in.fd >= 0)
+			close(dd->devs[i].in.fd);
+		if (dd->devs[i].out.f)
+			dio_close(dd->devs[i].out.f);
+		else if (dd->devs[i].out.fd >= 0)
+			close(dd->devs[i].out.fd);
+		/* The device is released only now that nothing writes to it. */
+		if (dd->devs[i].out.claim_fd >= 0)
+			close(dd->devs[i].out.claim_fd);
+	}
+}

@@ -241,3 +241,101 @@ csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double c
 	diot_csv_field(fp, r->error ? r->error : "");
 	fputc('\n', fp);
 }
+
+/* The report (or --help, --version) must have reached standard output:
+ * a full disk or a closed pipe is a failure, not a success. */
+int
+stdout_ok(void)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 1;
+	e = errno ? errno : EIO;
+	diot_warn("cannot write to standard output: %s", dio_strerror(e));
+	return 0;
+}
+
+/*
+ * The results: a row per device and the total, in the format asked,
+ * then each device's error.  Returns 1 if a device failed or the report
+ * could not be written.
+ */
+int
+report(struct dd *dd, double cu, double cs)
+{
+	struct row *rows, tot;
+	struct diot_hist *all = malloc(sizeof(*all));
+	double wall;
+	uint64_t t_end = 0;
+	int i, failed = 0, report_lost = 0;
+	const char *first_err = NULL;
+
+	if (all == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	rows = calloc((size_t)dd->ndevs, sizeof(*rows));
+	if (rows == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	memset(&tot, 0, sizeof(tot));
+	diot_hist_reset(all);
+	for (i = 0; i < dd->ndevs; i++) {
+		struct dev *d = &dd->devs[i];
+
+		if (d->t_end > t_end)
+			t_end = d->t_end;
+		make_row(dd, &rows[i], d, d->t_end > dd->t_go ? (double)(d->t_end - dd->t_go) / 1e9 : 0);
+		diot_hist_merge(all, &d->hist);
+		tot.bytes += d->bytes;
+		tot.full += rows[i].full;
+		tot.partial += rows[i].partial;
+		tot.wfull += rows[i].wfull;
+		tot.wpartial += rows[i].wpartial;
+		tot.calls += d->calls;
+		tot.sg_cmds += d->sg_cmds;
+		tot.sg_nd += d->sg_not_direct;
+		tot.io_s += (double)d->io_ns / 1e9;
+		tot.cpu_s += (double)d->cpu_ns / 1e9;
+		if (d->err) {
+			failed = 1;
+			if (first_err == NULL)
+				first_err = d->errmsg;
+		}
+		if (tot.reason == NULL && d->reason[0])
+			tot.reason = d->reason;
+	}
+	wall = t_end > dd->t_go ? (double)(t_end - dd->t_go) / 1e9 : 0;
+	tot.name = "total";
+	tot.io = dd->total_io;
+	tot.h = all;
+	tot.wall_s = wall;
+	tot.mbs = wall > 0 ? (double)tot.bytes / wall / 1e6 : 0;
+	tot.mibs = wall > 0 ? (double)tot.bytes / wall / 1048576.0 : 0;
+	tot.status = failed ? "error" : g_signal ? "interrupted" : "ok";
+	tot.error = first_err;
+
+	switch (dd->o.format) {
+	case FMT_TABLE:
+		if (dd->o.time)
+			print_table(dd, stdout, rows, dd->ndevs, &tot, cu, cs);
+		print_records(dd, stdout, &tot);
+		break;
+	case FMT_CSV:
+		printf("%s\n", csv_cols);
+		for (i = 0; i < dd->ndevs; i++)
+			csv_row(dd, stdout, "device", &rows[i], -1, -1);
+		csv_row(dd, stdout, "total", &tot, cu, cs);
+		break;
+	case FMT_JSON:
+		print_json(dd, stdout, rows, dd->ndevs, &tot, cu, cs);
+		break;
+	}
+	if (!stdout_ok())
+		report_lost = 1;
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].err)
+			diot_warn("%s", dd->devs[i].errmsg);
+	free(rows);
+	free(all);
+	return failed || report_lost;
+}

@@ -2,6 +2,9 @@
 
 #include "tools/dd/dd.h"
 
+/* Set by main.c's signal handler; the workers stop at the next transfer. */
+volatile sig_atomic_t g_stop, g_signal;
+
 void
 wait_gate(struct dd *dd)
 {
@@ -219,4 +222,44 @@ run_processes(struct dd *dd, struct wctx **w, pthread_t *tid, double *u0, double
 	}
 	munmap(go_time, sizeof(*go_time));
 	free(pid);
+}
+
+/*
+ * Start every worker (threads, or a process per device), release them
+ * at once, wait for all; the CPU time they used in *cpu_user, *cpu_sys.
+ */
+void
+run_workers(struct dd *dd, double *cpu_user, double *cpu_sys)
+{
+	char err[DIOT_ERR_MAX];
+	struct wctx **w;
+	pthread_t *tid;
+	double u0 = 0, s0 = 0, u1 = 0, s1 = 0;
+	int i, started, nthr;
+
+	nthr = dd->ndevs * (int)dd->o.thr;
+	w = calloc((size_t)nthr, sizeof(*w));
+	tid = calloc((size_t)nthr, sizeof(*tid));
+	if (w == NULL || tid == NULL)
+		fail_setup(dd, DIOT_EXIT_FAIL, "out of memory");
+	if (dd->o.procs) {
+		run_processes(dd, w, tid, &u0, &s0);
+	} else {
+		if (start_threads(dd, 0, dd->ndevs, w, tid, &started, err, sizeof(err)) < 0)
+			fail_setup(dd, DIOT_EXIT_FAIL, "%s", err);
+		/* Every thread has its buffers and is waiting: measure from here. */
+		await_ready(dd, nthr);
+		diot_cpu_times(&u0, &s0);
+		dd->t_go = diot_now_ns();
+		open_gate(dd);
+		for (i = 0; i < nthr; i++)
+			pthread_join(tid[i], NULL);
+	}
+	cpu_times_all(dd, &u1, &s1);
+	*cpu_user = u1 - u0;
+	*cpu_sys = s1 - s0;
+	for (i = 0; i < nthr; i++)
+		free(w[i]);
+	free(w);
+	free(tid);
 }
