@@ -224,7 +224,6 @@ void check_opened(struct dd *dd);
 
 /* open.c */
 void DIOT_PRINTF(3, 4) DIOT_NORETURN fail_setup(struct dd *dd, int status, const char *fmt, ...);
-int sg_exec(dio_scsi *c, int fd, const uint8_t *cdb, int cdblen, int dir, void *buf, size_t len, char *msg, size_t msglen);
 void set_buffer_offset(struct dd *dd);
 void setup_devices(struct dd *dd);
 void close_sides(struct dd *dd);

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/scsi.h"
 
 /* Record the first error of a thread and stop its device. */
 void DIOT_PRINTF(3, 4)
@@ -72,7 +73,7 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 		n = dio_cdb_rw10(cdb, write, (uint32_t)lba, blocks, fua);
 	else
 		n = dio_cdb_rw16(cdb, write, lba, blocks, fua);
-	r = sg_exec(w->sc, s->fd, cdb, n, write ? DIO_SCSI_DIR_OUT : DIO_SCSI_DIR_IN,
+	r = diot_scsi_run(w->sc, s->fd, cdb, n, write ? DIO_SCSI_DIR_OUT : DIO_SCSI_DIR_IN,
 	            buf, whole, msg, sizeof(msg));
 	w->sg_cmds++;
 	if (r < 0) {

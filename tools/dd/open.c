@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/scsi.h"
 
 /* ------------------------------------------------------------ opening */
 
@@ -35,79 +36,22 @@ fail_setup(struct dd *dd, int status, const char *fmt, ...)
 	diot_die(status, "%s", msg);
 }
 
-/* One SCSI command on fd: returns 0 on GOOD, else -errno with msg. */
-int
-sg_exec(dio_scsi *c, int fd, const uint8_t *cdb, int cdblen, int dir, void *buf,
-        size_t len, char *msg, size_t msglen)
-{
-	char detail[256], sense[256];
-	struct dio_sense ds;
-	const uint8_t *sb;
-	size_t sl;
-	int r;
-
-	dio_scsi_clear(c);
-	dio_scsi_set_cdb(c, cdb, (size_t)cdblen);
-	dio_scsi_set_data(c, dir, buf, len);
-	r = dio_scsi_exec(c, fd);
-	if (r < 0) {
-		dio_scsi_errdetail(c, detail, sizeof(detail));
-		snprintf(msg, msglen, "%s (%s)", dio_strerror(r), detail);
-		return r;
-	}
-	switch (dio_scsi_category(c)) {
-	case DIO_SCSI_CAT_GOOD:
-		return 0;
-	case DIO_SCSI_CAT_SENSE:
-		sb = dio_scsi_sense(c, &sl);
-		if (dio_sense_decode(sb, sl, &ds) == 0)
-			dio_sense_str(&ds, sense, sizeof(sense));
-		else
-			snprintf(sense, sizeof(sense), "undecodable sense data");
-		snprintf(msg, msglen, "CHECK CONDITION: %s", sense);
-		return -EIO;
-	case DIO_SCSI_CAT_STATUS:
-		snprintf(msg, msglen, "SCSI status %s",
-		         dio_scsi_status_name(dio_scsi_status(c)));
-		return -EIO;
-	default:
-		snprintf(msg, msglen, "transport error (host status 0x%x, driver status "
-		         "0x%x)", dio_scsi_host_status(c), dio_scsi_driver_status(c));
-		return -EIO;
-	}
-}
-
 /* READ CAPACITY(10), then (16) when the capacity needs it. */
 static void
 sg_capacity(struct dd *dd, struct side *s)
 {
 	dio_scsi *c = dio_scsi_new();
-	uint8_t cdb[16], buf[32];
 	char msg[400];
 	uint64_t blocks = 0;
 	uint32_t blen = 0;
-	int n, r;
+	int r;
 
 	if (c == NULL)
 		fail_setup(dd, DIOT_EXIT_FAIL, "out of memory");
-	n = dio_cdb_read_capacity10(cdb);
-	r = sg_exec(c, s->fd, cdb, n, DIO_SCSI_DIR_IN, buf, 8, msg, sizeof(msg));
-	if (r == 0) {
-		r = dio_parse_read_capacity(buf, 8, 0, &blocks, &blen);
-		if (r == -EOVERFLOW) {
-			memset(buf, 0, sizeof(buf));
-			n = dio_cdb_read_capacity16(cdb, 32);
-			r = sg_exec(c, s->fd, cdb, n, DIO_SCSI_DIR_IN, buf, 32, msg,
-			            sizeof(msg));
-			if (r == 0)
-				r = dio_parse_read_capacity(buf, 32, 1, &blocks, &blen);
-		}
-		if (r < 0 && msg[0] == '\0')
-			snprintf(msg, sizeof(msg), "%s", dio_strerror(r));
-	}
+	r = diot_scsi_capacity(c, s->fd, &blocks, &blen, msg, sizeof(msg));
 	dio_scsi_free(c);
 	if (r < 0)
-		fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY failed: %s", s->path, msg);
+		fail_setup(dd, DIOT_EXIT_FAIL, "'%s': %s", s->path, msg);
 	if (blen == 0)
 		fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports a block length of 0",
 		           s->path);
