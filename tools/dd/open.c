@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/outfile.h"
 #include "tools/kit/scsi.h"
 
 /* ------------------------------------------------------------ opening */
@@ -85,7 +86,7 @@ sg_without_disk(const char *path)
 static void
 claim_output(struct dd *dd, struct side *s)
 {
-	int r = dio_device_claim(s->path);
+	int r = diot_out_claim_device(s->path);
 	size_t l;
 
 	if (r >= 0) {
