@@ -221,6 +221,7 @@ void parse_operand(struct dd *dd, const char *arg);
 void choose_engine(struct dd *dd);
 void check_operands(struct dd *dd);
 void check_opened(struct dd *dd);
+void plan_device(struct dd *dd, struct dev *d);
 
 /* open.c */
 void DIOT_PRINTF(3, 4) DIOT_NORETURN fail_setup(struct dd *dd, int status, const char *fmt, ...);
@@ -271,6 +272,12 @@ int report(struct dd *dd, double cu, double cs);
 
 /* report-json.c */
 void print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cu, double cs);
+
+static inline size_t
+max_sz(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
 
 /* One read of the input, one write of the output, by the method chosen
  * for each side when it was opened. */

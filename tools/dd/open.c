@@ -280,31 +280,6 @@ open_side(struct dd *dd, struct side *s, int is_out)
 		s->size = (uint64_t)st.st_size;
 }
 
-/* Check bs against a side's direct-I/O granularity. */
-static void
-check_direct_align(struct dd *dd, const struct side *s, int is_out)
-{
-	uint32_t g = s->align.offset_align;
-	char a[32];
-
-	if (s->f == NULL || dio_file_direct(s->f) == DIO_MECH_NONE)
-		return;
-	if (!is_out && s->align.read_offset_align)
-		g = s->align.read_offset_align;
-	if (g > 1 && dd->o.bs % g != 0)
-		fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " is not a multiple of the direct "
-		           "I/O granularity of '%s' (%s, from %s); use bs=%s or a multiple "
-		           "of it, or drop %sflag=direct", dd->o.bs, s->path,
-		           diot_fmt_iec(g, a, sizeof(a)),
-		           dio_align_source_name((int)s->align.source), a, is_out ? "o" : "i");
-}
-
-static size_t
-max_sz(size_t a, size_t b)
-{
-	return a > b ? a : b;
-}
-
 /*
  * Where the buffers start (bufoff=).  When every transfer goes through the
  * page cache the kernel copies between its pages and the buffer, and those
@@ -370,7 +345,6 @@ void
 setup_devices(struct dd *dd)
 {
 	int i;
-	uint64_t avail, rem, room, base;
 
 	dd->ndevs = dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif;
 	if (dd->o.procs) {
@@ -400,110 +374,20 @@ setup_devices(struct dd *dd)
 	}
 	/* Inputs first: they decide counts; outputs are created last. */
 	for (i = 0; i < dd->ndevs; i++)
-		if (dd->devs[i].in.path)
-			{
+		if (dd->devs[i].in.path) {
 			open_side(dd, &dd->devs[i].in, 0);
 			io_choose(&dd->o, &dd->devs[i].in, 0);
 		}
 	check_aliases(dd);
 	for (i = 0; i < dd->ndevs; i++)
-		if (dd->devs[i].out.path)
-			{
+		if (dd->devs[i].out.path) {
 			open_side(dd, &dd->devs[i].out, 1);
 			io_choose(&dd->o, &dd->devs[i].out, 1);
 		}
 
 	dd->tsize = (size_t)(dd->o.bs * dd->o.bpt);
-	for (i = 0; i < dd->ndevs; i++) {
-		struct dev *d = &dd->devs[i];
-
-		/* sg: bs is the device's logical block, as sgp_dd wants it. */
-		if (d->in.kind == K_SG && dd->o.bs != d->in.sg_block)
-			fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
-			           "-byte blocks: for SCSI pass-through bs must be the device's "
-			           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
-			           dd->o.bs, d->in.path, d->in.sg_block, d->in.sg_block);
-		if (d->out.kind == K_SG && dd->o.bs != d->out.sg_block)
-			fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
-			           "-byte blocks: for SCSI pass-through bs must be the device's "
-			           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
-			           dd->o.bs, d->out.path, d->out.sg_block, d->out.sg_block);
-		if (d->in.path)
-			check_direct_align(dd, &d->in, 0);
-		if (d->out.path)
-			check_direct_align(dd, &d->out, 1);
-		/* skip*bs and seek*bs fit in int64 (check_operands). */
-		d->in_base = (int64_t)(dd->o.skip * dd->o.bs);
-		d->out_base = (int64_t)(dd->o.seek * dd->o.bs);
-		/* How many blocks. */
-		if (d->in.path) {
-			if (dd->o.skip * dd->o.bs > d->in.size)
-				fail_setup(dd, DIOT_EXIT_USAGE, "skip=%" PRIu64 " is beyond the end of "
-				           "'%s' (%" PRIu64 " bytes = %" PRIu64 " blocks of %" PRIu64
-				           ")", dd->o.skip, d->in.path, d->in.size, d->in.size / dd->o.bs,
-				           dd->o.bs);
-			rem = d->in.size - dd->o.skip * dd->o.bs;
-			avail = rem / dd->o.bs + (rem % dd->o.bs != 0);
-			/* A file may grow: read count= blocks or to its end; a
-			 * device ends where it ends. */
-			if (!dd->o.count_set)
-				d->nblocks = avail;
-			else if (d->in.kind == K_FILE || dd->o.count < avail)
-				d->nblocks = dd->o.count;
-			else
-				d->nblocks = avail;
-		} else if (dd->o.count_set) {
-			d->nblocks = dd->o.count;
-		} else if (d->out.kind != K_FILE) {
-			if (dd->o.seek * dd->o.bs > d->out.size)
-				fail_setup(dd, DIOT_EXIT_USAGE, "seek=%" PRIu64 " is beyond the end of "
-				           "'%s' (%" PRIu64 " bytes)", dd->o.seek, d->out.path,
-				           d->out.size);
-			d->nblocks = (d->out.size - dd->o.seek * dd->o.bs) / dd->o.bs;
-		} else {
-			fail_setup(dd, DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
-			           "file '%s' (how many blocks of bs=%" PRIu64 ")", d->out.path,
-			           dd->o.bs);
-		}
-		/* No offset of the run may pass 2^63-1 (a file's size may). */
-		base = dd->o.skip > dd->o.seek ? dd->o.skip * dd->o.bs : dd->o.seek * dd->o.bs;
-		if (d->nblocks > ((uint64_t)INT64_MAX - base) / dd->o.bs)
-			fail_setup(dd, DIOT_EXIT_USAGE, "'%s': %" PRIu64 " blocks of bs=%" PRIu64
-			           " after skip=/seek= end beyond the largest file offset "
-			           "(2^63-1 bytes); lower count=", d->name, d->nblocks, dd->o.bs);
-		/* Room in an output device (in blocks: nothing can wrap). */
-		room = d->out.size / dd->o.bs > dd->o.seek ? d->out.size / dd->o.bs - dd->o.seek : 0;
-		if (d->out.path && d->out.kind != K_FILE && d->nblocks > room)
-			fail_setup(dd, DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) has room for %"
-			           PRIu64 " blocks of %" PRIu64 " after seek=%" PRIu64 ", not %"
-			           PRIu64 "; lower count=", d->out.path, d->out.size, room,
-			           dd->o.bs, dd->o.seek, d->nblocks);
-		/* SCSI WRITE takes whole blocks: an input ending in a piece of
-		 * one cannot be copied to sg whole. */
-		if (d->out.kind == K_SG && d->in.path) {
-			rem = d->in.size - dd->o.skip * dd->o.bs;
-			if ((!dd->o.count_set || dd->o.count > rem / dd->o.bs) && rem % dd->o.bs != 0) {
-				char hint[80] = "";
-
-				if (rem / dd->o.bs > 0)
-					snprintf(hint, sizeof(hint), "; count=%" PRIu64 " copies the "
-					         "whole blocks only", rem / dd->o.bs);
-				fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is written with SCSI WRITE "
-				           "in whole blocks of %" PRIu64 " bytes, but the input '%s' "
-				           "has %" PRIu64 " bytes to copy, %" PRIu64 " of them after "
-				           "the last whole block: those cannot be written%s",
-				           d->out.path, dd->o.bs, d->in.path, rem, rem % dd->o.bs, hint);
-			}
-		}
-		if (d->in.path && d->nblocks == 0)
-			diot_warn("if= '%s' %s: nothing to read (a file that does not report "
-			          "its size, such as those under /proc, is read with count=)",
-			          d->in.path, d->in.size == 0 ? "reports a size of 0 bytes"
-			                                      : "has nothing after skip=");
-		d->ntransfers = (d->nblocks + dd->o.bpt - 1) / dd->o.bpt;
-		d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
-		                  d->out.align.mem_align);
-	}
+	for (i = 0; i < dd->ndevs; i++)
+		plan_device(dd, &dd->devs[i]);
 	set_buffer_offset(dd);
 	/* Every check passed: now an output file is cut to seek*bs, as dd
 	 * does, so that a copy onto a longer file leaves nothing of it behind. */
