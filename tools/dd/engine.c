@@ -133,16 +133,166 @@ run_sync(struct wctx *w, unsigned char *buf)
 	}
 }
 
+/* Queue transfers in the free slots (reads, or stamped writes) until
+ * none is free, the device is done (*stop) or the rate says wait. */
+static void
+aio_fill(struct wctx *w, dio_aio *q, struct slot *sl, unsigned qd, unsigned *free_n,
+         int *stop)
+{
+	struct dd *dd = w->dd;
+	struct dev *d = w->d;
+	uint64_t i, t0, t1;
+	unsigned k;
+	int r;
+
+	while (*free_n > 0 && !*stop && !w->err) {
+		struct slot *s = NULL;
+
+		if (dd->o.rate) {
+			uint64_t due = rate_due(dd, peek_next(d));
+
+			if (due > diot_now_ns()) {
+				if (dio_aio_inflight(q) > 0)
+					break;
+				sleep_until(due);
+			}
+		}
+		if (!grab(d, &i)) {
+			*stop = 1;
+			break;
+		}
+		for (k = 0; k < qd; k++)
+			if (sl[k].state == 0) {
+				s = &sl[k];
+				break;
+			}
+		s->i = i;
+		s->len = xfer_len(dd, d, i);
+		s->in_off = d->in_base + (int64_t)(i * dd->tsize);
+		s->out_off = d->out_base + (int64_t)(i * dd->tsize);
+		s->done = 0;
+		t0 = diot_now_ns();
+		if (d->in.path) {
+			s->state = 1;
+			r = dio_aio_read(q, d->in.fd, s->buf, s->len, s->in_off, k);
+		} else {
+			stamp(s->buf, s->len, (size_t)dd->o.bs, (uint64_t)s->out_off);
+			s->n = s->len;
+			s->state = 2;
+			r = dio_aio_write(q, d->out.fd, s->buf, s->len, s->out_off, k);
+		}
+		t1 = diot_now_ns();
+		w->io_ns += t1 - t0;
+		s->t_sub = t1;
+		if (r < 0) {
+			s->state = 0;
+			wfail(w, r, "cannot queue a %s of %zu bytes on '%s': %s",
+			      d->in.path ? "read" : "write", s->len,
+			      d->in.path ? d->in.path : d->out.path, dio_strerror(r));
+			break;
+		}
+		(*free_n)--;
+	}
+}
+
+/* One completion: a read is followed by its write (queued, or the
+ * buffered tail), a short write is continued; a finished slot is freed. */
+static void
+aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event *e,
+         uint64_t now, unsigned *free_n)
+{
+	struct dev *d = w->d;
+	struct slot *s = &sl[e->tag];
+	int64_t res = e->result;
+	uint64_t t0, t1;
+	int r;
+
+	diot_hist_add(&w->hist, now - s->t_sub);
+	w->calls++;
+	if (res < 0) {
+		wfail(w, (int)res, "%s of %zu bytes at offset %" PRId64 " of '%s': %s",
+		      s->state == 1 ? "read" : "write", s->state == 1 ? s->len : s->n,
+		      s->state == 1 ? s->in_off : s->out_off,
+		      s->state == 1 ? d->in.path : d->out.path,
+		      dio_strerror((int)res));
+		s->state = 0;
+		(*free_n)++;
+		return;
+	}
+	if (s->state == 1) {
+		if ((size_t)res < s->len)
+			set_eof(d);
+		if (res == 0) {
+			s->state = 0;
+			(*free_n)++;
+			return;
+		}
+		w->rbytes += (uint64_t)res;
+		if (d->out.path == NULL || w->err) {
+			/* A read; or a copy that failed: not copied. */
+			if (d->out.path == NULL)
+				w->bytes += (uint64_t)res;
+			s->state = 0;
+			(*free_n)++;
+			return;
+		}
+		s->n = (size_t)res;
+		if (tail_needs_buffered(d, s->n)) {
+			/* A synchronous call, counted as one. */
+			t0 = diot_now_ns();
+			r = write_tail_buffered(w, s->buf, s->n, s->out_off) > 0;
+			t1 = diot_now_ns();
+			diot_hist_add(&w->hist, t1 - t0);
+			w->io_ns += t1 - t0;
+			w->calls++;
+			if (r) {
+				w->wbytes += s->n;
+				w->bytes += s->n;
+			}
+			s->state = 0;
+			(*free_n)++;
+			return;
+		}
+		s->state = 2;
+		s->t_sub = diot_now_ns();
+		r = dio_aio_write(q, d->out.fd, s->buf, s->n, s->out_off, e->tag);
+		if (r < 0) {
+			wfail(w, r, "cannot queue a write of %zu bytes on '%s': %s",
+			      s->n, d->out.path, dio_strerror(r));
+			s->state = 0;
+			(*free_n)++;
+		}
+		return;
+	}
+	/* A write completed (a short one is continued). */
+	s->done += (size_t)res;
+	if (s->done < s->n && res > 0 && !w->err) {
+		s->t_sub = diot_now_ns();
+		r = dio_aio_write(q, d->out.fd, s->buf + s->done, s->n - s->done,
+		                  s->out_off + (int64_t)s->done, e->tag);
+		if (r == 0)
+			return;
+		wfail(w, r, "cannot queue a write on '%s': %s", d->out.path,
+		      dio_strerror(r));
+	} else if (s->done < s->n && !w->err) {
+		wfail(w, -EIO, "write of %zu bytes at offset %" PRId64 " of '%s' "
+		      "made no progress", s->n, s->out_off, d->out.path);
+	}
+	w->wbytes += s->done;
+	w->bytes += s->done;
+	s->state = 0;
+	(*free_n)++;
+}
+
 static void
 run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 {
 	struct dd *dd = w->dd;
-	struct dev *d = w->d;
 	struct dio_aio_event ev[MAX_QD];
 	unsigned free_n = qd, k;
-	uint64_t i, t0, t1, now;
+	uint64_t t0, t1;
 	dio_aio *q;
-	int r, err = 0, n, stop = 0;
+	int err = 0, n, stop = 0;
 
 	q = dio_aio_new(qd, dd->aio_engine, &err);
 	if (q == NULL) {
@@ -151,55 +301,7 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 		return;
 	}
 	for (;;) {
-		/* Fill the free slots. */
-		while (free_n > 0 && !stop && !w->err) {
-			struct slot *s = NULL;
-
-			if (dd->o.rate) {
-				uint64_t due = rate_due(dd, peek_next(d));
-
-				if (due > diot_now_ns()) {
-					if (dio_aio_inflight(q) > 0)
-						break;
-					sleep_until(due);
-				}
-			}
-			if (!grab(d, &i)) {
-				stop = 1;
-				break;
-			}
-			for (k = 0; k < qd; k++)
-				if (sl[k].state == 0) {
-					s = &sl[k];
-					break;
-				}
-			s->i = i;
-			s->len = xfer_len(dd, d, i);
-			s->in_off = d->in_base + (int64_t)(i * dd->tsize);
-			s->out_off = d->out_base + (int64_t)(i * dd->tsize);
-			s->done = 0;
-			t0 = diot_now_ns();
-			if (d->in.path) {
-				s->state = 1;
-				r = dio_aio_read(q, d->in.fd, s->buf, s->len, s->in_off, k);
-			} else {
-				stamp(s->buf, s->len, (size_t)dd->o.bs, (uint64_t)s->out_off);
-				s->n = s->len;
-				s->state = 2;
-				r = dio_aio_write(q, d->out.fd, s->buf, s->len, s->out_off, k);
-			}
-			t1 = diot_now_ns();
-			w->io_ns += t1 - t0;
-			s->t_sub = t1;
-			if (r < 0) {
-				s->state = 0;
-				wfail(w, r, "cannot queue a %s of %zu bytes on '%s': %s",
-				      d->in.path ? "read" : "write", s->len,
-				      d->in.path ? d->in.path : d->out.path, dio_strerror(r));
-				break;
-			}
-			free_n--;
-		}
+		aio_fill(w, q, sl, qd, &free_n, &stop);
 		if (dio_aio_inflight(q) == 0)
 			break;
 		t0 = diot_now_ns();
@@ -212,87 +314,8 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 			wfail(w, n, "waiting for completions: %s", dio_strerror(n));
 			break;
 		}
-		now = t1;
-		for (k = 0; k < (unsigned)n; k++) {
-			struct slot *s = &sl[ev[k].tag];
-			int64_t res = ev[k].result;
-
-			diot_hist_add(&w->hist, now - s->t_sub);
-			w->calls++;
-			if (res < 0) {
-				wfail(w, (int)res, "%s of %zu bytes at offset %" PRId64 " of '%s': %s",
-				      s->state == 1 ? "read" : "write", s->state == 1 ? s->len : s->n,
-				      s->state == 1 ? s->in_off : s->out_off,
-				      s->state == 1 ? d->in.path : d->out.path,
-				      dio_strerror((int)res));
-				s->state = 0;
-				free_n++;
-				continue;
-			}
-			if (s->state == 1) {
-				if ((size_t)res < s->len)
-					set_eof(d);
-				if (res == 0) {
-					s->state = 0;
-					free_n++;
-					continue;
-				}
-				w->rbytes += (uint64_t)res;
-				if (d->out.path == NULL || w->err) {
-					/* A read; or a copy that failed: not copied. */
-					if (d->out.path == NULL)
-						w->bytes += (uint64_t)res;
-					s->state = 0;
-					free_n++;
-					continue;
-				}
-				s->n = (size_t)res;
-				if (tail_needs_buffered(d, s->n)) {
-					/* A synchronous call, counted as one. */
-					t0 = diot_now_ns();
-					r = write_tail_buffered(w, s->buf, s->n, s->out_off) > 0;
-					t1 = diot_now_ns();
-					diot_hist_add(&w->hist, t1 - t0);
-					w->io_ns += t1 - t0;
-					w->calls++;
-					if (r) {
-						w->wbytes += s->n;
-						w->bytes += s->n;
-					}
-					s->state = 0;
-					free_n++;
-					continue;
-				}
-				s->state = 2;
-				s->t_sub = diot_now_ns();
-				r = dio_aio_write(q, d->out.fd, s->buf, s->n, s->out_off, ev[k].tag);
-				if (r < 0) {
-					wfail(w, r, "cannot queue a write of %zu bytes on '%s': %s",
-					      s->n, d->out.path, dio_strerror(r));
-					s->state = 0;
-					free_n++;
-				}
-				continue;
-			}
-			/* A write completed (a short one is continued). */
-			s->done += (size_t)res;
-			if (s->done < s->n && res > 0 && !w->err) {
-				s->t_sub = diot_now_ns();
-				r = dio_aio_write(q, d->out.fd, s->buf + s->done, s->n - s->done,
-				                  s->out_off + (int64_t)s->done, ev[k].tag);
-				if (r == 0)
-					continue;
-				wfail(w, r, "cannot queue a write on '%s': %s", d->out.path,
-				      dio_strerror(r));
-			} else if (s->done < s->n && !w->err) {
-				wfail(w, -EIO, "write of %zu bytes at offset %" PRId64 " of '%s' "
-				      "made no progress", s->n, s->out_off, d->out.path);
-			}
-			w->wbytes += s->done;
-			w->bytes += s->done;
-			s->state = 0;
-			free_n++;
-		}
+		for (k = 0; k < (unsigned)n; k++)
+			aio_done(w, q, sl, &ev[k], t1, &free_n);
 	}
 	dio_aio_free(q);
 }
