@@ -140,12 +140,57 @@ give_advice(struct dd *dd, const struct side *s, int is_out)
 #endif
 }
 
+/* An existing output: refused unless --force, or if it is in use (a
+ * mounted device, a loop device's image), before anything is opened for
+ * writing; a device is claimed for the run. */
+static void
+check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
+{
+	char why[256];
+	int r;
+
+	if (s->kind == K_FILE && !dd->o.force)
+		fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' exists and would be overwritten; "
+		           "pass --force (or oflag=force) to allow that, or name a new "
+		           "file", s->path);
+	/* --force is for the file, not for a disk image in use (the
+	 * file behind a loop device): that is refused like a mounted
+	 * device.  Where files cannot be looked up (-ENOTSUP) they are
+	 * written as before. */
+	why[0] = '\0';
+	if (s->kind == K_FILE && dio_device_in_use(s->path, why, sizeof(why)) == 1)
+		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
+		           "(%s)", s->path, why);
+	if (s->kind != K_FILE) {
+		if (!dd->o.force)
+			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
+			           "would be destroyed; pass --force (or oflag=force) to "
+			           "allow that", s->path);
+		/* An sg node is checked through its disk: one whose disk
+		 * cannot be found cannot be checked, and is not written. */
+		if (S_ISCHR(st->st_mode) && sg_without_disk(s->path))
+			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block "
+			           "device of this SCSI generic node cannot be determined "
+			           "(no disk behind it?), so whether it is in use cannot "
+			           "be checked", s->path);
+		why[0] = '\0';
+		r = dio_device_in_use(s->path, why, sizeof(why));
+		if (r == 1)
+			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in "
+			           "use (%s)", s->path, why);
+		if (r < 0)
+			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot "
+			           "tell whether it is in use (%s%s%s)", s->path,
+			           dio_strerror(r), why[0] ? ": " : "", why);
+		claim_output(dd, s);
+	}
+}
+
 /* Open one side.  is_out: output (write) side. */
 static void
 open_side(struct dd *dd, struct side *s, int is_out)
 {
 	const struct side_flags *fl = is_out ? &dd->o.oflag : &dd->o.iflag;
-	char why[256];
 	struct stat st;
 	int exists, r, sync, flags;
 
@@ -170,43 +215,8 @@ open_side(struct dd *dd, struct side *s, int is_out)
 		           "not a file", is_out ? "of=" : "if=", s->path, is_out ? "o" : "i");
 
 	/* Refusals for outputs come before anything is opened for writing. */
-	if (is_out && exists) {
-		if (s->kind == K_FILE && !dd->o.force)
-			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' exists and would be overwritten; "
-			           "pass --force (or oflag=force) to allow that, or name a new "
-			           "file", s->path);
-		/* --force is for the file, not for a disk image in use (the
-		 * file behind a loop device): that is refused like a mounted
-		 * device.  Where files cannot be looked up (-ENOTSUP) they are
-		 * written as before. */
-		why[0] = '\0';
-		if (s->kind == K_FILE && dio_device_in_use(s->path, why, sizeof(why)) == 1)
-			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
-			           "(%s)", s->path, why);
-		if (s->kind != K_FILE) {
-			if (!dd->o.force)
-				fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
-				           "would be destroyed; pass --force (or oflag=force) to "
-				           "allow that", s->path);
-			/* An sg node is checked through its disk: one whose disk
-			 * cannot be found cannot be checked, and is not written. */
-			if (S_ISCHR(st.st_mode) && sg_without_disk(s->path))
-				fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block "
-				           "device of this SCSI generic node cannot be determined "
-				           "(no disk behind it?), so whether it is in use cannot "
-				           "be checked", s->path);
-			why[0] = '\0';
-			r = dio_device_in_use(s->path, why, sizeof(why));
-			if (r == 1)
-				fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in "
-				           "use (%s)", s->path, why);
-			if (r < 0)
-				fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot "
-				           "tell whether it is in use (%s%s%s)", s->path,
-				           dio_strerror(r), why[0] ? ": " : "", why);
-			claim_output(dd, s);
-		}
-	}
+	if (is_out && exists)
+		check_existing_output(dd, s, &st);
 
 	if (s->kind == K_SG) {
 		if (fl->direct)
