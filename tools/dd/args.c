@@ -165,11 +165,13 @@ static const char *const operand_words[] = {
 	"thr", "engine", "qd", "rate", "time", "dio", "fadvise", "largepages",
 	"bufoff", NULL
 };
+/* struct opts has a "given" mark for each of them */
+typedef char operand_marks_fit[sizeof(operand_words) / sizeof(operand_words[0]) <=
+                               MAX_OPERANDS ? 1 : -1];
 
 void
 parse_operand(struct dd *dd, const char *arg)
 {
-	static int seen[sizeof(operand_words) / sizeof(operand_words[0])];
 	const char *eq = strchr(arg, '=');
 	char key[32], err[DIOT_ERR_MAX], *v2;
 	const char *v;
@@ -190,7 +192,7 @@ parse_operand(struct dd *dd, const char *arg)
 	for (k = 0; operand_words[k] != NULL; k++)
 		if (strcmp(key, operand_words[k]) == 0)
 			break;
-	if (operand_words[k] != NULL && seen[k]) {
+	if (operand_words[k] != NULL && dd->o.seen[k]) {
 		if (strcmp(key, "if") == 0 || strcmp(key, "of") == 0)
 			diot_usage_error("%s= given twice (list the %s in one %s=, separated "
 			                 "by commas)", key, key[0] == 'i' ? "inputs" : "outputs",
@@ -201,7 +203,7 @@ parse_operand(struct dd *dd, const char *arg)
 		diot_usage_error("%s= given twice ('%s'): give each operand once", key, arg);
 	}
 	if (operand_words[k] != NULL)
-		seen[k] = 1;
+		dd->o.seen[k] = 1;
 	if (strcmp(key, "if") == 0) {
 		dd->o.nif = split_list(key, v, dd->o.ifs, MAX_DEVS);
 	} else if (strcmp(key, "of") == 0) {

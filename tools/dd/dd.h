@@ -34,6 +34,7 @@
 #define MAX_BS (1ull << 30)
 #define MAX_TRANSFER (1ull << 30)
 #define STAMP_STEP 4096          /* write pattern: a stamp per block and 4 KiB */
+#define MAX_OPERANDS 32          /* operand words (args.c)                     */
 #define NLOG2 64                 /* log2 latency buckets in the reports */
 
 enum mode { MODE_READ, MODE_WRITE, MODE_COPY };
@@ -64,6 +65,7 @@ struct opts {
 	uint64_t bufoff;         /* bufoff=                                     */
 	int bufoff_set;
 	struct side_flags iflag, oflag;
+	char seen[MAX_OPERANDS];  /* each operand word given once at most      */
 };
 
 
