@@ -1,0 +1,342 @@
+#include "config.h"
+
+#include "tools/dd/dd.h"
+
+
+const char *const mode_words[] = { "read", "write", "copy", NULL };
+const char *const engine_words[] = { "sync", "aio", "io_uring", "posix-aio", NULL };
+const char *const format_words[] = { "table", "csv", "json", NULL };
+/* fadvise=: "none" gives no hint (the default, as dd); the others are
+ * posix_fadvise() advice for the whole of every file and block device. */
+const char *const fadvise_words[] = { "none", "normal", "sequential", "random", NULL };
+
+/* ------------------------------------------------------------ usage */
+
+void
+usage(void)
+{
+	printf(
+"Usage: dio-dd [OPTIONS] OPERAND=VALUE...\n"
+"Sequential reads, writes or copies on one or more files or devices at\n"
+"once, measured: whole-workload wall time, time in the I/O calls, MB/s,\n"
+"per-call latency (mean, percentiles, histogram), CPU, and for SCSI\n"
+"generic devices the commands where direct I/O was asked but not done.\n"
+"\n"
+"Operands:\n"
+"  if=FILE[,FILE...]     read these (files, block devices, sg devices)\n"
+"  of=FILE[,FILE...]     write these; with if= the copy is pairwise\n"
+"                        (if=a,b of=c,d copies a to c and b to d at once);\n"
+"                        of=/dev/null means nowhere (a read)\n"
+"  mode=read|write|copy  the default follows if=/of= (read: if= only,\n"
+"                        write: of= only, writing a generated pattern)\n"
+"  bs=SIZE               block size (default 512; sg: the device's block)\n"
+"  bpt=N                 blocks per transfer (default 1): each call moves\n"
+"                        bs*bpt bytes\n"
+"  count=N               blocks per device (default: to the end of the\n"
+"                        input; write mode: to the end of a device)\n"
+"  skip=N, seek=N        blocks to skip at the start of input, output\n"
+"  iflag=, oflag=LIST    direct (O_DIRECT / directio), dsync, sync\n"
+"                        (oflag; on sg: FUA), nocopy (iflag: read into the\n"
+"                        kernel and drop, no user copy), sg (SCSI READ/WRITE\n"
+"                        on a block device too), force (oflag: as --force),\n"
+"                        notrunc (oflag: do not truncate an output file to\n"
+"                        seek*bs before writing)\n"
+"  thr=N                 threads per device (default 1)\n"
+"  engine=sync|aio|io_uring|posix-aio   synchronous calls (default) or the\n"
+"                        asynchronous queue; aio takes io_uring and falls\n"
+"                        back to POSIX AIO, saying so\n"
+"  qd=N                  requests in flight per thread for the asynchronous\n"
+"                        engine (default 1; qd > 1 implies engine=aio)\n"
+"  rate=SIZE[/s]         per-device rate limit in bytes per second\n"
+"  time=0|1              1: print the timing report (default 0: records and\n"
+"                        the throughput line only; csv/json always have all)\n"
+"  dio=0|1               sg: ask for direct transfers (SG_FLAG_DIRECT_IO)\n"
+"  bufoff=BYTES          each buffer starts BYTES past an aligned boundary,\n"
+"                        0 to 4095 (default: 32 when every transfer goes\n"
+"                        through the page cache, where the kernel's copies\n"
+"                        were measured faster than to a cache-line aligned\n"
+"                        buffer; otherwise 0: with a direct side it must be\n"
+"                        a multiple of the memory alignment)\n"
+"  largepages=0|1        1 (default): each thread's buffers on large pages\n"
+"                        where the system has them (transparent huge\n"
+"                        pages), so direct transfers pin fewer pages\n"
+"  fadvise=none|normal|sequential|random   page-cache advice for every\n"
+"                        file and block device (default none: no hint,\n"
+"                        as dd; fio gives sequential by default)\n"
+"\n"
+"Options:\n"
+"  -f, --format FMT      table (default), csv or json\n"
+"      --force           allow writing over an existing file or a device\n"
+"      --processes       one process per device (each in a session of its\n"
+"                        own, as fio runs its jobs) with its thr= threads;\n"
+"                        default: one process, every thread in it\n"
+"      --same-session    with --processes: the worker processes stay in\n"
+"                        dio-dd's session (as separate dd commands would)\n"
+"  -h, --help            this text\n"
+"  -V, --version         version and backend\n"
+"\n"
+"Sizes take the suffixes %s.\n"
+"A mounted or otherwise busy device is never written; an existing file or\n"
+"any device only with --force (or oflag=force); new files are created.\n"
+"An output file is truncated to seek*bs first (unless oflag=notrunc).  An\n"
+"output that is also an input or another output (the same file or device\n"
+"under another name, a disk and one of its partitions) is refused.\n"
+"Exit status: 0 success, 1 the run failed (the partial results are\n"
+"printed), 2 bad usage (also: an if= that does not exist, an of= in a\n"
+"directory that does not exist), 130 interrupted by SIGINT (partial\n"
+"results).\n",
+	diot_size_suffixes());
+}
+
+/* ------------------------------------------------------------ operands */
+
+static int
+split_list(const char *key, const char *v, char **out, int max)
+{
+	char *copy = strdup(v), *item, *save = NULL;
+	int n = 0;
+
+	if (copy == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	if (*v == '\0')
+		diot_usage_error("%s=: empty (name at least one file or device)", key);
+	if (*v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+		diot_usage_error("%s='%s': empty item in the list", key, v);
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (n == max)
+			diot_usage_error("%s=: at most %d files or devices", key, max);
+		out[n++] = item;
+	}
+	return n;
+}
+
+static void
+parse_flags(const char *key, const char *v, struct side_flags *f, int is_out)
+{
+	char *copy = strdup(v), *item, *save = NULL;
+
+	if (copy == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	if (*v == '\0' || *v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+		diot_usage_error("%s='%s': empty item in the list", key, v);
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (strcmp(item, "direct") == 0)
+			f->direct = 1;
+		else if (strcmp(item, "sg") == 0)
+			f->sg = 1;
+		else if (is_out && strcmp(item, "dsync") == 0)
+			f->dsync = 1;
+		else if (is_out && strcmp(item, "sync") == 0)
+			f->sync = 1;
+		else if (is_out && strcmp(item, "force") == 0)
+			f->force = 1;
+		else if (is_out && strcmp(item, "notrunc") == 0)
+			f->notrunc = 1;
+		else if (!is_out && strcmp(item, "nocopy") == 0)
+			f->nocopy = 1;
+		else if (!is_out && (strcmp(item, "dsync") == 0 || strcmp(item, "sync") == 0 ||
+		                     strcmp(item, "force") == 0 ||
+		                     strcmp(item, "notrunc") == 0))
+			diot_usage_error("iflag=%s: '%s' is an output flag (use oflag=%s)",
+			                 v, item, item);
+		else if (is_out && strcmp(item, "nocopy") == 0)
+			diot_usage_error("oflag=%s: 'nocopy' is an input flag (iflag=nocopy "
+			                 "reads into the kernel and drops the data)", v);
+		else
+			diot_usage_error("%s=%s: unknown flag '%s' (allowed: %s)", key, v, item,
+			                 is_out ? "direct, dsync, sync, sg, force, notrunc"
+			                        : "direct, nocopy, sg");
+	}
+	free(copy);
+}
+
+static void
+parse_u(const char *key, const char *v, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char err[DIOT_ERR_MAX];
+
+	if (diot_parse_uint(v, min, max, out, err, sizeof(err)) < 0)
+		diot_usage_error("%s='%s': %s", key, v, err);
+}
+
+/* The operands; each may be given once. */
+static const char *const operand_words[] = {
+	"if", "of", "mode", "bs", "bpt", "count", "skip", "seek", "iflag", "oflag",
+	"thr", "engine", "qd", "rate", "time", "dio", "fadvise", "largepages",
+	"bufoff", NULL
+};
+/* struct opts has a "given" mark for each of them */
+typedef char operand_marks_fit[sizeof(operand_words) / sizeof(operand_words[0]) <=
+                               MAX_OPERANDS ? 1 : -1];
+
+void
+parse_operand(struct dd *dd, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char key[32], err[DIOT_ERR_MAX], *v2;
+	const char *v;
+	uint64_t u;
+	int idx, k;
+	size_t kl;
+
+	if (eq == NULL || eq == arg)
+		diot_usage_error("'%s': operands are KEY=VALUE (if=, of=, bs=, count=, "
+		                 "skip=, seek=, bpt=, iflag=, oflag=, thr=, mode=, engine=, "
+		                 "qd=, rate=, time=, dio=, fadvise=, largepages=, bufoff=)", arg);
+	kl = (size_t)(eq - arg);
+	if (kl >= sizeof(key))
+		diot_usage_error("'%s': unknown operand", arg);
+	memcpy(key, arg, kl);
+	key[kl] = '\0';
+	v = eq + 1;
+	for (k = 0; operand_words[k] != NULL; k++)
+		if (strcmp(key, operand_words[k]) == 0)
+			break;
+	if (operand_words[k] != NULL && dd->o.seen[k]) {
+		if (strcmp(key, "if") == 0 || strcmp(key, "of") == 0)
+			diot_usage_error("%s= given twice (list the %s in one %s=, separated "
+			                 "by commas)", key, key[0] == 'i' ? "inputs" : "outputs",
+			                 key);
+		if (strcmp(key, "iflag") == 0 || strcmp(key, "oflag") == 0)
+			diot_usage_error("%s= given twice (list the flags in one %s=, separated "
+			                 "by commas)", key, key);
+		diot_usage_error("%s= given twice ('%s'): give each operand once", key, arg);
+	}
+	if (operand_words[k] != NULL)
+		dd->o.seen[k] = 1;
+	if (strcmp(key, "if") == 0) {
+		dd->o.nif = split_list(key, v, dd->o.ifs, MAX_DEVS);
+	} else if (strcmp(key, "of") == 0) {
+		dd->o.nof = split_list(key, v, dd->o.ofs, MAX_DEVS);
+	} else if (strcmp(key, "bs") == 0) {
+		if (diot_parse_size_range(v, 1, MAX_BS, &dd->o.bs, err, sizeof(err)) < 0)
+			diot_usage_error("bs='%s': %s", v, err);
+	} else if (strcmp(key, "count") == 0) {
+		parse_u(key, v, 0, UINT64_MAX / 2, &dd->o.count);
+		dd->o.count_set = 1;
+	} else if (strcmp(key, "skip") == 0) {
+		parse_u(key, v, 0, UINT64_MAX / 2, &dd->o.skip);
+	} else if (strcmp(key, "seek") == 0) {
+		parse_u(key, v, 0, UINT64_MAX / 2, &dd->o.seek);
+	} else if (strcmp(key, "bpt") == 0) {
+		parse_u(key, v, 1, 1u << 24, &dd->o.bpt);
+	} else if (strcmp(key, "thr") == 0) {
+		parse_u(key, v, 1, MAX_THREADS, &dd->o.thr);
+	} else if (strcmp(key, "qd") == 0) {
+		parse_u(key, v, 1, MAX_QD, &dd->o.qd);
+		dd->o.qd_set = 1;
+	} else if (strcmp(key, "time") == 0) {
+		parse_u(key, v, 0, 1, &u);
+		dd->o.time = (int)u;
+	} else if (strcmp(key, "dio") == 0) {
+		parse_u(key, v, 0, 1, &u);
+		dd->o.dio = (int)u;
+	} else if (strcmp(key, "iflag") == 0) {
+		parse_flags(key, v, &dd->o.iflag, 0);
+	} else if (strcmp(key, "oflag") == 0) {
+		parse_flags(key, v, &dd->o.oflag, 1);
+	} else if (strcmp(key, "mode") == 0) {
+		if (diot_parse_word(v, mode_words, &idx, err, sizeof(err)) < 0)
+			diot_usage_error("mode='%s': %s", v, err);
+		dd->o.mode = idx;
+		dd->o.mode_set = 1;
+	} else if (strcmp(key, "engine") == 0) {
+		if (diot_parse_word(v, engine_words, &idx, err, sizeof(err)) < 0)
+			diot_usage_error("engine='%s': %s", v, err);
+		dd->o.engine = idx;
+		dd->o.engine_set = 1;
+	} else if (strcmp(key, "largepages") == 0) {
+		parse_u(key, v, 0, 1, &u);
+		dd->o.small_pages = u == 0;
+	} else if (strcmp(key, "bufoff") == 0) {
+		parse_u(key, v, 0, 4095, &dd->o.bufoff);
+		dd->o.bufoff_set = 1;
+	} else if (strcmp(key, "fadvise") == 0) {
+		if (diot_parse_word(v, fadvise_words, &idx, err, sizeof(err)) < 0)
+			diot_usage_error("fadvise='%s': %s", v, err);
+#ifndef POSIX_FADV_SEQUENTIAL
+		if (idx != 0)
+			diot_usage_error("fadvise=%s: this platform has no posix_fadvise()", v);
+#endif
+		dd->o.fadvise = idx;
+	} else if (strcmp(key, "rate") == 0) {
+		v2 = strdup(v);
+		if (v2 == NULL)
+			diot_die(DIOT_EXIT_FAIL, "out of memory");
+		kl = strlen(v2);
+		if (kl > 2 && strcmp(v2 + kl - 2, "/s") == 0)
+			v2[kl - 2] = '\0';
+		if (diot_parse_size_range(v2, 1, UINT64_MAX / 1000000000ull, &dd->o.rate, err,
+		                          sizeof(err)) < 0)
+			diot_usage_error("rate='%s': %s (bytes per second, e.g. rate=100M)",
+			                 v, err);
+		free(v2);
+	} else {
+		diot_usage_error("'%s': unknown operand '%s' (allowed: if, of, mode, bs, "
+		                 "bpt, count, skip, seek, iflag, oflag, thr, engine, qd, "
+		                 "rate, time, dio, fadvise, largepages, bufoff)", arg, key);
+	}
+}
+
+enum { OPT_FORMAT = 1, OPT_FORCE, OPT_PROCESSES, OPT_SAME_SESSION, OPT_HELP,
+       OPT_VERSION };
+
+static const struct diot_opt options[] = {
+	{ "format", 'f', DIOT_REQ_ARG, OPT_FORMAT },
+	{ "force", 0, DIOT_NO_ARG, OPT_FORCE },
+	{ "processes", 0, DIOT_NO_ARG, OPT_PROCESSES },
+	{ "same-session", 0, DIOT_NO_ARG, OPT_SAME_SESSION },
+	{ "help", 'h', DIOT_NO_ARG, OPT_HELP },
+	{ "version", 'V', DIOT_NO_ARG, OPT_VERSION },
+	{ NULL, 0, 0, 0 }
+};
+
+/* The command line into dd->o; --help and --version end the program here. */
+void
+parse_args(struct dd *dd, int argc, char **argv)
+{
+	struct diot_optstate st;
+	char err[DIOT_ERR_MAX];
+	int id, idx;
+
+	dd->o.bs = 512;
+	dd->o.bpt = 1;
+	dd->o.thr = 1;
+	dd->o.qd = 1;
+	diot_getopt_init(&st);
+	while ((id = diot_getopt(argc, argv, options, &st)) != DIOT_OPT_END) {
+		switch (id) {
+		case DIOT_OPT_ERROR:
+			diot_usage_error("%s", st.err);
+		case DIOT_OPT_OPERAND:
+			parse_operand(dd, st.arg);
+			break;
+		case OPT_FORMAT:
+			if (dd->o.format_set)
+				diot_usage_error("%s given twice: give the format once", st.name);
+			dd->o.format_set = 1;
+			if (diot_parse_word(st.arg, format_words, &idx, err, sizeof(err)) < 0)
+				diot_usage_error("%s '%s': %s", st.name, st.arg, err);
+			dd->o.format = idx;
+			break;
+		case OPT_FORCE:
+			dd->o.force = 1;
+			break;
+		case OPT_PROCESSES:
+			dd->o.procs = 1;
+			break;
+		case OPT_SAME_SESSION:
+			dd->o.same_session = 1;
+			break;
+		case OPT_HELP:
+			usage();
+			exit(stdout_ok() ? 0 : DIOT_EXIT_FAIL);
+		case OPT_VERSION:
+			printf("dio-dd (libdirectio) %s, backend %s, aio engines:%s%s\n",
+			       dio_version_string(), dio_backend_name(),
+			       (dio_aio_engines() & (1u << DIO_AIO_IO_URING)) ? " io_uring" : "",
+			       (dio_aio_engines() & (1u << DIO_AIO_POSIX)) ? " posix-aio" : "");
+			exit(stdout_ok() ? 0 : DIOT_EXIT_FAIL);
+		}
+	}
+}

@@ -1,0 +1,312 @@
+#include "config.h"
+
+#include "tools/dd/dd.h"
+
+/* Decide the dio_aio engine for engine=aio|io_uring|posix-aio. */
+void
+choose_engine(struct dd *dd)
+{
+	unsigned have = dio_aio_engines();
+	dio_aio *probe;
+	int err = 0;
+
+	if (dd->o.engine == ENG_URING) {
+		if (!(have & (1u << DIO_AIO_IO_URING)))
+			diot_usage_error("engine=io_uring: not part of this build (%s; configure "
+			                 "found no liburing or --without-liburing); use "
+			                 "engine=aio or engine=posix-aio",
+			                 strcmp(dio_backend_name(), "linux") == 0
+			                 ? "linux backend" : "io_uring is Linux only");
+		dd->aio_engine = DIO_AIO_IO_URING;
+	} else if (dd->o.engine == ENG_POSIX) {
+		if (!(have & (1u << DIO_AIO_POSIX)))
+			diot_usage_error("engine=posix-aio: this C library has no POSIX AIO");
+		dd->aio_engine = DIO_AIO_POSIX;
+	} else if (have & (1u << DIO_AIO_IO_URING)) {
+		probe = dio_aio_new((unsigned)dd->o.qd, DIO_AIO_IO_URING, &err);
+		if (probe != NULL) {
+			dd->aio_engine = DIO_AIO_IO_URING;
+			dio_aio_free(probe);
+			return;
+		}
+		snprintf(dd->engine_note, sizeof(dd->engine_note), "io_uring is compiled in but the "
+		         "kernel refused it (%s): falling back to POSIX AIO", dio_strerror(err));
+	} else {
+		snprintf(dd->engine_note, sizeof(dd->engine_note), "io_uring is not available (not "
+		         "compiled into this build of libdirectio, %s backend): falling back "
+		         "to POSIX AIO", dio_backend_name());
+	}
+	if (dd->aio_engine < 0) {
+		if (!(have & (1u << DIO_AIO_POSIX)))
+			diot_die(DIOT_EXIT_FAIL, "engine=aio: no asynchronous engine in this "
+			         "build (no io_uring, no POSIX AIO)");
+		dd->aio_engine = DIO_AIO_POSIX;
+	}
+	if (dd->engine_note[0] != '\0')
+		diot_warn("%s", dd->engine_note);
+}
+
+/* 1 if path is the null device (by device number, whatever its name). */
+static int
+is_dev_null(const char *path)
+{
+	struct stat a, b;
+
+	return stat(path, &a) == 0 && S_ISCHR(a.st_mode) && stat("/dev/null", &b) == 0 &&
+	       S_ISCHR(b.st_mode) && a.st_rdev == b.st_rdev;
+}
+
+/* skip=/seek= (and with count= the end of the transfer) as byte offsets
+ * must fit in int64: no offset may wrap around. */
+static void
+check_offset(struct dd *dd, const char *key, uint64_t blocks)
+{
+	const uint64_t max = (uint64_t)INT64_MAX;
+
+	if (blocks > max / dd->o.bs)
+		diot_usage_error("%s=%" PRIu64 " blocks of bs=%" PRIu64 " is beyond the "
+		                 "largest file offset (2^63-1 bytes)", key, blocks, dd->o.bs);
+	if (dd->o.count_set && dd->o.count > (max - blocks * dd->o.bs) / dd->o.bs)
+		diot_usage_error("%s=%" PRIu64 " + count=%" PRIu64 " blocks of bs=%" PRIu64
+		                 " end beyond the largest file offset (2^63-1 bytes)", key,
+		                 blocks, dd->o.count, dd->o.bs);
+}
+
+void
+check_operands(struct dd *dd)
+{
+	int i;
+
+	if (!dd->o.nif && !dd->o.nof)
+		diot_usage_error("nothing to do: name an input (if=) to read, an output "
+		                 "(of=) to write, or both to copy");
+	/* of=/dev/null (under any name): nowhere. */
+	if (dd->o.nof == 1 && dd->o.nif && (!dd->o.mode_set || dd->o.mode == MODE_READ) &&
+	    is_dev_null(dd->o.ofs[0])) {
+		dd->o.nof = 0;
+		if (!dd->o.mode_set)
+			dd->o.mode = MODE_READ;
+	}
+	if (!dd->o.mode_set)
+		dd->o.mode = dd->o.nif && dd->o.nof ? MODE_COPY : dd->o.nif ? MODE_READ : MODE_WRITE;
+	switch (dd->o.mode) {
+	case MODE_READ:
+		if (!dd->o.nif)
+			diot_usage_error("mode=read needs if= (the files or devices to read)");
+		if (dd->o.nof)
+			diot_usage_error("mode=read reads to nowhere: drop of= (or use "
+			                 "mode=copy)");
+		break;
+	case MODE_WRITE:
+		if (!dd->o.nof)
+			diot_usage_error("mode=write needs of= (the files or devices to write)");
+		if (dd->o.nif)
+			diot_usage_error("mode=write writes a generated pattern: drop if= (or "
+			                 "use mode=copy)");
+		break;
+	case MODE_COPY:
+		if (!dd->o.nif || !dd->o.nof)
+			diot_usage_error("mode=copy needs both if= and of=");
+		if (dd->o.nif != dd->o.nof)
+			diot_usage_error("copy is pairwise: if= names %d input%s but of= names "
+			                 "%d output%s", dd->o.nif, dd->o.nif == 1 ? "" : "s", dd->o.nof,
+			                 dd->o.nof == 1 ? "" : "s");
+		break;
+	}
+	if (dd->o.mode == MODE_WRITE && (dd->o.iflag.direct || dd->o.iflag.nocopy || dd->o.iflag.sg))
+		diot_usage_error("iflag= is given but there is no input (if=)");
+	if (dd->o.mode == MODE_READ && (dd->o.oflag.direct || dd->o.oflag.dsync || dd->o.oflag.sync ||
+	                            dd->o.oflag.sg || dd->o.oflag.notrunc))
+		diot_usage_error("oflag= is given but there is no output (of=)");
+	if (dd->o.mode == MODE_WRITE && dd->o.skip)
+		diot_usage_error("skip= counts input blocks, and there is no input (if=); "
+		                 "use seek= for the output");
+	if (dd->o.mode == MODE_READ && dd->o.seek)
+		diot_usage_error("seek= counts output blocks, and there is no output (of=); "
+		                 "use skip= for the input");
+	if (dd->o.iflag.nocopy && dd->o.mode != MODE_READ)
+		diot_usage_error("iflag=nocopy drops the data in the kernel: it is for reads "
+		                 "(if= without of=), not %s", mode_name(dd));
+	if (dd->o.oflag.force)
+		dd->o.force = 1;
+	if (dd->o.qd > 1 && dd->o.engine_set && dd->o.engine == ENG_SYNC)
+		diot_usage_error("qd=%" PRIu64 " needs the asynchronous engine (engine=aio); "
+		                 "engine=sync does one call at a time", dd->o.qd);
+	if (dd->o.qd > 1 && !dd->o.engine_set)
+		dd->o.engine = ENG_AIO;
+	if (dd->o.engine != ENG_SYNC && dd->o.iflag.nocopy)
+		diot_usage_error("iflag=nocopy has no asynchronous form: use engine=sync");
+	if (dd->o.engine != ENG_SYNC && (dd->o.iflag.sg || dd->o.oflag.sg))
+		diot_usage_error("engine=%s: SCSI pass-through runs with engine=sync",
+		                 engine_words[dd->o.engine]);
+	if (dd->o.same_session && !dd->o.procs)
+		diot_usage_error("--same-session is about the worker processes of --processes; "
+		                 "give both, or neither");
+	if (dd->o.count_set && dd->o.count == 0)
+		diot_usage_error("count=0: nothing to transfer (count is in blocks of bs, "
+		                 "at least 1)");
+	for (i = 0; i < dd->o.nif; i++)
+		if (dd->o.ifs[i][0] == '\0')
+			diot_usage_error("if=: empty name");
+	if (dd->o.bs * dd->o.bpt > MAX_TRANSFER)
+		diot_usage_error("bs=%" PRIu64 " x bpt=%" PRIu64 " is %" PRIu64 " bytes per "
+		                 "transfer; at most %llu (1 GiB)", dd->o.bs, dd->o.bpt, dd->o.bs * dd->o.bpt,
+		                 (unsigned long long)MAX_TRANSFER);
+	check_offset(dd, "skip", dd->o.skip);
+	check_offset(dd, "seek", dd->o.seek);
+	if ((uint64_t)dd->o.thr * (uint64_t)(dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif) > 1024)
+		diot_usage_error("thr=%" PRIu64 " on %d devices is more than 1024 threads",
+		                 dd->o.thr, dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif);
+}
+
+/*
+ * After opening: what needs the opened devices (sg only with engine=sync,
+ * dio=1 only with an sg device), and each device's I/O label for the
+ * report ("file->block", ...; "mixed" in the total if they differ).
+ */
+void
+check_opened(struct dd *dd)
+{
+	int i, sg_any = 0;
+
+	for (i = 0; i < dd->ndevs; i++) {
+		const char *a = side_io(dd, &dd->devs[i].in, 1), *b = side_io(dd, &dd->devs[i].out, 0);
+
+		if (dd->devs[i].in.kind == K_SG || dd->devs[i].out.kind == K_SG)
+			sg_any = 1;
+		if (dd->o.engine != ENG_SYNC && (dd->devs[i].in.kind == K_SG || dd->devs[i].out.kind == K_SG))
+			fail_setup(dd, DIOT_EXIT_USAGE, "engine=%s: '%s' is a SCSI generic device, "
+			           "which dio-dd drives with engine=sync only",
+			           engine_words[dd->o.engine], dd->devs[i].name);
+		if (a && b && strcmp(a, b) != 0)
+			snprintf(dd->io_labels[i], sizeof(dd->io_labels[i]), "%s->%s", a, b);
+		else
+			snprintf(dd->io_labels[i], sizeof(dd->io_labels[i]), "%s", a ? a : b);
+		if (i == 0)
+			snprintf(dd->total_io, sizeof(dd->total_io), "%s", dd->io_labels[i]);
+		else if (strcmp(dd->total_io, dd->io_labels[i]) != 0)
+			snprintf(dd->total_io, sizeof(dd->total_io), "mixed");
+	}
+	if (dd->o.dio && !sg_any)
+		fail_setup(dd, DIOT_EXIT_USAGE, "dio=1 asks the sg driver for direct transfers: it "
+		           "needs an sg device (for files and block devices use iflag=direct "
+		           "or oflag=direct)");
+}
+
+/* Check bs against a side's direct-I/O granularity. */
+static void
+check_direct_align(struct dd *dd, const struct side *s, int is_out)
+{
+	uint32_t g = s->align.offset_align;
+	char a[32];
+
+	if (s->f == NULL || dio_file_direct(s->f) == DIO_MECH_NONE)
+		return;
+	if (!is_out && s->align.read_offset_align)
+		g = s->align.read_offset_align;
+	if (g > 1 && dd->o.bs % g != 0)
+		fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " is not a multiple of the direct "
+		           "I/O granularity of '%s' (%s, from %s); use bs=%s or a multiple "
+		           "of it, or drop %sflag=direct", dd->o.bs, s->path,
+		           diot_fmt_iec(g, a, sizeof(a)),
+		           dio_align_source_name((int)s->align.source), a, is_out ? "o" : "i");
+}
+
+/*
+ * One opened device's plan: bs against an sg device's block, direct I/O
+ * alignment, the byte offsets of skip= and seek=, how many blocks (count=,
+ * or to the end of the input or of the output device), and that they fit
+ * the output and the largest file offset.
+ */
+void
+plan_device(struct dd *dd, struct dev *d)
+{
+	uint64_t avail, rem, room, base;
+
+	/* sg: bs is the device's logical block, as sgp_dd wants it. */
+	if (d->in.kind == K_SG && dd->o.bs != d->in.sg_block)
+		fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
+		           "-byte blocks: for SCSI pass-through bs must be the device's "
+		           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
+		           dd->o.bs, d->in.path, d->in.sg_block, d->in.sg_block);
+	if (d->out.kind == K_SG && dd->o.bs != d->out.sg_block)
+		fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
+		           "-byte blocks: for SCSI pass-through bs must be the device's "
+		           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
+		           dd->o.bs, d->out.path, d->out.sg_block, d->out.sg_block);
+	if (d->in.path)
+		check_direct_align(dd, &d->in, 0);
+	if (d->out.path)
+		check_direct_align(dd, &d->out, 1);
+	/* skip*bs and seek*bs fit in int64 (check_operands). */
+	d->in_base = (int64_t)(dd->o.skip * dd->o.bs);
+	d->out_base = (int64_t)(dd->o.seek * dd->o.bs);
+	/* How many blocks. */
+	if (d->in.path) {
+		if (dd->o.skip * dd->o.bs > d->in.size)
+			fail_setup(dd, DIOT_EXIT_USAGE, "skip=%" PRIu64 " is beyond the end of "
+			           "'%s' (%" PRIu64 " bytes = %" PRIu64 " blocks of %" PRIu64
+			           ")", dd->o.skip, d->in.path, d->in.size, d->in.size / dd->o.bs,
+			           dd->o.bs);
+		rem = d->in.size - dd->o.skip * dd->o.bs;
+		avail = rem / dd->o.bs + (rem % dd->o.bs != 0);
+		/* A file may grow: read count= blocks or to its end; a
+		 * device ends where it ends. */
+		if (!dd->o.count_set)
+			d->nblocks = avail;
+		else if (d->in.kind == K_FILE || dd->o.count < avail)
+			d->nblocks = dd->o.count;
+		else
+			d->nblocks = avail;
+	} else if (dd->o.count_set) {
+		d->nblocks = dd->o.count;
+	} else if (d->out.kind != K_FILE) {
+		if (dd->o.seek * dd->o.bs > d->out.size)
+			fail_setup(dd, DIOT_EXIT_USAGE, "seek=%" PRIu64 " is beyond the end of "
+			           "'%s' (%" PRIu64 " bytes)", dd->o.seek, d->out.path,
+			           d->out.size);
+		d->nblocks = (d->out.size - dd->o.seek * dd->o.bs) / dd->o.bs;
+	} else {
+		fail_setup(dd, DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
+		           "file '%s' (how many blocks of bs=%" PRIu64 ")", d->out.path,
+		           dd->o.bs);
+	}
+	/* No offset of the run may pass 2^63-1 (a file's size may). */
+	base = dd->o.skip > dd->o.seek ? dd->o.skip * dd->o.bs : dd->o.seek * dd->o.bs;
+	if (d->nblocks > ((uint64_t)INT64_MAX - base) / dd->o.bs)
+		fail_setup(dd, DIOT_EXIT_USAGE, "'%s': %" PRIu64 " blocks of bs=%" PRIu64
+		           " after skip=/seek= end beyond the largest file offset "
+		           "(2^63-1 bytes); lower count=", d->name, d->nblocks, dd->o.bs);
+	/* Room in an output device (in blocks: nothing can wrap). */
+	room = d->out.size / dd->o.bs > dd->o.seek ? d->out.size / dd->o.bs - dd->o.seek : 0;
+	if (d->out.path && d->out.kind != K_FILE && d->nblocks > room)
+		fail_setup(dd, DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) has room for %"
+		           PRIu64 " blocks of %" PRIu64 " after seek=%" PRIu64 ", not %"
+		           PRIu64 "; lower count=", d->out.path, d->out.size, room,
+		           dd->o.bs, dd->o.seek, d->nblocks);
+	/* SCSI WRITE takes whole blocks: an input ending in a piece of
+	 * one cannot be copied to sg whole. */
+	if (d->out.kind == K_SG && d->in.path) {
+		rem = d->in.size - dd->o.skip * dd->o.bs;
+		if ((!dd->o.count_set || dd->o.count > rem / dd->o.bs) && rem % dd->o.bs != 0) {
+			char hint[80] = "";
+
+			if (rem / dd->o.bs > 0)
+				snprintf(hint, sizeof(hint), "; count=%" PRIu64 " copies the "
+				         "whole blocks only", rem / dd->o.bs);
+			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is written with SCSI WRITE "
+			           "in whole blocks of %" PRIu64 " bytes, but the input '%s' "
+			           "has %" PRIu64 " bytes to copy, %" PRIu64 " of them after "
+			           "the last whole block: those cannot be written%s",
+			           d->out.path, dd->o.bs, d->in.path, rem, rem % dd->o.bs, hint);
+		}
+	}
+	if (d->in.path && d->nblocks == 0)
+		diot_warn("if= '%s' %s: nothing to read (a file that does not report "
+		          "its size, such as those under /proc, is read with count=)",
+		          d->in.path, d->in.size == 0 ? "reports a size of 0 bytes"
+		                                      : "has nothing after skip=");
+	d->ntransfers = (d->nblocks + dd->o.bpt - 1) / dd->o.bpt;
+	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
+	                  d->out.align.mem_align);
+}

@@ -1,0 +1,298 @@
+/*
+ * dio-dd's model: the options, a device's two sides, a device, a
+ * worker's context, a report row; and the stages' entry points.
+ */
+#ifndef DIO_DD_H
+#define DIO_DD_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libdirectio.h"
+#include "tools/kit/hist.h"
+#include "tools/kit/util.h"
+
+#define MAX_DEVS 64
+#define MAX_THREADS 64           /* per device */
+#define MAX_QD 1024
+#define MAX_BS (1ull << 30)
+#define MAX_TRANSFER (1ull << 30)
+#define STAMP_STEP 4096          /* write pattern: a stamp per block and 4 KiB */
+#define MAX_OPERANDS 32          /* operand words (args.c)                     */
+#define NLOG2 64                 /* log2 latency buckets in the reports */
+
+enum mode { MODE_READ, MODE_WRITE, MODE_COPY };
+enum path_kind { K_NONE, K_FILE, K_BLOCK, K_SG };
+enum engine { ENG_SYNC, ENG_AIO, ENG_URING, ENG_POSIX };
+enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+extern const char *const mode_words[];
+extern const char *const engine_words[];
+extern const char *const format_words[];
+/* fadvise=: "none" gives no hint (the default, as dd); the others are
+ * posix_fadvise() advice for the whole of every file and block device. */
+extern const char *const fadvise_words[];
+
+/* ------------------------------------------------------------ options */
+
+struct side_flags {
+	int direct, dsync, sync, nocopy, sg, force, notrunc;
+};
+
+struct opts {
+	char *ifs[MAX_DEVS], *ofs[MAX_DEVS];
+	int nif, nof;
+	uint64_t bs, count, skip, seek, bpt, thr, qd, rate;
+	int count_set, qd_set, mode_set, mode, engine, engine_set;
+	int time, dio, format, format_set, force, procs, same_session, fadvise;
+	int small_pages;         /* largepages=0                                */
+	uint64_t bufoff;         /* bufoff=                                     */
+	int bufoff_set;
+	struct side_flags iflag, oflag;
+	char seen[MAX_OPERANDS];  /* each operand word given once at most      */
+};
+
+
+/* ------------------------------------------------------------ devices */
+
+struct wctx;
+
+struct side {
+	const char *path;
+	int kind;                /* path_kind                                   */
+	dio_file *f;             /* K_FILE / K_BLOCK                            */
+	int fd;                  /* the descriptor (sg: from dio_scsi_open)     */
+	int created;             /* we created this output file                 */
+	uint64_t size;           /* bytes (0: unknown / new file)               */
+	uint32_t sg_block;       /* sg: logical block length                    */
+	uint64_t sg_blocks;      /* sg: capacity in blocks                      */
+	int use16;               /* sg: READ/WRITE(16) needed                   */
+	int claim_fd;            /* output device held exclusively, or -1       */
+	uint32_t allow_dio;      /* sg with dio=1: the driver's allow_dio (tri) */
+	char allow_dio_path[64]; /* and where it is set                         */
+	struct dio_align align;
+	/* the read (if=) or write (of=) of this side: io_choose() */
+	int64_t (*xfer)(struct wctx *w, const struct side *s, void *buf, size_t len,
+	                int64_t off);
+};
+
+struct dev {
+	int index;
+	char name[PATH_MAX * 2 + 8];
+	struct side in, out;
+	uint64_t nblocks;        /* blocks to transfer                          */
+	uint64_t ntransfers;     /* ceil(nblocks / bpt)                         */
+	int64_t in_base, out_base;
+	size_t align;            /* buffer alignment                            */
+	/* shared while running, under lock */
+	pthread_mutex_t lock;
+	uint64_t next;           /* next transfer index                         */
+	int eof;                 /* a short read: no more transfers             */
+	/* results (merged from the threads under lock) */
+	struct diot_hist hist;
+	uint64_t bytes, rbytes, wbytes, calls;
+	uint64_t io_ns, cpu_ns, t_end;
+	uint64_t sg_cmds, sg_not_direct;
+	size_t buf_page;         /* page size of the threads' buffers           */
+	int err;
+	char errmsg[512];
+	char reason[400];        /* sg: why direct was not done                 */
+};
+
+/* ------------------------------------------------------------ aliases */
+
+/*
+ * What a name reaches, so that an output that is also an input, or the
+ * same output named twice, is refused whatever the names: a file by its
+ * device and inode, an output that does not exist yet by its directory
+ * and name, a device by its number (and, from the library's device
+ * facts, the block device of an sg node, the whole disk of a partition
+ * and the image file of a loop device).
+ */
+enum { ID_FILE = 1, ID_NEW, ID_DEV };
+
+struct devno {
+	int set, chr;            /* chr: a character device                     */
+	dev_t rdev;
+};
+
+struct ident {
+	const char *label;       /* "if=" or "of="                              */
+	const char *path;
+	int type;
+	dev_t dev;               /* ID_FILE: st_dev; ID_NEW: its directory's    */
+	ino_t ino;
+	const char *base;        /* ID_NEW: the name in that directory          */
+	struct devno node, blk;  /* ID_DEV: the node; the block device under it */
+	struct devno disk;       /* ID_DEV: the whole disk                      */
+	int has_back;            /* ID_DEV: a loop device's image file          */
+	dev_t back_dev;
+	ino_t back_ino;
+};
+
+/* ------------------------------------------------------------ transfers */
+
+/* What one thread measured; merged into its device at the end. */
+struct wctx {
+	struct dd *dd;
+	struct dev *d;
+	int k;
+	struct diot_hist hist;
+	uint64_t bytes, rbytes, wbytes, calls, io_ns, cpu_ns, t_end;
+	uint64_t sg_cmds, sg_not_direct;
+	size_t page;             /* page size of the buffers: large or base     */
+	int err;
+	char errmsg[512];
+	char reason[400];
+	dio_scsi *sc;
+};
+
+/* The asynchronous engine: up to qd requests in flight. */
+struct slot {
+	unsigned char *buf;
+	uint64_t i, t_sub;
+	size_t len, n, done;
+	int64_t in_off, out_off;
+	int state;                  /* 0 free, 1 reading, 2 writing */
+};
+
+/* ------------------------------------------------------------ report */
+
+struct row {
+	const char *name, *input, *output, *io;
+	const struct diot_hist *h;
+	uint64_t bytes, full, partial, wfull, wpartial, calls, sg_cmds, sg_nd;
+	double wall_s, io_s, mbs, mibs, cpu_s;
+	const char *status, *error, *reason;
+};
+
+/* ------------------------------------------------------------ a run */
+
+/* Everything one run of dio-dd knows, passed to every stage. */
+struct dd {
+	struct opts o;
+	struct dev *devs;
+	int ndevs;
+	size_t tsize;            /* bytes per transfer: bs * bpt                */
+	size_t buf_off;          /* buffers start this far past an aligned
+	                          * boundary (bufoff=; set_buffer_offset())     */
+	int aio_engine;          /* dio_aio engine in use, or -1                */
+	char engine_note[300];
+	/* start gate */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate_cond;
+	int gate_open, gate_ready;
+	uint64_t t_go;
+	/* output devices held exclusively (claim_output) */
+	int nclaimed;
+	char claimed_names[512];
+	struct ident *idents;    /* check_aliases()                             */
+	/* report labels: per device, total */
+	char io_labels[MAX_DEVS][64];
+	char total_io[64];
+};
+
+/* Set by the signal handler (main.c; defined in workers.c): the only
+ * state outside struct dd. */
+extern volatile sig_atomic_t g_stop, g_signal;
+
+extern const char *const csv_cols;
+
+/* args.c */
+void usage(void);
+void parse_args(struct dd *dd, int argc, char **argv);
+void parse_operand(struct dd *dd, const char *arg);
+
+/* check.c */
+void choose_engine(struct dd *dd);
+void check_operands(struct dd *dd);
+void check_opened(struct dd *dd);
+void plan_device(struct dd *dd, struct dev *d);
+
+/* open.c */
+void DIOT_PRINTF(3, 4) DIOT_NORETURN fail_setup(struct dd *dd, int status, const char *fmt, ...);
+void set_buffer_offset(struct dd *dd);
+void setup_devices(struct dd *dd);
+void close_sides(struct dd *dd);
+
+/* alias.c */
+int overlap(const struct ident *a, const struct ident *b, char *msg, size_t len);
+void check_aliases(struct dd *dd);
+
+/* engine.c */
+void *worker(void *arg);
+
+/* io.c */
+void DIOT_PRINTF(3, 4) wfail(struct wctx *w, int err, const char *fmt, ...);
+void io_choose(const struct opts *opt, struct side *s, int is_out);
+int tail_needs_buffered(const struct dev *d, size_t n);
+int64_t write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off);
+
+/* pattern.c */
+void fill_pattern(unsigned char *buf, size_t len, size_t bs);
+void stamp(unsigned char *buf, size_t len, size_t bs, uint64_t off);
+
+/* workers.c */
+void wait_gate(struct dd *dd);
+void await_ready(struct dd *dd, int n);
+void open_gate(struct dd *dd);
+int start_threads(struct dd *dd, int first, int n, struct wctx **w, pthread_t *tid, int *started, char *why, size_t why_len);
+void cpu_times_all(struct dd *dd, double *user, double *sys);
+void run_workers(struct dd *dd, double *cpu_user, double *cpu_sys);
+void run_processes(struct dd *dd, struct wctx **w, pthread_t *tid, double *u0, double *s0);
+
+/* report.c */
+const char *side_io(struct dd *dd, const struct side *s, int is_in);
+void make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s);
+double us(const struct diot_hist *h, double q);
+void log2_buckets(const struct diot_hist *h, uint64_t *cnt);
+const char *mode_name(struct dd *dd);
+const char *engine_name(struct dd *dd);
+size_t buffer_page(struct dd *dd);
+void print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cpu_user, double cpu_sys);
+void print_records(struct dd *dd, FILE *fp, const struct row *tot);
+void csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double cu, double cs);
+
+int stdout_ok(void);
+int report(struct dd *dd, double cu, double cs);
+
+/* report-json.c */
+void print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cu, double cs);
+
+static inline size_t
+max_sz(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/* One read of the input, one write of the output, by the method chosen
+ * for each side when it was opened. */
+static inline int64_t
+do_read(struct wctx *w, struct side *s, void *buf, size_t len, int64_t off)
+{
+	return s->xfer(w, s, buf, len, off);
+}
+
+static inline int64_t
+do_write(struct wctx *w, struct side *s, const void *buf, size_t len, int64_t off)
+{
+	return s->xfer(w, s, (void *)(uintptr_t)buf, len, off);
+}
+
+#endif

@@ -1,0 +1,217 @@
+#include "config.h"
+
+#include "tools/dd/dd.h"
+#include "tools/kit/scsi.h"
+
+/* Record the first error of a thread and stop its device. */
+void DIOT_PRINTF(3, 4)
+wfail(struct wctx *w, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->err == 0) {
+		w->err = err;
+		va_start(ap, fmt);
+		vsnprintf(w->errmsg, sizeof(w->errmsg), fmt, ap);
+		va_end(ap);
+	}
+	pthread_mutex_lock(&w->d->lock);
+	w->d->err = err;
+	pthread_mutex_unlock(&w->d->lock);
+}
+
+/* Why a transfer asked to be direct was not (allow_dio from dio_devinfo). */
+static void
+explain_not_direct(const dio_scsi *c, const struct side *s, char *buf, size_t len)
+{
+	if (dio_scsi_xfer_done(c) == DIO_SCSI_XFER_AUTO)
+		snprintf(buf, len, "the OS chose the data path and does not report it");
+	else if (s->allow_dio == DIO_TRI_NO)
+		snprintf(buf, len, "%s is 0: the sg driver copies through its own buffer "
+		         "(as root: echo 1 > %s)", s->allow_dio_path, s->allow_dio_path);
+	else if (s->allow_dio == DIO_TRI_YES)
+		snprintf(buf, len, "the sg driver fell back to indirect I/O although %s "
+		         "is 1 (buffer alignment or size beyond what it maps directly)",
+		         s->allow_dio_path);
+	else
+		snprintf(buf, len, "the driver did indirect I/O and gave no reason (the "
+		         "sg driver's allow_dio setting is not known)");
+}
+
+/*
+ * One SCSI READ or WRITE of len bytes at byte offset off: the bytes moved,
+ * or a -errno.  A WRITE moves whole blocks only: of a length that is not a
+ * multiple of bs (a file input that changed since it was checked) the
+ * whole blocks are written, the rest is reported as an error, and the
+ * count returned is what was written.
+ */
+static int64_t
+sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
+      int64_t off)
+{
+	struct dd *dd = w->dd;
+	uint64_t lba = (uint64_t)off / dd->o.bs;
+	uint32_t blocks = (uint32_t)(len / dd->o.bs);
+	int fua = write && (dd->o.oflag.dsync || dd->o.oflag.sync);
+	size_t whole = (size_t)blocks * (size_t)dd->o.bs;
+	uint8_t cdb[16];
+	char msg[400];
+	int64_t done = 0, resid;
+	int n, r;
+
+	if (write && whole < len) {
+		if (blocks > 0)
+			done = sg_rw(w, s, 1, buf, whole, off);
+		if (done >= 0)
+			wfail(w, -EINVAL, "of= '%s': the last %zu bytes of the input are not "
+			      "a whole block of %" PRIu64 " bytes: not written (SCSI WRITE "
+			      "takes whole blocks)", s->path, len - whole, dd->o.bs);
+		return done;
+	}
+
+	if (!s->use16 && lba + blocks <= 0xffffffffull && blocks <= 0xffff)
+		n = dio_cdb_rw10(cdb, write, (uint32_t)lba, blocks, fua);
+	else
+		n = dio_cdb_rw16(cdb, write, lba, blocks, fua);
+	r = diot_scsi_run(w->sc, s->fd, cdb, n, write ? DIO_SCSI_DIR_OUT : DIO_SCSI_DIR_IN,
+	            buf, whole, msg, sizeof(msg));
+	w->sg_cmds++;
+	if (r < 0) {
+		wfail(w, r, "%s of %" PRIu32 " blocks at LBA %" PRIu64 " of '%s': %s",
+		      write ? "WRITE" : "READ", blocks, lba, s->path, msg);
+		return r;
+	}
+	if (dd->o.dio && dio_scsi_xfer_done(w->sc) != DIO_SCSI_XFER_DIRECT) {
+		w->sg_not_direct++;
+		if (w->reason[0] == '\0')
+			explain_not_direct(w->sc, s, w->reason, sizeof(w->reason));
+	}
+	resid = dio_scsi_resid(w->sc);
+	if (resid < 0 || resid > (int64_t)whole)
+		resid = resid < 0 ? 0 : (int64_t)whole;
+	/* A short WRITE is a failure, counted as what was written. */
+	if (write && resid > 0)
+		wfail(w, -EIO, "WRITE of %" PRIu32 " blocks at LBA %" PRIu64 " of '%s': the "
+		      "device reports %" PRId64 " of %zu bytes not transferred", blocks, lba,
+		      s->path, resid, whole);
+	return (int64_t)whole - resid;
+}
+
+/*
+ * The read and write of one side, one function per method, chosen once
+ * per side when it is opened (io_choose) rather than per call.
+ */
+static int64_t
+read_sg(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+{
+	return sg_rw(w, s, 0, buf, len, off);
+}
+
+static int64_t
+write_sg(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+{
+	return sg_rw(w, s, 1, buf, len, off);
+}
+
+/* No-copy: into the kernel and dropped. */
+static int64_t
+read_discard(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+{
+	int64_t n = dio_read_discard(s->fd, off, len);
+
+	(void)buf;
+	if (n < 0)
+		wfail(w, (int)n, "read of %zu bytes at offset %" PRId64 " of '%s': %s", len,
+		      off, s->path, dio_strerror((int)n));
+	return n;
+}
+
+static int64_t
+read_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+{
+	char detail[300];
+	int64_t n = dio_pread(s->f, buf, len, off);
+
+	/* The library's detail names the read, its offset and the error. */
+	if (n < 0) {
+		if (dio_file_errdetail(s->f, detail, sizeof(detail)) != 0)
+			wfail(w, (int)n, "if= '%s': %s", s->path, detail);
+		else
+			wfail(w, (int)n, "read of %zu bytes at offset %" PRId64 " of '%s': %s",
+			      len, off, s->path, dio_strerror((int)n));
+	}
+	return n;
+}
+
+static int64_t
+write_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+{
+	char detail[300];
+	int64_t n = dio_pwrite(s->f, buf, len, off);
+
+	if (n < 0) {
+		if (dio_file_errdetail(s->f, detail, sizeof(detail)) != 0)
+			wfail(w, (int)n, "of= '%s': %s", s->path, detail);
+		else
+			wfail(w, (int)n, "write of %zu bytes at offset %" PRId64 " of '%s': %s",
+			      len, off, s->path, dio_strerror((int)n));
+	}
+	return n;
+}
+
+void
+io_choose(const struct opts *opt, struct side *s, int is_out)
+{
+	if (s->kind == K_SG)
+		s->xfer = is_out ? write_sg : read_sg;
+	else if (is_out)
+		s->xfer = write_file;
+	else
+		s->xfer = opt->iflag.nocopy ? read_discard : read_file;
+}
+
+/*
+ * A direct output cannot take the last, short piece of an input whose
+ * length is not a multiple of its granularity: like dd, write that tail
+ * through a buffered descriptor of the same file.  Returns 1 if it did.
+ */
+int
+tail_needs_buffered(const struct dev *d, size_t n)
+{
+	uint32_t g = d->out.align.offset_align;
+
+	return d->out.f != NULL && dio_file_direct(d->out.f) != DIO_MECH_NONE && g > 1 &&
+	       n % g != 0;
+}
+
+int64_t
+write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off)
+{
+	struct dev *d = w->d;
+	int fd = open(d->out.path, O_WRONLY);
+	ssize_t m = -1;
+	size_t done = 0;
+
+	if (fd >= 0) {
+		while (done < n) {
+			m = pwrite(fd, (const char *)buf + done, n - done,
+			           (off_t)(off + (int64_t)done));
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m <= 0)
+				break;
+			done += (size_t)m;
+		}
+	}
+	if (fd < 0 || done < n) {
+		int e = errno ? errno : EIO;
+
+		wfail(w, -e, "buffered write of the last %zu bytes at offset %" PRId64
+		      " of '%s': %s", n, off, d->out.path, dio_strerror(e));
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	close(fd);
+	return (int64_t)n;
+}

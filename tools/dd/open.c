@@ -1,0 +1,436 @@
+#include "config.h"
+
+#include "tools/dd/dd.h"
+#include "tools/kit/outfile.h"
+#include "tools/kit/scsi.h"
+
+/* ------------------------------------------------------------ opening */
+
+/* Remove output files this run created (on a failure before the run). */
+static void
+cleanup_created(struct dd *dd)
+{
+	int i;
+
+	for (i = 0; i < dd->ndevs; i++) {
+		struct side *s = &dd->devs[i].out;
+
+		if (s->f != NULL)
+			dio_close(s->f);
+		s->f = NULL;
+		if (s->created)
+			unlink(s->path);
+		s->created = 0;
+	}
+}
+
+void DIOT_PRINTF(3, 4) DIOT_NORETURN
+fail_setup(struct dd *dd, int status, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cleanup_created(dd);
+	diot_die(status, "%s", msg);
+}
+
+/* READ CAPACITY(10), then (16) when the capacity needs it. */
+static void
+sg_capacity(struct dd *dd, struct side *s)
+{
+	dio_scsi *c = dio_scsi_new();
+	char msg[400];
+	uint64_t blocks = 0;
+	uint32_t blen = 0;
+	int r;
+
+	if (c == NULL)
+		fail_setup(dd, DIOT_EXIT_FAIL, "out of memory");
+	r = diot_scsi_capacity(c, s->fd, &blocks, &blen, msg, sizeof(msg));
+	dio_scsi_free(c);
+	if (r < 0)
+		fail_setup(dd, DIOT_EXIT_FAIL, "'%s': %s", s->path, msg);
+	if (blen == 0)
+		fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports a block length of 0",
+		           s->path);
+	if (blocks > (uint64_t)INT64_MAX / blen)
+		fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports %" PRIu64 " blocks of %"
+		           PRIu32 " bytes, more than 2^63-1 bytes", s->path, blocks, blen);
+	s->sg_block = blen;
+	s->sg_blocks = blocks;
+	s->size = blocks * blen;
+}
+
+/* 1 if path is an sg node with no block device behind it (a tape, an
+ * enclosure), as far as the library's device facts tell. */
+static int
+sg_without_disk(const char *path)
+{
+	struct dio_devinfo di;
+
+	if (dio_devinfo(path, &di) < 0)
+		return 0;
+	return di.kind == DIO_DEVINFO_SG && di.device[0] == '\0';
+}
+
+/* Outputs claimed so far (names for the overlap message). */
+
+/*
+ * Hold a device output (an sg node: its disk) exclusively for the whole
+ * run, so that nothing mounts it, swaps on it or claims it after the
+ * check above.  Where the platform has no such claim the check is all.
+ */
+static void
+claim_output(struct dd *dd, struct side *s)
+{
+	int r = diot_out_claim_device(s->path);
+	size_t l;
+
+	if (r >= 0) {
+		s->claim_fd = r;
+		l = strlen(dd->claimed_names);
+		if (l + 8 < sizeof(dd->claimed_names))
+			snprintf(dd->claimed_names + l, sizeof(dd->claimed_names) - l, "%sof= '%s'",
+			         dd->nclaimed ? ", " : "", s->path);
+		dd->nclaimed++;
+		return;
+	}
+	switch (r) {
+	case -ENOTSUP:      /* no claims on this platform */
+	case -ENOTBLK:      /* a character device that is no sg node: refused below */
+		return;
+	case -EBUSY:
+		if (dd->nclaimed > 0)
+			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' overlaps an output this run "
+			           "already holds (%s): its exclusive claim failed: an "
+			           "output must not be an input or another output", s->path,
+			           dd->claimed_names);
+		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (the "
+		           "exclusive claim failed: mounted, used or claimed since it was "
+		           "checked)", s->path);
+	case -ENODEV:
+		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block device of "
+		           "this SCSI generic node cannot be determined (no disk behind "
+		           "it?), so it cannot be claimed", s->path);
+	default:
+		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot claim it "
+		           "for the run: %s", s->path, dio_strerror(r));
+	}
+}
+
+/* fadvise=: the advice for the whole file or device, or the run stops. */
+static void
+give_advice(struct dd *dd, const struct side *s, int is_out)
+{
+#ifdef POSIX_FADV_SEQUENTIAL
+	static const int advice[] = { 0, POSIX_FADV_NORMAL, POSIX_FADV_SEQUENTIAL,
+	                              POSIX_FADV_RANDOM };
+	int r = posix_fadvise(s->fd, 0, 0, advice[dd->o.fadvise]);
+
+	if (r != 0)
+		fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': fadvise=%s: posix_fadvise: %s",
+		           is_out ? "of=" : "if=", s->path, fadvise_words[dd->o.fadvise],
+		           dio_strerror(-r));
+#else
+	(void)s;
+	(void)is_out;
+#endif
+}
+
+/* An existing output: refused unless --force, or if it is in use (a
+ * mounted device, a loop device's image), before anything is opened for
+ * writing; a device is claimed for the run. */
+static void
+check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
+{
+	char why[256];
+	int r;
+
+	if (s->kind == K_FILE && !dd->o.force)
+		fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' exists and would be overwritten; "
+		           "pass --force (or oflag=force) to allow that, or name a new "
+		           "file", s->path);
+	/* --force is for the file, not for a disk image in use (the
+	 * file behind a loop device): that is refused like a mounted
+	 * device.  Where files cannot be looked up (-ENOTSUP) they are
+	 * written as before. */
+	why[0] = '\0';
+	if (s->kind == K_FILE && dio_device_in_use(s->path, why, sizeof(why)) == 1)
+		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
+		           "(%s)", s->path, why);
+	if (s->kind != K_FILE) {
+		if (!dd->o.force)
+			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
+			           "would be destroyed; pass --force (or oflag=force) to "
+			           "allow that", s->path);
+		/* An sg node is checked through its disk: one whose disk
+		 * cannot be found cannot be checked, and is not written. */
+		if (S_ISCHR(st->st_mode) && sg_without_disk(s->path))
+			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block "
+			           "device of this SCSI generic node cannot be determined "
+			           "(no disk behind it?), so whether it is in use cannot "
+			           "be checked", s->path);
+		why[0] = '\0';
+		r = dio_device_in_use(s->path, why, sizeof(why));
+		if (r == 1)
+			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in "
+			           "use (%s)", s->path, why);
+		if (r < 0)
+			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot "
+			           "tell whether it is in use (%s%s%s)", s->path,
+			           dio_strerror(r), why[0] ? ": " : "", why);
+		claim_output(dd, s);
+	}
+}
+
+/* Open one side.  is_out: output (write) side. */
+static void
+open_side(struct dd *dd, struct side *s, int is_out)
+{
+	const struct side_flags *fl = is_out ? &dd->o.oflag : &dd->o.iflag;
+	struct stat st;
+	int exists, r, sync, flags;
+
+	exists = stat(s->path, &st) == 0;
+	if (!exists && (!is_out || errno != ENOENT))
+		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %s", is_out ? "of=" : "if=", s->path,
+		           dio_strerror(errno));
+	if (exists && S_ISDIR(st.st_mode))
+		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is a directory: name a file or a device",
+		           is_out ? "of=" : "if=", s->path);
+	if (exists && S_ISCHR(st.st_mode))
+		s->kind = K_SG;
+	else if (exists && S_ISBLK(st.st_mode))
+		s->kind = fl->sg ? K_SG : K_BLOCK;
+	else if (!exists || S_ISREG(st.st_mode))
+		s->kind = K_FILE;
+	else
+		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is neither a regular file nor a block "
+		           "or sg device", is_out ? "of=" : "if=", s->path);
+	if (fl->sg && s->kind == K_FILE)
+		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=sg needs a block or sg device, "
+		           "not a file", is_out ? "of=" : "if=", s->path, is_out ? "o" : "i");
+
+	/* Refusals for outputs come before anything is opened for writing. */
+	if (is_out && exists)
+		check_existing_output(dd, s, &st);
+
+	if (s->kind == K_SG) {
+		if (fl->direct)
+			fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=direct is for files and "
+			           "block devices; for SCSI pass-through ask for direct "
+			           "transfers with dio=1", is_out ? "of=" : "if=", s->path,
+			           is_out ? "o" : "i");
+		if (fl->nocopy)
+			fail_setup(dd, DIOT_EXIT_USAGE, "if= '%s': iflag=nocopy is for files and "
+			           "block devices, not SCSI pass-through", s->path);
+		r = dio_scsi_open(s->path, !is_out);
+		if (r == -ENOTSUP)
+			fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': SCSI pass-through is not supported "
+			           "by this build (%s backend)", is_out ? "of=" : "if=", s->path,
+			           dio_backend_name());
+		if (r == -ENOTTY)
+			fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is a character device that does not "
+			           "accept SCSI pass-through (dio-dd reads and writes files, "
+			           "block devices and SCSI generic devices)",
+			           is_out ? "of=" : "if=", s->path);
+		if (r < 0)
+			fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %s", is_out ? "of=" : "if=",
+			           s->path, dio_strerror(r));
+		s->fd = r;
+		sg_capacity(dd, s);
+		if (dd->o.dio) {
+			/* Why the driver may not do direct transfers, asked now:
+			 * the threads only report it. */
+			struct dio_devinfo di;
+
+			dio_devinfo(s->path, &di);
+			s->allow_dio = di.allow_dio;
+			snprintf(s->allow_dio_path, sizeof(s->allow_dio_path), "%s",
+			         di.allow_dio_path);
+		}
+		return;
+	}
+
+	/* Files and block devices through dio_open. */
+	flags = is_out ? DIO_O_WRONLY : DIO_O_RDONLY;
+	if (is_out && !exists)
+		flags |= DIO_O_CREAT | DIO_O_EXCL;
+	sync = fl->sync ? DIO_SYNC_FULL : fl->dsync ? DIO_SYNC_DATA : DIO_SYNC_NONE;
+	r = dio_open(&s->f, s->path, (unsigned)flags,
+	             fl->direct ? DIO_DIRECT_ON : DIO_DIRECT_OFF, sync, 0644);
+	if (r == -ENOTSUP && fl->direct)
+		fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %sflag=direct: this file system or "
+		           "platform (%s backend) refuses direct I/O", is_out ? "of=" : "if=",
+		           s->path, is_out ? "o" : "i", dio_backend_name());
+	if (r == -ENOTSUP && sync != DIO_SYNC_NONE)
+		fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': oflag=%s is not supported here",
+		           s->path, fl->sync ? "sync" : "dsync");
+	if (r == -EEXIST)
+		fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s' appeared while dio-dd was starting; "
+		           "not overwriting it", s->path);
+	if (r < 0)
+		fail_setup(dd, DIOT_EXIT_FAIL, "cannot open %s '%s': %s",
+		           is_out ? "of=" : "if=", s->path, dio_strerror(r));
+	s->created = dio_file_created(s->f);
+	s->fd = dio_file_fd(s->f);
+	dio_file_align(s->f, &s->align);
+	/* No read-ahead hint unless asked (fio gives POSIX_FADV_SEQUENTIAL by
+	 * default, which doubles the window): buffered reads measure the
+	 * device as it is set up, read_ahead_kb included, as dd does and as
+	 * dio-info reports it. */
+	if (dd->o.fadvise != 0)
+		give_advice(dd, s, is_out);
+	if (s->kind == K_BLOCK)
+		s->size = s->align.device_bytes;
+	else if (exists)
+		s->size = (uint64_t)st.st_size;
+}
+
+/*
+ * Where the buffers start (bufoff=).  When every transfer goes through the
+ * page cache the kernel copies between its pages and the buffer, and those
+ * copies (x86 rep movsb) were measured 5-10% faster with a buffer that does
+ * not start on a cache line (bench/bufoff-bench.py): the default there is
+ * 32, which keeps every narrower alignment.  Anything else starts aligned
+ * by default: a direct transfer (iflag/oflag=direct, or sg with dio=1)
+ * needs its buffer on the side's memory alignment, so a given offset must
+ * be a multiple of it; SCSI pass-through on a block device maps an aligned
+ * buffer and copies through a bounce buffer otherwise.
+ */
+void
+set_buffer_offset(struct dd *dd)
+{
+	size_t need = 0, a;
+	const char *who = NULL;
+	int i, k, cached = 1;
+
+	for (i = 0; i < dd->ndevs; i++)
+		for (k = 0; k < 2; k++) {
+			const struct side *s = k ? &dd->devs[i].out : &dd->devs[i].in;
+
+			if (s->path == NULL)
+				continue;
+			if (s->kind == K_SG)
+				a = dd->o.dio ? (size_t)sysconf(_SC_PAGESIZE) : 0;
+			else
+				a = (k ? dd->o.oflag.direct : dd->o.iflag.direct) ?
+				    max_sz(s->align.mem_align, 1) : 0;
+			if (s->kind == K_SG || a)
+				cached = 0;
+			if (a > need) {     /* powers of two: the largest serves all */
+				need = a;
+				who = s->path;
+			}
+		}
+	if (!dd->o.bufoff_set) {
+		dd->buf_off = cached ? 32 : 0;
+		return;
+	}
+	if (need && dd->o.bufoff % need != 0)
+		fail_setup(dd, DIOT_EXIT_USAGE, "bufoff=%" PRIu64 ": direct transfers need "
+		           "buffers aligned to %zu bytes (the memory alignment of '%s'); "
+		           "give a multiple of %zu, or 0", dd->o.bufoff, need, who, need);
+	dd->buf_off = (size_t)dd->o.bufoff;
+}
+
+/* A device's lock; in shared memory under --processes, though only the
+ * threads of the one process that drives the device take it. */
+static void
+init_lock(struct dd *dd, pthread_mutex_t *m)
+{
+	pthread_mutexattr_t a;
+
+	pthread_mutexattr_init(&a);
+	if (dd->o.procs)
+		pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(m, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
+void
+setup_devices(struct dd *dd)
+{
+	int i;
+
+	dd->ndevs = dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif;
+	if (dd->o.procs) {
+		/* The devices' results are written by the worker processes:
+		 * shared memory, zeroed like calloc's. */
+		void *m = mmap(NULL, (size_t)dd->ndevs * sizeof(*dd->devs), PROT_READ | PROT_WRITE,
+		               MAP_SHARED | MAP_ANON, -1, 0);
+
+		dd->devs = m == MAP_FAILED ? NULL : m;
+	} else {
+		dd->devs = calloc((size_t)dd->ndevs, sizeof(*dd->devs));
+	}
+	if (dd->devs == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	for (i = 0; i < dd->ndevs; i++) {
+		struct dev *d = &dd->devs[i];
+
+		d->index = i;
+		d->in.fd = d->out.fd = -1;
+		d->in.claim_fd = d->out.claim_fd = -1;
+		d->in.path = dd->o.mode != MODE_WRITE ? dd->o.ifs[i] : NULL;
+		d->out.path = dd->o.mode != MODE_READ ? dd->o.ofs[i] : NULL;
+		snprintf(d->name, sizeof(d->name), "%s%s%s", d->in.path ? d->in.path : "",
+		         d->in.path && d->out.path ? "->" : "", d->out.path ? d->out.path : "");
+		init_lock(dd, &d->lock);
+		diot_hist_reset(&d->hist);
+	}
+	/* Inputs first: they decide counts; outputs are created last. */
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].in.path) {
+			open_side(dd, &dd->devs[i].in, 0);
+			io_choose(&dd->o, &dd->devs[i].in, 0);
+		}
+	check_aliases(dd);
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].out.path) {
+			open_side(dd, &dd->devs[i].out, 1);
+			io_choose(&dd->o, &dd->devs[i].out, 1);
+		}
+
+	dd->tsize = (size_t)(dd->o.bs * dd->o.bpt);
+	for (i = 0; i < dd->ndevs; i++)
+		plan_device(dd, &dd->devs[i]);
+	set_buffer_offset(dd);
+	/* Every check passed: now an output file is cut to seek*bs, as dd
+	 * does, so that a copy onto a longer file leaves nothing of it behind. */
+	for (i = 0; i < dd->ndevs; i++) {
+		struct side *s = &dd->devs[i].out;
+
+		if (s->path == NULL || s->kind != K_FILE || dd->o.oflag.notrunc)
+			continue;
+		if (ftruncate(s->fd, (off_t)(dd->o.seek * dd->o.bs)) != 0)
+			fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': cannot truncate it to seek*bs = %"
+			           PRIu64 " bytes: %s (oflag=notrunc keeps it as it is)",
+			           s->path, dd->o.seek * dd->o.bs, dio_strerror(errno));
+	}
+}
+
+/* Close every side (buffered data stays in the page cache, as dd), then
+ * release the claimed output devices. */
+void
+close_sides(struct dd *dd)
+{
+	int i;
+
+	for (i = 0; i < dd->ndevs; i++) {
+		if (dd->devs[i].in.f)
+			dio_close(dd->devs[i].in.f);
+		else if (dd->devs[i].in.fd >= 0)
+			close(dd->devs[i].in.fd);
+		if (dd->devs[i].out.f)
+			dio_close(dd->devs[i].out.f);
+		else if (dd->devs[i].out.fd >= 0)
+			close(dd->devs[i].out.fd);
+		/* The device is released only now that nothing writes to it. */
+		if (dd->devs[i].out.claim_fd >= 0)
+			close(dd->devs[i].out.claim_fd);
+	}
+}

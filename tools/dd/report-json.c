@@ -1,0 +1,131 @@
+#include "config.h"
+
+#include "tools/dd/dd.h"
+#include "tools/kit/json.h"
+
+/* --format json: the run's settings, a member per device, the total
+ * (keys and structure as dio-dd always wrote them), through the kit's
+ * streaming writer. */
+
+static void
+json_row(const struct dd *dd, struct diot_json *j, const struct row *r)
+{
+	uint64_t cnt[NLOG2];
+	int i;
+
+	diot_json_str(j, "name", r->name);
+	diot_json_str(j, "input", r->input);
+	diot_json_str(j, "output", r->output);
+	diot_json_str(j, "io", r->io);
+	diot_json_u64(j, "bytes", r->bytes);
+	diot_json_object(j, "records_in");
+	diot_json_u64(j, "full", r->full);
+	diot_json_u64(j, "partial", r->partial);
+	diot_json_close(j);
+	diot_json_object(j, "records_out");
+	diot_json_u64(j, "full", r->wfull);
+	diot_json_u64(j, "partial", r->wpartial);
+	diot_json_close(j);
+	diot_json_u64(j, "calls", r->calls);
+	diot_json_double(j, "wall_s", r->wall_s);
+	diot_json_double(j, "io_s", r->io_s);
+	diot_json_double(j, "mb_per_s", r->mbs);
+	diot_json_double(j, "mib_per_s", r->mibs);
+	diot_json_object(j, "latency_us");
+	diot_json_double(j, "mean", us(r->h, 0));
+	diot_json_double(j, "p50", us(r->h, 0.5));
+	diot_json_double(j, "p90", us(r->h, 0.9));
+	diot_json_double(j, "p99", us(r->h, 0.99));
+	diot_json_double(j, "max", us(r->h, 1));
+	diot_json_close(j);
+	diot_json_array(j, "histogram");
+	log2_buckets(r->h, cnt);
+	for (i = 0; i < NLOG2; i++) {
+		if (!cnt[i])
+			continue;
+		diot_json_object(j, NULL);
+		diot_json_u64(j, "from_ns", i == 0 ? (uint64_t)0 : (uint64_t)1 << i);
+		diot_json_u64(j, "below_ns", (uint64_t)1 << (i + 1));
+		diot_json_u64(j, "calls", cnt[i]);
+		diot_json_close(j);
+	}
+	diot_json_close(j);
+	diot_json_double(j, "cpu_s", r->cpu_s);
+	if (r->sg_cmds) {
+		diot_json_object(j, "sg");
+		diot_json_u64(j, "commands", r->sg_cmds);
+		diot_json_bool(j, "direct_asked", dd->o.dio);
+		diot_json_u64(j, "direct_not_done", r->sg_nd);
+		diot_json_str(j, "reason", r->sg_nd ? r->reason : NULL);
+		diot_json_close(j);
+	} else {
+		diot_json_null(j, "sg");
+	}
+	diot_json_str(j, "status", r->status);
+	diot_json_str(j, "error", r->error);
+}
+
+static void
+json_settings(struct dd *dd, struct diot_json *j)
+{
+	const struct opts *o = &dd->o;
+
+	diot_json_str(j, "tool", "dio-dd");
+	diot_json_str(j, "version", dio_version_string());
+	diot_json_str(j, "backend", dio_backend_name());
+	diot_json_str(j, "mode", mode_name(dd));
+	diot_json_str(j, "io", dd->total_io);
+	diot_json_str(j, "engine", engine_name(dd));
+	diot_json_str(j, "engine_note", dd->engine_note[0] ? dd->engine_note : NULL);
+	diot_json_bool(j, "processes", o->procs);
+	diot_json_str(j, "worker_sessions", !o->procs ? NULL : o->same_session ? "one" : "each");
+	diot_json_str(j, "fadvise", fadvise_words[o->fadvise]);
+	diot_json_u64(j, "buffer_page_bytes", buffer_page(dd));
+	diot_json_u64(j, "buffer_offset", dd->buf_off);
+	diot_json_u64(j, "qd", o->engine == ENG_SYNC ? 1 : o->qd);
+	diot_json_u64(j, "threads", o->thr);
+	diot_json_u64(j, "bs", o->bs);
+	diot_json_u64(j, "bpt", o->bpt);
+	diot_json_u64(j, "transfer_bytes", dd->tsize);
+	diot_json_u64(j, "skip", o->skip);
+	diot_json_u64(j, "seek", o->seek);
+	if (o->count_set)
+		diot_json_u64(j, "count", o->count);
+	else
+		diot_json_null(j, "count");
+	if (o->rate)
+		diot_json_u64(j, "rate_bytes_per_s", o->rate);
+	else
+		diot_json_null(j, "rate_bytes_per_s");
+	diot_json_bool(j, "dio", o->dio);
+	diot_json_bool(j, "interrupted", g_signal != 0);
+}
+
+void
+print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot,
+           double cu, double cs)
+{
+	struct diot_json j;
+	int i;
+
+	diot_json_init(&j, fp, 0);
+	diot_json_precision(&j, 6);
+	diot_json_object(&j, NULL);
+	json_settings(dd, &j);
+	diot_json_array(&j, "devices");
+	for (i = 0; i < n; i++) {
+		diot_json_object(&j, NULL);
+		diot_json_i64(&j, "index", i);
+		json_row(dd, &j, &rows[i]);
+		diot_json_close(&j);
+	}
+	diot_json_close(&j);
+	diot_json_object(&j, "total");
+	diot_json_i64(&j, "devices", n);
+	json_row(dd, &j, tot);
+	diot_json_close(&j);
+	diot_json_double(&j, "cpu_user_s", cu);
+	diot_json_double(&j, "cpu_sys_s", cs);
+	diot_json_close(&j);
+	diot_json_end(&j);
+}

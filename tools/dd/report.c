@@ -1,0 +1,341 @@
+#include "config.h"
+
+#include "tools/dd/dd.h"
+
+
+const char *
+side_io(struct dd *dd, const struct side *s, int is_in)
+{
+	if (s->path == NULL)
+		return NULL;
+	if (s->kind == K_SG)
+		return dd->o.dio ? "sg-dio" : "sg";
+	if (is_in && dd->o.iflag.nocopy)
+		return "no-copy";
+	if (s->f != NULL && dio_file_direct(s->f) != DIO_MECH_NONE)
+		return "direct";
+	return "buffered";
+}
+
+void
+make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = d->name;
+	r->input = d->in.path;
+	r->output = d->out.path;
+	r->io = dd->io_labels[d->index];
+	r->h = &d->hist;
+	r->bytes = d->bytes;
+	r->full = d->rbytes / dd->o.bs;
+	r->partial = d->rbytes % dd->o.bs != 0;
+	r->wfull = d->wbytes / dd->o.bs;
+	r->wpartial = d->wbytes % dd->o.bs != 0;
+	r->calls = d->calls;
+	r->sg_cmds = d->sg_cmds;
+	r->sg_nd = d->sg_not_direct;
+	r->wall_s = wall_s;
+	r->io_s = (double)d->io_ns / 1e9;
+	r->mbs = wall_s > 0 ? (double)d->bytes / wall_s / 1e6 : 0;
+	r->mibs = wall_s > 0 ? (double)d->bytes / wall_s / 1048576.0 : 0;
+	r->cpu_s = (double)d->cpu_ns / 1e9;
+	r->status = d->err ? "error" : g_signal ? "interrupted" : "ok";
+	r->error = d->err ? d->errmsg : NULL;
+	r->reason = d->reason[0] ? d->reason : NULL;
+}
+
+double
+us(const struct diot_hist *h, double q)
+{
+	if (h->count == 0)
+		return 0;
+	if (q <= 0)
+		return diot_hist_mean(h) / 1e3;
+	if (q >= 1)
+		return (double)h->max_ns / 1e3;
+	return diot_hist_quantile(h, q) / 1e3;
+}
+
+/* Powers of two of nanoseconds: bucket b holds [2^b, 2^(b+1)) ns. */
+void
+log2_buckets(const struct diot_hist *h, uint64_t *cnt)
+{
+	uint64_t lo, hi;
+	int i, b;
+
+	memset(cnt, 0, NLOG2 * sizeof(*cnt));
+	for (i = 0; i < DIOT_HIST_BUCKETS; i++) {
+		if (h->bucket[i] == 0)
+			continue;
+		diot_hist_range(i, &lo, &hi);
+		for (b = 0; lo >> (b + 1); b++)
+			;
+		cnt[b] += h->bucket[i];
+	}
+}
+
+static char *
+fmt_ns(double ns, char *buf, size_t len)
+{
+	if (ns < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.4g us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.4g ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.4g s", ns / 1e9);
+	return buf;
+}
+
+static void
+print_hist_table(FILE *fp, const char *title, const struct diot_hist *h)
+{
+	uint64_t cnt[NLOG2], cum = 0;
+	char a[32], b[32];
+	int first = -1, last = -1, i;
+
+	log2_buckets(h, cnt);
+	for (i = 0; i < NLOG2; i++)
+		if (cnt[i]) {
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+	if (first < 0)
+		return;
+	fprintf(fp, "latency histogram, %s (%" PRIu64 " calls):\n", title, h->count);
+	fprintf(fp, "  %10s  %10s  %10s  %7s  %7s\n", "from", "below", "calls", "%", "cum %");
+	for (i = first; i <= last; i++) {
+		cum += cnt[i];
+		fprintf(fp, "  %10s  %10s  %10" PRIu64 "  %6.2f%%  %6.2f%%\n",
+		        fmt_ns(i == 0 ? 0 : (double)(1ull << i), a, sizeof(a)),
+		        fmt_ns((double)(1ull << (i + 1)), b, sizeof(b)), cnt[i],
+		        100.0 * (double)cnt[i] / (double)h->count,
+		        100.0 * (double)cum / (double)h->count);
+	}
+}
+
+const char *
+mode_name(struct dd *dd)
+{
+	return mode_words[dd->o.mode];
+}
+
+const char *
+engine_name(struct dd *dd)
+{
+	return dd->o.engine == ENG_SYNC ? "sync" : dio_aio_engine_name(dd->aio_engine);
+}
+
+/* The page size the threads' buffers were given (largepages=). */
+size_t
+buffer_page(struct dd *dd)
+{
+	size_t pg = 0;
+	int i;
+
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].buf_page > pg)
+			pg = dd->devs[i].buf_page;
+	return pg;
+}
+
+void
+print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot,
+            double cpu_user, double cpu_sys)
+{
+	char a[32];
+	size_t w = 6, l, page = buffer_page(dd);
+	int i, large = page > (size_t)sysconf(_SC_PAGESIZE);
+	const struct row *r;
+
+	fprintf(fp, "dio-dd %s: %d device%s x %" PRIu64 " thread%s%s, %s, engine %s",
+	        mode_name(dd), n, n == 1 ? "" : "s", dd->o.thr, dd->o.thr == 1 ? "" : "s",
+	        !dd->o.procs ? "" : dd->o.same_session ? " (a process per device, one session)" :
+	        " (a process per device, each its own session)", dd->total_io, engine_name(dd));
+	if (dd->o.engine != ENG_SYNC)
+		fprintf(fp, " qd=%" PRIu64, dd->o.qd);
+	fprintf(fp, ", bs=%" PRIu64 " bpt=%" PRIu64 " (%s per call)", dd->o.bs, dd->o.bpt,
+	        diot_fmt_iec(dd->tsize, a, sizeof(a)));
+	if (large)
+		fprintf(fp, ", buffers on %s pages", diot_fmt_iec(page, a, sizeof(a)));
+	if (dd->buf_off)
+		fprintf(fp, "%s %zu bytes in (bufoff=)", large ? "," : ", buffers", dd->buf_off);
+	fputc('\n', fp);
+	if (dd->engine_note[0])
+		fprintf(fp, "engine: %s\n", dd->engine_note);
+	if (dd->o.rate)
+		fprintf(fp, "rate limit %" PRIu64 " bytes/s per device\n", dd->o.rate);
+	for (i = 0; i < n; i++)
+		if ((l = strlen(rows[i].name)) > w)
+			w = l;
+	fprintf(fp, "%-*s %14s %9s %9s %9s %9s %9s %9s %9s %9s %10s %7s\n", (int)w, "device",
+	        "bytes", "wall s", "in-call s", "MB/s", "MiB/s", "mean us", "p50 us",
+	        "p90 us", "p99 us", "max us", "cpu s");
+	for (i = 0; i <= n; i++) {
+		r = i < n ? &rows[i] : tot;
+		fprintf(fp, "%-*s %14" PRIu64 " %9.3f %9.3f %9.1f %9.1f %9.1f %9.1f %9.1f "
+		        "%9.1f %10.1f %7.3f\n", (int)w, r->name, r->bytes, r->wall_s, r->io_s,
+		        r->mbs, r->mibs, us(r->h, 0), us(r->h, 0.5), us(r->h, 0.9),
+		        us(r->h, 0.99), us(r->h, 1), r->cpu_s);
+	}
+	fprintf(fp, "cpu: user %.3f s, sys %.3f s (%.0f%% of one CPU over the wall time)\n",
+	        cpu_user, cpu_sys, tot->wall_s > 0 ? 100 * (cpu_user + cpu_sys) / tot->wall_s : 0);
+	if (tot->sg_cmds) {
+		fprintf(fp, "sg: %" PRIu64 " commands", tot->sg_cmds);
+		if (dd->o.dio)
+			fprintf(fp, "; direct I/O was asked (dio=1) but not done for %" PRIu64
+			        " of them%s%s", tot->sg_nd, tot->sg_nd && tot->reason ? ": " : "",
+			        tot->sg_nd && tot->reason ? tot->reason : "");
+		fprintf(fp, "\n");
+	}
+	print_hist_table(fp, n > 1 ? "every call on every device" : "every call", tot->h);
+	if (n > 1)
+		for (i = 0; i < n; i++)
+			print_hist_table(fp, rows[i].name, rows[i].h);
+}
+
+void
+print_records(struct dd *dd, FILE *fp, const struct row *tot)
+{
+	char a[32];
+
+	if (dd->o.mode != MODE_WRITE)
+		fprintf(fp, "%" PRIu64 "+%" PRIu64 " records in\n", tot->full, tot->partial);
+	if (dd->o.mode != MODE_READ)
+		fprintf(fp, "%" PRIu64 "+%" PRIu64 " records out\n", tot->wfull, tot->wpartial);
+	fprintf(fp, "%" PRIu64 " bytes (%s) %s, %.3f s, %.1f MB/s, %.1f MiB/s\n", tot->bytes,
+	        diot_fmt_iec(tot->bytes, a, sizeof(a)),
+	        dd->o.mode == MODE_READ ? "read" : dd->o.mode == MODE_WRITE ? "written" : "copied",
+	        tot->wall_s, tot->mbs, tot->mibs);
+}
+
+const char *const csv_cols =
+	"row,device,input,output,mode,io,engine,qd,threads,bs,bpt,bytes,records_in_full,"
+	"records_in_partial,records_out_full,records_out_partial,calls,wall_s,io_s,"
+	"mb_per_s,mib_per_s,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_max_us,"
+	"cpu_s,cpu_user_s,cpu_sys_s,sg_commands,sg_direct_not_done,status,error";
+
+void
+csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double cu, double cs)
+{
+	fprintf(fp, "%s,", kind);
+	diot_csv_field(fp, r->name);
+	fputc(',', fp);
+	diot_csv_field(fp, r->input ? r->input : "");
+	fputc(',', fp);
+	diot_csv_field(fp, r->output ? r->output : "");
+	fprintf(fp, ",%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	        ",%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f,",
+	        mode_name(dd), r->io, engine_name(dd), dd->o.engine == ENG_SYNC ? 1 : dd->o.qd, dd->o.thr,
+	        dd->o.bs, dd->o.bpt, r->bytes, r->full, r->partial, r->wfull, r->wpartial, r->calls,
+	        r->wall_s, r->io_s, r->mbs, r->mibs, us(r->h, 0), us(r->h, 0.5),
+	        us(r->h, 0.9), us(r->h, 0.99), us(r->h, 1), r->cpu_s);
+	if (cu >= 0)
+		fprintf(fp, "%.6f,%.6f,", cu, cs);
+	else
+		fprintf(fp, ",,");
+	fprintf(fp, "%" PRIu64 ",%" PRIu64 ",%s,", r->sg_cmds, r->sg_nd, r->status);
+	diot_csv_field(fp, r->error ? r->error : "");
+	fputc('\n', fp);
+}
+
+/* The report (or --help, --version) must have reached standard output:
+ * a full disk or a closed pipe is a failure, not a success. */
+int
+stdout_ok(void)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 1;
+	e = errno ? errno : EIO;
+	diot_warn("cannot write to standard output: %s", dio_strerror(e));
+	return 0;
+}
+
+/*
+ * The results: a row per device and the total, in the format asked,
+ * then each device's error.  Returns 1 if a device failed or the report
+ * could not be written.
+ */
+int
+report(struct dd *dd, double cu, double cs)
+{
+	struct row *rows, tot;
+	struct diot_hist *all = malloc(sizeof(*all));
+	double wall;
+	uint64_t t_end = 0;
+	int i, failed = 0, report_lost = 0;
+	const char *first_err = NULL;
+
+	if (all == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	rows = calloc((size_t)dd->ndevs, sizeof(*rows));
+	if (rows == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	memset(&tot, 0, sizeof(tot));
+	diot_hist_reset(all);
+	for (i = 0; i < dd->ndevs; i++) {
+		struct dev *d = &dd->devs[i];
+
+		if (d->t_end > t_end)
+			t_end = d->t_end;
+		make_row(dd, &rows[i], d, d->t_end > dd->t_go ? (double)(d->t_end - dd->t_go) / 1e9 : 0);
+		diot_hist_merge(all, &d->hist);
+		tot.bytes += d->bytes;
+		tot.full += rows[i].full;
+		tot.partial += rows[i].partial;
+		tot.wfull += rows[i].wfull;
+		tot.wpartial += rows[i].wpartial;
+		tot.calls += d->calls;
+		tot.sg_cmds += d->sg_cmds;
+		tot.sg_nd += d->sg_not_direct;
+		tot.io_s += (double)d->io_ns / 1e9;
+		tot.cpu_s += (double)d->cpu_ns / 1e9;
+		if (d->err) {
+			failed = 1;
+			if (first_err == NULL)
+				first_err = d->errmsg;
+		}
+		if (tot.reason == NULL && d->reason[0])
+			tot.reason = d->reason;
+	}
+	wall = t_end > dd->t_go ? (double)(t_end - dd->t_go) / 1e9 : 0;
+	tot.name = "total";
+	tot.io = dd->total_io;
+	tot.h = all;
+	tot.wall_s = wall;
+	tot.mbs = wall > 0 ? (double)tot.bytes / wall / 1e6 : 0;
+	tot.mibs = wall > 0 ? (double)tot.bytes / wall / 1048576.0 : 0;
+	tot.status = failed ? "error" : g_signal ? "interrupted" : "ok";
+	tot.error = first_err;
+
+	switch (dd->o.format) {
+	case FMT_TABLE:
+		if (dd->o.time)
+			print_table(dd, stdout, rows, dd->ndevs, &tot, cu, cs);
+		print_records(dd, stdout, &tot);
+		break;
+	case FMT_CSV:
+		printf("%s\n", csv_cols);
+		for (i = 0; i < dd->ndevs; i++)
+			csv_row(dd, stdout, "device", &rows[i], -1, -1);
+		csv_row(dd, stdout, "total", &tot, cu, cs);
+		break;
+	case FMT_JSON:
+		print_json(dd, stdout, rows, dd->ndevs, &tot, cu, cs);
+		break;
+	}
+	if (!stdout_ok())
+		report_lost = 1;
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].err)
+			diot_warn("%s", dd->devs[i].errmsg);
+	free(rows);
+	free(all);
+	return failed || report_lost;
+}
