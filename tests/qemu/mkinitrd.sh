@@ -5,6 +5,8 @@
 #   -o FILE         the initramfs to write (an uncompressed newc cpio)
 #   -m DIR          the kernel's module tree, /lib/modules/KVER of the
 #                   unpacked kernel package (see fetch-kernel.sh)
+#   -A MOD[,MOD]    modules to include in addition to the -M list (or the
+#                   default one), e.g. ext4; may be repeated
 #   -M MOD[,MOD]    modules to include with all their dependencies; may be
 #                   repeated (default: the harness's list, see below)
 #   -i FILE         the guest's /init (default: guest-init.sh beside this)
@@ -48,6 +50,7 @@ init=$here/guest-init.sh
 busybox=''
 verbose=0
 modules=
+extra=
 files=$(mktemp "${TMPDIR:-/tmp}/dio-mkinitrd-files.XXXXXX") ||
 	die "mktemp failed"
 bins=$(mktemp "${TMPDIR:-/tmp}/dio-mkinitrd-bins.XXXXXX") ||
@@ -58,17 +61,18 @@ cleanup() { rm -f "$files" "$bins"; [ -n "$stage" ] && rm -rf "$stage"; }
 trap cleanup EXIT
 trap 'exit 99' INT TERM HUP
 
-while getopts o:m:M:i:f:x:b:v opt; do
+while getopts o:m:M:A:i:f:x:b:v opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	m) moddir=$OPTARG ;;
 	M) modules="$modules,$OPTARG" ;;
+	A) extra="$extra,$OPTARG" ;;
 	i) init=$OPTARG ;;
 	f) printf '%s\n' "$OPTARG" >>"$files" ;;
 	x) printf '%s\n' "$OPTARG" >>"$bins" ;;
 	b) busybox=$OPTARG ;;
 	v) verbose=1 ;;
-	*) die "usage: $me -o OUTPUT -m MODDIR [-M MODS] [-i INIT]" \
+	*) die "usage: $me -o OUTPUT -m MODDIR [-M MODS] [-A MODS] [-i INIT]" \
 		"[-f HOST[:GUEST]]... [-x HOST[:GUEST]]... [-b BUSYBOX] [-v]" ;;
 	esac
 done
@@ -79,6 +83,7 @@ shift $((OPTIND - 1))
 [ -d "$moddir/kernel" ] || die "$moddir is not a module tree (no kernel/)"
 [ -f "$init" ] || die "no init script $init"
 [ -n "$modules" ] || modules=,$DEFAULT_MODULES
+modules=$modules$extra
 modules=${modules#,}
 
 say() { [ "$verbose" -eq 1 ] && echo "$me: $*" >&2; return 0; }

@@ -36,6 +36,7 @@
 #   -L BYTES        the TCMU disk's logical block size (default 512)
 #   -B SIZE         the TCMU READ BUFFER capacity (default 64K, < 16M)
 #   -R OPTIONS      more tcmu-ramdisk options (e.g. "-o 2 -e 1024")
+#   -M MOD[,MOD]    more kernel modules to load at boot (e.g. ext4)
 #   -N              no TCMU disk
 #   -a ARGS         more kernel command line arguments
 #   -l FILE         keep the guest console log (kernel messages) in FILE
@@ -80,7 +81,7 @@ extra=''
 add() { extra="$extra
 $1 $2"; }
 
-while getopts c:x:f:t:m:d:D:T:L:B:R:Na:l:kvh opt; do
+while getopts c:x:f:t:m:d:D:T:L:B:R:M:Na:l:kvh opt; do
 	case $opt in
 	c) cmd=$OPTARG ;;
 	x) add -x "$OPTARG" ;;
@@ -93,6 +94,7 @@ while getopts c:x:f:t:m:d:D:T:L:B:R:Na:l:kvh opt; do
 	L) tcmu_block=$OPTARG ;;
 	B) tcmu_bufcap=$OPTARG ;;
 	R) tcmu_args=$OPTARG ;;
+	M) add -A "$OPTARG" ;;
 	N) tcmu=0 ;;
 	a) append=$OPTARG ;;
 	l) conslog=$OPTARG ;;

@@ -14,7 +14,7 @@
  *   - a direct-access block device of -s bytes in blocks of -l bytes:
  *     TEST UNIT READY, REQUEST SENSE, INQUIRY (standard data, VPD pages
  *     00h, 80h, 83h), READ CAPACITY (10) and (16), READ and WRITE (6, 10,
- *     12, 16; FUA and DPO accepted), SYNCHRONIZE CACHE (10, 16), MODE
+ *     12, 16; FUA honoured, DPO ignored), SYNCHRONIZE CACHE (10, 16), MODE
  *     SENSE (6, 10) with the caching (08h) and control (0Ah) pages,
  *     REPORT LUNS (the kernel answers that one itself; see README);
  *   - READ BUFFER (3Ch) modes 02h data, 03h descriptor, 0Ah echo buffer,
@@ -23,12 +23,45 @@
  *   - the vendor-specific opcode C0h, always answered RESERVATION CONFLICT
  *     (18h) without sense: a status that is neither GOOD nor CHECK
  *     CONDITION, which no other device of the harness can be made to give
- *     (a real conflict needs a second initiator).
+ *     (a real conflict needs a second initiator);
+ *   - a volatile write cache and power cuts (below).
  * Anything else ends in CHECK CONDITION, ILLEGAL REQUEST with fixed
  * format sense: INVALID COMMAND OPERATION CODE (20h/00h) for an opcode it
  * does not know, INVALID FIELD IN CDB (24h/00h, with the sense-key
  * specific field pointer) for a field it does not support, LOGICAL BLOCK
  * ADDRESS OUT OF RANGE (21h/00h) past the end of the disk.
+ *
+ * The write cache.  The disk keeps two images: the persistent medium and
+ * the view the initiator sees (medium plus cached writes), and a bitmap of
+ * the blocks that are dirty (written, not yet persistent).  WRITE (6, 10,
+ * 12, 16) changes the view and marks its blocks dirty; a WRITE with FUA
+ * also makes its own blocks persistent; SYNCHRONIZE CACHE (10, 16) makes
+ * the dirty blocks of its range persistent (0 blocks: to the end of the
+ * disk).  The caching mode page says WCE=1 and the mode parameter header
+ * DPOFUA=1, so the kernel's sd sends FUA writes and cache flushes.  In the
+ * lying mode (-F, or the control below) SYNCHRONIZE CACHE and FUA are
+ * acknowledged and nothing is made persistent.
+ *
+ * Power cuts are controlled in band, with the vendor-specific opcode C1h
+ * (a 10-byte CDB, sent with sg_raw to the disk's sg node; it completes
+ * after the action, so a script needs no other synchronization):
+ *   byte 1  action: 01h power cut, 02h power on, 03h lying mode (byte 2:
+ *           1 on, 0 off), 04h status (logged only)
+ *   byte 2  for a cut: the percentage (0-100) of dirty blocks that reach
+ *           the medium anyway (each with that probability, as a real disk
+ *           writes its cache back in any order); FFh: the -k default
+ *   bytes 3-6  for a cut: the seed of that choice (big-endian); 0: go on
+ *           with the generator's current state (seeded by -K)
+ * e.g. sg_raw /dev/sg2 c1 01 32 00 00 00 07 00 00 00 (cut, keep 50%,
+ * seed 7).  At a cut the chosen dirty blocks are written to the medium,
+ * the others are lost, the view becomes the medium again, and one line
+ * "power cut: D dirty blocks, P persisted, L lost (keep K%, seed S)" goes
+ * to the log (always, -v or not).  While the power is off every command
+ * but C1h ends in CHECK CONDITION, NOT READY, LOGICAL UNIT NOT READY,
+ * CAUSE NOT REPORTABLE (02h/04h/00h), which the kernel fails at once
+ * without retries.  Power on serves the medium; the initiator must drop
+ * what it cached itself (tests/qemu/powercut.sh has shell functions for
+ * all of this).  No UNIT ATTENTION is reported after power on.
  *
  * The layout of the shared area is the kernel's ABI (version 2 of the
  * mailbox); it is described here with explicit offsets rather than by
@@ -102,8 +135,10 @@
 #define ST_RESERVATION_CONFLICT 0x18
 
 #define KEY_NO_SENSE        0x0
+#define KEY_NOT_READY       0x2
 #define KEY_ILLEGAL_REQUEST 0x5
 
+#define ASC_LUN_NOT_READY         0x04
 #define ASC_INVALID_OPCODE        0x20
 #define ASC_LBA_OUT_OF_RANGE      0x21
 #define ASC_INVALID_FIELD_IN_CDB  0x24
@@ -121,7 +156,14 @@
 /* --------------------------------------------------------------- state */
 
 struct disk {
-	unsigned char *data;
+	unsigned char *data;     /* the view: the medium plus cached writes */
+	unsigned char *medium;   /* what survives a power cut */
+	unsigned char *dirty;    /* a bit per block: cached, not persistent */
+	uint64_t ndirty;
+	int power_off;
+	int lying;               /* SYNCHRONIZE CACHE and FUA persist nothing */
+	unsigned keep_pct;       /* default share of dirty blocks kept at a cut */
+	uint64_t rng;            /* the generator that picks them */
 	uint64_t size;       /* bytes, a multiple of bsize */
 	uint32_t bsize;      /* logical block size */
 	uint64_t nblocks;
@@ -519,6 +561,120 @@ static void do_read_capacity16(struct disk *d, struct cmd *c)
 	data_in(c, r, sizeof r, be32(c->cdb + 10));
 }
 
+/* ------------------------------------------------------ the write cache */
+
+static int is_dirty(const struct disk *d, uint64_t b)
+{
+	return (d->dirty[b >> 3] >> (b & 7)) & 1;
+}
+
+static void set_dirty(struct disk *d, uint64_t b)
+{
+	if (!is_dirty(d, b)) {
+		d->dirty[b >> 3] |= (unsigned char)(1u << (b & 7));
+		d->ndirty++;
+	}
+}
+
+static void clear_dirty(struct disk *d, uint64_t b)
+{
+	if (is_dirty(d, b)) {
+		d->dirty[b >> 3] &= (unsigned char)~(1u << (b & 7));
+		d->ndirty--;
+	}
+}
+
+/* Make the dirty blocks of [lba, lba + nblk) persistent; returns how many
+ * there were. */
+static uint64_t persist(struct disk *d, uint64_t lba, uint64_t nblk)
+{
+	uint64_t b, n = 0;
+	for (b = lba; b < lba + nblk && d->ndirty; b++) {
+		if (!is_dirty(d, b))
+			continue;
+		memcpy(d->medium + b * d->bsize, d->data + b * d->bsize,
+		    d->bsize);
+		clear_dirty(d, b);
+		n++;
+	}
+	return n;
+}
+
+/* splitmix64: small, and good enough to pick blocks */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* The power goes: each dirty block reaches the medium with probability
+ * keep/100, the rest of the cache is lost, the view is the medium. */
+static void power_cut(struct disk *d, unsigned keep, uint32_t seed)
+{
+	uint64_t b, dirty = d->ndirty, kept = 0, lost = 0;
+	if (seed)
+		d->rng = seed;
+	for (b = 0; b < d->nblocks && d->ndirty; b++) {
+		unsigned char *v = d->data + b * d->bsize;
+		unsigned char *m = d->medium + b * d->bsize;
+		if (!is_dirty(d, b))
+			continue;
+		if (rng_next(&d->rng) % 100 < keep) {
+			memcpy(m, v, d->bsize);
+			kept++;
+		} else {
+			memcpy(v, m, d->bsize);
+			lost++;
+		}
+		clear_dirty(d, b);
+	}
+	d->power_off = 1;
+	logmsg(d, "power cut: %llu dirty blocks, %llu persisted, %llu lost "
+	    "(keep %u%%, seed %lu)\n", (unsigned long long)dirty,
+	    (unsigned long long)kept, (unsigned long long)lost, keep,
+	    (unsigned long)seed);
+}
+
+/* The vendor-specific control command C1h (see the top of the file). */
+static void do_control(struct disk *d, struct cmd *c)
+{
+	unsigned keep = c->cdb[2];
+	switch (c->cdb[1]) {
+	case 0x01:
+		if (keep == 0xFF)
+			keep = d->keep_pct;
+		if (keep > 100) {
+			bad_field(c, 2, -1);
+			return;
+		}
+		power_cut(d, keep, be32(c->cdb + 3));
+		break;
+	case 0x02:
+		d->power_off = 0;
+		logmsg(d, "power on\n");
+		break;
+	case 0x03:
+		if (keep > 1) {
+			bad_field(c, 2, -1);
+			return;
+		}
+		d->lying = (int)keep;
+		logmsg(d, "lying mode %s\n", d->lying ? "on" : "off");
+		break;
+	case 0x04:
+		logmsg(d, "status: power %s, lying %s, %llu dirty blocks\n",
+		    d->power_off ? "off" : "on", d->lying ? "on" : "off",
+		    (unsigned long long)d->ndirty);
+		break;
+	default:
+		bad_field(c, 1, -1);
+		return;
+	}
+	good(c);
+}
+
 /* READ/WRITE (6, 10, 12, 16): where and how much. */
 static int rw_params(struct cmd *c, uint64_t *lba, uint64_t *nblk)
 {
@@ -545,8 +701,7 @@ static int rw_params(struct cmd *c, uint64_t *lba, uint64_t *nblk)
 		bad_field(c, 1, 7);
 		return -1;
 	}
-	/* DPO (0x10) and FUA (0x08) are accepted: the medium is memory,
-	 * so every write is already as durable as it will ever be. */
+	/* DPO (0x10) is accepted and ignored; FUA (0x08): see do_rw. */
 	return 0;
 }
 
@@ -563,7 +718,13 @@ static void do_rw(struct disk *d, struct cmd *c, int write)
 	if (bytes > c->datalen)           /* the initiator gave less room */
 		bytes = c->datalen;
 	if (write) {
+		uint64_t b;
 		moved = seg_get(c, 0, d->data + lba * d->bsize, bytes);
+		for (b = lba; b < lba + (moved + d->bsize - 1) / d->bsize; b++)
+			set_dirty(d, b);
+		/* FUA: the write's own blocks (WRITE(6) has no FUA bit) */
+		if (c->cdb[0] != 0x0A && (c->cdb[1] & 0x08) && !d->lying)
+			persist(d, lba, nblk);
 		good(c);
 	} else {
 		moved = seg_put(c, 0, d->data + lba * d->bsize, bytes);
@@ -588,7 +749,11 @@ static void do_sync_cache(struct disk *d, struct cmd *c)
 		out_of_range(c);
 		return;
 	}
-	good(c);                          /* nothing is ever cached */
+	if (nblk == 0)                    /* SBC: to the end of the medium */
+		nblk = d->nblocks - lba;
+	if (!d->lying)
+		persist(d, lba, nblk);
+	good(c);
 }
 
 /* Append mode page pg (current/default values, or the changeable mask
@@ -779,6 +944,14 @@ static void do_service_action_in16(struct disk *d, struct cmd *c)
 
 static void execute(struct disk *d, struct cmd *c)
 {
+	if (c->cdb[0] == 0xC1) {
+		do_control(d, c);
+		return;
+	}
+	if (d->power_off) {
+		check(c, KEY_NOT_READY, ASC_LUN_NOT_READY, 0, -1, -1);
+		return;
+	}
 	switch (c->cdb[0]) {
 	case 0x00: good(c); break;                    /* TEST UNIT READY */
 	case 0x03: do_request_sense(c); break;
@@ -1083,8 +1256,22 @@ static void usage(FILE *f)
 "            not successful READs and READ BUFFER data transfers;\n"
 "            -v -v logs those too\n"
 "  -L FILE   the log file\n"
+"  -k PCT    the share of dirty blocks a power cut keeps when its\n"
+"            command says FFh (default 0)\n"
+"  -K SEED   seed of the generator that picks them (default 1)\n"
+"  -F        lying mode: SYNCHRONIZE CACHE and FUA persist nothing\n"
 "  -h        this help\n"
-"Runs until SIGTERM or SIGINT.\n", f);
+"Runs until SIGTERM or SIGINT.\n"
+"Writes are cached (WCE=1); the vendor command C1h cuts the power and\n"
+"brings it back (sg_raw SG c1 ACTION KEEP SEED(4 bytes) 00 00 00):\n"
+"  ACTION 01 power cut: each dirty block persists with probability\n"
+"            KEEP/100 (KEEP FF: the -k value), the rest is lost; SEED 0\n"
+"            goes on with the generator, else reseeds it; logged\n"
+"  ACTION 02 power on: the disk serves what persisted\n"
+"  ACTION 03 lying mode off (KEEP 00) or on (KEEP 01)\n"
+"  ACTION 04 log the state\n"
+"While the power is off every other command fails at once with\n"
+"NOT READY, LOGICAL UNIT NOT READY (02/04/00).\n", f);
 }
 
 static uint64_t map_size_of(int num)
@@ -1116,8 +1303,9 @@ int main(int argc, char **argv)
 	d.bufcap = 64u << 10;
 	d.echocap = 252;
 	d.serial = "dio-tcmu-ramdisk";
+	d.rng = 1;
 
-	while ((opt = getopt(argc, argv, "n:d:s:l:b:o:e:S:w:r:vL:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:d:s:l:b:o:e:S:w:r:vL:k:K:Fh")) != -1) {
 		switch (opt) {
 		case 'n': want = optarg; break;
 		case 'd': dev = optarg; break;
@@ -1152,6 +1340,14 @@ int main(int argc, char **argv)
 		case 'r': ready = optarg; break;
 		case 'v': d.verbose++; break;
 		case 'L': logpath = optarg; break;
+		case 'k':
+			v = parse_size(optarg, "keep percentage");
+			if (v > 100)
+				die("keep percentage must be 0..100");
+			d.keep_pct = (unsigned)v;
+			break;
+		case 'K': d.rng = parse_size(optarg, "seed"); break;
+		case 'F': d.lying = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -1168,8 +1364,10 @@ int main(int argc, char **argv)
 		die("cannot open %s: %s", logpath, strerror(errno));
 
 	d.data = calloc(1, (size_t)d.size);
+	d.medium = calloc(1, (size_t)d.size);
+	d.dirty = calloc(1, (size_t)((d.nblocks + 7) / 8));
 	d.buf = calloc(1, d.bufcap);
-	if (!d.data || !d.buf)
+	if (!d.data || !d.medium || !d.dirty || !d.buf)
 		die("cannot allocate %llu bytes", (unsigned long long)d.size);
 
 	if (!dev) {
@@ -1279,6 +1477,8 @@ int main(int argc, char **argv)
 	close(fd);
 	free(c.seg);
 	free(d.data);
+	free(d.medium);
+	free(d.dirty);
 	free(d.buf);
 	return 0;
 }
