@@ -78,4 +78,38 @@ expect 0 "(the run had ended cleanly)" --check "$work/ack.log"
 # an existing log is not overwritten without --force
 expect 2 "pass --force to append" -q -m none -s 4k -n 1 --ack-log "$work/ack.log" "$work/g"
 [ -e "$work/g" ] && { echo "FAIL: target left behind after the refusal"; fail=1; }
+
+# 5. The target must be the run's: another run's file, a directory or a
+#    character device are named as such (exit 2), never counted as losses.
+expect 0 "writer 0: 30 acknowledged slots; newest acknowledged transaction found: 37; none missing" \
+	--check "$work/ack.log"
+expect 0 "in flight (issued, not acknowledged): 0" --check "$work/ack.log"
+rm -f "$work/h"
+"$SW" -q -m fdatasync -s 4k -n 30 --keep --ack-log "$work/other.log" "$work/h" >/dev/null ||
+	hard "second run"
+expect 2 "'$work/h' holds no transaction of run [0-9a-f]* in any slot the log names: it is not that run's target" \
+	--check "$work/ack.log" "$work/h"
+expect 2 "is a directory, not the run's target" --check "$work/ack.log" "$work"
+expect 2 "neither a regular file nor a block device" --check "$work/ack.log" /dev/zero
+expect 2 "target '$work/nothing': no such file" --check "$work/ack.log" "$work/nothing"
+
+# 6. A malformed log is refused with the line number: a NUL byte, a number
+#    too large, a line of a megabyte, an unknown record, a writer out of
+#    range; a last line cut short by the crash is ignored, and said so.
+lines=$(wc -l < "$work/ack.log")
+bad_at() {  # TEXT: the log with TEXT inserted as line 6
+	{ head -n 5 "$work/ack.log"; printf "$1"; tail -n $((lines - 5)) "$work/ack.log"; } > "$work/m.log"
+}
+bad_at 'A 0 1\0002 4096\n'
+expect 1 "m.log:6: malformed line: it holds a NUL byte" --check "$work/m.log"
+bad_at 'A 0 123456789012345678901234567890 4096\n'
+expect 1 "m.log:6: malformed A line" --check "$work/m.log"
+{ head -n 5 "$work/ack.log"; printf 'A 0 1 %01000000d\n' 9; tail -n $((lines - 5)) "$work/ack.log"; } > "$work/m.log"
+expect 1 "m.log:6: malformed line: 1000007 bytes long" --check "$work/m.log"
+bad_at 'Z 0\n'
+expect 1 "m.log:6: malformed line: unknown record 'Z 0'" --check "$work/m.log"
+bad_at 'A 7 1 4096\n'
+expect 1 "m.log:6: malformed A line" --check "$work/m.log"
+head -c -3 "$work/ack.log" > "$work/m.log"
+expect 0 "last line was cut short (the crash): ignored" --check "$work/m.log"
 exit $fail

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -157,6 +158,7 @@ begin_run(struct sw_ctx *c, struct outputs *out)
 {
 	const struct sw_opts *o = c->o;
 	FILE *fp = stdout;
+	struct stat st;
 	int i, r;
 
 	for (i = 0; i < out->nkept; i++)
@@ -174,6 +176,12 @@ begin_run(struct sw_ctx *c, struct outputs *out)
 			                (unsigned long long)c->run_id,
 			                o->layout == SW_LAYOUT_SEPARATE ? "separate" : "shared",
 			                o->extend, o->region, c->tg.path);
+		/* The target's identity, so that --check knows it again. */
+		if (r == 0 && stat(c->tg.path, &st) == 0)
+			r = sw_ack_line(c->ack_fd, "T %s %llu %" PRIu64 "\n",
+			                c->tg.is_dev ? "device" : "file",
+			                (unsigned long long)st.st_ino,
+			                c->tg.is_dev ? c->tg.dev_bytes : 0);
 		if (r < 0)
 			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log,
 			         dio_strerror(r));
