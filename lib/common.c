@@ -110,6 +110,13 @@ static const struct dio__errent dio__errtab[] = {
 	DIO__E(ECANCELED,    "operation canceled")
 	DIO__E(EILSEQ,       "illegal byte sequence")
 	DIO__E(EPROTO,       "protocol error")
+	DIO__E(ECONNREFUSED, "connection refused")
+	DIO__E(ECONNRESET,   "connection reset by peer")
+	DIO__E(ECONNABORTED, "connection aborted")
+	DIO__E(EHOSTUNREACH, "no route to host")
+	DIO__E(ENETUNREACH,  "network is unreachable")
+	DIO__E(EADDRINUSE,   "address already in use")
+	DIO__E(EADDRNOTAVAIL, "cannot assign requested address")
 #if defined(ENOTBLK)
 	DIO__E(ENOTBLK,      "block device required")
 #endif

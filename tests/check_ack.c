@@ -160,12 +160,13 @@ START_TEST(test_listener_processes)
 	struct diot_ack a;
 	struct server srv;
 	pid_t pid[4];
-	int k, st;
+	int k, st, parent_fd;
 
 	server_start(&srv);
 	spec_of(spec, sizeof(spec), srv.port);
 	ck_assert_msg(diot_ack_open(&a, spec, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(diot_ack_send(&a, "P 0 fdatasync 4096 4 16\n", 24), 0);
+	parent_fd = a.fd;
 	for (k = 0; k < 4; k++) {
 		pid[k] = fork();
 		ck_assert_int_ge(pid[k], 0);
@@ -175,6 +176,8 @@ START_TEST(test_listener_processes)
 
 			if (diot_ack_reconnect(&a, err, sizeof(err)) != 0)
 				_exit(3);
+			if (a.fd == parent_fd)
+				_exit(5);
 			for (i = 0; i < 100; i++) {
 				int n = snprintf(line, sizeof(line), "A %d %d %d\n", k, i, i);
 

@@ -178,7 +178,6 @@ diot_ack_reconnect(struct diot_ack *a, char *err, size_t errlen)
 	fd = connect_to(a->host, a->port, err, errlen);
 	if (fd < 0)
 		return fd;
-	close(a->fd);
 	a->fd = fd;
 	return 0;
 }
@@ -333,7 +332,7 @@ drop(struct sender **tab, int *n, int i)
 }
 
 int
-diot_ack_serve(int lfd, int logfd, volatile sig_atomic_t *stop,
+diot_ack_serve(int lfd, int logfd, const volatile sig_atomic_t *stop,
                struct diot_ack_stats *stp, char *err, size_t errlen)
 {
 	struct sender **tab = calloc(ACK_MAX_SENDERS, sizeof(*tab));

@@ -50,9 +50,10 @@ int diot_ack_is_tcp(const char *spec);
  */
 int diot_ack_open(struct diot_ack *a, const char *spec, char *err, size_t errlen);
 
-/* After fork(): a connection of this process's own to the same listener
- * (the inherited one is closed here, not shut down); 0 for the other
- * kinds, which share the descriptor. */
+/* In a writer thread or process: a connection of its own to the same
+ * listener, in a's copy of the handle (the descriptor it had, the
+ * parent's, is left open for the parent); 0 for the other kinds, which
+ * share the descriptor. */
 int diot_ack_reconnect(struct diot_ack *a, char *err, size_t errlen);
 
 /* Send one record (line, ending in '\n'); see above for what returning
@@ -77,7 +78,7 @@ struct diot_ack_stats {
 };
 
 int diot_ack_listen(const char *spec, int *port, char *err, size_t errlen);
-int diot_ack_serve(int lfd, int logfd, volatile sig_atomic_t *stop,
+int diot_ack_serve(int lfd, int logfd, const volatile sig_atomic_t *stop,
                    struct diot_ack_stats *st, char *err, size_t errlen);
 
 #endif /* DIOT_ACK_H */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/kit/ack.h"
 #include "tools/kit/util.h"
 #include "tools/sw/sw.h"
 #include "tools/sw/txn.h"
@@ -109,7 +110,14 @@ usage(void)
 "      --verify          stamp every transaction (writer, sequence, offset,\n"
 "                        checksum) and read everything back after each point\n"
 "      --ack-log=FILE    record each issued and acknowledged transaction\n"
-"                        ('-' for stdout) for a later --check\n"
+"                        ('-' for stdout) for a later --check; or\n"
+"                        tcp:HOST:PORT: send the records to a listener on\n"
+"                        another machine (each one answered before the run\n"
+"                        goes on), off the failure domain of this one\n"
+"      --listen=[HOST:]PORT  be that listener: write the records senders\n"
+"                        send to --ack-log FILE; ends when they are done,\n"
+"                        or on SIGINT/SIGTERM (the log holds every record\n"
+"                        answered)\n"
 "      --check=ACK-LOG   after a crash: are all acknowledged transactions of\n"
 "                        the last point on stable storage?\n"
 "\n"
@@ -133,7 +141,7 @@ enum {
 	OPT_COUNT, OPT_WARMUP, OPT_EXTEND, OPT_REGION, OPT_FORMAT, OPT_OUTPUT,
 	OPT_PLOT, OPT_PERWRITER, OPT_QUIET, OPT_VERIFY, OPT_ACKLOG, OPT_CHECK,
 	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE,
-	OPT_NOPREFILL
+	OPT_NOPREFILL, OPT_LISTEN
 };
 
 static const struct diot_opt options[] = {
@@ -155,6 +163,7 @@ static const struct diot_opt options[] = {
 	{ "verify", 0, DIOT_NO_ARG, OPT_VERIFY },
 	{ "ack-log", 0, DIOT_REQ_ARG, OPT_ACKLOG },
 	{ "check", 0, DIOT_REQ_ARG, OPT_CHECK },
+	{ "listen", 0, DIOT_REQ_ARG, OPT_LISTEN },
 	{ "dir", 0, DIOT_REQ_ARG, OPT_DIR },
 	{ "force", 0, DIOT_NO_ARG, OPT_FORCE },
 	{ "keep", 0, DIOT_NO_ARG, OPT_KEEP },
@@ -276,6 +285,7 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 		case OPT_VERIFY: o->verify = 1; break;
 		case OPT_ACKLOG: o->ack_log = arg; break;
 		case OPT_CHECK: o->check_log = arg; break;
+		case OPT_LISTEN: o->listen = arg; break;
 		case OPT_DIR: o->dir = arg; break;
 		case OPT_FORCE: o->force = 1; break;
 		case OPT_KEEP: o->keep = 1; break;
@@ -349,6 +359,15 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 	r = parse_options(argc, argv, o, &methods, &sizes, &writers);
 	if (r >= 0 || o->check_log)
 		return r;
+	if (o->listen) {
+		if (o->target)
+			diot_usage_error("--listen takes no TARGET: it only writes the records "
+			                 "other runs send to --ack-log FILE");
+		if (o->ack_log == NULL || diot_ack_is_tcp(o->ack_log))
+			diot_usage_error("--listen needs --ack-log FILE (or -): where the "
+			                 "records it receives go");
+		return -1;
+	}
 	check_options(o, methods, sizes, writers);
 	return -1;
 }

@@ -54,7 +54,8 @@ static void describe_run(const struct sw_ctx *c, struct sw_run *run, char *os,
                          size_t oslen);
 static void run_points(struct sw_ctx *c, FILE *fp, struct sw_point *pts, int total,
                        int *npoints);
-static int finish_run(const struct sw_ctx *c, FILE *fp, struct sw_run *run,
+static void catch_signals(void);
+static int finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
                       const struct sw_point *pts, int n);
 
 int
@@ -75,10 +76,15 @@ main(int argc, char **argv)
 		return r;
 	if (o.check_log)
 		return sw_check_main(o.check_log, o.target);
+	if (o.listen) {
+		catch_signals();
+		return sw_listen_main(&o, &g_signal);
+	}
 	memset(&c, 0, sizeof(c));
 	c.o = &o;
 	c.sig = &g_signal;
-	c.ack_fd = -1;
+	c.ack.kind = DIOT_ACK_NONE;
+	c.ack.fd = -1;
 	c.tg.claim_fd = -1;
 	claim_outputs(&c, &outs);
 	c.run_id = ((uint64_t)time(NULL) << 20) ^ diot_now_ns() ^ ((uint64_t)getpid() << 40);
@@ -119,7 +125,6 @@ static void
 claim_outputs(struct sw_ctx *c, struct outputs *out)
 {
 	const struct sw_opts *o = c->o;
-	struct sigaction sa;
 
 	diot_out_init(&out->created);
 	diot_out_remove_at_exit(&out->created);
@@ -128,10 +133,20 @@ claim_outputs(struct sw_ctx *c, struct outputs *out)
 		open_results_file(out, o->plot, "--plot");
 	if (o->output && strcmp(o->output, "-") != 0)
 		open_results_file(out, o->output, "--output");
-	if (o->ack_log && strcmp(o->ack_log, "-") != 0) {
-		c->ack_fd = open(o->ack_log, O_WRONLY | O_CREAT | O_APPEND |
+	if (o->ack_log && diot_ack_is_tcp(o->ack_log)) {
+		char why[300];
+
+		int r = diot_ack_open(&c->ack, o->ack_log, why, sizeof(why));
+
+		if (r == -EINVAL)
+			diot_usage_error("--ack-log %s", why);
+		if (r < 0)
+			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log, why);
+	} else if (o->ack_log && strcmp(o->ack_log, "-") != 0) {
+		c->ack.kind = DIOT_ACK_FILE;
+		c->ack.fd = open(o->ack_log, O_WRONLY | O_CREAT | O_APPEND |
 		                 (o->force ? 0 : O_EXCL), 0644);
-		if (c->ack_fd < 0) {
+		if (c->ack.fd < 0) {
 			int e = errno;
 
 			diot_die(DIOT_EXIT_USAGE, "--ack-log '%s': %s%s", o->ack_log,
@@ -141,8 +156,18 @@ claim_outputs(struct sw_ctx *c, struct outputs *out)
 		if (!o->force)
 			out->kept[out->nkept++] = diot_out_created(&out->created, o->ack_log);
 	} else if (o->ack_log) {
-		c->ack_fd = STDOUT_FILENO;
+		c->ack.kind = DIOT_ACK_STDOUT;
+		c->ack.fd = STDOUT_FILENO;
 	}
+	catch_signals();
+}
+
+/* SIGINT, SIGTERM and SIGHUP stop the run (g_signal); SIGPIPE is an error. */
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -169,16 +194,16 @@ begin_run(struct sw_ctx *c, struct outputs *out)
 			diot_die(DIOT_EXIT_FAIL, "--output '%s': %s", o->output,
 			         dio_strerror(errno));
 	}
-	if (c->ack_fd >= 0) {
-		r = sw_ack_line(c->ack_fd, "# sync-write ack-log 1\n");
+	if (SW_ACK_ON(c)) {
+		r = sw_ack_line(&c->ack, "# sync-write ack-log 1\n");
 		if (r == 0)
-			r = sw_ack_line(c->ack_fd, "R %llx %s %d %" PRIu64 " %s\n",
+			r = sw_ack_line(&c->ack, "R %llx %s %d %" PRIu64 " %s\n",
 			                (unsigned long long)c->run_id,
 			                o->layout == SW_LAYOUT_SEPARATE ? "separate" : "shared",
 			                o->extend, o->region, c->tg.path);
 		/* The target's identity, so that --check knows it again. */
 		if (r == 0 && stat(c->tg.path, &st) == 0)
-			r = sw_ack_line(c->ack_fd, "T %s %llu %" PRIu64 "\n",
+			r = sw_ack_line(&c->ack, "T %s %llu %" PRIu64 "\n",
 			                c->tg.is_dev ? "device" : "file",
 			                (unsigned long long)st.st_ino,
 			                c->tg.is_dev ? c->tg.dev_bytes : 0);
@@ -252,7 +277,7 @@ run_points(struct sw_ctx *c, FILE *fp, struct sw_point *pts, int total, int *npo
 
 /* The end of the report, the plot, the warnings; the exit status. */
 static int
-finish_run(const struct sw_ctx *c, FILE *fp, struct sw_run *run,
+finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
            const struct sw_point *pts, int n)
 {
 	const struct sw_opts *o = c->o;
@@ -270,10 +295,9 @@ finish_run(const struct sw_ctx *c, FILE *fp, struct sw_run *run,
 		diot_warn("--plot '%s': cannot write: %s", o->plot, dio_strerror(errno));
 	if (fp != stdout && fclose(fp) != 0)
 		diot_warn("--output '%s': %s", o->output, dio_strerror(errno));
-	if (!*c->sig && !run->error && sw_ack_line(c->ack_fd, "E\n") < 0)
+	if (!*c->sig && !run->error && sw_ack_line(&c->ack, "E\n") < 0)
 		diot_warn("--ack-log '%s': cannot record the end of the run", o->ack_log);
-	if (c->ack_fd > STDERR_FILENO)
-		close(c->ack_fd);
+	diot_ack_close(&c->ack);
 	if (run->error)
 		diot_warn("%s", run->error);
 	if (verify_fail)

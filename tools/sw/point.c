@@ -279,9 +279,11 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m, in
 	x.slots = c->o->region / p->size;
 	if (!c->tg.is_dev)
 		sw_prepare_point(c, p->writers);
-	if (c->ack_fd >= 0)
-		sw_ack_line(c->ack_fd, "P %d %s %" PRIu64 " %d %" PRIu64 "\n", p->index,
-		            m->name, p->size, p->writers, x.slots);
+	if (SW_ACK_ON(c) && (r = sw_ack_line(&c->ack, "P %d %s %" PRIu64 " %d %" PRIu64
+	                                      "\n", p->index, m->name, p->size,
+	                                      p->writers, x.slots)) < 0)
+		diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': recording point %d: %s",
+		         c->o->ack_log, p->index, dio_strerror(r));
 	t = run_team(c, &x, p, m, total);
 	point_stats(p, t, p->writers);
 	w0 = diot_team_result(t, 0);

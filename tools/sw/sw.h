@@ -15,6 +15,8 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
+
+#include "tools/kit/ack.h"
 #include <stdio.h>
 
 #include "libdirectio.h"
@@ -60,6 +62,7 @@ struct sw_opts {
 	int verify;
 	const char *ack_log;
 	const char *check_log;
+	const char *listen;             /* --listen [HOST:]PORT            */
 	int quiet, verbose, per_writer;
 };
 
@@ -90,10 +93,13 @@ struct sw_ctx {
 	const volatile sig_atomic_t *sig;   /* the signal that stops the run */
 	struct diot_outlist *created;       /* files to remove at exit        */
 	uint64_t run_id;
-	int ack_fd;                         /* --ack-log, or -1               */
+	struct diot_ack ack;                /* --ack-log (kind NONE: none)    */
 	int progress_on;
 	size_t progress_len;
 };
+
+/* listen.c: --listen: be the listener of --ack-log tcp:HOST:PORT. */
+int sw_listen_main(const struct sw_opts *o, const volatile sig_atomic_t *sig);
 
 /* target.c */
 void sw_setup_target(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size);
@@ -103,11 +109,13 @@ uint64_t sw_txn_offset(const struct sw_ctx *c, uint64_t slots, int writers, uint
 void sw_prepare_point(const struct sw_ctx *c, int W);
 
 /* writers.c */
-int sw_ack_line(int fd, const char *fmt, ...)
+int sw_ack_line(const struct diot_ack *a, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+/* Records of the ack log are on (a file, standard output or a listener). */
+#define SW_ACK_ON(c) ((c)->ack.kind != DIOT_ACK_NONE)
 
 /* Everything a writer reports back, in the team's shared memory. */
 struct sw_wres {

@@ -20,30 +20,26 @@
 #include "tools/sw/txn.h"
 
 /*
- * One record per write(): lines from several writers never interleave.
+ * One record (tools/kit/ack.h: one write() to a file, never interleaved
+ * with another writer's; to a listener, answered once its log has it).
  * Returns 0 or a -errno: a log that cannot be written must stop the run,
  * or a later --check would pass on records that were never kept.
  */
 int
-sw_ack_line(int fd, const char *fmt, ...)
+sw_ack_line(const struct diot_ack *a, const char *fmt, ...)
 {
-	char line[PATH_MAX + 256];
+	char line[DIOT_ACK_LINE_MAX];
 	va_list ap;
-	ssize_t w;
 	int n;
 
-	if (fd < 0)
+	if (a->kind == DIOT_ACK_NONE)
 		return 0;
 	va_start(ap, fmt);
 	n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	if (n <= 0 || (size_t)n >= sizeof(line))
 		return -ENAMETOOLONG;
-	while ((w = write(fd, line, (size_t)n)) < 0 && errno == EINTR)
-		;
-	if (w < 0)
-		return -errno;
-	return w == n ? 0 : -EIO;
+	return diot_ack_send(a, line, (size_t)n);
 }
 
 static void
@@ -73,6 +69,7 @@ struct writer {
 	unsigned char *buf;
 	uint64_t j, off;
 	double u0, s0;
+	struct diot_ack ack;          /* records: a listener connection of its own */
 };
 
 /* Open the file the method's way and make the buffer; errors in w->err. */
@@ -116,7 +113,7 @@ writer_stamp(struct writer *wr)
 	const struct sw_wctx *x = wr->x;
 
 	wr->off = sw_txn_offset(x->c, x->slots, x->writers, x->size, wr->k, wr->j);
-	if (x->c->o->verify || x->c->ack_fd >= 0)
+	if (x->c->o->verify || SW_ACK_ON(x->c))
 		sw_make_txn(wr->buf, (size_t)x->size, x->c->run_id, (uint32_t)x->point,
 		            (uint32_t)wr->k, wr->j, wr->off);
 }
@@ -151,7 +148,8 @@ writer_measure(struct writer *wr, int64_t *r)
 	const struct sw_wctx *x = wr->x;
 	const struct sw_opts *o = x->c->o;
 	struct sw_wres *w = wr->w;
-	int ack = x->c->ack_fd, k = wr->k;
+	const struct diot_ack *ack = &wr->ack;
+	int k = wr->k;
 	uint64_t recorded = 0, t0, t1, deadline;
 
 	cpu_now(o->threads, &wr->u0, &wr->s0);
@@ -165,7 +163,7 @@ writer_measure(struct writer *wr, int64_t *r)
 			break;
 		}
 		writer_stamp(wr);
-		if (ack >= 0 && (*r = sw_ack_line(ack, "I %d %" PRIu64 " %" PRIu64 "\n", k,
+		if ((*r = sw_ack_line(ack, "I %d %" PRIu64 " %" PRIu64 "\n", k,
 		                                  wr->j, wr->off)) < 0)
 			return 1;
 		t0 = diot_now_ns();
@@ -174,7 +172,7 @@ writer_measure(struct writer *wr, int64_t *r)
 		t1 = diot_now_ns();
 		if (*r < 0)
 			return 2;
-		if (ack >= 0 && (*r = sw_ack_line(ack, "A %d %" PRIu64 " %" PRIu64 "\n", k,
+		if ((*r = sw_ack_line(ack, "A %d %" PRIu64 " %" PRIu64 "\n", k,
 		                                  wr->j, wr->off)) < 0)
 			return 1;
 		diot_hist_add(&w->hist, t1 - t0);
@@ -230,6 +228,9 @@ sw_writer_main(struct diot_team *t, int k, void *arg)
 	wr.k = k;
 	wr.w = diot_team_result(t, k);
 	writer_open(&wr);
+	wr.ack = wr.x->c->ack;
+	if (!wr.w->err && diot_ack_reconnect(&wr.ack, wr.w->errmsg, sizeof(wr.w->errmsg)) < 0)
+		wr.w->err = -ECONNREFUSED;
 	/* Ready, then wait for the start, or a stop. */
 	if (diot_team_ready(t, k) != 0 || wr.w->err)
 		goto out;
@@ -256,4 +257,6 @@ out:
 	wr.w->txns_total = wr.j;
 	dio_free(wr.buf);
 	dio_close(wr.f);
+	if (wr.ack.kind == DIOT_ACK_TCP && wr.ack.fd != wr.x->c->ack.fd)
+		diot_ack_close(&wr.ack);
 }
