@@ -1,0 +1,32 @@
+#!/bin/sh
+# sync-write-powercut.sh -- sync-write's ack log and --check against power
+# cuts of a disk with a volatile write cache (the TCMU RAM disk of the qemu
+# guest, tests/qemu/tcmu-ramdisk.c): boots the guest with a copy of
+# sync-write and runs tests/qemu/guest-sync-write-powercut.sh there (every
+# method on the raw disk, on ext4 and on ext4 with --extend, then with the
+# disk lying about flushes).  Skips (77) without the harness, qemu, a
+# kernel or sg_raw.
+#
+# Environment: DIO_POWERCUT_CUTS (cuts per method and layer, default 20),
+# DIO_POWERCUT_LIES (cuts per method with the lying disk, default 4), and
+# the harness's own (DIO_QEMU_CACHE, DIO_QEMU_TIMEOUT, ...).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+run=${DIO_QEMU_RUN_GUEST:-$top_srcdir/tests/qemu/run-guest.sh}
+[ -f "$run" ] || skip "no qemu harness at $run"
+[ "$DIO_BACKEND" = linux ] || skip "the guest runs Linux: needs the linux backend"
+command -v sg_raw >/dev/null 2>&1 || skip "no sg_raw on the host (sg3-utils)"
+sw=$top_builddir/tests/qemu/sync-write-guest
+[ -x "$sw" ] || hard "$sw is not built"
+set --
+for p in mkfs.ext4; do
+	pp=$(PATH=$PATH:/sbin:/usr/sbin command -v "$p" 2>/dev/null) &&
+		set -- "$@" -x "$pp:/bin/$p"
+done
+[ -f /etc/mke2fs.conf ] && set -- "$@" -f /etc/mke2fs.conf
+echo "sync-write-powercut: ${DIO_POWERCUT_CUTS:-20} cuts per method and layer"
+sh "$run" -t "${DIO_QEMU_TIMEOUT:-3600}" -M ext4,crc32c_generic \
+	-x "$sw:/bin/sync-write" \
+	-f "$top_srcdir/tests/qemu/powercut.sh:/lib/powercut.sh" "$@" \
+	-- "$top_srcdir/tests/qemu/guest-sync-write-powercut.sh" \
+	"${DIO_POWERCUT_CUTS:-20}" "${DIO_POWERCUT_LIES:-4}"
