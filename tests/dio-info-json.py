@@ -18,7 +18,7 @@ import sys
 
 TOP = ["tool", "version", "library", "backend", "os", "path", "type",
        "file_size", "fs_type", "direct_io", "alignment", "device", "sg",
-       "scsi", "advice"]
+       "scsi", "durability", "advice"]
 SECTIONS = {
     "direct_io": ["supported", "mechanism", "probe", "probe_file",
                   "write_probe", "write_probe_detail", "detail"],
@@ -39,6 +39,7 @@ SECTIONS = {
     "scsi": ["device", "available", "error", "vendor", "product", "revision",
              "peripheral_type", "peripheral_type_name", "serial", "blocks",
              "block_length", "capacity_bytes", "wce", "rcd", "cache_error"],
+    "durability": ["volatile_write_cache", "evidence"],
 }
 ADVICE_KEYS = ["id", "text", "actions"]
 ACTION_KEYS = ["kind", "file", "text"]
@@ -167,6 +168,15 @@ def main(argv):
         for e in errors:
             print("FAIL: " + e)
         return 1
+
+    # The volatile cache: yes when the kernel or the device says so, no
+    # when one says no and none yes, else unknown.
+    d, sc = r["device"], r["scsi"]
+    vol = (True if d["write_cache"] is True or sc["wce"] is True else
+           False if d["write_cache"] is False or sc["wce"] is False else None)
+    if r["durability"]["volatile_write_cache"] is not vol:
+        bad("durability.volatile_write_cache is %r, want %r (write_cache %r, wce %r)"
+            % (r["durability"]["volatile_write_cache"], vol, d["write_cache"], sc["wce"]))
 
     lp = r.get("alignment", {}).get("large_page_bytes")
     here = r.get("os") == "%s %s" % (os.uname().sysname, os.uname().release)

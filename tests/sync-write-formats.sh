@@ -15,7 +15,7 @@ args="-q -m none,fdatasync,direct,rwf-dsync -s 512,48k -w 1,2 -n 10 --dir $work"
 
 # CSV
 "$SW" $args -f csv --per-writer -o "$work/r.csv" || { echo "FAIL csv run"; exit 1; }
-hdr="point,method,size_bytes,writers,writer,status,txns,bytes,wall_s,avg_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us,stddev_us,txn_per_s,mb_per_s,cpu_user_s,cpu_sys_s,cpu_us_per_txn,direct,sync_flag,commit,verify_checked,verify_ok,note"
+hdr="point,method,size_bytes,writers,writer,status,txns,bytes,wall_s,avg_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us,stddev_us,txn_per_s,mb_per_s,cpu_user_s,cpu_sys_s,cpu_us_per_txn,direct,sync_flag,commit,verify_checked,verify_ok,note,hint"
 [ "$(head -n 1 "$work/r.csv")" = "$hdr" ] || { echo "FAIL csv header"; fail=1; }
 python3 - "$work/r.csv" <<'PY' || fail=1
 import csv, sys
@@ -23,7 +23,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 agg = [r for r in rows if r["writer"] == "all"]
 assert len(agg) == 4 * 2 * 2, len(agg)
 for r in rows:
-    assert len(r) == 28 and None not in r, r
+    assert len(r) == 29 and None not in r, r
     if r["status"] == "ok":
         assert int(r["txns"]) == 10 * (int(r["writers"]) if r["writer"] == "all" else 1), r
         assert float(r["avg_us"]) > 0 and float(r["min_us"]) <= float(r["p50_us"]) <= float(r["max_us"]), r
@@ -77,4 +77,25 @@ grep -q '^method  *size_B  *wr  *txns  *avg_us' "$work/r.txt" || { echo "FAIL ta
 n=$(grep -cE '^(none|fdatasync|direct|rwf-dsync) ' "$work/r.txt")
 [ "$n" -eq 16 ] || { echo "FAIL table: $n rows, want 16"; cat "$work/r.txt"; fail=1; }
 [ $fail -eq 0 ] && echo "ok   table: header and 16 rows"
+
+# The speed hint: exactly on a durable method whose median is under 1 ms
+# on a disk that says it spins (not a loop device), never on 'none'.
+rot=$("$top_builddir/tools/dio-info" -f json "$work" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["device"]
+print("yes" if d["rotational"] is True and not d["loop_backing_file"] else "no")')
+"$SW" -q -m none,fdatasync -s 4k -n 50 -f json -o "$work/h.json" "$work/h" ||
+	{ echo "FAIL hint run"; fail=1; }
+python3 - "$work/h.json" "$rot" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+for p in r["points"]:
+    want = (sys.argv[2] == "yes" and p["method"] != "none"
+            and p["aggregate"]["p50_us"] < 1000)
+    got = p["hint"] is not None
+    assert got == want, "%s: hint %r, want one: %s (spinning disk: %s)" % (
+        p["method"], p["hint"], want, sys.argv[2])
+    print("ok   hint for %s: %s (median %.0f us, spinning disk: %s)" % (
+        p["method"], "yes" if got else "no", p["aggregate"]["p50_us"], sys.argv[2]))
+PY
 exit $fail

@@ -366,3 +366,20 @@ info_advice(const struct facts *f, struct advice_list *l)
 	advise_direct(f, l);
 	advise_device(f, l);
 }
+
+int
+info_volatile_cache(const struct facts *f, char *why, size_t len)
+{
+	const struct dio_devinfo *d = &f->di;
+	int k = d->write_cache, c = f->have_cache ? f->wce : -1;
+
+	snprintf(why, len, "%s%s%s", k == DIO_TRI_YES ? "the kernel: write back" :
+	         k == DIO_TRI_NO ? "the kernel: write through" : "",
+	         k != DIO_TRI_UNKNOWN && c >= 0 ? "; " : "",
+	         c == 1 ? "the device: WCE=1" : c == 0 ? "the device: WCE=0" : "");
+	if (k == DIO_TRI_YES || c == 1)
+		return DIO_TRI_YES;
+	if (k == DIO_TRI_NO || c == 0)
+		return DIO_TRI_NO;
+	return DIO_TRI_UNKNOWN;
+}

@@ -144,6 +144,9 @@ int info_parse_serial(const uint8_t *b, size_t len, char *out, size_t outlen);
 
 /* advice.c */
 void info_advice(const struct facts *f, struct advice_list *l);
+/* Is there a volatile write cache between a write and the medium?  A
+ * dio_tri from what the kernel and the device said; why names them. */
+int info_volatile_cache(const struct facts *f, char *why, size_t len);
 /* A word is among the space-separated words of list. */
 int info_word_in(const char *list, const char *word);
 /* The udev match for the disk, most persistent first; *by_name is set

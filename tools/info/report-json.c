@@ -255,6 +255,19 @@ json_advice(struct diot_json *j, const struct advice_list *l)
 	diot_json_close(j);
 }
 
+/* The volatile cache between a write and the medium, and who said so. */
+static void
+json_durability(struct diot_json *j, const struct facts *f)
+{
+	char why[128];
+	int v = info_volatile_cache(f, why, sizeof(why));
+
+	diot_json_object(j, "durability");
+	jtri(j, "volatile_write_cache", v);
+	jstr(j, "evidence", why[0] ? why : NULL);
+	diot_json_close(j);
+}
+
 void
 info_json(const struct facts *f, const struct advice_list *l)
 {
@@ -268,6 +281,7 @@ info_json(const struct facts *f, const struct advice_list *l)
 	json_device(&j, f);
 	json_sg(&j, f);
 	json_scsi(&j, f);
+	json_durability(&j, f);
 	json_advice(&j, l);
 	if (diot_json_end(&j) == -EINVAL)
 		diot_die(DIOT_EXIT_FAIL, "internal error: malformed JSON report");

@@ -337,6 +337,22 @@ text_scsi(const struct facts *f)
 	}
 }
 
+/* Where a written block is durable: the volatile cache in between. */
+static void
+text_durability(const struct facts *f)
+{
+	char why[128];
+	int v = info_volatile_cache(f, why, sizeof(why));
+
+	if (!f->is_dev && f->di.kind == DIO_DEVINFO_NONE)
+		return;
+	printf("\nDurability\n");
+	kv("volatile cache", "%s%s%s%s", v == DIO_TRI_YES ? "yes: a write is durable "
+	   "only after a flush or FUA (fsync, fdatasync, O_DSYNC, O_SYNC)" :
+	   v == DIO_TRI_NO ? "no: a completed write is on the medium" : "unknown",
+	   why[0] ? " (" : "", why, why[0] ? ")" : "");
+}
+
 /* The advice, each with its actions. */
 static void
 text_advice(const struct advice_list *l)
@@ -374,5 +390,6 @@ info_text(const struct facts *f, const struct advice_list *l)
 	text_device(f);
 	text_sg(f);
 	text_scsi(f);
+	text_durability(f);
 	text_advice(l);
 }

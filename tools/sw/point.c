@@ -255,6 +255,30 @@ point_verdict(const struct sw_ctx *c, struct sw_point *p, const struct sw_method
 	return 1;
 }
 
+/*
+ * A hint, not a verdict: a method that makes each transaction durable
+ * (a flush, FUA or a synchronous write) whose median is below what a
+ * flush on a spinning disk can cost, on a disk that says it spins.  The
+ * medium is then not what answers: a volatile cache that is not flushed,
+ * one that is not volatile (battery or flash backed), or a disk that
+ * only claims to spin (a virtual one).
+ */
+#define SW_ROTATIONAL_FLUSH_US 1000.0   /* under a 7200 rpm disk's rotation */
+
+static void
+speed_hint(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
+{
+	int durable = m->commit != DIO_COMMIT_NONE || m->sync != DIO_SYNC_NONE;
+
+	if (!durable || c->tg.rotational != DIO_TRI_YES || p->agg.txns == 0 ||
+	    p->agg.p50_us >= SW_ROTATIONAL_FLUSH_US)
+		return;
+	snprintf(p->hint, sizeof(p->hint), "median %.0f us is faster than a flush on "
+	         "a spinning disk can be (%s says it spins): a volatile cache that is "
+	         "not flushed, a non-volatile one, or a virtual disk (see dio-info)",
+	         p->agg.p50_us, c->tg.disk[0] ? c->tg.disk : "the disk");
+}
+
 int
 sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m, int total)
 {
@@ -292,6 +316,8 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m, in
 	p->commit = dio_commit_name(dio_commit_resolve(m->commit) < 0
 	                            ? m->commit : dio_commit_resolve(m->commit));
 	r = point_verdict(c, p, m, t);
+	if (r > 0)
+		speed_hint(c, p, m);
 	if (r > 0 && c->o->verify)
 		sw_verify_point(&x, t, p);
 	diot_team_free(t);

@@ -63,6 +63,8 @@ table_point(FILE *fp, const struct sw_point *p, int per_writer)
 	if (p->status != SW_OK || p->note[0])
 		fprintf(fp, "%-18s %s: %s\n", "", p->status == SW_OK ? "note"
 		        : status_name[p->status], p->note);
+	if (p->hint[0])
+		fprintf(fp, "%-18s hint: %s\n", "", p->hint);
 }
 
 /* ------------------------------------------------------------ csv */
@@ -85,6 +87,8 @@ csv_row(FILE *fp, const struct sw_point *p, int writer, const struct sw_stats *s
 	        s->cpu_us_per_txn, p->direct, p->sync_flag, p->commit,
 	        p->verify.checked, p->verify.ok);
 	diot_csv_field(fp, p->note);
+	fputc(',', fp);
+	diot_csv_field(fp, p->hint);
 	fputc('\n', fp);
 }
 
@@ -125,6 +129,7 @@ json_point(struct diot_json *j, const struct sw_point *p)
 	diot_json_i64(j, "writers", p->writers);
 	diot_json_str(j, "status", status_name[p->status]);
 	diot_json_str(j, "note", p->note[0] ? p->note : NULL);
+	diot_json_str(j, "hint", p->hint[0] ? p->hint : NULL);
 	diot_json_str(j, "direct", p->direct);
 	diot_json_str(j, "sync_flag", p->sync_flag);
 	diot_json_str(j, "commit", p->commit);
@@ -215,7 +220,7 @@ sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int per_writer)
 		fputs("point,method,size_bytes,writers,writer,status,txns,bytes,wall_s,"
 		      "avg_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us,stddev_us,"
 		      "txn_per_s,mb_per_s,cpu_user_s,cpu_sys_s,cpu_us_per_txn,direct,"
-		      "sync_flag,commit,verify_checked,verify_ok,note\n", fp);
+		      "sync_flag,commit,verify_checked,verify_ok,note,hint\n", fp);
 		return;
 	}
 	if (fmt != SW_FMT_TABLE)

@@ -83,6 +83,8 @@ struct sw_target {
 	char *extra[SW_MAX_WRITERS]; /* separate layout: files 1..W-1     */
 	int claim_fd;             /* device held exclusively, or < 0      */
 	int direct_refused;       /* -errno of the direct probe, or 0     */
+	int rotational;           /* dio_tri: the disk under the target spins */
+	char disk[64];            /* its name, for the hint; "" unknown   */
 };
 
 /* ------------------------------------------------------------ a run */
@@ -178,6 +180,7 @@ struct sw_point {
 	const char *sync_flag;   /* O_DSYNC / O_SYNC / none            */
 	const char *commit;      /* commit method really used          */
 	int region_full;         /* a writer ran out of region (extend) */
+	char hint[300];          /* a sync suspiciously fast; "" none   */
 	struct sw_stats agg;
 	struct sw_stats *per;    /* [writers]                           */
 	struct sw_verify verify;

@@ -203,6 +203,20 @@ choose_target(struct sw_ctx *c, struct stat *st)
 }
 
 /* What the target supports: direct I/O, alignment, size, file system. */
+/* Is the disk under the target a spinning one (for the speed hint)?  A
+ * loop device's rotational flag says nothing about the disk below it. */
+static void
+disk_facts(struct sw_target *tg)
+{
+	struct dio_devinfo di;
+
+	tg->rotational = DIO_TRI_UNKNOWN;
+	if (dio_devinfo(tg->path, &di) < 0 || di.loop_backing[0])
+		return;
+	tg->rotational = (int)di.rotational;
+	snprintf(tg->disk, sizeof(tg->disk), "%s", di.name);
+}
+
 static void
 probe_target(struct sw_ctx *c, const struct stat *st)
 {
@@ -226,6 +240,7 @@ probe_target(struct sw_ctx *c, const struct stat *st)
 	else if (dio_fs_type(dio_file_fd(f), tg->fstype, sizeof(tg->fstype)) < 0)
 		snprintf(tg->fstype, sizeof(tg->fstype), "unknown file system");
 	dio_close(f);
+	disk_facts(tg);
 }
 
 /* A device, only opened so far and never written: make sure it is free,
