@@ -89,6 +89,33 @@ START_TEST(test_dir_and_fifo)
 }
 END_TEST
 
+/* What a results file may be, and two names of one file. */
+START_TEST(test_writable_and_same)
+{
+	char why[200] = "";
+
+	write_file(at("r"), "x");
+	ck_assert_int_eq(diot_out_writable(at("r"), why, sizeof(why)), 0);
+	ck_assert_int_eq(diot_out_writable(at("new"), why, sizeof(why)), 0);
+	ck_assert_int_eq(diot_out_writable("/dev/null", why, sizeof(why)), 0);
+	ck_assert_int_eq(mkdir(at("d"), 0755), 0);
+	ck_assert_int_eq(diot_out_writable(at("d"), why, sizeof(why)), -EISDIR);
+	ck_assert_str_eq(why, "is a directory");
+	ck_assert_int_eq(mkfifo(at("f"), 0644), 0);
+	ck_assert_int_eq(diot_out_writable(at("f"), why, sizeof(why)), -ENXIO);
+	ck_assert_msg(strstr(why, "FIFO") != NULL, "%s", why);
+	ck_assert_int_eq(symlink(at("r"), at("l")), 0);
+	ck_assert_int_eq(link(at("r"), at("h")), 0);
+	ck_assert_int_eq(diot_out_same(at("r"), at("l")), 1);
+	ck_assert_int_eq(diot_out_same(at("r"), at("h")), 1);
+	ck_assert_int_eq(diot_out_same(at("r"), at("r")), 1);
+	write_file(at("s"), "y");
+	ck_assert_int_eq(diot_out_same(at("r"), at("s")), 0);
+	ck_assert_int_eq(diot_out_same(at("r"), at("new")), 0);
+	ck_assert_int_eq(diot_out_same("/dev/null", "/dev/null"), 0); /* may be named twice */
+}
+END_TEST
+
 START_TEST(test_no_access)
 {
 	int err;
@@ -174,6 +201,7 @@ outfile_suite(void)
 	tcase_add_test(tc, test_create_and_refuse);
 	tcase_add_test(tc, test_dir_and_fifo);
 	tcase_add_test(tc, test_no_access);
+	tcase_add_test(tc, test_writable_and_same);
 	tcase_add_test(tc, test_results);
 	tcase_add_test(tc, test_cleanup);
 	tcase_add_test(tc, test_cleanup_at_exit);

@@ -89,6 +89,28 @@ out=$(cd "$work" && "$SW" -q -m none,fdatasync -s 16,48 -n 3 --region 64k 2>&1) 
 echo "$out" | grep -q '^fdatasync  *16  *1  *3 ' || { echo "FAIL sync-write -s 16,48: no row: $out"; fail=1; }
 before=$(snapshot)
 
+# Outputs: two naming one file are a usage error (nothing written, no file
+# left); a FIFO or a directory is refused instead of waited on; a results
+# or plot write that fails is a failed run.
+bad 2 "--output 'o.txt' and --plot 'o.txt' are the same file" -m none -s 4k -n 1 -o o.txt --plot o.txt
+bad 2 "--output 'results.txt' and --plot 'results.txt' are the same file" -m none -s 4k -n 1 -o results.txt --plot results.txt
+bad 2 "--output 'existing' and the TARGET 'existing' are the same file" -m none -s 4k -n 1 -o existing --force existing
+bad 2 "--plot 'results.txt' and --ack-log 'results.txt' are the same file" -m none -s 4k -n 1 --plot results.txt --ack-log results.txt --force
+mkfifo "$work/fifo" && before=$(snapshot)
+bad 2 "--output 'fifo' is a FIFO" -m none -s 4k -n 1 -o fifo
+bad 2 "--plot 'fifo' is a FIFO" -m none -s 4k -n 1 --plot fifo
+bad 2 "--ack-log 'fifo' is a FIFO" -m none -s 4k -n 1 --ack-log fifo
+bad 2 "--output 'dir' is a directory" -m none -s 4k -n 1 -o dir
+bad 1 "--output '/dev/full': cannot write the results: no space left on device" -m none -s 4k -n 1 -o /dev/full
+bad 1 "--plot '/dev/full': cannot write the plot: no space left on device" -m none -s 4k -n 1 -o /dev/null --plot /dev/full
+out=$(cd "$work" && "$SW" -q -m none -s 4k -n 1 2>&1 >/dev/full); st=$?
+[ $st -eq 1 ] && echo "$out" | grep -q "standard output: cannot write the results: no space" &&
+	echo "ok   sync-write > /dev/full: exit 1" || { echo "FAIL sync-write > /dev/full: exit $st: $out"; fail=1; }
+out=$(cd "$work" && "$SW" -q -m none -s 4k -n 1 --force existing 2>&1 >>"$work/existing"); st=$?
+[ $st -eq 2 ] && echo "$out" | grep -q "standard output (the results) and the TARGET 'existing' are the same file" &&
+	echo "ok   sync-write existing >> existing: exit 2" || { echo "FAIL stdout onto the target: exit $st: $out"; fail=1; }
+before=$(snapshot)
+
 if [ "$(id -u)" -ne 0 ]; then
 	chmod a-w "$work/dir"
 	before=$(snapshot)     # the mode just changed is not the tool's doing

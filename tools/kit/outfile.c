@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,6 +73,41 @@ diot_out_open_results(const char *path)
 		return -errno;
 	close(fd);
 	return 0;
+}
+
+int
+diot_out_writable(const char *path, char *why, size_t whylen)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return 0;       /* to be created (its directory is checked then) */
+	if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode))
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "is a directory");
+		return -EISDIR;
+	}
+	if (S_ISFIFO(st.st_mode)) {
+		/* Opened and closed to be checked, then opened again to be
+		 * written, a FIFO would end its reader's input early, or wait
+		 * for ever when nothing reads it: write to standard output
+		 * and pipe that instead. */
+		snprintf(why, whylen, "is a FIFO: an output is a file or a character "
+		         "device; for a pipe, write to standard output");
+		return -ENXIO;
+	}
+	snprintf(why, whylen, "is neither a regular file nor a character device");
+	return -EINVAL;
+}
+
+int
+diot_out_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino && !S_ISCHR(sa.st_mode);
 }
 
 int

@@ -43,6 +43,20 @@ int diot_out_create(const char *path, int force, int *err, char *why, size_t why
 int diot_out_open_results(const char *path);
 
 /*
+ * Before a results file (-o, --plot) is opened: can it be written without
+ * blocking?  An existing regular file (replaced) and a character device
+ * (/dev/null, a terminal) can; a directory cannot (-EISDIR); nor a FIFO
+ * (-ENXIO: with no reader, opening it waits for one; with one, the tool's
+ * check-then-write opens would end the reader's input early); anything
+ * else (a block device, a socket) is refused (-EINVAL).  A path that does not exist yet is fine (0).  why gets the
+ * reason without the path.
+ */
+int diot_out_writable(const char *path, char *why, size_t whylen);
+
+/* Do a and b name the same existing file (1), not (0)? */
+int diot_out_same(const char *a, const char *b);
+
+/*
  * Hold a device for the run (dio_device_claim()): returns the descriptor
  * to keep open, or the -errno of dio_device_claim() (-ENOTSUP: this
  * platform has no claims; -EBUSY: in use; ...), which the tool words.

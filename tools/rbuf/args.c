@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/kit/outfile.h"
 #include "tools/rbuf/rbuf.h"
 
 /* Indexed by dio_scsi_xfer. */
@@ -298,6 +299,7 @@ rbuf_parse_args(int argc, char **argv, struct opts *o)
 {
 	struct diot_optstate st;
 	int id, sizes_given = 0, modes_given = 0;
+	char why[200];
 
 	memset(o, 0, sizeof(*o));
 	o->total = DEFAULT_TOTAL;
@@ -316,6 +318,8 @@ rbuf_parse_args(int argc, char **argv, struct opts *o)
 		                 "and -d, -q or -m)");
 	if (!o->sweep && o->plot)
 		diot_usage_error("--plot needs --sweep");
+	if (o->plot && diot_out_writable(o->plot, why, sizeof(why)) < 0)
+		diot_usage_error("--plot '%s' %s", o->plot, why);
 	if (o->lba_set && o->command != CMD_READ)
 		diot_usage_error("--lba goes with --command read");
 	if (o->command == CMD_READ && o->buffer_id != 0)

@@ -55,6 +55,7 @@ static void describe_run(const struct sw_ctx *c, struct sw_run *run, char *os,
 static void run_points(struct sw_ctx *c, FILE *fp, struct sw_point *pts, int total,
                        int *npoints);
 static void catch_signals(void);
+static void distinct_outputs(const struct sw_opts *o);
 static int finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
                       const struct sw_point *pts, int n);
 
@@ -106,7 +107,12 @@ main(int argc, char **argv)
 static void
 open_results_file(struct outputs *out, const char *path, const char *opt)
 {
-	int r = diot_out_open_results(path);
+	char why[200];
+	int r = diot_out_writable(path, why, sizeof(why));
+
+	if (r < 0)
+		diot_usage_error("%s '%s' %s", opt, path, why);
+	r = diot_out_open_results(path);
 
 	if (r < 0)
 		diot_usage_error("%s '%s': %s", opt, path, dio_strerror(r));
@@ -143,6 +149,10 @@ claim_outputs(struct sw_ctx *c, struct outputs *out)
 		if (r < 0)
 			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log, why);
 	} else if (o->ack_log && strcmp(o->ack_log, "-") != 0) {
+		char why[200];
+
+		if (diot_out_writable(o->ack_log, why, sizeof(why)) < 0)
+			diot_usage_error("--ack-log '%s' %s", o->ack_log, why);
 		c->ack.kind = DIOT_ACK_FILE;
 		c->ack.fd = open(o->ack_log, O_WRONLY | O_CREAT | O_APPEND |
 		                 (o->force ? 0 : O_EXCL), 0644);
@@ -159,7 +169,48 @@ claim_outputs(struct sw_ctx *c, struct outputs *out)
 		c->ack.kind = DIOT_ACK_STDOUT;
 		c->ack.fd = STDOUT_FILENO;
 	}
+	distinct_outputs(o);
 	catch_signals();
+}
+
+/*
+ * Two outputs that are one file would write over each other: the results
+ * (-o, or standard output redirected to a file), the plot, the ack log
+ * and an existing TARGET (or its separate files) must all differ.
+ */
+static void
+distinct_outputs(const struct sw_opts *o)
+{
+	const char *name[4], *path[4];
+	struct stat a, b;
+	int n = 0, i, k;
+
+	if (o->output && strcmp(o->output, "-") != 0) {
+		name[n] = "--output"; path[n++] = o->output;
+	}
+	if (o->plot) {
+		name[n] = "--plot"; path[n++] = o->plot;
+	}
+	if (o->ack_log && strcmp(o->ack_log, "-") != 0 && !diot_ack_is_tcp(o->ack_log)) {
+		name[n] = "--ack-log"; path[n++] = o->ack_log;
+	}
+	if (o->target) {
+		name[n] = "the TARGET"; path[n++] = o->target;
+	}
+	for (i = 0; i < n; i++)
+		for (k = i + 1; k < n; k++)
+			if (diot_out_same(path[i], path[k]))
+				diot_usage_error("%s '%s' and %s '%s' are the same file: each "
+				                 "output needs a file of its own", name[i], path[i],
+				                 name[k], path[k]);
+	/* The results on standard output, redirected into one of them? */
+	if ((o->output == NULL || strcmp(o->output, "-") == 0) &&
+	    fstat(STDOUT_FILENO, &a) == 0 && S_ISREG(a.st_mode))
+		for (i = 0; i < n; i++)
+			if (stat(path[i], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				diot_usage_error("standard output (the results) and %s '%s' are "
+				                 "the same file: each output needs a file of its "
+				                 "own", name[i], path[i]);
 }
 
 /* SIGINT, SIGTERM and SIGHUP stop the run (g_signal); SIGPIPE is an error. */
@@ -281,7 +332,7 @@ finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
            const struct sw_point *pts, int n)
 {
 	const struct sw_opts *o = c->o;
-	int i, verify_fail = 0;
+	int i, verify_fail = 0, out_fail = 0;
 
 	for (i = 0; i < n; i++) {
 		if (pts[i].status == SW_ERROR)
@@ -291,10 +342,23 @@ finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
 	}
 	run->interrupted = *c->sig != 0;
 	sw_report_end(fp, o->format, run, pts, n);
-	if (o->plot && sw_plot(o->plot, run, pts, n) != 0)
-		diot_warn("--plot '%s': cannot write: %s", o->plot, dio_strerror(errno));
-	if (fp != stdout && fclose(fp) != 0)
-		diot_warn("--output '%s': %s", o->output, dio_strerror(errno));
+	/* Results that could not be written are a failed run. */
+	if (o->plot && sw_plot(o->plot, run, pts, n) != 0) {
+		diot_warn("--plot '%s': cannot write the plot: %s", o->plot,
+		          dio_strerror(-errno));
+		out_fail = 1;
+	}
+	if (fflush(fp) != 0 || ferror(fp)) {
+		diot_warn("%s%s%s: cannot write the results: %s", fp == stdout ?
+		          "standard output" : "--output '", fp == stdout ? "" : o->output,
+		          fp == stdout ? "" : "'", dio_strerror(-errno));
+		out_fail = 1;
+	}
+	if (fp != stdout && fclose(fp) != 0 && !out_fail) {
+		diot_warn("--output '%s': cannot write the results: %s", o->output,
+		          dio_strerror(-errno));
+		out_fail = 1;
+	}
 	if (!*c->sig && !run->error && sw_ack_line(&c->ack, "E\n") < 0)
 		diot_warn("--ack-log '%s': cannot record the end of the run", o->ack_log);
 	diot_ack_close(&c->ack);
@@ -305,5 +369,5 @@ finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
 		          "misplaced (see the verify columns)");
 	if (*c->sig)
 		return 128 + (int)*c->sig;
-	return (run->error || verify_fail) ? DIOT_EXIT_FAIL : 0;
+	return (run->error || verify_fail || out_fail) ? DIOT_EXIT_FAIL : 0;
 }
