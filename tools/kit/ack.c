@@ -87,19 +87,27 @@ bad_host:
 	return -EINVAL;
 }
 
+/*
+ * A TCP socket for host:port: connected to it (passive 0), or listening
+ * on it (passive 1; host NULL: every address).  The first address of the
+ * name that works is taken.  Returns the descriptor, or -errno with the
+ * reason in err (what names the other end in the message).
+ */
 static int
-connect_to(const char *host, const char *port, char *err, size_t errlen)
+tcp_socket(const char *host, const char *port, int passive, const char *what,
+           char *err, size_t errlen)
 {
 	struct addrinfo hints, *res, *ai;
-	int fd = -1, r, e = ECONNREFUSED, one = 1;
+	int fd = -1, r, e = passive ? EADDRNOTAVAIL : ECONNREFUSED, one = 1;
 
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = passive ? AI_PASSIVE : 0;
 	r = getaddrinfo(host, port, &hints, &res);
 	if (r != 0) {
-		snprintf(err, errlen, "the listener's address %s: %s", host, gai_strerror(r));
-		return -EHOSTUNREACH;
+		snprintf(err, errlen, "%s: %s", what, gai_strerror(r));
+		return passive ? -EADDRNOTAVAIL : -EHOSTUNREACH;
 	}
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
@@ -107,7 +115,10 @@ connect_to(const char *host, const char *port, char *err, size_t errlen)
 			e = errno;
 			continue;
 		}
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+		if (passive)
+			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (passive ? bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 64) == 0
+		            : connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
 			break;
 		e = errno;
 		close(fd);
@@ -115,13 +126,23 @@ connect_to(const char *host, const char *port, char *err, size_t errlen)
 	}
 	freeaddrinfo(res);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot connect to the listener at %s port %s: %s", host,
-		         port, dio_strerror(-e));
+		snprintf(err, errlen, "%s: %s", what, dio_strerror(-e));
 		return -e;
 	}
 	/* Records are small and each waits for its answer: no Nagle delay. */
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (!passive)
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	return fd;
+}
+
+static int
+connect_to(const char *host, const char *port, char *err, size_t errlen)
+{
+	char what[320];
+
+	snprintf(what, sizeof(what), "cannot connect to the listener at %s port %s",
+	         host, port);
+	return tcp_socket(host, port, 0, what, err, errlen);
 }
 
 int
@@ -244,42 +265,18 @@ diot_ack_close(struct diot_ack *a)
 int
 diot_ack_listen(const char *spec, int *port, char *err, size_t errlen)
 {
-	struct addrinfo hints, *res, *ai;
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
-	char host[256], serv[32];
-	int fd = -1, r, e = EADDRNOTAVAIL, one = 1;
+	char host[256], serv[32], what[300];
+	int fd, r;
 
 	r = split_host_port(spec, 0, host, sizeof(host), serv, sizeof(serv), err, errlen);
 	if (r < 0)
 		return r;
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE;
-	r = getaddrinfo(host[0] ? host : NULL, serv, &hints, &res);
-	if (r != 0) {
-		snprintf(err, errlen, "--listen '%s': %s", spec, gai_strerror(r));
-		return -EADDRNOTAVAIL;
-	}
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
-		if (fd < 0) {
-			e = errno;
-			continue;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 64) == 0)
-			break;
-		e = errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0) {
-		snprintf(err, errlen, "--listen '%s': %s", spec, dio_strerror(-e));
-		return -e;
-	}
+	snprintf(what, sizeof(what), "--listen '%s'", spec);
+	fd = tcp_socket(host[0] ? host : NULL, serv, 1, what, err, errlen);
+	if (fd < 0)
+		return fd;
 	*port = 0;
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
 		if (ss.ss_family == AF_INET)
