@@ -78,6 +78,17 @@ n=$(grep -cE '^(none|fdatasync|direct|rwf-dsync) ' "$work/r.txt")
 [ "$n" -eq 16 ] || { echo "FAIL table: $n rows, want 16"; cat "$work/r.txt"; fail=1; }
 [ $fail -eq 0 ] && echo "ok   table: header and 16 rows"
 
+# The table's sync column says how the sync is carried, in the JSON's words.
+"$SW" -q -m none,fsync,fdatasync,dsync,sync,rwf-dsync,direct+fsync -s 4k -n 5 "$work/s" >"$work/s.txt" ||
+	{ echo "FAIL sync column run"; fail=1; }
+for pair in none:none fsync:fsync fdatasync:fdatasync dsync:O_DSYNC sync:O_SYNC \
+    rwf-dsync:rwf-dsync direct+fsync:fsync; do
+	m=${pair%%:*} w=${pair#*:}
+	got=$(awk -v m="$m" '$1 == m { print $NF }' "$work/s.txt")
+	[ "$got" = "$w" ] && echo "ok   table: $m carries its sync as $w" ||
+		{ echo "FAIL table: $m's sync column is '$got', want $w"; fail=1; }
+done
+
 # The speed hint: exactly on a durable method whose median is under 1 ms
 # on a disk that says it spins (not a loop device), never on 'none'.
 rot=$("$top_builddir/tools/dio-info" -f json "$work" 2>/dev/null | python3 -c '

@@ -26,6 +26,16 @@ table_header(FILE *fp)
 	        "direct", "sync");
 }
 
+/* How the sync is carried: the open flag (O_DSYNC, O_SYNC) or, without
+ * one, the commit (fdatasync, fsync, rwf-dsync): the JSON's words. */
+static const char *
+sync_word(const struct sw_point *p)
+{
+	if (p->sync_flag && strcmp(p->sync_flag, "none") != 0 && strcmp(p->sync_flag, "-") != 0)
+		return p->sync_flag;
+	return p->commit ? p->commit : "none";
+}
+
 static void
 table_row(FILE *fp, const char *label, const struct sw_point *p, int wr,
           const struct sw_stats *s)
@@ -34,7 +44,7 @@ table_row(FILE *fp, const char *label, const struct sw_point *p, int wr,
 	        "%9.1f %9.1f %9.1f %9.0f %8.2f %7.2f %-9s %s\n",
 	        label, p->size, wr, s->txns, s->avg_us, s->min_us, s->p50_us, s->p90_us,
 	        s->p99_us, s->p999_us, s->max_us, s->stddev_us, s->txn_per_s, s->mb_per_s,
-	        s->cpu_us_per_txn, p->direct, p->sync_flag);
+	        s->cpu_us_per_txn, p->direct, sync_word(p));
 }
 
 static void
