@@ -26,7 +26,7 @@ for r in rows:
     assert len(r) == 29 and None not in r, r
     if r["status"] == "ok":
         assert int(r["txns"]) == 10 * (int(r["writers"]) if r["writer"] == "all" else 1), r
-        assert float(r["avg_us"]) > 0 and float(r["min_us"]) <= float(r["p50_us"]) <= float(r["max_us"]), r
+        assert float(r["avg_us"]) > 0 and 0 < float(r["min_us"]) <= float(r["p50_us"]) <= float(r["max_us"]), r
         assert int(r["bytes"]) == int(r["txns"]) * int(r["size_bytes"]), r
 per = [r for r in rows if r["writer"] != "all"]
 assert len(per) == sum(int(r["writers"]) for r in agg if r["status"] == "ok"), len(per)

@@ -227,6 +227,7 @@ sw_writer_main(struct diot_team *t, int k, void *arg)
 	wr.t = t;
 	wr.k = k;
 	wr.w = diot_team_result(t, k);
+	diot_hist_reset(&wr.w->hist);     /* the team zeroes it: min_ns too */
 	writer_open(&wr);
 	wr.ack = wr.x->c->ack;
 	if (!wr.w->err && diot_ack_reconnect(&wr.ack, wr.w->errmsg, sizeof(wr.w->errmsg)) < 0)
