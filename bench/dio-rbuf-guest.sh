@@ -40,7 +40,7 @@ for mode in indirect direct no-copy mmap; do
 					s=$(sg_rbuf -t $f -b $size -s $total "$dev" 2>&1 | sg_secs)
 					echo "$s" >>/tmp/r.sg
 				else
-					s=$(dio-rbuf $f -s $size -t $total -f csv "$dev" 2>/dev/null | dio_secs)
+					s=$(dio-rbuf $f -b $size -s $total -f csv "$dev" 2>/dev/null | dio_secs)
 					echo "$s" >>/tmp/r.dio
 				fi
 			done
@@ -57,5 +57,5 @@ done
 
 echo
 echo "dio-rbuf's derived latency and bandwidth (--sweep, every mode):"
-dio-rbuf --sweep --sizes "$(echo $sizes | tr ' ' ',')" -t $((65536 * cmds)) "$dev" 2>&1 |
+dio-rbuf --sweep --sizes "$(echo $sizes | tr ' ' ',')" -s $((65536 * cmds)) "$dev" 2>&1 |
 	sed -n '/^Time in seconds/,$p' | head -n 40

@@ -45,13 +45,15 @@ expect 2 "unknown option '-x'" -x /dev/null
 expect 2 "option '--size' needs an argument" /dev/null --size
 expect 2 "option '--sweep' takes no argument" --sweep=yes /dev/null
 expect 2 "one DEVICE only (got 'a' and 'b')" a b
-expect 2 "only one of -d, -q, -m" -d -m /dev/null
-expect 2 "--sweep chooses sizes and modes itself" --sweep -s 4k /dev/null
+expect 2 "--sweep chooses sizes and modes itself" --sweep -b 4k /dev/null
 expect 2 "--sweep chooses sizes and modes itself" --sweep -q /dev/null
 expect 2 "--sizes and --modes need --sweep" --sizes 4k /dev/null
 expect 2 "--plot needs --sweep" --plot "$tmp/p.svg" /dev/null
 expect 2 "--lba goes with --command read" --lba 8 /dev/null
-expect 2 "--buffer-id goes with --command rbuf" -c read -b 1 /dev/null
+expect 2 "--buffer-id goes with --command rbuf" -c read --buffer-id 1 /dev/null
+# sg_rbuf's command line: -t takes no value there; an old "-t SIZE" says
+# what to type instead of reading the size as a second device.
+expect 2 "one DEVICE only (got '4m' and '/dev/null'); -t takes no value, as in sg_rbuf: the bytes per run are -s OVERALL, the bytes per command -b EACH" -t 4m /dev/null
 
 # Bad values: exit 2 (a usage error) with the parser's specific message.
 expect 2 "dio-rbuf: --size '4kk': unknown suffix 'kk' (allowed: b=512; k, K, KiB, m, M, MiB, g, G, GiB, t, T, TiB: powers of 1024; kB, KB, MB, GB, TB: powers of 1000)" --size 4kk /dev/null
@@ -59,7 +61,8 @@ expect 2 "dio-rbuf: -s '4kk': unknown suffix 'kk'" -s 4kk /dev/null
 expect 2 "dio-rbuf: --size '1.5M': fractions are not supported" --size=1.5M /dev/null
 expect 2 "dio-rbuf: --size '0': must be at least 1 byte" --size 0 /dev/null
 expect 2 "dio-rbuf: --total '-5': negative sizes are not allowed" --total -5 /dev/null
-expect 2 "dio-rbuf: -t '99999999999999999999': too large" -t 99999999999999999999 /dev/null
+expect 2 "dio-rbuf: -b '99999999999999999999': too large" -b 99999999999999999999 /dev/null
+expect 2 "dio-rbuf: --buffer '0': must be at least 1 byte" --buffer=0 /dev/null
 expect 2 "dio-rbuf: --sizes '4k,,8k': empty item 2 in the list" --sweep --sizes 4k,,8k /dev/null
 expect 2 "dio-rbuf: --sizes '4k,8x': item '8x': unknown suffix 'x'" --sweep --sizes 4k,8x /dev/null
 expect 2 "unknown value 'foo' (allowed: indirect, direct, no-copy, mmap)" --sweep --modes direct,foo /dev/null
@@ -81,6 +84,11 @@ else
 	expect 1 "/dev/null: not a SCSI device" /dev/null
 	expect 1 "/dev/null: not a SCSI device" -c read /dev/null
 	expect 1 "/dev/null: not a SCSI device" --sweep /dev/null
+	# sg_rbuf's options, short and long, all accepted together (-m
+	# overrides -q and -d there and here): the device is what is refused.
+	expect 1 "/dev/null: not a SCSI device" -b 4k -s 1m -t -d -q -m -e -v /dev/null
+	expect 1 "/dev/null: not a SCSI device" --buffer=4k --size=1m --time --dio --quick --mmap --echo /dev/null
+	expect 1 "/dev/null: not a SCSI device" -d -m /dev/null
 fi
 # A loop device is a block device that does not take SG_IO.
 # Debian's loop nodes are root:disk 0660: without the right to open one,

@@ -178,6 +178,8 @@ struct disk {
 	int verbose;
 	FILE *log;
 	unsigned long ncmds;
+	unsigned long rbuf_cmds;  /* READ BUFFER data and echo commands done */
+	unsigned long long rbuf_bytes; /* and the bytes they returned        */
 };
 
 /* One command as taken out of the ring before it is answered (the
@@ -664,9 +666,10 @@ static void do_control(struct disk *d, struct cmd *c)
 		logmsg(d, "lying mode %s\n", d->lying ? "on" : "off");
 		break;
 	case 0x04:
-		logmsg(d, "status: power %s, lying %s, %llu dirty blocks\n",
+		logmsg(d, "status: power %s, lying %s, %llu dirty blocks, "
+		    "READ BUFFER %lu commands %llu bytes\n",
 		    d->power_off ? "off" : "on", d->lying ? "on" : "off",
-		    (unsigned long long)d->ndirty);
+		    (unsigned long long)d->ndirty, d->rbuf_cmds, d->rbuf_bytes);
 		break;
 	default:
 		bad_field(c, 1, -1);
@@ -867,6 +870,8 @@ static void do_read_buffer(struct disk *d, struct cmd *c)
 			return;
 		}
 		data_in(c, d->buf + off, d->bufcap - off, alloc);
+		d->rbuf_cmds++;
+		d->rbuf_bytes += c->inlen;
 		return;
 	case 0x03:                        /* descriptor */
 		if (id == 0) {            /* other IDs: all zeros (SPC) */
@@ -882,6 +887,8 @@ static void do_read_buffer(struct disk *d, struct cmd *c)
 			return;
 		}
 		data_in(c, d->echo, d->echolen, alloc);
+		d->rbuf_cmds++;
+		d->rbuf_bytes += c->inlen;
 		return;
 	case 0x0B:                        /* echo buffer descriptor */
 		put16(r + 2, d->echocap & 0x1FFF); /* EBOS = 0 */

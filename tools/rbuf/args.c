@@ -56,13 +56,21 @@ usage(FILE *fp)
 "DEVICE is an sg device (/dev/sgN), a block device that accepts SG_IO\n"
 "(/dev/sdX) or an illumos raw disk (/dev/rdsk/cXtYdZs2).  Nothing is written.\n"
 "\n"
-"  -s, --size SIZE       bytes per command (default: the buffer capacity;\n"
+"  -b, --buffer EACH     bytes per command (default: the buffer capacity;\n"
 "                        with --command read 64 KiB)\n"
-"  -t, --total SIZE      bytes to transfer per run (default 200 MiB)\n"
-"  -d, --direct          direct I/O into user memory (sg SG_FLAG_DIRECT_IO)\n"
-"  -q, --no-copy         leave the data in the kernel (SG_FLAG_NO_DXFER)\n"
-"  -m, --mmap            read into the sg reserved buffer mapped here\n"
-"                        (default: indirect, the OS's normal path)\n"
+"  -s, --size OVERALL    bytes to transfer per run (default 200 MiB; also\n"
+"                        --total)\n"
+"  -d, --dio             direct I/O into user memory (sg SG_FLAG_DIRECT_IO;\n"
+"                        also --direct)\n"
+"  -q, --quick           leave the data in the kernel (SG_FLAG_NO_DXFER;\n"
+"                        also --no-copy); overrides -d\n"
+"  -m, --mmap            read into the sg reserved buffer mapped here;\n"
+"                        overrides -q and -d (default: indirect, the OS's\n"
+"                        normal path)\n"
+"  -e, --echo            READ BUFFER of the echo buffer (mode 0Ah) instead of\n"
+"                        the data buffer\n"
+"  -t, --time            accepted for sg_rbuf's command line: dio-rbuf always\n"
+"                        times\n"
 "      --sweep           time every size of --sizes in every mode of --modes\n"
 "                        and derive latency and bandwidth\n"
 "      --sizes LIST      sizes for --sweep (default 512K,256K,32K,16K,8K,4K\n"
@@ -71,7 +79,7 @@ usage(FILE *fp)
 "  -c, --command CMD     rbuf (READ BUFFER, default) or read (READ(10) of\n"
 "                        the same few blocks, for devices without READ BUFFER)\n"
 "      --lba N           first block for --command read (default 0)\n"
-"  -b, --buffer-id N     READ BUFFER buffer id (default 0)\n"
+"      --buffer-id N     READ BUFFER buffer id (default 0)\n"
 "      --timeout SEC     per-command timeout (default 60)\n"
 "      --command-times   also time each command around its system call\n"
 "                        (min/mean/max; two clock reads per command)\n"
@@ -81,7 +89,9 @@ usage(FILE *fp)
 "  -h, --help            this text\n"
 "  -V, --version         version of the tool and library\n"
 "\n"
-"SIZE: digits with an optional suffix: %s.\n"
+"EACH, OVERALL, SIZE: digits with an optional suffix: %s.\n"
+"sg_rbuf's command line works as it is: -b EACH -s OVERALL -t -d -q -m -e\n"
+"-v and their long forms mean what they mean there.\n"
 "Exit status: 0 measured, 1 failure (device, data), 2 usage error (a bad\n"
 "option, operand or option value).\n",
 	        RBUF_PROG, diot_size_suffixes());
@@ -89,25 +99,34 @@ usage(FILE *fp)
 
 /* ------------------------------------------------------------ options */
 
+/* The letters and long names sg_rbuf has (-b -s -t -d -q -m -e -v) mean
+ * what they mean there; dio-rbuf's own options have other names. */
 enum {
-	OPT_SIZE = 's', OPT_TOTAL = 't', OPT_DIRECT = 'd', OPT_NOCOPY = 'q',
-	OPT_MMAP = 'm', OPT_COMMAND = 'c', OPT_BUFID = 'b', OPT_FORMAT = 'f',
-	OPT_PLOT = 'p', OPT_VERBOSE = 'v', OPT_HELP = 'h', OPT_VERSION = 'V',
-	OPT_SWEEP = 256, OPT_SIZES, OPT_MODES, OPT_LBA, OPT_TIMEOUT, OPT_CMDTIMES
+	OPT_EACH = 'b', OPT_TOTAL = 's', OPT_TIME = 't', OPT_DIRECT = 'd',
+	OPT_NOCOPY = 'q', OPT_MMAP = 'm', OPT_ECHO = 'e', OPT_COMMAND = 'c',
+	OPT_FORMAT = 'f', OPT_PLOT = 'p', OPT_VERBOSE = 'v', OPT_HELP = 'h',
+	OPT_VERSION = 'V',
+	OPT_SWEEP = 256, OPT_SIZES, OPT_MODES, OPT_LBA, OPT_TIMEOUT, OPT_CMDTIMES,
+	OPT_BUFID
 };
 
 static const struct diot_opt options[] = {
-	{ "size",      's', DIOT_REQ_ARG, OPT_SIZE },
-	{ "total",     't', DIOT_REQ_ARG, OPT_TOTAL },
-	{ "direct",    'd', DIOT_NO_ARG,  OPT_DIRECT },
-	{ "no-copy",   'q', DIOT_NO_ARG,  OPT_NOCOPY },
+	{ "buffer",    'b', DIOT_REQ_ARG, OPT_EACH },
+	{ "size",      's', DIOT_REQ_ARG, OPT_TOTAL },
+	{ "total",     0,   DIOT_REQ_ARG, OPT_TOTAL },
+	{ "time",      't', DIOT_NO_ARG,  OPT_TIME },
+	{ "dio",       'd', DIOT_NO_ARG,  OPT_DIRECT },
+	{ "direct",    0,   DIOT_NO_ARG,  OPT_DIRECT },
+	{ "quick",     'q', DIOT_NO_ARG,  OPT_NOCOPY },
+	{ "no-copy",   0,   DIOT_NO_ARG,  OPT_NOCOPY },
 	{ "mmap",      'm', DIOT_NO_ARG,  OPT_MMAP },
+	{ "echo",      'e', DIOT_NO_ARG,  OPT_ECHO },
 	{ "sweep",     0,   DIOT_NO_ARG,  OPT_SWEEP },
 	{ "sizes",     0,   DIOT_REQ_ARG, OPT_SIZES },
 	{ "modes",     0,   DIOT_REQ_ARG, OPT_MODES },
 	{ "command",   'c', DIOT_REQ_ARG, OPT_COMMAND },
 	{ "lba",       0,   DIOT_REQ_ARG, OPT_LBA },
-	{ "buffer-id", 'b', DIOT_REQ_ARG, OPT_BUFID },
+	{ "buffer-id", 0,   DIOT_REQ_ARG, OPT_BUFID },
 	{ "timeout",   0,   DIOT_REQ_ARG, OPT_TIMEOUT },
 	{ "command-times", 0, DIOT_NO_ARG, OPT_CMDTIMES },
 	{ "format",    'f', DIOT_REQ_ARG, OPT_FORMAT },
@@ -118,11 +137,20 @@ static const struct diot_opt options[] = {
 	{ NULL, 0, 0, 0 }
 };
 
+/* -d, -q, -m together: as in sg_rbuf, -m overrides -q and -d, and -q
+ * overrides -d. */
+static int
+mode_rank(int mode)
+{
+	return mode == DIO_SCSI_XFER_MMAP ? 3 : mode == DIO_SCSI_XFER_NO_COPY ? 2 : 1;
+}
+
 static void
 set_mode(struct opts *o, int mode, const char *name)
 {
-	if (o->mode_set && o->mode != mode)
-		diot_usage_error("%s: only one of -d, -q, -m may be given", name);
+	(void)name;
+	if (o->mode_set && mode_rank(mode) < mode_rank(o->mode))
+		return;
 	o->mode = mode;
 	o->mode_set = 1;
 }
@@ -209,6 +237,16 @@ parse_word(const char *name, const char *arg, const char *const *words)
 	return w;
 }
 
+/* An operand that is a size, not a device: an old "-t SIZE" perhaps. */
+static int
+looks_like_size(const char *s)
+{
+	char err[DIOT_ERR_MAX];
+	uint64_t v;
+
+	return s[0] != '/' && diot_parse_size(s, &v, err, sizeof(err)) == 0;
+}
+
 static void
 print_version(void)
 {
@@ -227,13 +265,21 @@ apply_option(struct opts *o, int id, const struct diot_optstate *st, int *sizes_
 		break;
 	case DIOT_OPT_OPERAND:
 		if (o->device != NULL)
-			diot_usage_error("one DEVICE only (got '%s' and '%s')", o->device,
-			                 st->arg);
+			diot_usage_error("one DEVICE only (got '%s' and '%s')%s", o->device,
+			                 st->arg, looks_like_size(o->device) ||
+			                 looks_like_size(st->arg) ? "; -t takes no value, as in "
+			                 "sg_rbuf: the bytes per run are -s OVERALL, the bytes "
+			                 "per command -b EACH" : "");
 		o->device = st->arg;
 		break;
-	case OPT_SIZE:
+	case OPT_EACH:
 		parse_size(st->name, st->arg, &o->size);
 		o->size_set = 1;
+		break;
+	case OPT_TIME:          /* sg_rbuf's -t: dio-rbuf always times */
+		break;
+	case OPT_ECHO:
+		o->echo = 1;
 		break;
 	case OPT_TOTAL:
 		parse_size(st->name, st->arg, &o->total);

@@ -96,17 +96,27 @@ rbuf_probe_buffer(struct dev *d, const struct opts *o)
 	char why[300];
 	int r;
 
-	dio_cdb_read_buffer(cdb, DIO_BUF_MODE_DESCRIPTOR, o->buffer_id, 0, sizeof(buf));
+	dio_cdb_read_buffer(cdb, o->echo ? DIO_BUF_MODE_ECHO_DESCRIPTOR :
+	                    DIO_BUF_MODE_DESCRIPTOR, o->buffer_id, 0, sizeof(buf));
 	r = setup_cmd(d, cdb, 10, buf, sizeof(buf), o->timeout_s, why, sizeof(why));
 	if (r < 0)
 		diot_die(DIOT_EXIT_FAIL,
-		         "%s: READ BUFFER (descriptor mode) could not be sent: %s", d->path, why);
+		         "%s: READ BUFFER (%sdescriptor mode) could not be sent: %s", d->path,
+		         o->echo ? "echo buffer " : "", why);
 	if (r > 0)
 		diot_die(DIOT_EXIT_FAIL,
-		         "%s: the device refused READ BUFFER (descriptor mode, buffer id "
+		         "%s: the device refused READ BUFFER (%sdescriptor mode, buffer id "
 		         "%d): %s\n%s: without READ BUFFER, use --command read to time "
-		         "READ(10) of a few blocks instead", d->path, o->buffer_id, why, RBUF_PROG);
-	dio_parse_buffer_descriptor(buf, sizeof(buf), &d->boundary, &d->capacity);
+		         "READ(10) of a few blocks instead", d->path, o->echo ? "echo buffer "
+		         : "", o->buffer_id, why, RBUF_PROG);
+	if (o->echo) {
+		/* SPC: the echo buffer's capacity in 13 bits of bytes 2-3; its
+		 * offset is always 0. */
+		d->boundary = 0;
+		d->capacity = ((uint32_t)(buf[2] & 0x1f) << 8) | buf[3];
+	} else {
+		dio_parse_buffer_descriptor(buf, sizeof(buf), &d->boundary, &d->capacity);
+	}
 	rbuf_note(o->verbose, 1, "READ BUFFER descriptor: %02x %02x %02x %02x: offset "
 	          "boundary %u, capacity %u bytes", buf[0], buf[1], buf[2], buf[3],
 	          d->boundary, d->capacity);

@@ -77,7 +77,8 @@ static int
 build_cdb(const struct dev *d, const struct opts *o, uint64_t len, uint8_t *cdb)
 {
 	if (o->command == CMD_RBUF)
-		return dio_cdb_read_buffer(cdb, DIO_BUF_MODE_DATA, o->buffer_id, 0,
+		return dio_cdb_read_buffer(cdb, o->echo ? DIO_BUF_MODE_ECHO : DIO_BUF_MODE_DATA,
+		                           o->buffer_id, 0,
 		                           (uint32_t)len);
 	return dio_cdb_rw10(cdb, 0, (uint32_t)o->lba,
 	                    (uint32_t)((len + d->block_len - 1) / d->block_len), 0);

@@ -46,6 +46,7 @@ struct opts {
 	int cmd_times;          /* --command-times: time each command       */
 	unsigned timeout_s;
 	int buffer_id;
+	int echo;               /* -e: the echo buffer (READ BUFFER mode 0Ah)  */
 };
 
 /* The device as opened and probed. */

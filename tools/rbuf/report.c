@@ -31,8 +31,9 @@ print_device(const struct dev *d, const struct opts *o)
 		printf(": %s %s %s", d->inq.vendor, d->inq.product, d->inq.revision);
 	printf("\n");
 	if (o->command == CMD_RBUF)
-		printf("command     READ BUFFER data mode, buffer id %d; capacity %u bytes "
-		       "(%s); offset boundary %s\n", o->buffer_id, d->capacity,
+		printf("command     READ BUFFER %s mode, buffer id %d; capacity %u bytes "
+		       "(%s); offset boundary %s\n", o->echo ? "echo buffer" : "data",
+		       o->buffer_id, d->capacity,
 		       diot_fmt_iec(d->capacity, a, sizeof(a)),
 		       d->boundary == 0xff ? "FFh (offset must be 0)" :
 		       (snprintf(b, sizeof(b), "2^%u bytes", d->boundary), b));
@@ -68,6 +69,9 @@ print_single(const struct dev *d, const struct opts *o, const struct run *r)
 		       rbuf_mean_command_us(r));
 	printf("CPU         %.1f%% (user %.3f s, system %.3f s)\n",
 	       (r->user + r->sys) / r->secs * 100.0, r->user, r->sys);
+	/* sg_rbuf's own line, so that what reads its output reads this too */
+	printf("time to read data from buffer was %.6f secs, %.2f MB/sec, %.2f IOPS\n",
+	       r->secs, (double)r->bytes / r->secs / 1e6, (double)r->commands / r->secs);
 	if (r->mode == DIO_SCSI_XFER_DIRECT && r->not_direct > 0) {
 		rbuf_direct_reason(d, r, why, sizeof(why));
 		printf("note        direct I/O was asked but not done for %llu of %llu "
