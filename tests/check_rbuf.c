@@ -57,11 +57,29 @@ START_TEST(test_args)
 	parse(&o, "-c", "read", "--lba=8", "/dev/sda");
 	ck_assert_int_eq(o.command, CMD_READ);
 	ck_assert_uint_eq(o.lba, 8);
-	parse(&o, "-qv", "-fjson", "-t1M", "/dev/sg1");
+	parse(&o, "-qv", "-fjson", "-s1M", "/dev/sg1");
 	ck_assert_int_eq(o.mode, DIO_SCSI_XFER_NO_COPY);
 	ck_assert_int_eq(o.verbose, 1);
 	ck_assert_int_eq(o.format, FMT_JSON);
 	ck_assert_uint_eq(o.total, 1048576);
+
+	/* sg_rbuf's spelling: -b EACH, -s OVERALL, -t (no value), -e; -m
+	 * overrides -q overrides -d, whatever the order. */
+	parse(&o, "-tdqe", "-b16k", "-s2M", "/dev/sg1");
+	ck_assert_uint_eq(o.size, 16384);
+	ck_assert_uint_eq(o.total, 2 * 1048576);
+	ck_assert_int_eq(o.size_set, 1);
+	ck_assert_int_eq(o.echo, 1);
+	ck_assert_int_eq(o.mode, DIO_SCSI_XFER_NO_COPY);
+	parse(&o, "-m", "-d", "-q", "/dev/sg1");
+	ck_assert_int_eq(o.mode, DIO_SCSI_XFER_MMAP);
+	parse(&o, "--buffer=4096", "--size=1m", "--dio", "/dev/sg1");
+	ck_assert_uint_eq(o.size, 4096);
+	ck_assert_uint_eq(o.total, 1048576);
+	ck_assert_int_eq(o.mode, DIO_SCSI_XFER_DIRECT);
+	parse(&o, "--total=3m", "--buffer-id", "7", "/dev/sg1");
+	ck_assert_uint_eq(o.total, 3 * 1048576);
+	ck_assert_int_eq(o.buffer_id, 7);
 }
 END_TEST
 
@@ -134,7 +152,7 @@ START_TEST(test_choose_sizes_too_big)
 	d.path = "/dev/sg1";
 	d.capacity = 4096;
 	d.limit = 4096;
-	parse(&o, "-s", "8k", "/dev/sg1", NULL);
+	parse(&o, "-b", "8k", "/dev/sg1", NULL);
 	rbuf_choose_sizes(&d, &o);
 }
 END_TEST
