@@ -26,6 +26,8 @@
 
 #include "libdirectio.h"
 #include "tools/kit/hist.h"
+#include "tools/kit/outfile.h"
+#include "tools/kit/team.h"
 #include "tools/kit/util.h"
 
 #define MAX_DEVS 64
@@ -161,6 +163,8 @@ struct wctx {
 	char errmsg[512];
 	char reason[400];
 	dio_scsi *sc;
+	struct diot_team *team;  /* the gate this thread waits at            */
+	int member;
 };
 
 /* The asynchronous engine: up to qd requests in flight. */
@@ -189,17 +193,15 @@ struct dd {
 	struct opts o;
 	struct dev *devs;
 	int ndevs;
+	struct diot_outlist created;  /* outputs this run created (kit outfile) */
 	size_t tsize;            /* bytes per transfer: bs * bpt                */
 	size_t buf_off;          /* buffers start this far past an aligned
 	                          * boundary (bufoff=; set_buffer_offset())     */
 	int aio_engine;          /* dio_aio engine in use, or -1                */
 	char engine_note[300];
 	/* start gate */
-	pthread_mutex_t gate_lock;
-	pthread_cond_t gate_cond;
-	int gate_open, gate_ready;
 	uint64_t t_go;
-	/* output devices held exclusively (claim_output) */
+	/* output devices held exclusively (hold_output_device) */
 	int nclaimed;
 	char claimed_names[512];
 	struct ident *idents;    /* check_aliases()                             */
@@ -249,13 +251,7 @@ void fill_pattern(unsigned char *buf, size_t len, size_t bs);
 void stamp(unsigned char *buf, size_t len, size_t bs, uint64_t off);
 
 /* workers.c */
-void wait_gate(struct dd *dd);
-void await_ready(struct dd *dd, int n);
-void open_gate(struct dd *dd);
-int start_threads(struct dd *dd, int first, int n, struct wctx **w, pthread_t *tid, int *started, char *why, size_t why_len);
-void cpu_times_all(struct dd *dd, double *user, double *sys);
 void run_workers(struct dd *dd, double *cpu_user, double *cpu_sys);
-void run_processes(struct dd *dd, struct wctx **w, pthread_t *tid, double *u0, double *s0);
 
 /* report.c */
 const char *side_io(struct dd *dd, const struct side *s, int is_in);

@@ -332,7 +332,7 @@ worker(void *arg)
 	size_t stride = (dd->tsize + d->align - 1) / d->align * d->align, page = 0;
 	unsigned char *arena = NULL;
 	uint64_t c0;
-	int r;
+	int r, stopped;
 
 	if (sl == NULL)
 		wfail(w, -ENOMEM, "cannot allocate %u request slots: out of memory", qd);
@@ -358,9 +358,9 @@ worker(void *arg)
 			wfail(w, r, "dio=1: direct transfers cannot be asked for here: %s",
 			      dio_strerror(r));
 	}
-	wait_gate(dd);
+	stopped = diot_team_ready(w->team, w->member) != 0;
 	c0 = thread_cpu_ns();
-	if (!w->err) {
+	if (!w->err && !stopped) {
 		if (dd->o.engine == ENG_SYNC)
 			run_sync(w, sl[0].buf);
 		else

@@ -44,8 +44,7 @@ main(int argc, char **argv)
 	diot_init(argv[0]);
 	memset(&run, 0, sizeof(run));
 	dd->aio_engine = -1;
-	pthread_mutex_init(&dd->gate_lock, NULL);
-	pthread_cond_init(&dd->gate_cond, NULL);
+	diot_out_init(&dd->created);
 
 	parse_args(dd, argc, argv);
 	check_operands(dd);

@@ -6,7 +6,8 @@
 
 /* ------------------------------------------------------------ opening */
 
-/* Remove output files this run created (on a failure before the run). */
+/* Remove output files this run created (on a failure before the run):
+ * closed first, then removed through the kit's list. */
 static void
 cleanup_created(struct dd *dd)
 {
@@ -18,10 +19,9 @@ cleanup_created(struct dd *dd)
 		if (s->f != NULL)
 			dio_close(s->f);
 		s->f = NULL;
-		if (s->created)
-			unlink(s->path);
 		s->created = 0;
 	}
+	diot_out_remove_created(&dd->created);
 }
 
 void DIOT_PRINTF(3, 4) DIOT_NORETURN
@@ -84,7 +84,7 @@ sg_without_disk(const char *path)
  * check above.  Where the platform has no such claim the check is all.
  */
 static void
-claim_output(struct dd *dd, struct side *s)
+hold_output_device(struct dd *dd, struct side *s)
 {
 	int r = diot_out_claim_device(s->path);
 	size_t l;
@@ -182,7 +182,7 @@ check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
 			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot "
 			           "tell whether it is in use (%s%s%s)", s->path,
 			           dio_strerror(r), why[0] ? ": " : "", why);
-		claim_output(dd, s);
+		hold_output_device(dd, s);
 	}
 }
 
@@ -276,6 +276,12 @@ open_side(struct dd *dd, struct side *s, int is_out)
 		fail_setup(dd, DIOT_EXIT_FAIL, "cannot open %s '%s': %s",
 		           is_out ? "of=" : "if=", s->path, dio_strerror(r));
 	s->created = dio_file_created(s->f);
+	if (s->created && diot_out_created(&dd->created, s->path) < 0) {
+		dio_close(s->f);
+		s->f = NULL;
+		unlink(s->path);
+		fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': out of memory", s->path);
+	}
 	s->fd = dio_file_fd(s->f);
 	dio_file_align(s->f, &s->align);
 	/* No read-ahead hint unless asked (fio gives POSIX_FADV_SEQUENTIAL by
