@@ -55,6 +55,7 @@ static void describe_run(const struct sw_ctx *c, struct sw_run *run, char *os,
 static void run_points(struct sw_ctx *c, FILE *fp, struct sw_point *pts, int total,
                        int *npoints);
 static void catch_signals(void);
+static void release(struct sw_ctx *c, struct sw_point *pts, int n);
 static void distinct_outputs(const struct sw_opts *o);
 static int finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
                       const struct sw_point *pts, int n);
@@ -90,8 +91,10 @@ main(int argc, char **argv)
 	claim_outputs(&c, &outs);
 	c.run_id = ((uint64_t)time(NULL) << 20) ^ diot_now_ns() ^ ((uint64_t)getpid() << 40);
 	sw_setup_target(&c, o.writers[o.nwriters - 1], o.sizes[o.nsizes - 1]);
-	if (g_signal)
+	if (g_signal) {
+		release(&c, NULL, 0);
 		return 128 + (int)g_signal;     /* 130 for SIGINT, 143 for SIGTERM */
+	}
 	fp = begin_run(&c, &outs);
 	describe_run(&c, &run, os, sizeof(os));
 	total = o.nwriters * o.nmethods * o.nsizes;
@@ -100,7 +103,26 @@ main(int argc, char **argv)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	sw_report_begin(fp, o.format, &run, o.per_writer);
 	run_points(&c, fp, pts, total, &n);
-	return finish_run(&c, fp, &run, pts, n);
+	r = finish_run(&c, fp, &run, pts, n);
+	release(&c, pts, total);
+	return r;
+}
+
+/* What the run allocated, freed before main returns (the files to remove
+ * at exit are in the outputs' own list). */
+static void
+release(struct sw_ctx *c, struct sw_point *pts, int n)
+{
+	int i;
+
+	for (i = 0; pts != NULL && i < n; i++)
+		free(pts[i].per);
+	free(pts);
+	for (i = 0; i < SW_MAX_WRITERS; i++)
+		free(c->tg.extra[i]);
+	free(c->o->methods);
+	free(c->o->sizes);
+	free(c->o->writers);
 }
 
 /* Open path for writing without truncating it; remember it if created. */
