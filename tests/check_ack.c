@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tools/kit/ack.h"
@@ -277,6 +278,41 @@ START_TEST(test_listener_gone)
 }
 END_TEST
 
+/* A listener that takes the connection but never answers (hung, stopped,
+ * or a silent network): the send fails after the answer time, it does not
+ * wait for ever. */
+START_TEST(test_listener_silent)
+{
+	char spec[64], err[256];
+	struct diot_ack a;
+	struct timespec t0, t1;
+	double took;
+	int port, lfd, r, first;
+
+	lfd = diot_ack_listen("127.0.0.1:0", &port, err, sizeof(err));
+	ck_assert_msg(lfd >= 0, "%s", err);     /* listens, never accepts */
+	spec_of(spec, sizeof(spec), port);
+	ck_assert_msg(diot_ack_open(&a, spec, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(a.answer_s, DIOT_ACK_ANSWER_S);
+	ck_assert_int_eq(diot_ack_set_answer_time(&a, 0), -EINVAL);
+	ck_assert_int_eq(diot_ack_set_answer_time(&a, 3601), -EINVAL);
+	ck_assert_int_eq(diot_ack_set_answer_time(&a, 1), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r = diot_ack_send(&a, "A 0 0 0\n", 8);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	ck_assert_int_eq(r, -ETIMEDOUT);
+	ck_assert_msg(took >= 0.9 && took < 10, "the send gave up after %.2f s, want ~1", took);
+	/* A connection made for a writer keeps the handle's answer time. */
+	first = a.fd;
+	ck_assert_msg(diot_ack_reconnect(&a, err, sizeof(err)) == 0, "%s", err);
+	close(first);
+	ck_assert_int_eq(diot_ack_send(&a, "A 0 0 0\n", 8), -ETIMEDOUT);
+	diot_ack_close(&a);
+	close(lfd);
+}
+END_TEST
+
 START_TEST(test_addresses)
 {
 	static const char *const bad[] = {
@@ -332,6 +368,7 @@ main(void)
 	tcase_add_test(tc, test_listener_processes);
 	tcase_add_test(tc, test_listener_bad_lines);
 	tcase_add_test(tc, test_listener_gone);
+	tcase_add_test(tc, test_listener_silent);
 	tcase_add_test(tc, test_addresses);
 	suite_add_tcase(s, tc);
 	return tu_run(srunner_create(s));

@@ -34,7 +34,10 @@ DIO_QEMU_CACHE=${DIO_QEMU_CACHE:-$root/qemu-cache}
 export DIO_QEMU_CACHE
 tot_pass=0 tot_fail=0 tot_skip=0
 
-say() { printf '\n=== %s\n' "$*"; }
+# Each heading says how long the run has taken so far (where the time goes
+# is worth knowing: CI stops the run after 90 minutes).
+t_start=$(date +%s)
+say() { printf '\n=== [%s s] %s\n' "$(($(date +%s) - t_start))" "$*"; }
 
 # Run by root through sudo: at exit, what this run made in the user's
 # checkout (build/, and autoreconf's output on a first run) goes back to

@@ -35,7 +35,17 @@ listen() {
 	port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$log.err")
 }
 # finish: wait for the listener to end by itself (its senders are done).
+# Bounded: a listener still there 30 s after its senders is a failure.
 finish() {
+	i=0
+	while kill -0 "$lpid" 2>/dev/null && [ $i -lt 300 ]; do
+		i=$((i + 1)); sleep 0.1
+	done
+	if kill -0 "$lpid" 2>/dev/null; then
+		kill "$lpid"; wait "$lpid"; lpid=
+		bad "the listener did not end within 30 s of its senders: $(cat "$log.err")"
+		return
+	fi
 	wait "$lpid"; st=$?; lpid=
 	[ $st -eq 0 ] && ok "the listener ended when its senders were done" ||
 		bad "the listener exited $st: $(cat "$log.err")"

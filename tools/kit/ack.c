@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "lib/libdirectio.h"
@@ -167,7 +168,7 @@ diot_ack_open(struct diot_ack *a, const char *spec, char *err, size_t errlen)
 			return r;
 		a->kind = DIOT_ACK_TCP;
 		a->fd = r;
-		return 0;
+		return diot_ack_set_answer_time(a, DIOT_ACK_ANSWER_S);
 	}
 	if (strlen(spec) >= sizeof(a->path)) {
 		snprintf(err, errlen, "'%s': path too long", spec);
@@ -200,7 +201,32 @@ diot_ack_reconnect(struct diot_ack *a, char *err, size_t errlen)
 	if (fd < 0)
 		return fd;
 	a->fd = fd;
+	return diot_ack_set_answer_time(a, a->answer_s);
+}
+
+int
+diot_ack_set_answer_time(struct diot_ack *a, int seconds)
+{
+	struct timeval tv;
+
+	if (seconds < 1 || seconds > 3600)
+		return -EINVAL;
+	a->answer_s = seconds;
+	if (a->kind != DIOT_ACK_TCP || a->fd < 0)
+		return 0;
+	tv.tv_sec = seconds;
+	tv.tv_usec = 0;
+	if (setsockopt(a->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) != 0 ||
+	    setsockopt(a->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) != 0)
+		return neg_errno();
 	return 0;
+}
+
+/* A socket's send or receive time limit ran out. */
+static int
+timed_out(int e)
+{
+	return e == EAGAIN || e == EWOULDBLOCK;
 }
 
 static int
@@ -212,6 +238,8 @@ write_all(int fd, const char *p, size_t n, int sock)
 		w = sock ? send(fd, p, n, MSG_NOSIGNAL) : write(fd, p, n);
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && sock && timed_out(errno))
+			return -ETIMEDOUT;
 		if (w <= 0)
 			return w < 0 ? neg_errno() : -EIO;
 		p += w;
@@ -247,7 +275,7 @@ diot_ack_send(const struct diot_ack *a, const char *line, size_t len)
 	if (r == 0)
 		return -ECONNRESET;
 	if (r < 0)
-		return neg_errno();
+		return timed_out(errno) ? -ETIMEDOUT : neg_errno();
 	return c == '+' ? 0 : -EPROTO;
 }
 

@@ -14,7 +14,10 @@
  * The wire: the sender writes lines of at most DIOT_ACK_LINE_MAX bytes;
  * the listener answers each complete line with the one byte '+' after
  * write() to its log returned.  A line that is too long, or contains a
- * NUL byte, ends that connection (the sender then gets an error).
+ * NUL byte, ends that connection (the sender then gets an error).  A
+ * listener that holds a record unanswered for answer_s seconds (a hung or
+ * stopped listener, a network that went silent) fails the send with
+ * -ETIMEDOUT rather than stopping the run for ever.
  *
  * Functions return 0 (or a descriptor) on success, -errno on failure,
  * with a message in err where they take one.
@@ -27,6 +30,7 @@
 #include <stdint.h>
 
 #define DIOT_ACK_LINE_MAX 4352
+#define DIOT_ACK_ANSWER_S 30    /* default time a listener has to answer */
 
 enum diot_ack_kind { DIOT_ACK_NONE = 0, DIOT_ACK_FILE, DIOT_ACK_STDOUT, DIOT_ACK_TCP };
 
@@ -34,6 +38,7 @@ struct diot_ack {
 	int kind;               /* diot_ack_kind                           */
 	int fd;                 /* file, standard output, or the socket    */
 	int created;            /* DIOT_ACK_FILE: this run created it      */
+	int answer_s;           /* DIOT_ACK_TCP: limit on an answer, s     */
 	char host[256];         /* DIOT_ACK_TCP: where the listener is     */
 	char port[32];
 	char path[4096];        /* DIOT_ACK_FILE: the log's path           */
@@ -56,8 +61,13 @@ int diot_ack_open(struct diot_ack *a, const char *spec, char *err, size_t errlen
  * share the descriptor. */
 int diot_ack_reconnect(struct diot_ack *a, char *err, size_t errlen);
 
+/* The time a listener has to answer each record on a's connection (and
+ * on those diot_ack_reconnect() makes from it): seconds from 1 to 3600;
+ * diot_ack_open() sets DIOT_ACK_ANSWER_S.  No effect on the other kinds. */
+int diot_ack_set_answer_time(struct diot_ack *a, int seconds);
 /* Send one record (line, ending in '\n'); see above for what returning
- * 0 promises.  -ECONNRESET when the listener went away. */
+ * 0 promises.  -ECONNRESET when the listener went away, -ETIMEDOUT when it
+ * did not answer in time. */
 int diot_ack_send(const struct diot_ack *a, const char *line, size_t len);
 
 /* Close; a created file is kept (it is the run's record). */

@@ -247,8 +247,9 @@ sw_writer_main(struct diot_team *t, int k, void *arg)
 	} else if (how == 1) {
 		wr.w->err = (int)r;
 		snprintf(wr.w->errmsg, sizeof(wr.w->errmsg), "writer %d, method %s: writing "
-		         "the ack log '%s' failed: %s", k, wr.x->m->name, wr.x->c->o->ack_log,
-		         dio_strerror((int)r));
+		         "the ack log '%s' failed: %s%s", k, wr.x->m->name, wr.x->c->o->ack_log,
+		         dio_strerror((int)r), r == -ETIMEDOUT ?
+		         " (the listener did not answer a record in time)" : "");
 		writer_times(&wr, 1);
 	} else {
 		writer_failed(&wr, r);

@@ -1,0 +1,27 @@
+#!/bin/sh
+# limit.sh TEST [ARGS...] -- run one test of `make check` with a time limit
+# (the LOG_COMPILER of every test), so that a test that hangs fails with a
+# message instead of stopping the suite until CI gives up.
+#
+# The limit is DIO_TEST_TIMEOUT seconds (default 900).  The qemu tests bound
+# their guests themselves (tests/qemu/run-guest.sh -t) and may first fetch a
+# kernel; theirs is DIO_QEMU_TEST_TIMEOUT (default 3600).  0 means no limit.
+# Without timeout(1) (GNU coreutils; not every illumos has it) the test runs
+# unlimited.
+t=${DIO_TEST_TIMEOUT:-900}
+case ${1##*/} in
+*qemu*|*powercut*) t=${DIO_QEMU_TEST_TIMEOUT:-3600} ;;
+esac
+case $t in ''|*[!0-9]*) echo "limit.sh: the time limit '$t' is not a number of seconds" >&2; exit 99 ;; esac
+if [ "$t" -eq 0 ] || ! command -v timeout >/dev/null 2>&1; then
+	exec "$@"
+fi
+timeout -k 10 "$t" "$@" </dev/null
+st=$?
+case $st in
+124|137)
+	echo "FAIL: ${1##*/} did not end within $t s and was killed (a hang;" \
+	     "the limit is DIO_TEST_TIMEOUT, or DIO_QEMU_TEST_TIMEOUT for the qemu tests)"
+	exit 1 ;;
+esac
+exit $st
