@@ -240,6 +240,35 @@ START_TEST(test_document)
 }
 END_TEST
 
+/* A legend name longer than the right margin holds widens the document
+ * (by about 7 px a character); short names keep it 900 px wide. */
+START_TEST(test_width)
+{
+	static const double x[] = { 1, 2 }, y[] = { 1, 2 };
+	struct diot_series s = { "short", 2, x, y };
+	struct diot_chart c;
+	char *doc = NULL;
+	size_t n = 0;
+	FILE *fp;
+
+	memset(&c, 0, sizeof(c));
+	c.title = c.xlabel = c.ylabel = "t";
+	c.nseries = 1;
+	c.series = &s;
+	fp = open_memstream(&doc, &n);
+	ck_assert_int_eq(diot_svg_write(fp, "w", &c, 1), 0);
+	fclose(fp);
+	ck_assert_msg(strstr(doc, "width=\"900\" height=\"460\"") != NULL, "%.300s", doc);
+	free(doc);
+	s.name = "ext4 on vda @host-one: direct+fdatasync";    /* 39 characters */
+	fp = open_memstream(&doc, &n);
+	ck_assert_int_eq(diot_svg_write(fp, "w", &c, 1), 0);
+	fclose(fp);
+	ck_assert_msg(strstr(doc, "width=\"1019\" height=\"460\"") != NULL, "%.300s", doc);
+	free(doc);
+}
+END_TEST
+
 static Suite *
 svg_suite(void)
 {
@@ -250,6 +279,7 @@ svg_suite(void)
 	tcase_add_test(tc, test_linear_axis);
 	tcase_add_test(tc, test_log_axis);
 	tcase_add_test(tc, test_document);
+	tcase_add_test(tc, test_width);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -214,6 +214,8 @@ chart(FILE *fp, const struct diot_chart *c, double y0)
 {
 	double xmn = DBL_MAX, xmx = -DBL_MAX, ymn = DBL_MAX, ymx = -DBL_MAX;
 	double pw = W - ML - MR, ph = CH - MT - MB, py;
+	/* Legend lines 20 px apart, closer (to 11 px) when there are many. */
+	double step = c->nseries > 0 ? fmax(11.0, fmin(20.0, ph / c->nseries)) : 20.0;
 	struct axis ax, ay;
 	int i, j, any = 0, first;
 
@@ -277,7 +279,7 @@ chart(FILE *fp, const struct diot_chart *c, double y0)
 			fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
 			        PX(s->x[j]), PY(s->y[j]), col);
 		}
-		py = MT + 10 + i * 20;
+		py = MT + 10 + i * step;
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		        "stroke=\"%s\" stroke-width=\"3\"/>\n", ML + pw + 14, py,
 		        ML + pw + 38, py, col);
@@ -291,16 +293,33 @@ chart(FILE *fp, const struct diot_chart *c, double y0)
 	fputs("</g>\n", fp);
 }
 
+/* The document's width: W, wider where a legend name would not fit in the
+ * right margin (about 7 px per character at 12 px). */
+static double
+doc_width(const struct diot_chart *charts, int ncharts)
+{
+	size_t longest = 0, l;
+	int i, k;
+
+	for (i = 0; i < ncharts; i++)
+		for (k = 0; k < charts[i].nseries; k++)
+			if (charts[i].series[k].name != NULL &&
+			    (l = strlen(charts[i].series[k].name)) > longest)
+				longest = l;
+	return longest > 22 ? W + 7.0 * (double)(longest - 22) : W;
+}
+
 int
 diot_svg_write(FILE *fp, const char *title, const struct diot_chart *charts,
                int ncharts)
 {
+	double w = doc_width(charts, ncharts);
 	int i;
 
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 	        "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, "
-	        "sans-serif\">\n<title>", W, CH * ncharts, W, CH * ncharts);
+	        "sans-serif\">\n<title>", w, CH * ncharts, w, CH * ncharts);
 	diot_xml_text(fp, title);
 	fputs("</title>\n", fp);
 	fprintf(fp, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fafafa\"/>\n");

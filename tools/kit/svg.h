@@ -47,8 +47,10 @@ void diot_svg_axis(double mn, double mx, int maxticks, double *lo, double *hi,
                    double *step);
 void diot_svg_log_axis(double mn, double mx, double base, double *lo, double *hi);
 
-/* Write an SVG document with the charts stacked top to bottom.  Returns 0
- * or -1 if fp reported an error. */
+/* Write an SVG document with the charts stacked top to bottom, each 460
+ * px high; 900 px wide, wider (about 7 px a character) where a series
+ * name is longer than the 22 characters the legend's margin holds.
+ * Returns 0 or -1 if fp reported an error. */
 int diot_svg_write(FILE *fp, const char *title, const struct diot_chart *charts,
                    int ncharts);
 

@@ -68,6 +68,7 @@ usage(void)
 	printf(
 "Usage: sync-write [OPTION]... [TARGET]\n"
 "       sync-write --check ACK-LOG [TARGET]\n"
+"       sync-write --compare RESULT.json RESULT.json... [OPTION]...\n"
 "Time synchronous sequential writes: for every method, transaction size and\n"
 "number of writers, the average time per transaction in microseconds and its\n"
 "distribution.\n"
@@ -105,6 +106,14 @@ usage(void)
 "      --plot=FILE.svg   draw time per transaction against size, one line per\n"
 "                        method, and throughput/latency against writers\n"
 "  -q, --quiet           no progress line\n"
+"      --label=TEXT      name the run in its results (up to %d characters):\n"
+"                        --compare shows runs by their labels\n"
+"\n"
+"Comparing runs:\n"
+"      --compare         the operands are results saved with -f json: show\n"
+"                        them side by side (-f table, csv or json; --plot),\n"
+"                        with ratios against the first; points not in every\n"
+"                        run are listed; -m, -s, -w pick points to show\n"
 "\n"
 "Checking:\n"
 "      --verify          stamp every transaction (writer, sequence, offset,\n"
@@ -133,7 +142,7 @@ usage(void)
 "\n"
 "Exit status: 0 success, 1 a failure during the run (I/O error, verify or\n"
 "check failure), 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM.\n",
-	       SW_DEFAULT_SIZES, SW_DEFAULT_WARMUP);
+	       SW_DEFAULT_SIZES, SW_DEFAULT_WARMUP, SW_LABEL_MAX);
 }
 
 enum {
@@ -141,7 +150,7 @@ enum {
 	OPT_COUNT, OPT_WARMUP, OPT_EXTEND, OPT_REGION, OPT_FORMAT, OPT_OUTPUT,
 	OPT_PLOT, OPT_PERWRITER, OPT_QUIET, OPT_VERIFY, OPT_ACKLOG, OPT_CHECK,
 	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE,
-	OPT_NOPREFILL, OPT_LISTEN
+	OPT_NOPREFILL, OPT_LISTEN, OPT_LABEL, OPT_COMPARE
 };
 
 static const struct diot_opt options[] = {
@@ -164,6 +173,8 @@ static const struct diot_opt options[] = {
 	{ "ack-log", 0, DIOT_REQ_ARG, OPT_ACKLOG },
 	{ "check", 0, DIOT_REQ_ARG, OPT_CHECK },
 	{ "listen", 0, DIOT_REQ_ARG, OPT_LISTEN },
+	{ "label", 0, DIOT_REQ_ARG, OPT_LABEL },
+	{ "compare", 0, DIOT_NO_ARG, OPT_COMPARE },
 	{ "dir", 0, DIOT_REQ_ARG, OPT_DIR },
 	{ "force", 0, DIOT_NO_ARG, OPT_FORCE },
 	{ "keep", 0, DIOT_NO_ARG, OPT_KEEP },
@@ -212,6 +223,23 @@ parse_methods(struct sw_opts *o, const char *s)
 	free(copy);
 }
 
+/* A label is shown in tables and charts: printable text, not too long. */
+static void
+check_label(const char *s)
+{
+	const unsigned char *c;
+
+	if (*s == '\0')
+		diot_usage_error("--label: the label is empty");
+	if (strlen(s) > SW_LABEL_MAX)
+		diot_usage_error("--label '%s': %zu characters, at most %d allowed", s,
+		                 strlen(s), SW_LABEL_MAX);
+	for (c = (const unsigned char *)s; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			diot_usage_error("--label: control characters are not allowed "
+			                 "(a label is shown in tables and charts)");
+}
+
 /* Parse the options; -1: run (or --check), else the exit status. */
 static int
 parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
@@ -229,14 +257,11 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 		case DIOT_OPT_ERROR:
 			diot_usage_error("%s", st.err);
 		case DIOT_OPT_OPERAND:
-			if (o->target)
-				diot_usage_error("more than one target given ('%s' and '%s')",
-				                 o->target, arg);
-			o->target = arg;
+			o->operands[o->noperands++] = arg;
 			break;
-		case OPT_METHODS: *methods = arg; break;
-		case OPT_SIZES: *sizes = arg; break;
-		case OPT_WRITERS: *writers = arg; break;
+		case OPT_METHODS: *methods = arg; o->methods_given = 1; break;
+		case OPT_SIZES: *sizes = arg; o->sizes_given = 1; break;
+		case OPT_WRITERS: *writers = arg; o->writers_given = 1; break;
 		case OPT_THREADS: o->threads = 1; break;
 		case OPT_LAYOUT:
 			if (strcmp(arg, "shared") == 0)
@@ -286,6 +311,8 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 		case OPT_ACKLOG: o->ack_log = arg; break;
 		case OPT_CHECK: o->check_log = arg; break;
 		case OPT_LISTEN: o->listen = arg; break;
+		case OPT_LABEL: check_label(arg); o->label = arg; break;
+		case OPT_COMPARE: o->compare = 1; break;
 		case OPT_DIR: o->dir = arg; break;
 		case OPT_FORCE: o->force = 1; break;
 		case OPT_KEEP: o->keep = 1; break;
@@ -346,6 +373,39 @@ check_options(struct sw_opts *o, const char *methods, const char *sizes,
 		                 "elsewhere with --output FILE");
 }
 
+/* --compare: the operands are results; -m, -s and -w pick the points; the
+ * options of a measuring run have no meaning here. */
+static int
+check_compare(struct sw_opts *o, const char *methods, const char *sizes,
+              const char *writers)
+{
+	char err[300];
+
+	if (o->noperands < 2)
+		diot_usage_error("--compare needs at least two results (files written with "
+		                 "-f json); %d given", o->noperands);
+	if (o->check_log || o->listen || o->ack_log || o->verify || o->label ||
+	    o->time_set || o->count || o->dir || o->keep || o->extend || o->threads ||
+	    o->force || o->region_set || o->no_prefill || o->per_writer)
+		diot_usage_error("--compare shows saved results; it takes only -m, -s, -w "
+		                 "(which points), -f, -o, --plot and -q");
+	if (o->methods_given)
+		parse_methods(o, methods);
+	if (o->sizes_given) {
+		o->nsizes = diot_parse_size_list(sizes, 1, SW_MAX_SIZE, &o->sizes, err,
+		                                 sizeof(err));
+		if (o->nsizes < 0)
+			diot_usage_error("--sizes '%s': %s", sizes, err);
+	}
+	if (o->writers_given) {
+		o->nwriters = diot_parse_uint_list(writers, 1, SW_MAX_WRITERS, &o->writers,
+		                                  err, sizeof(err));
+		if (o->nwriters < 0)
+			diot_usage_error("--writers '%s': %s", writers, err);
+	}
+	return -1;
+}
+
 int
 sw_parse_args(int argc, char **argv, struct sw_opts *o)
 {
@@ -353,12 +413,24 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 	int r;
 
 	memset(o, 0, sizeof(*o));
+	o->operands = calloc((size_t)argc + 1, sizeof(*o->operands));
+	if (o->operands == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	o->time_ns = SW_DEFAULT_TIME_NS;
 	o->warmup = SW_DEFAULT_WARMUP;
 	o->format = SW_FMT_TABLE;
 	r = parse_options(argc, argv, o, &methods, &sizes, &writers);
-	if (r >= 0 || o->check_log)
+	if (r >= 0)
 		return r;
+	if (o->compare)
+		return check_compare(o, methods, sizes, writers);
+	if (o->noperands > 1)
+		diot_usage_error("more than one target given ('%s' and '%s'); to put saved "
+		                 "results side by side, use --compare", o->operands[0],
+		                 o->operands[1]);
+	o->target = o->noperands ? o->operands[0] : NULL;
+	if (o->check_log)
+		return -1;
 	if (o->listen) {
 		if (o->target)
 			diot_usage_error("--listen takes no TARGET: it only writes the records "

@@ -42,33 +42,24 @@ on_signal(int sig)
 	g_signal = sig;
 }
 
-/* The output files, claimed before the target is touched. */
-struct outputs {
-	struct diot_outlist created;
-	int kept[3], nkept;       /* entries of created that are outputs */
-};
-
-static void claim_outputs(struct sw_ctx *c, struct outputs *out);
-static FILE *begin_run(struct sw_ctx *c, struct outputs *out);
-static void describe_run(const struct sw_ctx *c, struct sw_run *run, char *os,
-                         size_t oslen);
+static void claim_outputs(struct sw_ctx *c, struct sw_outputs *out);
+static FILE *begin_run(struct sw_ctx *c, struct sw_outputs *out);
+static void describe_run(const struct sw_ctx *c, struct sw_run *run);
 static void run_points(struct sw_ctx *c, FILE *fp, struct sw_point *pts, int total,
                        int *npoints);
 static void catch_signals(void);
 static void release(struct sw_ctx *c, struct sw_point *pts, int n);
-static void distinct_outputs(const struct sw_opts *o);
 static int finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
                       const struct sw_point *pts, int n);
 
 int
 main(int argc, char **argv)
 {
-	static struct outputs outs;
-	struct sw_opts o;
+	static struct sw_outputs outs;
+	static struct sw_opts o;     /* static: what it holds stays reachable to exit */
 	struct sw_ctx c;
-	struct sw_run run;
+	static struct sw_run run;
 	struct sw_point *pts;
-	char os[300];
 	int r, total, n = 0;
 	FILE *fp;
 
@@ -78,6 +69,8 @@ main(int argc, char **argv)
 		return r;
 	if (o.check_log)
 		return sw_check_main(o.check_log, o.target);
+	if (o.compare)
+		return sw_compare_main(&o, &outs);
 	if (o.listen) {
 		catch_signals();
 		return sw_listen_main(&o, &g_signal);
@@ -96,7 +89,7 @@ main(int argc, char **argv)
 		return 128 + (int)g_signal;     /* 130 for SIGINT, 143 for SIGTERM */
 	}
 	fp = begin_run(&c, &outs);
-	describe_run(&c, &run, os, sizeof(os));
+	describe_run(&c, &run);
 	total = o.nwriters * o.nmethods * o.nsizes;
 	pts = calloc((size_t)total, sizeof(*pts));
 	if (pts == NULL)
@@ -126,8 +119,8 @@ release(struct sw_ctx *c, struct sw_point *pts, int n)
 }
 
 /* Open path for writing without truncating it; remember it if created. */
-static void
-open_results_file(struct outputs *out, const char *path, const char *opt)
+void
+sw_open_results_file(struct sw_outputs *out, const char *path, const char *opt)
 {
 	char why[200];
 	int r = diot_out_writable(path, why, sizeof(why));
@@ -150,7 +143,7 @@ open_results_file(struct outputs *out, const char *path, const char *opt)
  * leave with _exit() and skip this.  Then the signals are caught.
  */
 static void
-claim_outputs(struct sw_ctx *c, struct outputs *out)
+claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 {
 	const struct sw_opts *o = c->o;
 
@@ -158,9 +151,9 @@ claim_outputs(struct sw_ctx *c, struct outputs *out)
 	diot_out_remove_at_exit(&out->created);
 	c->created = &out->created;
 	if (o->plot)
-		open_results_file(out, o->plot, "--plot");
+		sw_open_results_file(out, o->plot, "--plot");
 	if (o->output && strcmp(o->output, "-") != 0)
-		open_results_file(out, o->output, "--output");
+		sw_open_results_file(out, o->output, "--output");
 	if (o->ack_log && diot_ack_is_tcp(o->ack_log)) {
 		char why[300];
 
@@ -191,7 +184,7 @@ claim_outputs(struct sw_ctx *c, struct outputs *out)
 		c->ack.kind = DIOT_ACK_STDOUT;
 		c->ack.fd = STDOUT_FILENO;
 	}
-	distinct_outputs(o);
+	sw_distinct_outputs(o);
 	catch_signals();
 }
 
@@ -200,8 +193,8 @@ claim_outputs(struct sw_ctx *c, struct outputs *out)
  * (-o, or standard output redirected to a file), the plot, the ack log
  * and an existing TARGET (or its separate files) must all differ.
  */
-static void
-distinct_outputs(const struct sw_opts *o)
+void
+sw_distinct_outputs(const struct sw_opts *o)
 {
 	const char *name[4], *path[4];
 	struct stat a, b;
@@ -252,7 +245,7 @@ catch_signals(void)
 
 /* The run goes ahead: from here on the outputs are the run's. */
 static FILE *
-begin_run(struct sw_ctx *c, struct outputs *out)
+begin_run(struct sw_ctx *c, struct sw_outputs *out)
 {
 	const struct sw_opts *o = c->o;
 	FILE *fp = stdout;
@@ -290,11 +283,13 @@ begin_run(struct sw_ctx *c, struct outputs *out)
 
 /* The run description every format prints. */
 static void
-describe_run(const struct sw_ctx *c, struct sw_run *run, char *os, size_t oslen)
+describe_run(const struct sw_ctx *c, struct sw_run *run)
 {
 	const struct sw_opts *o = c->o;
 	const struct sw_target *tg = &c->tg;
 	struct utsname un;
+	time_t now = time(NULL);
+	struct tm tm;
 
 	memset(run, 0, sizeof(*run));
 	run->version = dio_version_string();
@@ -314,11 +309,19 @@ describe_run(const struct sw_ctx *c, struct sw_run *run, char *os, size_t oslen)
 	run->count = o->count;
 	run->warmup = o->warmup;
 	run->verify = o->verify;
-	if (uname(&un) == 0)
-		snprintf(os, oslen, "%s %s %s", un.sysname, un.release, un.machine);
-	else
-		snprintf(os, oslen, "unknown");
-	run->os = os;
+	run->label = o->label;
+	run->disk = tg->disk;
+	if (uname(&un) == 0) {
+		snprintf(run->os, sizeof(run->os), "%s %s %s", un.sysname, un.release,
+		         un.machine);
+		snprintf(run->host, sizeof(run->host), "%s", un.nodename);
+	} else {
+		snprintf(run->os, sizeof(run->os), "unknown");
+		snprintf(run->host, sizeof(run->host), "unknown");
+	}
+	if (gmtime_r(&now, &tm) == NULL ||
+	    strftime(run->started, sizeof(run->started), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(run->started, sizeof(run->started), "unknown");
 }
 
 /* Every point, writers outermost, until one says the run must stop. */
@@ -348,6 +351,27 @@ run_points(struct sw_ctx *c, FILE *fp, struct sw_point *pts, int total, int *npo
 	}
 }
 
+/* Flush and close the results (fp: standard output or --output); a
+ * write that failed is said, and is the run's failure: returns -1. */
+int
+sw_close_results(const struct sw_opts *o, FILE *fp)
+{
+	int bad = 0;
+
+	if (fflush(fp) != 0 || ferror(fp)) {
+		diot_warn("%s%s%s: cannot write the results: %s", fp == stdout ?
+		          "standard output" : "--output '", fp == stdout ? "" : o->output,
+		          fp == stdout ? "" : "'", dio_strerror(-errno));
+		bad = 1;
+	}
+	if (fp != stdout && fclose(fp) != 0 && !bad) {
+		diot_warn("--output '%s': cannot write the results: %s", o->output,
+		          dio_strerror(-errno));
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
 /* The end of the report, the plot, the warnings; the exit status. */
 static int
 finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
@@ -365,22 +389,13 @@ finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
 	run->interrupted = *c->sig != 0;
 	sw_report_end(fp, o->format, run, pts, n);
 	/* Results that could not be written are a failed run. */
-	if (o->plot && sw_plot(o->plot, run, pts, n) != 0) {
+	if (o->plot && sw_plot(o->plot, run->fstype, pts, n) != 0) {
 		diot_warn("--plot '%s': cannot write the plot: %s", o->plot,
 		          dio_strerror(-errno));
 		out_fail = 1;
 	}
-	if (fflush(fp) != 0 || ferror(fp)) {
-		diot_warn("%s%s%s: cannot write the results: %s", fp == stdout ?
-		          "standard output" : "--output '", fp == stdout ? "" : o->output,
-		          fp == stdout ? "" : "'", dio_strerror(-errno));
+	if (sw_close_results(o, fp) != 0)
 		out_fail = 1;
-	}
-	if (fp != stdout && fclose(fp) != 0 && !out_fail) {
-		diot_warn("--output '%s': cannot write the results: %s", o->output,
-		          dio_strerror(-errno));
-		out_fail = 1;
-	}
 	if (!*c->sig && !run->error && sw_ack_line(&c->ack, "E\n") < 0)
 		diot_warn("--ack-log '%s': cannot record the end of the run", o->ack_log);
 	diot_ack_close(&c->ack);

@@ -88,7 +88,7 @@ plot_init(struct plot *g, const struct sw_point *pts, int n)
 
 /* Chart 1: time per transaction against size, at the fewest writers. */
 static void
-chart_by_size(struct plot *g, const char *fstype)
+chart_by_size(struct plot *g, const char *what)
 {
 	const struct sw_point *pts = g->pts;
 	size_t used = 0;
@@ -111,7 +111,7 @@ chart_by_size(struct plot *g, const char *fstype)
 		used += (size_t)c;
 	}
 	snprintf(g->title, sizeof(g->title), "Average time per transaction, %g writer%s "
-	         "(%s)", g->ws[0], g->ws[0] == 1 ? "" : "s", fstype);
+	         "(%s)", g->ws[0], g->ws[0] == 1 ? "" : "s", what);
 	g->charts[0].title = g->title;
 	g->charts[0].xlabel = "transaction size";
 	g->charts[0].ylabel = "microseconds per transaction (write + commit)";
@@ -192,7 +192,7 @@ charts_by_writers(struct plot *g)
 }
 
 int
-sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, int n)
+sw_plot(const char *path, const char *what, const struct sw_point *pts, int n)
 {
 	struct plot *g = malloc(sizeof(*g));
 	int rc = -1, nchart = 1;
@@ -202,7 +202,7 @@ sw_plot(const char *path, const struct sw_run *r, const struct sw_point *pts, in
 		free(g);
 		return -1;
 	}
-	chart_by_size(g, r->fstype);
+	chart_by_size(g, what);
 	if (g->nw > 1) {
 		charts_by_writers(g);
 		nchart = 3;

@@ -186,10 +186,14 @@ json_report(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n)
 	diot_json_str(&j, "version", r->version);
 	diot_json_str(&j, "backend", r->backend);
 	diot_json_str(&j, "os", r->os);
+	diot_json_str(&j, "host", r->host);
+	diot_json_str(&j, "started", r->started);
+	diot_json_str(&j, "label", r->label);
 	diot_json_object(&j, "target");
 	diot_json_str(&j, "path", r->target);
 	diot_json_str(&j, "kind", r->target_kind);
 	diot_json_str(&j, "fs", r->fstype);
+	diot_json_str(&j, "disk", r->disk && r->disk[0] ? r->disk : NULL);
 	diot_json_u64(&j, "mem_align", r->mem_align);
 	diot_json_u64(&j, "offset_align", r->offset_align);
 	diot_json_str(&j, "align_source", r->align_source);
@@ -236,6 +240,8 @@ sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int per_writer)
 	if (fmt != SW_FMT_TABLE)
 		return;
 	fprintf(fp, "sync-write %s (%s backend) on %s\n", r->version, r->backend, r->os);
+	if (r->label)
+		fprintf(fp, "label:   %s (host %s, started %s)\n", r->label, r->host, r->started);
 	fprintf(fp, "target:  %s (%s, %s); direct I/O alignment: memory %" PRIu32
 	        ", offset %" PRIu32 " bytes (%s)\n", r->target, r->target_kind, r->fstype,
 	        r->mem_align, r->offset_align, r->align_source);

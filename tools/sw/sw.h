@@ -64,7 +64,15 @@ struct sw_opts {
 	const char *check_log;
 	const char *listen;             /* --listen [HOST:]PORT            */
 	int quiet, verbose, per_writer;
+	const char *label;              /* --label: the run's name         */
+	int compare;                    /* --compare: operands are results */
+	const char **operands;          /* every operand, in order         */
+	int noperands;
+	/* Given on the command line (not defaults): --compare filters. */
+	int methods_given, sizes_given, writers_given;
 };
+
+#define SW_LABEL_MAX 40
 
 /* args.c: parse argv into o; returns -1 to run, or an exit status (--help,
  * --version).  Usage errors exit with DIOT_EXIT_USAGE. */
@@ -171,7 +179,7 @@ struct sw_verify {
 
 struct sw_point {
 	int index;
-	char method[32];
+	char method[96];          /* --compare's plot: "label: method"   */
 	uint64_t size;
 	int writers;
 	int status;
@@ -212,7 +220,11 @@ struct sw_run {
 	double time_s;             /* 0 when count-based */
 	uint64_t count, warmup;
 	int verify;
-	const char *os;
+	char os[300];              /* uname: system release machine */
+	char host[256];            /* uname's node name */
+	char started[32];          /* UTC, ISO 8601 */
+	const char *label;         /* --label, or NULL */
+	const char *disk;          /* the disk under the target, or "" */
 	int interrupted;
 	const char *error;         /* first fatal error, or NULL */
 };
@@ -222,8 +234,23 @@ void sw_report_begin(FILE *fp, int fmt, const struct sw_run *run, int per_writer
 void sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer);
 void sw_report_end(FILE *fp, int fmt, const struct sw_run *run,
                    const struct sw_point *pts, int n);
-/* plot.c */
-int sw_plot(const char *path, const struct sw_run *run, const struct sw_point *pts,
-            int n);
+/* plot.c: the charts of pts; what names the results in chart 1's title
+ * (the file system, or the runs compared). */
+int sw_plot(const char *path, const char *what, const struct sw_point *pts, int n);
+
+/* main.c: the output files.  They are claimed (checked, or created and
+ * listed for removal should the run be refused) before anything else. */
+struct sw_outputs {
+	struct diot_outlist created;
+	int kept[3], nkept;       /* entries of created that are outputs */
+};
+void sw_open_results_file(struct sw_outputs *out, const char *path, const char *opt);
+/* -o, --plot, --ack-log and the TARGET are distinct files (usage error). */
+void sw_distinct_outputs(const struct sw_opts *o);
+/* Flush and close the results; -1 (said) if they could not be written. */
+int sw_close_results(const struct sw_opts *o, FILE *fp);
+
+/* compare.c: --compare RESULT.json...; returns the exit status. */
+int sw_compare_main(const struct sw_opts *o, struct sw_outputs *out);
 
 #endif

@@ -1,0 +1,159 @@
+#!/bin/sh
+# sync-write-compare.sh -- sync-write --compare of saved runs: real runs on
+# two targets (as root: ext4 on this disk and xfs on a loop device; without
+# root: this disk and tmpfs), the table's column groups and ratios checked
+# against the saved numbers, CSV and JSON (against
+# tools/sync-write-compare.schema.json), the plot rendered, mismatched runs
+# aligned on what they share with the rest listed, -m/-s/-w picking points,
+# labels; and the refusals (too few results, not JSON, another tool's
+# JSON, an output that is an input, options of a measuring run).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+need_cmd python3 python3
+python3 -c 'import jsonschema' 2>/dev/null || skip "python3 module jsonschema missing (apt-get install python3-jsonschema)"
+need_cmd rsvg-convert librsvg2-bin
+SW=$top_builddir/tools/sync-write
+work=$(mktemp -d "$top_builddir/sw-compare.XXXXXX") || hard "mktemp"
+dev= mnt=
+cleanup() {
+	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+# The second target: xfs on a loop device as root, else tmpfs.
+second=/dev/shm
+if [ "$(id -u)" -eq 0 ] && [ "$(uname -s)" = Linux ] && command -v mkfs.xfs >/dev/null 2>&1; then
+	truncate -s 320M "$work/img" &&
+	dev=$(losetup -f --show "$work/img" 2>/dev/null) &&
+	mkfs.xfs -q -f "$dev" >/dev/null 2>&1 && mkdir "$work/mnt" &&
+	mount "$dev" "$work/mnt" && mnt=$work/mnt && second=$mnt
+	[ -n "$mnt" ] || echo "note: no xfs on a loop device here; the second target is tmpfs"
+else
+	echo "note: the second target is tmpfs (xfs on a loop device needs root and mkfs.xfs)"
+fi
+[ -d "$second" ] && [ -w "$second" ] || skip "no second file system to compare with ($second)"
+echo "targets: $(df -PT "$work" | awk 'NR==2 {print $2}') ($work) and $(df -PT "$second" | awk 'NR==2 {print $2}') ($second)"
+
+args="-q -s 4k,64k -w 1,2 -n 20"
+"$SW" $args -m fdatasync,dsync,none --label "this disk" -f json -o "$work/a.json" --dir "$work" ||
+	hard "run on $work"
+"$SW" $args -m fdatasync,dsync,fsync -f json -o "$work/b.json" --dir "$second" ||
+	hard "run on $second"
+
+# 1. The table: header lines, the groups, a row per shared point (2
+#    methods x 2 sizes x 2 writer counts), the ratios from the numbers.
+out=$("$SW" --compare "$work/a.json" "$work/b.json" 2>&1) || bad "compare exit $?: $out"
+printf '%s\n' "$out" >"$work/t.txt"
+printf '%s\n' "$out" | sed -n 1,12p
+grep -q '^sync-write --compare: 2 runs, 8 points in all of them' "$work/t.txt" &&
+	ok "table: 2 runs, 8 shared points" || bad "table: first line: $(head -n 1 "$work/t.txt")"
+grep -q "^run 1: this disk = $work/a.json: " "$work/t.txt" && ok "table: run 1 by its --label" ||
+	bad "table: run 1's line"
+fs2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["target"]["fs"])' "$work/b.json")
+grep -q "^run 2: $fs2 [a-z]" "$work/t.txt" && ok "table: run 2 named by what it ran on ($fs2 ...)" ||
+	bad "table: run 2's name: $(grep '^run 2' "$work/t.txt")"
+python3 - "$work/t.txt" "$work/a.json" "$work/b.json" <<'PY' || fail=1
+import json, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.startswith(("fdatasync ", "dsync "))]
+a, b = (json.load(open(f)) for f in sys.argv[2:4])
+def agg(d, m, s, w):
+    return [p for p in d["points"] if (p["method"], p["size_bytes"], p["writers"]) == (m, s, w)][0]["aggregate"]
+assert len(rows) == 8, rows
+for r in rows:
+    m, s, w = r[0], int(r[1]), int(r[2])
+    pa, pb = agg(a, m, s, w), agg(b, m, s, w)
+    # method size wr | avg p99 tps | avg p99 tps avg_x tps_x
+    assert float(r[4]) == round(pa["avg_us"], 1) and float(r[8]) == round(pb["avg_us"], 1), r
+    assert abs(float(r[11]) - pb["avg_us"] / pa["avg_us"]) <= 0.0051, (r, pb["avg_us"] / pa["avg_us"])
+    assert abs(float(r[12]) - pb["txn_per_s"] / pa["txn_per_s"]) <= 0.0051, r
+print("ok   table: 8 rows; averages and both ratios are the saved runs' numbers")
+PY
+for m in none fsync; do
+	n=$(grep -c "^  $m  .*: only in run" "$work/t.txt")
+	[ "$n" -eq 4 ] && ok "table: the 4 $m points one run lacks are listed, not compared" ||
+		bad "table: $n $m points listed as left out, want 4"
+done
+
+# 2. CSV and JSON.
+"$SW" --compare "$work/a.json" "$work/b.json" -f csv -o "$work/c.csv" || bad "csv exit $?"
+python3 - "$work/c.csv" <<'PY' || fail=1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 16, len(rows)
+assert [r["run"] for r in rows[:2]] == ["1", "2"] and rows[0]["label"] == "this disk", rows[:2]
+for r in rows:
+    if r["run"] == "1":
+        assert float(r["avg_ratio"]) == 1, r
+    else:
+        assert float(r["avg_ratio"]) > 0, r
+print("ok   csv: 16 rows (8 points x 2 runs), run 1's ratios are 1")
+PY
+"$SW" --compare "$work/a.json" "$work/b.json" -f json -o "$work/c.json" || bad "json exit $?"
+python3 - "$work/c.json" "$top_srcdir/tools/sync-write-compare.schema.json" <<'PY' || fail=1
+import json, sys, jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.validate(d, json.load(open(sys.argv[2])))
+assert len(d["points"]) == 8 and len(d["left_out"]) == 8, (len(d["points"]), len(d["left_out"]))
+assert all(len(p["runs"]) == 2 for p in d["points"])
+assert d["runs"][0]["labelled"] and not d["runs"][1]["labelled"]
+assert sorted(tuple(l["in_runs"]) for l in d["left_out"]) == [(1,)] * 4 + [(2,)] * 4
+print("ok   json: valid against the compare schema; 8 points, 8 left out with their runs")
+PY
+
+# 3. The plot: one line per run and shared method in each of 3 charts.
+"$SW" --compare "$work/a.json" "$work/b.json" --plot "$work/c.svg" >/dev/null || bad "plot exit $?"
+n=$(grep -c '<polyline' "$work/c.svg")
+[ "$n" -eq 12 ] && ok "svg: 12 lines (2 runs x 2 methods x 3 charts)" || bad "svg: $n lines, want 12"
+grep -q '>this disk: fdatasync<' "$work/c.svg" && ok "svg: lines named 'label: method'" ||
+	bad "svg: no 'this disk: fdatasync' legend"
+rsvg-convert "$work/c.svg" -o "$work/c.png" && ok "svg: renders ($(wc -c <"$work/c.png") bytes of PNG)" ||
+	bad "svg: rsvg-convert failed"
+
+# 4. Picking points; the same run twice gets told apart; a pipe as input.
+out=$("$SW" --compare "$work/a.json" "$work/b.json" "$work/b.json" -m dsync -s 4k -w 2 2>&1)
+printf '%s\n' "$out" | grep -q '3 runs, 1 point in all' &&
+	[ "$(printf '%s\n' "$out" | grep -c '^dsync  *4096   2 ')" -eq 1 ] &&
+	ok "-m dsync -s 4k -w 2 picks the one point" || bad "picking: $out"
+printf '%s\n' "$out" | grep -q '^run 3: .* #3 = ' && ok "the same run twice: run 3 is '... #3'" ||
+	bad "duplicate labels: $(printf '%s\n' "$out" | grep '^run 3')"
+out=$(cat "$work/b.json" | "$SW" --compare "$work/a.json" /dev/stdin 2>&1) &&
+	printf '%s\n' "$out" | grep -q '8 points in all' && ok "a result read from a pipe" ||
+	bad "pipe input: $out"
+out=$("$SW" --compare "$work/a.json" "$work/b.json" -m none 2>&1) &&
+	printf '%s\n' "$out" | grep -q 'the runs share no point among those -m, -s, -w pick' &&
+	ok "no shared point: said, not an error" || bad "no shared point: $out"
+
+# 5. Refusals: exit 2, the reason, and inputs untouched.
+expect() {  # STATUS PATTERN ARGS...
+	want=$1 pat=$2; shift 2
+	out=$("$SW" "$@" 2>&1); got=$?
+	if [ $got -eq "$want" ] && printf '%s\n' "$out" | grep -q -- "$pat"; then
+		ok "sync-write $*: exit $got"
+	else
+		bad "sync-write $*: exit $got (want $want, '$pat'): $out"
+	fi
+}
+sum=$(cksum <"$work/a.json")
+printf '{"tool": "sync-write",\n "schema": 1, "points": [1,]}' >"$work/bad.json"
+"$top_builddir/tools/dio-info" -f json "$work" >"$work/info.json" 2>/dev/null
+expect 2 "needs at least two results" --compare "$work/a.json"
+expect 2 "line 2, column 28: unexpected ']'" --compare "$work/a.json" "$work/bad.json"
+expect 2 "not a sync-write result" --compare "$work/a.json" "$work/info.json"
+expect 2 "cannot read '$work/none.json': no such file" --compare "$work/a.json" "$work/none.json"
+expect 2 "cannot read '$work': is a directory" --compare "$work/a.json" "$work"
+expect 2 "is the result '$work/a.json' being compared" --compare "$work/a.json" "$work/b.json" -o "$work/a.json"
+expect 2 "is the result '$work/b.json' being compared" --compare "$work/a.json" "$work/b.json" --plot "$work/b.json"
+expect 2 "are the same file" --compare "$work/a.json" "$work/b.json" -o "$work/x" --plot "$work/x"
+expect 2 "it takes only -m, -s, -w" --compare "$work/a.json" "$work/b.json" -n 5
+expect 2 "it takes only -m, -s, -w" --compare "$work/a.json" "$work/b.json" --label x
+expect 2 "more than one target given .* use --compare" -q -n 1 "$work/t1" "$work/t2"
+expect 2 "at most 40 allowed" --label 12345678901234567890123456789012345678901 -n 1 "$work/t1"
+expect 2 "control characters are not allowed" --label "$(printf 'a\tb')" -n 1 "$work/t1"
+[ "$(cksum <"$work/a.json")" = "$sum" ] && ok "the inputs are as they were" || bad "a.json changed"
+[ ! -e "$work/t1" ] && [ ! -e "$work/x" ] && ok "refused runs created nothing" || bad "a refused run left files"
+exit $fail

@@ -1,0 +1,335 @@
+/*
+ * compare-report.c -- sync-write --compare's outputs: the table (a column
+ * group per run, ratios against the first), CSV (a row per point and
+ * run), JSON (tools/sync-write-compare.schema.json) and the plot (one line
+ * per run and method, through plot.c).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/kit/json.h"
+#include "tools/kit/util.h"
+#include "tools/sw/compare.h"
+
+/* Run r's point of key k, or NULL (only for keys not shared). */
+static const struct cmp_point *
+point_of(const struct cmp *c, const struct cmp_key *k, int r)
+{
+	return k->at[r] < 0 ? NULL : &c->runs[r].pts[k->at[r]];
+}
+
+static double
+value(const struct cmp_point *p, double v)
+{
+	return p != NULL && p->measured ? v : NAN;
+}
+
+/* ------------------------------------------------------------ table */
+
+#define GROUP1 29                /* avg_us p99_us txn/s             */
+#define GROUPN (GROUP1 + 15)     /* and the two ratios              */
+
+static void
+num(FILE *fp, int width, const char *fmt, double v)
+{
+	if (isfinite(v))
+		fprintf(fp, fmt, width, v);
+	else
+		fprintf(fp, "%*s", width, "-");
+}
+
+static void
+table_runs(FILE *fp, const struct cmp *c)
+{
+	int r;
+
+	fprintf(fp, "sync-write --compare: %d runs, %d point%s in all of them; times are "
+	        "microseconds per transaction (write + commit); x: run N / run 1\n",
+	        c->nruns, c->nshared, c->nshared == 1 ? "" : "s");
+	for (r = 0; r < c->nruns; r++) {
+		const struct cmp_run *u = &c->runs[r];
+
+		fprintf(fp, "run %d: %s = %s: %s (%s, %s%s%s), host %s, %s, %s, %s backend%s\n",
+		        r + 1, u->label, u->file, u->target, u->kind, u->fs,
+		        u->disk[0] ? " on " : "", u->disk, u->host[0] ? u->host : "?",
+		        u->started[0] ? u->started : "time unknown", u->config, u->backend,
+		        u->interrupted ? "; INTERRUPTED: partial results" : "");
+	}
+	fputc('\n', fp);
+}
+
+static void
+table_header(FILE *fp, const struct cmp *c)
+{
+	char head[SW_LABEL_MAX + 32];
+	int r;
+
+	fprintf(fp, "%-18s %9s %3s", "", "", "");
+	for (r = 0; r < c->nruns; r++) {
+		int w = r == 0 ? GROUP1 : GROUPN;
+
+		snprintf(head, sizeof(head), "run %d: %s", r + 1, c->runs[r].label);
+		fprintf(fp, " | %-*.*s", w, w, head);
+	}
+	fprintf(fp, "\n%-18s %9s %3s", "method", "size_B", "wr");
+	for (r = 0; r < c->nruns; r++) {
+		fprintf(fp, " | %9s %9s %9s", "avg_us", "p99_us", "txn/s");
+		if (r > 0)
+			fprintf(fp, " %7s %7s", "avg_x", "txn/s_x");
+	}
+	fputc('\n', fp);
+}
+
+static void
+table_row(FILE *fp, const struct cmp *c, const struct cmp_key *k)
+{
+	const struct cmp_point *first = point_of(c, k, 0);
+	int r;
+
+	fprintf(fp, "%-18s %9" PRIu64 " %3d", k->method, k->size, k->writers);
+	for (r = 0; r < c->nruns; r++) {
+		const struct cmp_point *p = point_of(c, k, r);
+
+		fputs(" | ", fp);
+		if (p->measured) {
+			num(fp, 9, "%*.1f", p->avg_us);
+			num(fp, 10, "%*.1f", p->p99_us);
+			num(fp, 10, "%*.0f", p->txn_per_s);
+		} else {
+			fprintf(fp, "%9s %9s %9s", p->status, "-", "-");
+		}
+		if (r > 0) {
+			num(fp, 8, "%*.2f", sw_cmp_ratio(value(p, p->avg_us),
+			                                 value(first, first->avg_us)));
+			num(fp, 8, "%*.2f", sw_cmp_ratio(value(p, p->txn_per_s),
+			                                 value(first, first->txn_per_s)));
+		}
+	}
+	fputc('\n', fp);
+}
+
+/* The points not in every run, and where each is. */
+static void
+table_left_out(FILE *fp, const struct cmp *c)
+{
+	int k, r, n;
+
+	if (c->nkeys == c->nshared)
+		return;
+	fprintf(fp, "\nnot in every run, so not compared above:\n");
+	for (k = c->nshared; k < c->nkeys; k++) {
+		const struct cmp_key *key = &c->keys[k];
+
+		fprintf(fp, "  %-18s %9" PRIu64 " B, %d writer%s: only in run", key->method,
+		        key->size, key->writers, key->writers == 1 ? "" : "s");
+		for (r = 0, n = 0; r < c->nruns; r++)
+			if (key->at[r] >= 0)
+				n++;
+		fputs(n > 1 ? "s" : "", fp);
+		for (r = 0, n = 0; r < c->nruns; r++)
+			if (key->at[r] >= 0)
+				fprintf(fp, "%s%d", n++ ? ", " : " ", r + 1);
+		fputc('\n', fp);
+	}
+}
+
+void
+sw_cmp_table(FILE *fp, const struct cmp *c)
+{
+	int k;
+
+	table_runs(fp, c);
+	table_header(fp, c);
+	for (k = 0; k < c->nshared; k++)
+		table_row(fp, c, &c->keys[k]);
+	table_left_out(fp, c);
+}
+
+/* ------------------------------------------------------------ csv */
+
+static void
+csv_num(FILE *fp, double v)
+{
+	if (isfinite(v))
+		fprintf(fp, ",%.6g", v);
+	else
+		fputs(",", fp);
+}
+
+void
+sw_cmp_csv(FILE *fp, const struct cmp *c)
+{
+	int k, r;
+
+	fputs("method,size_bytes,writers,run,label,file,status,avg_us,p50_us,p99_us,"
+	      "p999_us,max_us,txn_per_s,mb_per_s,cpu_us_per_txn,avg_ratio,"
+	      "txn_per_s_ratio\n", fp);
+	for (k = 0; k < c->nshared; k++) {
+		const struct cmp_key *key = &c->keys[k];
+		const struct cmp_point *first = point_of(c, key, 0);
+
+		for (r = 0; r < c->nruns; r++) {
+			const struct cmp_point *p = point_of(c, key, r);
+
+			diot_csv_field(fp, key->method);
+			fprintf(fp, ",%" PRIu64 ",%d,%d,", key->size, key->writers, r + 1);
+			diot_csv_field(fp, c->runs[r].label);
+			fputc(',', fp);
+			diot_csv_field(fp, c->runs[r].file);
+			fprintf(fp, ",%s", p->status);
+			csv_num(fp, value(p, p->avg_us));
+			csv_num(fp, value(p, p->p50_us));
+			csv_num(fp, value(p, p->p99_us));
+			csv_num(fp, value(p, p->p999_us));
+			csv_num(fp, value(p, p->max_us));
+			csv_num(fp, value(p, p->txn_per_s));
+			csv_num(fp, value(p, p->mb_per_s));
+			csv_num(fp, value(p, p->cpu_us));
+			csv_num(fp, sw_cmp_ratio(value(p, p->avg_us), value(first, first->avg_us)));
+			csv_num(fp, sw_cmp_ratio(value(p, p->txn_per_s),
+			                         value(first, first->txn_per_s)));
+			fputc('\n', fp);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ json */
+
+static void
+json_runs(struct diot_json *j, const struct cmp *c)
+{
+	int r;
+
+	diot_json_array(j, "runs");
+	for (r = 0; r < c->nruns; r++) {
+		const struct cmp_run *u = &c->runs[r];
+
+		diot_json_object(j, NULL);
+		diot_json_i64(j, "run", r + 1);
+		diot_json_str(j, "label", u->label);
+		diot_json_bool(j, "labelled", u->labelled);
+		diot_json_str(j, "file", u->file);
+		diot_json_str(j, "host", u->host[0] ? u->host : NULL);
+		diot_json_str(j, "started", u->started[0] ? u->started : NULL);
+		diot_json_str(j, "target", u->target);
+		diot_json_str(j, "kind", u->kind);
+		diot_json_str(j, "fs", u->fs);
+		diot_json_str(j, "disk", u->disk[0] ? u->disk : NULL);
+		diot_json_str(j, "config", u->config);
+		diot_json_bool(j, "interrupted", u->interrupted);
+		diot_json_close(j);
+	}
+	diot_json_close(j);
+}
+
+static void
+json_point_runs(struct diot_json *j, const struct cmp *c, const struct cmp_key *k)
+{
+	const struct cmp_point *first = point_of(c, k, 0);
+	int r;
+
+	diot_json_array(j, "runs");
+	for (r = 0; r < c->nruns; r++) {
+		const struct cmp_point *p = point_of(c, k, r);
+
+		diot_json_object(j, NULL);
+		diot_json_str(j, "status", p->status);
+		diot_json_double(j, "avg_us", value(p, p->avg_us));
+		diot_json_double(j, "p50_us", value(p, p->p50_us));
+		diot_json_double(j, "p99_us", value(p, p->p99_us));
+		diot_json_double(j, "p999_us", value(p, p->p999_us));
+		diot_json_double(j, "max_us", value(p, p->max_us));
+		diot_json_double(j, "txn_per_s", value(p, p->txn_per_s));
+		diot_json_double(j, "mb_per_s", value(p, p->mb_per_s));
+		diot_json_double(j, "cpu_us_per_txn", value(p, p->cpu_us));
+		diot_json_double(j, "avg_ratio", sw_cmp_ratio(value(p, p->avg_us),
+		                                              value(first, first->avg_us)));
+		diot_json_double(j, "txn_per_s_ratio", sw_cmp_ratio(value(p, p->txn_per_s),
+		                 value(first, first->txn_per_s)));
+		diot_json_close(j);
+	}
+	diot_json_close(j);
+}
+
+void
+sw_cmp_json(FILE *fp, const struct cmp *c)
+{
+	struct diot_json j;
+	int k, r;
+
+	diot_json_init(&j, fp, 2);
+	diot_json_precision(&j, 6);
+	diot_json_object(&j, NULL);
+	diot_json_str(&j, "tool", "sync-write");
+	diot_json_str(&j, "document", "compare");
+	diot_json_i64(&j, "schema", 1);
+	json_runs(&j, c);
+	diot_json_array(&j, "points");
+	for (k = 0; k < c->nshared; k++) {
+		diot_json_object(&j, NULL);
+		diot_json_str(&j, "method", c->keys[k].method);
+		diot_json_u64(&j, "size_bytes", c->keys[k].size);
+		diot_json_i64(&j, "writers", c->keys[k].writers);
+		json_point_runs(&j, c, &c->keys[k]);
+		diot_json_close(&j);
+	}
+	diot_json_close(&j);
+	diot_json_array(&j, "left_out");
+	for (k = c->nshared; k < c->nkeys; k++) {
+		diot_json_object(&j, NULL);
+		diot_json_str(&j, "method", c->keys[k].method);
+		diot_json_u64(&j, "size_bytes", c->keys[k].size);
+		diot_json_i64(&j, "writers", c->keys[k].writers);
+		diot_json_array(&j, "in_runs");
+		for (r = 0; r < c->nruns; r++)
+			if (c->keys[k].at[r] >= 0)
+				diot_json_i64(&j, NULL, r + 1);
+		diot_json_close(&j);
+		diot_json_close(&j);
+	}
+	diot_json_close(&j);
+	diot_json_close(&j);
+	diot_json_end(&j);
+}
+
+/* ------------------------------------------------------------ plot */
+
+/* The shared, measured points of every run as the points of one run whose
+ * methods are "label: method": plot.c then draws a line per run and
+ * method. */
+int
+sw_cmp_plot(const char *path, const struct cmp *c)
+{
+	struct sw_point *pts = calloc((size_t)c->nshared * (size_t)c->nruns + 1,
+	                              sizeof(*pts));
+	char what[64];
+	int k, r, n = 0, rc;
+
+	if (pts == NULL)
+		return -1;
+	for (r = 0; r < c->nruns; r++)
+		for (k = 0; k < c->nshared; k++) {
+			const struct cmp_point *p = point_of(c, &c->keys[k], r);
+			struct sw_point *q = &pts[n];
+
+			if (!p->measured)
+				continue;
+			snprintf(q->method, sizeof(q->method), "%s: %s", c->runs[r].label,
+			         p->method);
+			q->size = p->size;
+			q->writers = p->writers;
+			q->status = SW_OK;
+			q->agg.txns = 1;
+			q->agg.avg_us = p->avg_us;
+			q->agg.mb_per_s = p->mb_per_s;
+			n++;
+		}
+	snprintf(what, sizeof(what), "%d runs compared", c->nruns);
+	rc = sw_plot(path, what, pts, n);
+	free(pts);
+	return rc;
+}
