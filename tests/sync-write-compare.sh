@@ -151,9 +151,50 @@ expect 2 "is the result '$work/b.json' being compared" --compare "$work/a.json" 
 expect 2 "are the same file" --compare "$work/a.json" "$work/b.json" -o "$work/x" --plot "$work/x"
 expect 2 "it takes only -m, -s, -w" --compare "$work/a.json" "$work/b.json" -n 5
 expect 2 "it takes only -m, -s, -w" --compare "$work/a.json" "$work/b.json" --label x
-expect 2 "more than one target given .* use --compare" -q -n 1 "$work/t1" "$work/t2"
 expect 2 "at most 40 allowed" --label 12345678901234567890123456789012345678901 -n 1 "$work/t1"
 expect 2 "control characters are not allowed" --label "$(printf 'a\tb')" -n 1 "$work/t1"
+# 6. Several TARGETs in one run, measured interleaved: reported side by
+#    side, each point on every target in turn (strace shows the writers'
+#    opens alternate), the same file twice refused.
+out=$("$SW" -q -m fdatasync,dsync -s 4k,64k -n 20 --label one --label two -f json \
+	-o "$work/i.json" "$work/i1" "$second/i2.$$" 2>&1) || bad "interleaved run: $out"
+python3 - "$work/i.json" "$top_srcdir/tools/sync-write-compare.schema.json" <<'PY' || fail=1
+import json, sys, jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.validate(d, json.load(open(sys.argv[2])))
+assert d["interleaved"] is True and [r["label"] for r in d["runs"]] == ["one", "two"], d["runs"]
+assert all(r["file"] is None for r in d["runs"])
+assert len(d["points"]) == 4 and not d["left_out"]
+assert all(x["status"] == "ok" and x["avg_us"] > 0 for p in d["points"] for x in p["runs"])
+print("ok   interleaved: JSON valid, 2 targets by their labels, 4 points measured on both")
+PY
+[ ! -e "$work/i1" ] && [ ! -e "$second/i2.$$" ] && ok "interleaved: the targets it created are removed" ||
+	bad "interleaved: targets left behind"
+out=$("$SW" -q -m fdatasync -s 4k,8k -n 5 "$work/i1" "$second/i2.$$" 2>&1)
+printf '%s\n' "$out" | grep -q '^sync-write: 2 targets measured interleaved (each point on every target in turn' &&
+	ok "interleaved: the table says so" || bad "interleaved table: $out"
+if command -v strace >/dev/null 2>&1; then
+	strace -f -qq -e trace=openat -o "$work/st" "$SW" -q -m fdatasync,dsync -s 4k,8k -n 5 \
+		"$work/i1" "$second/i2.$$" >/dev/null 2>&1
+	seq=$(grep -o "\"[^\"]*/i[12][.0-9]*\"" "$work/st" | sed 's/.*\/i\([12]\).*/\1/' | uniq | tr -d '\n')
+	case $seq in
+	*1212121*) ok "interleaved: opens alternate between the targets point by point ($seq)" ;;
+	*) bad "interleaved: the order of opens is $seq, want 1, 2, 1, 2, ..." ;;
+	esac
+else
+	echo "skipped: no strace to see the order of opens"
+fi
+touch "$work/same"
+expect 2 "TARGET 1 '$work/same' and TARGET 2 '$work/../$(basename "$work")/same' are the same file" \
+	-q -n 1 --force "$work/same" "$work/../$(basename "$work")/same"
+expect 2 "TARGET 1 '$work/new' and TARGET 2 '$work/new' are the same file" \
+	-q -n 1 --force "$work/new" "$work/new"
+[ ! -e "$work/new" ] && ok "a refused interleaved run removed what it created" || bad "left $work/new"
+expect 2 "1 --label for 2 TARGETs" -q -n 1 --label a "$work/t1" "$work/t2"
+expect 2 "run each with its own --ack-log" -q -n 1 --ack-log "$work/l" "$work/t1" "$work/t2"
+expect 2 "at most 8 are measured interleaved" -q -n 1 a b c d e f g h i
+expect 2 "and TARGET 2 '$work/a.json' are the same file" -q -n 1 "$work/t1" "$work/a.json" -o "$work/a.json" --force
+
 [ "$(cksum <"$work/a.json")" = "$sum" ] && ok "the inputs are as they were" || bad "a.json changed"
 [ ! -e "$work/t1" ] && [ ! -e "$work/x" ] && ok "refused runs created nothing" || bad "a refused run left files"
 exit $fail

@@ -57,7 +57,7 @@ bad 2 "allowed are 'shared' and 'separate'"    --layout striped
 bad 2 "unknown option '--bogus'"               --bogus
 bad 2 "option '--sizes' needs an argument"         --sizes
 bad 2 "option '--verify' takes no argument"       --verify=yes
-bad 2 "more than one target"                   a b
+bad 2 "at most 8 are measured interleaved"    a b c d e f g h i
 bad 2 "at least 64 bytes"                      --verify -s 16
 bad 2 "smaller than the largest transaction"   --region 4k -s 8k
 bad 2 "cannot be combined with a TARGET"       --dir dir newfile

@@ -66,7 +66,7 @@ static void
 usage(void)
 {
 	printf(
-"Usage: sync-write [OPTION]... [TARGET]\n"
+"Usage: sync-write [OPTION]... [TARGET]...\n"
 "       sync-write --check ACK-LOG [TARGET]\n"
 "       sync-write --compare RESULT.json RESULT.json... [OPTION]...\n"
 "Time synchronous sequential writes: for every method, transaction size and\n"
@@ -76,7 +76,9 @@ usage(void)
 "TARGET is a file to create (default: a temporary file in the current\n"
 "directory or --dir, removed at the end) or, with --force, a block device.\n"
 "An existing file or any device is only written with --force; a mounted or\n"
-"otherwise busy device never.\n"
+"otherwise busy device never.  Several TARGETs (up to %d) are measured\n"
+"interleaved, each point on every TARGET in turn, and reported side by\n"
+"side as --compare does.\n"
 "\n"
 "What to measure:\n"
 "  -m, --methods=LIST    comma-separated; 'all' (default) is every method the\n"
@@ -107,7 +109,8 @@ usage(void)
 "                        method, and throughput/latency against writers\n"
 "  -q, --quiet           no progress line\n"
 "      --label=TEXT      name the run in its results (up to %d characters):\n"
-"                        --compare shows runs by their labels\n"
+"                        --compare shows runs by their labels; once per\n"
+"                        TARGET when there are several\n"
 "\n"
 "Comparing runs:\n"
 "      --compare         the operands are results saved with -f json: show\n"
@@ -142,7 +145,7 @@ usage(void)
 "\n"
 "Exit status: 0 success, 1 a failure during the run (I/O error, verify or\n"
 "check failure), 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM.\n",
-	       SW_DEFAULT_SIZES, SW_DEFAULT_WARMUP, SW_LABEL_MAX);
+	       SW_MAX_TARGETS, SW_DEFAULT_SIZES, SW_DEFAULT_WARMUP, SW_LABEL_MAX);
 }
 
 enum {
@@ -311,7 +314,11 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 		case OPT_ACKLOG: o->ack_log = arg; break;
 		case OPT_CHECK: o->check_log = arg; break;
 		case OPT_LISTEN: o->listen = arg; break;
-		case OPT_LABEL: check_label(arg); o->label = arg; break;
+		case OPT_LABEL:
+			check_label(arg);
+			o->labels[o->nlabels++] = arg;
+			o->label = o->labels[0];
+			break;
 		case OPT_COMPARE: o->compare = 1; break;
 		case OPT_DIR: o->dir = arg; break;
 		case OPT_FORCE: o->force = 1; break;
@@ -373,6 +380,30 @@ check_options(struct sw_opts *o, const char *methods, const char *sizes,
 		                 "elsewhere with --output FILE");
 }
 
+/* Several TARGETs: measured interleaved, point by point; each needs a
+ * name of its own, so --label is given once per TARGET or not at all. */
+static void
+check_targets(const struct sw_opts *o)
+{
+	int i;
+
+	if (o->noperands > SW_MAX_TARGETS)
+		diot_usage_error("%d TARGETs given; at most %d are measured interleaved in "
+		                 "one run", o->noperands, SW_MAX_TARGETS);
+	if (o->nlabels != 0 && o->nlabels != o->noperands)
+		diot_usage_error("%d --label for %d TARGETs: give one per TARGET, in the same "
+		                 "order, or none", o->nlabels, o->noperands);
+	if (o->ack_log || o->listen)
+		diot_usage_error("--ack-log records one TARGET's transactions: with several "
+		                 "TARGETs, run each with its own --ack-log");
+	if (o->format == SW_FMT_CSV && o->per_writer)
+		diot_usage_error("--per-writer: several TARGETs are reported side by side, "
+		                 "by point, without writers' rows");
+	for (i = 0; i < o->noperands; i++)
+		if (*o->operands[i] == '\0')
+			diot_usage_error("TARGET %d is an empty string", i + 1);
+}
+
 /* --compare: the operands are results; -m, -s and -w pick the points; the
  * options of a measuring run have no meaning here. */
 static int
@@ -414,7 +445,8 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->operands = calloc((size_t)argc + 1, sizeof(*o->operands));
-	if (o->operands == NULL)
+	o->labels = calloc((size_t)argc + 1, sizeof(*o->labels));
+	if (o->operands == NULL || o->labels == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	o->time_ns = SW_DEFAULT_TIME_NS;
 	o->warmup = SW_DEFAULT_WARMUP;
@@ -424,13 +456,18 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 		return r;
 	if (o->compare)
 		return check_compare(o, methods, sizes, writers);
-	if (o->noperands > 1)
-		diot_usage_error("more than one target given ('%s' and '%s'); to put saved "
-		                 "results side by side, use --compare", o->operands[0],
-		                 o->operands[1]);
 	o->target = o->noperands ? o->operands[0] : NULL;
-	if (o->check_log)
+	if (o->check_log) {
+		if (o->noperands > 1)
+			diot_usage_error("--check takes one TARGET, the log's ('%s' and '%s' "
+			                 "given)", o->operands[0], o->operands[1]);
 		return -1;
+	}
+	if (o->noperands > 1)
+		check_targets(o);
+	else if (o->nlabels > 1)
+		diot_usage_error("--label given %d times for one TARGET (once per TARGET)",
+		                 o->nlabels);
 	if (o->listen) {
 		if (o->target)
 			diot_usage_error("--listen takes no TARGET: it only writes the records "

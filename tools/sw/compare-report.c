@@ -47,14 +47,21 @@ table_runs(FILE *fp, const struct cmp *c)
 {
 	int r;
 
-	fprintf(fp, "sync-write --compare: %d runs, %d point%s in all of them; times are "
-	        "microseconds per transaction (write + commit); x: run N / run 1\n",
-	        c->nruns, c->nshared, c->nshared == 1 ? "" : "s");
+	if (c->interleaved)
+		fprintf(fp, "sync-write: %d targets measured interleaved (each point on every "
+		        "target in turn, under the same conditions), %d point%s; times are "
+		        "microseconds per transaction (write + commit); x: run N / run 1\n",
+		        c->nruns, c->nshared, c->nshared == 1 ? "" : "s");
+	else
+		fprintf(fp, "sync-write --compare: %d runs, %d point%s in all of them; times "
+		        "are microseconds per transaction (write + commit); x: run N / run 1\n",
+		        c->nruns, c->nshared, c->nshared == 1 ? "" : "s");
 	for (r = 0; r < c->nruns; r++) {
 		const struct cmp_run *u = &c->runs[r];
 
-		fprintf(fp, "run %d: %s = %s: %s (%s, %s%s%s), host %s, %s, %s, %s backend%s\n",
-		        r + 1, u->label, u->file, u->target, u->kind, u->fs,
+		fprintf(fp, "run %d: %s%s%s: %s (%s, %s%s%s), host %s, %s, %s, %s backend%s\n",
+		        r + 1, u->label, u->file ? " = " : "", u->file ? u->file : "",
+		        u->target, u->kind, u->fs,
 		        u->disk[0] ? " on " : "", u->disk, u->host[0] ? u->host : "?",
 		        u->started[0] ? u->started : "time unknown", u->config, u->backend,
 		        u->interrupted ? "; INTERRUPTED: partial results" : "");
@@ -179,7 +186,7 @@ sw_cmp_csv(FILE *fp, const struct cmp *c)
 			fprintf(fp, ",%" PRIu64 ",%d,%d,", key->size, key->writers, r + 1);
 			diot_csv_field(fp, c->runs[r].label);
 			fputc(',', fp);
-			diot_csv_field(fp, c->runs[r].file);
+			diot_csv_field(fp, c->runs[r].file ? c->runs[r].file : "");
 			fprintf(fp, ",%s", p->status);
 			csv_num(fp, value(p, p->avg_us));
 			csv_num(fp, value(p, p->p50_us));
@@ -212,7 +219,7 @@ json_runs(struct diot_json *j, const struct cmp *c)
 		diot_json_i64(j, "run", r + 1);
 		diot_json_str(j, "label", u->label);
 		diot_json_bool(j, "labelled", u->labelled);
-		diot_json_str(j, "file", u->file);
+		diot_json_str(j, "file", u->file);     /* NULL: measured in this run */
 		diot_json_str(j, "host", u->host[0] ? u->host : NULL);
 		diot_json_str(j, "started", u->started[0] ? u->started : NULL);
 		diot_json_str(j, "target", u->target);
@@ -267,6 +274,7 @@ sw_cmp_json(FILE *fp, const struct cmp *c)
 	diot_json_str(&j, "tool", "sync-write");
 	diot_json_str(&j, "document", "compare");
 	diot_json_i64(&j, "schema", 1);
+	diot_json_bool(&j, "interleaved", c->interleaved);
 	json_runs(&j, c);
 	diot_json_array(&j, "points");
 	for (k = 0; k < c->nshared; k++) {

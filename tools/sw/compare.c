@@ -196,8 +196,11 @@ load_run(const char *file, struct cmp_run *r)
 static void
 name_runs(struct cmp *c)
 {
+	char *alike = calloc((size_t)c->nruns + 1, 1);
 	int i, k, hosts = 0;
 
+	if (alike == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	for (i = 1; i < c->nruns; i++)
 		if (strcmp(c->runs[i].host, c->runs[0].host) != 0)
 			hosts = 1;
@@ -225,6 +228,20 @@ name_runs(struct cmp *c)
 		         r->disk[0] ? "on " : "", r->disk[0] ? r->disk : where,
 		         hosts ? " @" : "", hosts ? r->host : "");
 	}
+	/* Made names alike (two files on one disk): the files' names instead. */
+	for (i = 0; i < c->nruns; i++)
+		for (k = 0, alike[i] = 0; k < c->nruns; k++)
+			if (k != i && !c->runs[i].labelled &&
+			    strcmp(c->runs[i].kind, "temporary file") != 0 &&
+			    strcmp(c->runs[i].label, c->runs[k].label) == 0)
+				alike[i] = 1;
+	for (i = 0; i < c->nruns; i++)
+		if (alike[i]) {
+			const char *slash = strrchr(c->runs[i].target, '/');
+
+			snprintf(c->runs[i].label, sizeof(c->runs[i].label), "%.12s %.26s",
+			         c->runs[i].fs, slash ? slash + 1 : c->runs[i].target);
+		}
 	for (i = 0; i < c->nruns; i++)
 		for (k = i + 1; k < c->nruns; k++)
 			if (strcmp(c->runs[i].label, c->runs[k].label) == 0) {
@@ -234,6 +251,7 @@ name_runs(struct cmp *c)
 				         k + 1);
 				memcpy(c->runs[k].label, t, sizeof(t));
 			}
+	free(alike);
 }
 
 /* Is p among the points -m, -s and -w ask for (all, if not given)? */
@@ -342,8 +360,8 @@ claim(const struct sw_opts *o, struct sw_outputs *out)
 	return fp;
 }
 
-static void
-release(struct cmp *c)
+void
+sw_cmp_release(struct cmp *c)
 {
 	int i;
 
@@ -355,12 +373,96 @@ release(struct cmp *c)
 	free(c->runs);
 }
 
+void
+sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_point *pts,
+                int n)
+{
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->label, sizeof(r->label), "%s", run->label ? run->label : "");
+	r->labelled = run->label != NULL;
+	snprintf(r->host, sizeof(r->host), "%s", run->host);
+	snprintf(r->started, sizeof(r->started), "%s", run->started);
+	snprintf(r->os, sizeof(r->os), "%s", run->os);
+	snprintf(r->backend, sizeof(r->backend), "%s", run->backend);
+	snprintf(r->target, sizeof(r->target), "%s", run->target);
+	snprintf(r->kind, sizeof(r->kind), "%s", run->target_kind);
+	snprintf(r->fs, sizeof(r->fs), "%s", run->fstype);
+	snprintf(r->disk, sizeof(r->disk), "%s", run->disk ? run->disk : "");
+	if (run->count)
+		snprintf(r->config, sizeof(r->config), "%s layout, %s, %llu transactions per "
+		         "writer", run->layout, run->mode, (unsigned long long)run->count);
+	else
+		snprintf(r->config, sizeof(r->config), "%s layout, %s, %g s per point",
+		         run->layout, run->mode, run->time_s);
+	r->interrupted = run->interrupted;
+	r->pts = calloc((size_t)n + 1, sizeof(*r->pts));
+	if (r->pts == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	for (i = 0; i < n; i++) {
+		struct cmp_point *p = &r->pts[i];
+		const struct sw_stats *s = &pts[i].agg;
+		static const char *const status[] = { "ok", "n/a", "error", "interrupted" };
+
+		snprintf(p->method, sizeof(p->method), "%s", pts[i].method);
+		p->size = pts[i].size;
+		p->writers = pts[i].writers;
+		snprintf(p->status, sizeof(p->status), "%s", status[pts[i].status & 3]);
+		p->measured = pts[i].status == SW_OK && s->txns > 0;
+		p->avg_us = s->avg_us;
+		p->p50_us = s->p50_us;
+		p->p99_us = s->p99_us;
+		p->p999_us = s->p999_us;
+		p->max_us = s->max_us;
+		p->txn_per_s = s->txn_per_s;
+		p->mb_per_s = s->mb_per_s;
+		p->cpu_us = s->cpu_us_per_txn;
+	}
+	r->npts = n;
+}
+
+void
+sw_cmp_prepare(struct cmp *c, const struct sw_opts *o)
+{
+	name_runs(c);
+	align(c, o);
+	if (c->nshared == 0)
+		diot_warn("%s: the runs share no point%s", c->interleaved ? "sync-write" :
+		          "--compare", o->methods_given || o->sizes_given || o->writers_given
+		          ? " among those -m, -s, -w pick" : "");
+}
+
+int
+sw_cmp_report(const struct sw_opts *o, FILE *fp, const struct cmp *c)
+{
+	int bad = 0;
+
+	if (o->format == SW_FMT_CSV)
+		sw_cmp_csv(fp, c);
+	else if (o->format == SW_FMT_JSON)
+		sw_cmp_json(fp, c);
+	else
+		sw_cmp_table(fp, c);
+	if (o->plot && c->nshared == 0) {
+		diot_warn("--plot '%s': no point is in every run: nothing to draw", o->plot);
+		bad = 1;
+	} else if (o->plot && sw_cmp_plot(o->plot, c) != 0) {
+		diot_warn("--plot '%s': cannot write the plot: %s", o->plot,
+		          dio_strerror(-errno));
+		bad = 1;
+	}
+	if (sw_close_results(o, fp) != 0)
+		bad = 1;
+	return bad ? -1 : 0;
+}
+
 int
 sw_compare_main(const struct sw_opts *o, struct sw_outputs *out)
 {
 	struct cmp c;
 	FILE *fp = claim(o, out);
-	int i, bad = 0;
+	int i, r;
 
 	memset(&c, 0, sizeof(c));
 	c.nruns = o->noperands;
@@ -369,11 +471,7 @@ sw_compare_main(const struct sw_opts *o, struct sw_outputs *out)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	for (i = 0; i < c.nruns; i++)
 		load_run(o->operands[i], &c.runs[i]);
-	name_runs(&c);
-	align(&c, o);
-	if (c.nshared == 0)
-		diot_warn("--compare: the runs share no point%s", o->methods_given ||
-		          o->sizes_given || o->writers_given ? " among those -m, -s, -w pick" : "");
+	sw_cmp_prepare(&c, o);
 	/* From here the outputs are the comparison's. */
 	for (i = 0; i < out->nkept; i++)
 		diot_out_keep(&out->created, out->kept[i]);
@@ -383,22 +481,7 @@ sw_compare_main(const struct sw_opts *o, struct sw_outputs *out)
 			diot_die(DIOT_EXIT_FAIL, "--output '%s': %s", o->output,
 			         dio_strerror(-errno));
 	}
-	if (o->format == SW_FMT_CSV)
-		sw_cmp_csv(fp, &c);
-	else if (o->format == SW_FMT_JSON)
-		sw_cmp_json(fp, &c);
-	else
-		sw_cmp_table(fp, &c);
-	if (o->plot && c.nshared == 0) {
-		diot_warn("--plot '%s': no point is in every run: nothing to draw", o->plot);
-		bad = 1;
-	} else if (o->plot && sw_cmp_plot(o->plot, &c) != 0) {
-		diot_warn("--plot '%s': cannot write the plot: %s", o->plot,
-		          dio_strerror(-errno));
-		bad = 1;
-	}
-	if (sw_close_results(o, fp) != 0)
-		bad = 1;
-	release(&c);
-	return bad ? DIOT_EXIT_FAIL : 0;
+	r = sw_cmp_report(o, fp, &c);
+	sw_cmp_release(&c);
+	return r < 0 ? DIOT_EXIT_FAIL : 0;
 }

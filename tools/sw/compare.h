@@ -47,9 +47,20 @@ struct cmp_key {
 struct cmp {
 	struct cmp_run *runs;
 	int nruns;
+	int interleaved;         /* measured in one run, point by point     */
 	struct cmp_key *keys;    /* shared first, in the first run's order */
 	int nkeys, nshared;
 };
+
+/* compare.c: a target's results as a run to compare (file NULL); then
+ * the names and the alignment (-m, -s, -w of o pick the points); the
+ * report in o's format and the plot (returns 0, or -1 if an output could
+ * not be written, said); and the release of what they allocated. */
+void sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run,
+                     const struct sw_point *pts, int n);
+void sw_cmp_prepare(struct cmp *c, const struct sw_opts *o);
+int sw_cmp_report(const struct sw_opts *o, FILE *fp, const struct cmp *c);
+void sw_cmp_release(struct cmp *c);
 
 /* compare-report.c */
 void sw_cmp_table(FILE *fp, const struct cmp *c);

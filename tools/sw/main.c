@@ -42,13 +42,7 @@ on_signal(int sig)
 	g_signal = sig;
 }
 
-static void claim_outputs(struct sw_ctx *c, struct sw_outputs *out);
-static FILE *begin_run(struct sw_ctx *c, struct sw_outputs *out);
-static void describe_run(const struct sw_ctx *c, struct sw_run *run);
-static void run_points(struct sw_ctx *c, FILE *fp, struct sw_point *pts, int total,
-                       int *npoints);
 static void catch_signals(void);
-static void release(struct sw_ctx *c, struct sw_point *pts, int n);
 static int finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
                       const struct sw_point *pts, int n);
 
@@ -75,36 +69,47 @@ main(int argc, char **argv)
 		catch_signals();
 		return sw_listen_main(&o, &g_signal);
 	}
-	memset(&c, 0, sizeof(c));
-	c.o = &o;
-	c.sig = &g_signal;
-	c.ack.kind = DIOT_ACK_NONE;
-	c.ack.fd = -1;
-	c.tg.claim_fd = -1;
-	claim_outputs(&c, &outs);
-	c.run_id = ((uint64_t)time(NULL) << 20) ^ diot_now_ns() ^ ((uint64_t)getpid() << 40);
+	if (o.noperands > 1)
+		return sw_interleave_main(&o, &outs, &g_signal);
+	sw_ctx_init(&c, &o, &g_signal);
+	sw_claim_outputs(&c, &outs);
 	sw_setup_target(&c, o.writers[o.nwriters - 1], o.sizes[o.nsizes - 1]);
 	if (g_signal) {
-		release(&c, NULL, 0);
+		sw_release(&c, NULL, 0);
 		return 128 + (int)g_signal;     /* 130 for SIGINT, 143 for SIGTERM */
 	}
-	fp = begin_run(&c, &outs);
-	describe_run(&c, &run);
+	fp = sw_begin_run(&c, &outs);
+	sw_describe_run(&c, &run);
 	total = o.nwriters * o.nmethods * o.nsizes;
 	pts = calloc((size_t)total, sizeof(*pts));
 	if (pts == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	sw_report_begin(fp, o.format, &run, o.per_writer);
-	run_points(&c, fp, pts, total, &n);
+	sw_run_points(&c, 1, fp, &pts, total, &n);
 	r = finish_run(&c, fp, &run, pts, n);
-	release(&c, pts, total);
+	sw_release(&c, pts, total);
+	free(o.methods);
+	free(o.sizes);
+	free(o.writers);
 	return r;
 }
 
-/* What the run allocated, freed before main returns (the files to remove
- * at exit are in the outputs' own list). */
-static void
-release(struct sw_ctx *c, struct sw_point *pts, int n)
+void
+sw_ctx_init(struct sw_ctx *c, struct sw_opts *o, const volatile sig_atomic_t *sig)
+{
+	memset(c, 0, sizeof(*c));
+	c->o = o;
+	c->sig = sig;
+	c->ack.kind = DIOT_ACK_NONE;
+	c->ack.fd = -1;
+	c->tg.claim_fd = -1;
+	c->run_id = ((uint64_t)time(NULL) << 20) ^ diot_now_ns() ^ ((uint64_t)getpid() << 40);
+}
+
+/* What a target's run allocated, freed before main returns (the files to
+ * remove at exit are in the outputs' own list). */
+void
+sw_release(struct sw_ctx *c, struct sw_point *pts, int n)
 {
 	int i;
 
@@ -113,9 +118,6 @@ release(struct sw_ctx *c, struct sw_point *pts, int n)
 	free(pts);
 	for (i = 0; i < SW_MAX_WRITERS; i++)
 		free(c->tg.extra[i]);
-	free(c->o->methods);
-	free(c->o->sizes);
-	free(c->o->writers);
 }
 
 /* Open path for writing without truncating it; remember it if created. */
@@ -142,8 +144,8 @@ sw_open_results_file(struct sw_outputs *out, const char *path, const char *opt)
  * the target files this run created unless --keep).  Writer processes
  * leave with _exit() and skip this.  Then the signals are caught.
  */
-static void
-claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
+void
+sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 {
 	const struct sw_opts *o = c->o;
 
@@ -196,7 +198,7 @@ claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 void
 sw_distinct_outputs(const struct sw_opts *o)
 {
-	const char *name[4], *path[4];
+	const char *name[4 + SW_MAX_TARGETS], *path[4 + SW_MAX_TARGETS];
 	struct stat a, b;
 	int n = 0, i, k;
 
@@ -209,15 +211,20 @@ sw_distinct_outputs(const struct sw_opts *o)
 	if (o->ack_log && strcmp(o->ack_log, "-") != 0 && !diot_ack_is_tcp(o->ack_log)) {
 		name[n] = "--ack-log"; path[n++] = o->ack_log;
 	}
-	if (o->target) {
-		name[n] = "the TARGET"; path[n++] = o->target;
+	for (k = 0; k < o->noperands && k < SW_MAX_TARGETS && !o->compare; k++) {
+		static const char *const tname[SW_MAX_TARGETS] = { "TARGET 1", "TARGET 2",
+			"TARGET 3", "TARGET 4", "TARGET 5", "TARGET 6", "TARGET 7", "TARGET 8" };
+
+		name[n] = o->noperands > 1 ? tname[k] : "the TARGET";
+		path[n++] = o->operands[k];
 	}
 	for (i = 0; i < n; i++)
 		for (k = i + 1; k < n; k++)
 			if (diot_out_same(path[i], path[k]))
 				diot_usage_error("%s '%s' and %s '%s' are the same file: each "
-				                 "output needs a file of its own", name[i], path[i],
-				                 name[k], path[k]);
+				                 "%s a file of its own", name[i], path[i], name[k],
+				                 path[k], strncmp(name[i], "TARGET", 6) == 0 ?
+				                 "TARGET must be" : "output needs");
 	/* The results on standard output, redirected into one of them? */
 	if ((o->output == NULL || strcmp(o->output, "-") == 0) &&
 	    fstat(STDOUT_FILENO, &a) == 0 && S_ISREG(a.st_mode))
@@ -244,8 +251,8 @@ catch_signals(void)
 }
 
 /* The run goes ahead: from here on the outputs are the run's. */
-static FILE *
-begin_run(struct sw_ctx *c, struct sw_outputs *out)
+FILE *
+sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 {
 	const struct sw_opts *o = c->o;
 	FILE *fp = stdout;
@@ -282,8 +289,8 @@ begin_run(struct sw_ctx *c, struct sw_outputs *out)
 }
 
 /* The run description every format prints. */
-static void
-describe_run(const struct sw_ctx *c, struct sw_run *run)
+void
+sw_describe_run(const struct sw_ctx *c, struct sw_run *run)
 {
 	const struct sw_opts *o = c->o;
 	const struct sw_target *tg = &c->tg;
@@ -324,28 +331,36 @@ describe_run(const struct sw_ctx *c, struct sw_run *run)
 		snprintf(run->started, sizeof(run->started), "unknown");
 }
 
-/* Every point, writers outermost, until one says the run must stop. */
-static void
-run_points(struct sw_ctx *c, FILE *fp, struct sw_point *pts, int total, int *npoints)
+/* Every point, writers outermost, until one says the run must stop; with
+ * several targets (nt > 1, c[k] and pts[k] each), each point on every
+ * target in turn, and no report until the end. */
+void
+sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts, int total,
+              int *npoints)
 {
-	const struct sw_opts *o = c->o;
-	int w, mi, si, idx = 0, fatal = 0;
+	const struct sw_opts *o = c[0].o;
+	int w, mi, si, k, idx = 0, fatal = 0;
 
 	for (w = 0; w < o->nwriters && !fatal; w++) {
 		for (mi = 0; mi < o->nmethods && !fatal; mi++) {
 			for (si = 0; si < o->nsizes && !fatal; si++) {
-				struct sw_point *p = &pts[idx];
+				for (k = 0; k < nt && !fatal; k++) {
+					struct sw_point *p = &pts[k][idx];
 
-				p->index = idx;
-				snprintf(p->method, sizeof(p->method), "%s", o->methods[mi].name);
-				p->size = o->sizes[si];
-				p->writers = (int)o->writers[w];
+					p->index = idx;
+					snprintf(p->method, sizeof(p->method), "%s",
+					         o->methods[mi].name);
+					p->size = o->sizes[si];
+					p->writers = (int)o->writers[w];
+					*npoints = idx + 1;
+					if (sw_run_point(&c[k], p, &o->methods[mi], total * nt) != 0)
+						fatal = 1;
+				}
+				if (nt == 1) {
+					sw_report_point(fp, o->format, pts[0] + idx, o->per_writer);
+					fflush(fp);
+				}
 				idx++;
-				*npoints = idx;
-				if (sw_run_point(c, p, &o->methods[mi], total) != 0)
-					fatal = 1;
-				sw_report_point(fp, o->format, p, o->per_writer);
-				fflush(fp);
 			}
 		}
 	}

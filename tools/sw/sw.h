@@ -65,6 +65,8 @@ struct sw_opts {
 	const char *listen;             /* --listen [HOST:]PORT            */
 	int quiet, verbose, per_writer;
 	const char *label;              /* --label: the run's name         */
+	const char **labels;            /* every --label, one per TARGET   */
+	int nlabels;
 	int compare;                    /* --compare: operands are results */
 	const char **operands;          /* every operand, in order         */
 	int noperands;
@@ -73,6 +75,7 @@ struct sw_opts {
 };
 
 #define SW_LABEL_MAX 40
+#define SW_MAX_TARGETS 8          /* measured interleaved in one run */
 
 /* args.c: parse argv into o; returns -1 to run, or an exit status (--help,
  * --version).  Usage errors exit with DIOT_EXIT_USAGE. */
@@ -249,6 +252,19 @@ void sw_open_results_file(struct sw_outputs *out, const char *path, const char *
 void sw_distinct_outputs(const struct sw_opts *o);
 /* Flush and close the results; -1 (said) if they could not be written. */
 int sw_close_results(const struct sw_opts *o, FILE *fp);
+
+/* main.c: the stages of a run, which interleave.c runs once per target. */
+void sw_ctx_init(struct sw_ctx *c, struct sw_opts *o, const volatile sig_atomic_t *sig);
+void sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out);
+FILE *sw_begin_run(struct sw_ctx *c, struct sw_outputs *out);
+void sw_describe_run(const struct sw_ctx *c, struct sw_run *run);
+void sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts, int total,
+                   int *npoints);
+void sw_release(struct sw_ctx *c, struct sw_point *pts, int n);
+
+/* interleave.c: several TARGETs, each point on each in turn. */
+int sw_interleave_main(struct sw_opts *o, struct sw_outputs *out,
+                       const volatile sig_atomic_t *sig);
 
 /* compare.c: --compare RESULT.json...; returns the exit status. */
 int sw_compare_main(const struct sw_opts *o, struct sw_outputs *out);
