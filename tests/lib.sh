@@ -32,3 +32,19 @@ need_cmd() {
 check_fs() {
 	"$top_builddir/tests/check_fs" "$@"
 }
+
+# expect_exit STATUS PATTERN PROGRAM ARGS...: PROGRAM ARGS exits with
+# STATUS and its output (standard output and error) matches the grep
+# PATTERN.  Prints "ok   ..." with the line that matched, or "FAIL ..."
+# with the whole output, and then sets fail=1.
+expect_exit() {
+	_want=$1 _pat=$2; shift 2
+	_out=$("$@" 2>&1); _got=$?
+	if [ $_got -eq "$_want" ] && printf '%s\n' "$_out" | grep -q -- "$_pat"; then
+		echo "ok   ${1##*/} ${*#"$1" }: exit $_got: $(printf '%s\n' "$_out" | grep -- "$_pat" | head -n 1)"
+	else
+		echo "FAIL ${1##*/} ${*#"$1" }: exit $_got (want $_want, matching '$_pat'):"
+		printf '%s\n' "$_out" | sed 's/^/    /'
+		fail=1
+	fi
+}

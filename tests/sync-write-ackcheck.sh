@@ -10,16 +10,7 @@ work=$(mktemp -d "$top_builddir/sw-ack.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT
 fail=0
 
-expect() {  # STATUS PATTERN ARGS...
-	want=$1 pat=$2; shift 2
-	out=$("$SW" "$@" 2>&1); got=$?
-	if [ $got -ne "$want" ] || ! printf '%s\n' "$out" | grep -q -- "$pat"; then
-		echo "FAIL sync-write $*: exit $got (want $want):"; printf '%s\n' "$out" | sed 's/^/    /'
-		fail=1
-	else
-		echo "ok   sync-write $*: $(printf '%s\n' "$out" | tail -n 1)"
-	fi
-}
+expect() { _w=$1 _p=$2; shift 2; expect_exit "$_w" "$_p" "$SW" "$@"; }
 
 # 1. A crash in the middle of a run (threads: one process to kill).
 "$SW" -q --threads -m fdatasync -s 4k -w 2 -t 30s --region 256k \

@@ -129,15 +129,7 @@ out=$("$SW" --compare "$work/a.json" "$work/b.json" -m none 2>&1) &&
 	ok "no shared point: said, not an error" || bad "no shared point: $out"
 
 # 5. Refusals: exit 2, the reason, and inputs untouched.
-expect() {  # STATUS PATTERN ARGS...
-	want=$1 pat=$2; shift 2
-	out=$("$SW" "$@" 2>&1); got=$?
-	if [ $got -eq "$want" ] && printf '%s\n' "$out" | grep -q -- "$pat"; then
-		ok "sync-write $*: exit $got"
-	else
-		bad "sync-write $*: exit $got (want $want, '$pat'): $out"
-	fi
-}
+expect() { _w=$1 _p=$2; shift 2; expect_exit "$_w" "$_p" "$SW" "$@"; }
 sum=$(cksum <"$work/a.json")
 printf '{"tool": "sync-write",\n "schema": 1, "points": [1,]}' >"$work/bad.json"
 "$top_builddir/tools/dio-info" -f json "$work" >"$work/info.json" 2>/dev/null

@@ -25,16 +25,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 fail=0
 
-expect() {  # STATUS PATTERN ARGS...
-	want=$1 pat=$2; shift 2
-	out=$("$SW" -q "$@" 2>&1); got=$?
-	if [ $got -ne "$want" ] || ! printf '%s\n' "$out" | grep -q -- "$pat"; then
-		echo "FAIL sync-write $*: exit $got (want $want):"; printf '%s\n' "$out" | sed 's/^/    /'
-		echo "    (expected to match: $pat)"; fail=1
-	else
-		echo "ok   sync-write $*: $(printf '%s\n' "$out" | grep -- "$pat" | head -n 1)"
-	fi
-}
+expect() { _w=$1 _p=$2; shift 2; expect_exit "$_w" "$_p" "$SW" -q "$@"; }
 
 truncate -s 32M "$work/img"
 dev=$(losetup -f --show "$work/img") || skip "losetup failed"

@@ -90,15 +90,7 @@ out=$("$SW" --check "$work/l.log" "$work/f" 2>&1) && echo "$out" | grep -q "^OK:
 	bad "--check after the listener went away: $out"
 
 # 3. Refusals.
-expect() {  # STATUS PATTERN ARGS...
-	want=$1 pat=$2; shift 2
-	out=$("$SW" "$@" 2>&1); got=$?
-	if [ $got -eq "$want" ] && printf '%s\n' "$out" | grep -q -- "$pat"; then
-		ok "sync-write $*: exit $got"
-	else
-		bad "sync-write $*: exit $got (want $want): $out"
-	fi
-}
+expect() { _w=$1 _p=$2; shift 2; expect_exit "$_w" "$_p" "$SW" "$@"; }
 expect 2 "give HOST:PORT" -q -m none -s 4k -n 1 --ack-log tcp:localhost "$work/g"
 expect 2 "port must be a number from 1 to 65535" -q -m none -s 4k -n 1 --ack-log tcp:h:0 "$work/g"
 expect 1 "cannot connect to the listener at 127.0.0.1 port 1: connection refused" \

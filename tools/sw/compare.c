@@ -334,10 +334,9 @@ sw_cmp_ratio(double v, double first)
 
 /* -o and --plot: writable, distinct from each other and from every input
  * (a comparison must not write over the results it reads). */
-static FILE *
+static void
 claim(const struct sw_opts *o, struct sw_outputs *out)
 {
-	FILE *fp = stdout;
 	int i;
 
 	diot_out_init(&out->created);
@@ -357,7 +356,6 @@ claim(const struct sw_opts *o, struct sw_outputs *out)
 		sw_open_results_file(out, o->output, "--output");
 	sw_distinct_outputs(o);     /* once they exist, so that they can be told apart */
 	signal(SIGPIPE, SIG_IGN);
-	return fp;
 }
 
 void
@@ -461,9 +459,10 @@ int
 sw_compare_main(const struct sw_opts *o, struct sw_outputs *out)
 {
 	struct cmp c;
-	FILE *fp = claim(o, out);
+	FILE *fp;
 	int i, r;
 
+	claim(o, out);
 	memset(&c, 0, sizeof(c));
 	c.nruns = o->noperands;
 	c.runs = calloc((size_t)c.nruns, sizeof(*c.runs));
@@ -472,15 +471,7 @@ sw_compare_main(const struct sw_opts *o, struct sw_outputs *out)
 	for (i = 0; i < c.nruns; i++)
 		load_run(o->operands[i], &c.runs[i]);
 	sw_cmp_prepare(&c, o);
-	/* From here the outputs are the comparison's. */
-	for (i = 0; i < out->nkept; i++)
-		diot_out_keep(&out->created, out->kept[i]);
-	if (o->output && strcmp(o->output, "-") != 0) {
-		fp = fopen(o->output, "w");
-		if (fp == NULL)
-			diot_die(DIOT_EXIT_FAIL, "--output '%s': %s", o->output,
-			         dio_strerror(-errno));
-	}
+	fp = sw_open_results(o, out);
 	r = sw_cmp_report(o, fp, &c);
 	sw_cmp_release(&c);
 	return r < 0 ? DIOT_EXIT_FAIL : 0;

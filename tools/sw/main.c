@@ -255,18 +255,10 @@ FILE *
 sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 {
 	const struct sw_opts *o = c->o;
-	FILE *fp = stdout;
+	FILE *fp = sw_open_results(o, out);
 	struct stat st;
-	int i, r;
+	int r;
 
-	for (i = 0; i < out->nkept; i++)
-		diot_out_keep(&out->created, out->kept[i]);
-	if (o->output && strcmp(o->output, "-") != 0) {
-		fp = fopen(o->output, "w");
-		if (fp == NULL)
-			diot_die(DIOT_EXIT_FAIL, "--output '%s': %s", o->output,
-			         dio_strerror(errno));
-	}
 	if (SW_ACK_ON(c)) {
 		r = sw_ack_line(&c->ack, "# sync-write ack-log 1\n");
 		if (r == 0)
@@ -364,6 +356,25 @@ sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts, int tot
 			}
 		}
 	}
+}
+
+/* The run goes ahead: the claimed outputs are the run's from now on (kept
+ * at exit), and the results stream is opened (standard output or -o). */
+FILE *
+sw_open_results(const struct sw_opts *o, struct sw_outputs *out)
+{
+	FILE *fp = stdout;
+	int i;
+
+	for (i = 0; i < out->nkept; i++)
+		diot_out_keep(&out->created, out->kept[i]);
+	if (o->output && strcmp(o->output, "-") != 0) {
+		fp = fopen(o->output, "w");
+		if (fp == NULL)
+			diot_die(DIOT_EXIT_FAIL, "--output '%s': %s", o->output,
+			         dio_strerror(errno));
+	}
+	return fp;
 }
 
 /* Flush and close the results (fp: standard output or --output); a

@@ -250,6 +250,8 @@ struct sw_outputs {
 void sw_open_results_file(struct sw_outputs *out, const char *path, const char *opt);
 /* -o, --plot, --ack-log and the TARGET are distinct files (usage error). */
 void sw_distinct_outputs(const struct sw_opts *o);
+/* The claimed outputs become the run's; the results stream (stdout, -o). */
+FILE *sw_open_results(const struct sw_opts *o, struct sw_outputs *out);
 /* Flush and close the results; -1 (said) if they could not be written. */
 int sw_close_results(const struct sw_opts *o, FILE *fp);
 
