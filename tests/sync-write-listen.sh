@@ -25,10 +25,13 @@ bad() { echo "FAIL $*"; fail=1; }
 # listen LOG [WRAPPER...]: start a listener on a free port; sets lpid, port.
 listen() {
 	log=$1; shift
+	# Gone first: the shell truncates it in the child, so an earlier
+	# listener's line could otherwise be read here (and its port, or none).
+	rm -f "$log.err"
 	"$@" "$SW" --listen "${LISTEN_ADDR:-127.0.0.1}:0" --ack-log "$log" 2>"$log.err" &
 	lpid=$!
 	i=0
-	while ! grep -q 'listening on port' "$log.err" 2>/dev/null; do
+	while ! grep -q 'listening on port [0-9][0-9]*;' "$log.err" 2>/dev/null; do
 		i=$((i + 1)); [ $i -lt 100 ] || hard "the listener did not start: $(cat "$log.err")"
 		sleep 0.1
 	done
