@@ -347,22 +347,25 @@ awk -v a="$t0" -v b="$t1" 'BEGIN { d = b - a; exit !(d >= 0.4 && d < 2.5) }' &&
 	ok "rate=4M: 2 MiB took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s (ideal 0.48)" ||
 	bad "rate=4M: 2 MiB took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
 # interrupted LABEL OPERAND...: SIGINT a second into a slow run gives the
-# partial results and exit 130
+# partial results and exit 130 (SIG=HUP: a closed terminal, exit 129)
 interrupted() {
 	label=$1; shift
+	sig=${SIG:-INT} num=$([ "${SIG:-INT}" = HUP ] && echo 1 || echo 2)
 	"$DD" "$@" >sig.out 2>sig.err &
 	pid=$!
 	sleep 1
-	kill -INT $pid
+	kill -$sig $pid
 	wait $pid
 	st=$?
-	if [ $st -eq 130 ] && grep -q "^total" sig.out && grep -q "interrupted by signal 2" sig.err; then
-		ok "${label}SIGINT: exit 130 with partial results ($(grep 'records in' sig.out))"
+	if [ $st -eq $((128 + num)) ] && grep -q "^total" sig.out &&
+	   grep -q "interrupted by signal $num" sig.err; then
+		ok "${label}SIG$sig: exit $st with partial results ($(grep 'records in' sig.out))"
 	else
-		bad "${label}SIGINT: exit $st"; cat sig.out sig.err | sed 's/^/    /'
+		bad "${label}SIG$sig: exit $st"; cat sig.out sig.err | sed 's/^/    /'
 	fi
 }
 interrupted "" if=in1 bs=4k rate=64k time=1
+SIG=HUP interrupted "" if=in1 bs=4k rate=64k time=1
 
 # ------------------------------------------------------------ --processes
 expect 0 "a process per device" if=in1,in2 of=p1,p2 bs=8k bpt=4 thr=2 time=1 --processes

@@ -208,11 +208,9 @@ struct dd {
 	/* report labels: per device, total */
 	char io_labels[MAX_DEVS][64];
 	char total_io[64];
+	/* set by main.c's signal handler: stop now; which signal (0: none) */
+	const volatile sig_atomic_t *stop, *signal;
 };
-
-/* Set by the signal handler (main.c; defined in workers.c): the only
- * state outside struct dd. */
-extern volatile sig_atomic_t g_stop, g_signal;
 
 extern const char *const csv_cols;
 

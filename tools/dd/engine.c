@@ -13,16 +13,16 @@ thread_cpu_ns(void)
 }
 
 static void
-sleep_until(uint64_t due)
+sleep_until(const volatile sig_atomic_t *stop, uint64_t due)
 {
 	uint64_t now;
 	struct timespec ts;
 
-	while (!g_stop && (now = diot_now_ns()) < due) {
+	while (!*stop && (now = diot_now_ns()) < due) {
 		uint64_t d = due - now;
 
 		if (d > 100000000ull)
-			d = 100000000ull;   /* look at g_stop at least 10 times a second */
+			d = 100000000ull;   /* look at *stop at least 10 times a second */
 		ts.tv_sec = (time_t)(d / 1000000000ull);
 		ts.tv_nsec = (long)(d % 1000000000ull);
 		nanosleep(&ts, NULL);
@@ -38,12 +38,12 @@ rate_due(struct dd *dd, uint64_t i)
 
 /* Take the next transfer of d; 0 when there is none (or the run stops). */
 static int
-grab(struct dev *d, uint64_t *i)
+grab(const volatile sig_atomic_t *stop, struct dev *d, uint64_t *i)
 {
 	int ok;
 
 	pthread_mutex_lock(&d->lock);
-	ok = !g_stop && !d->eof && !d->err && d->next < d->ntransfers;
+	ok = !*stop && !d->eof && !d->err && d->next < d->ntransfers;
 	if (ok)
 		*i = d->next++;
 	pthread_mutex_unlock(&d->lock);
@@ -87,13 +87,13 @@ run_sync(struct wctx *w, unsigned char *buf)
 	int64_t n, m;
 	size_t len;
 
-	while (grab(d, &i)) {
+	while (grab(dd->stop, d, &i)) {
 		int64_t in_off = d->in_base + (int64_t)(i * dd->tsize);
 		int64_t out_off = d->out_base + (int64_t)(i * dd->tsize);
 
 		len = xfer_len(dd, d, i);
 		if (dd->o.rate)
-			sleep_until(rate_due(dd, i));
+			sleep_until(dd->stop, rate_due(dd, i));
 		if (d->in.path) {
 			t0 = diot_now_ns();
 			n = do_read(w, &d->in, buf, len, in_off);
@@ -154,10 +154,10 @@ aio_fill(struct wctx *w, dio_aio *q, struct slot *sl, unsigned qd, unsigned *fre
 			if (due > diot_now_ns()) {
 				if (dio_aio_inflight(q) > 0)
 					break;
-				sleep_until(due);
+				sleep_until(dd->stop, due);
 			}
 		}
-		if (!grab(d, &i)) {
+		if (!grab(dd->stop, d, &i)) {
 			*stop = 1;
 			break;
 		}

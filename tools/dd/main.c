@@ -26,6 +26,9 @@
 
 #include "tools/dd/dd.h"
 
+/* The only state outside struct dd: what the signal handler sets. */
+static volatile sig_atomic_t g_stop, g_signal;
+
 static void
 on_signal(int sig)
 {
@@ -40,13 +43,14 @@ main(int argc, char **argv)
 	 * stages get a pointer to it; none reads it as a global). */
 	static struct dd run;
 	struct dd *dd = &run;
-	struct sigaction sa;
 	double cpu_user, cpu_sys;
 	int failed;
 
 	diot_init(argv[0]);
 	memset(&run, 0, sizeof(run));
 	dd->aio_engine = -1;
+	dd->stop = &g_stop;
+	dd->signal = &g_signal;
 	diot_out_init(&dd->created);
 
 	parse_args(dd, argc, argv);
@@ -54,11 +58,7 @@ main(int argc, char **argv)
 	if (dd->o.engine != ENG_SYNC)
 		choose_engine(dd);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	diot_catch_stop_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);
 
 	setup_devices(dd);

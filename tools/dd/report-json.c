@@ -98,7 +98,7 @@ json_settings(struct dd *dd, struct diot_json *j)
 	else
 		diot_json_null(j, "rate_bytes_per_s");
 	diot_json_bool(j, "dio", o->dio);
-	diot_json_bool(j, "interrupted", g_signal != 0);
+	diot_json_bool(j, "interrupted", *dd->signal != 0);
 }
 
 void

@@ -39,7 +39,7 @@ make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s)
 	r->mbs = wall_s > 0 ? (double)d->bytes / wall_s / 1e6 : 0;
 	r->mibs = wall_s > 0 ? (double)d->bytes / wall_s / 1048576.0 : 0;
 	r->cpu_s = (double)d->cpu_ns / 1e9;
-	r->status = d->err ? "error" : g_signal ? "interrupted" : "ok";
+	r->status = d->err ? "error" : *dd->signal ? "interrupted" : "ok";
 	r->error = d->err ? d->errmsg : NULL;
 	r->reason = d->reason[0] ? d->reason : NULL;
 }
@@ -311,7 +311,7 @@ report(struct dd *dd, double cu, double cs)
 	tot.wall_s = wall;
 	tot.mbs = wall > 0 ? (double)tot.bytes / wall / 1e6 : 0;
 	tot.mibs = wall > 0 ? (double)tot.bytes / wall / 1048576.0 : 0;
-	tot.status = failed ? "error" : g_signal ? "interrupted" : "ok";
+	tot.status = failed ? "error" : *dd->signal ? "interrupted" : "ok";
 	tot.error = first_err;
 
 	switch (dd->o.format) {

@@ -3,7 +3,7 @@
  * threads per device, all in this process, or (--processes) a process per
  * device, each with its device's threads (a thread team nested in a
  * process team).  Every worker sets itself up, waits at the gate, and all
- * start at one go time; a signal stops them (g_stop, and SIGTERM passed on
+ * start at one go time; a signal stops them (dd->stop, and SIGTERM passed on
  * to worker processes); a worker process that dies is reported on its
  * device.
  */
@@ -12,7 +12,6 @@
 #include "tools/dd/dd.h"
 
 /* Set by main.c's signal handler; the workers stop at the next transfer. */
-volatile sig_atomic_t g_stop, g_signal;
 
 /* What the thread members of one team share: the run, and the first
  * device of the team (0 in threads mode, the process's own otherwise). */
@@ -45,7 +44,7 @@ static struct diot_team *
 start_threads(struct crew *cr, int n, char *why, size_t why_len)
 {
 	struct diot_team *t = diot_team_new(n, sizeof(struct wctx), DIOT_TEAM_THREADS,
-	                                    &g_stop);
+	                                    cr->dd->stop);
 	int failed = 0, thr = (int)cr->dd->o.thr;
 
 	if (t == NULL) {
@@ -137,7 +136,7 @@ run_processes(struct dd *dd, double *u0, double *s0)
 
 	if (!dd->o.same_session)
 		flags |= DIOT_TEAM_OWN_SESSION;
-	t = diot_team_new(dd->ndevs, 1, flags, &g_signal);
+	t = diot_team_new(dd->ndevs, 1, flags, dd->signal);
 	if (t == NULL)
 		fail_setup(dd, DIOT_EXIT_FAIL, "cannot set up worker processes: out of memory");
 	r = diot_team_start(t, process_member, dd, &failed);

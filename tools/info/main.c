@@ -31,19 +31,13 @@ main(int argc, char **argv)
 	static struct facts f;
 	static struct advice_list advice;
 	struct info_opts o;
-	struct sigaction sa;
 	int r;
 
 	diot_init(PROG);
 	if (info_args(argc, argv, &o) != 0)
 		return 0;               /* --help, --version */
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	diot_catch_stop_signals(on_signal);
 
 	r = info_examine(&f, &o);
 	if (r < 0)

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -554,6 +555,19 @@ diot_init(const char *argv0)
 	/* libtool wrappers run the real binary as lt-NAME */
 	if (strncmp(diot_prog, "lt-", 3) == 0)
 		diot_prog += 3;
+}
+
+void
+diot_catch_stop_signals(void (*handler)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 static void

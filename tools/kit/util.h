@@ -36,6 +36,10 @@
 /* The program name used in messages (set once by diot_init()). */
 extern const char *diot_prog;
 void diot_init(const char *argv0);
+/* SIGINT, SIGTERM and SIGHUP (a closed terminal) call handler, which
+ * should only note the signal: the tools stop their run cleanly (partial
+ * results, files removed) and exit 128 + the signal. */
+void diot_catch_stop_signals(void (*handler)(int));
 /* "PROG: message\n" on stderr. */
 void diot_warn(const char *fmt, ...) DIOT_PRINTF(1, 2);
 /* diot_warn() then exit(status). */

@@ -239,14 +239,7 @@ sw_distinct_outputs(const struct sw_opts *o)
 static void
 catch_signals(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	diot_catch_stop_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);
 }
 
