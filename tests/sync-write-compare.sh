@@ -128,6 +128,16 @@ out=$("$SW" --compare "$work/a.json" "$work/b.json" -m none 2>&1) &&
 	printf '%s\n' "$out" | grep -q 'the runs share no point among those -m, -s, -w pick' &&
 	ok "no shared point: said, not an error" || bad "no shared point: $out"
 
+# A hostile label (a terminal escape, a newline) is shown harmlessly.
+python3 - "$work/b.json" "$work/h.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["label"] = "\x1b[2Jx\ny"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+out=$("$SW" --compare "$work/a.json" "$work/h.json" 2>&1)
+printf '%s\n' "$out" | grep -q '^run 2: ?\[2Jx?y = ' && ! printf '%s' "$out" | grep -q "$(printf '\033')" &&
+	ok "control characters of a result's label are shown as '?'" || bad "hostile label: $out"
+
 # 5. Refusals: exit 2, the reason, and inputs untouched.
 expect() { _w=$1 _p=$2; shift 2; expect_exit "$_w" "$_p" "$SW" "$@"; }
 sum=$(cksum <"$work/a.json")

@@ -74,12 +74,18 @@ slurp(const char *path, size_t *len, int *err)
 	return b;
 }
 
+/* A string of the document (or dflt), with control characters made '?':
+ * it is printed on terminals and drawn in SVG. */
 static void
 copy_str(char *dst, size_t len, const struct diot_jr *v, const char *dflt)
 {
 	const char *s = diot_jr_str(v);
+	char *p;
 
 	snprintf(dst, len, "%s", s ? s : dflt);
+	for (p = dst; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 }
 
 /* One point of the document; -1 (with why) if it is not a point. */
