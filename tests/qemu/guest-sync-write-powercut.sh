@@ -74,7 +74,8 @@ one_cut() {
 	# opener's fsync: take it here (the cut's, not the next run's).
 	[ -z "$fs" ] && dd if=/dev/null of="$SD" conv=fsync 2>/dev/null
 	if [ -n "$fs" ] && ! mount -t ext4 "$SD" /mnt 2>/tmp/mount.err; then
-		bad "$layer $method: ext4 did not mount after the cut: $(cat /tmp/mount.err)"
+		bad "$layer $method: ext4 did not mount after the cut: $(cat /tmp/mount.err);" \
+		    "kernel: $(dmesg | tail -n 4 | tr '\n' ' ')"
 		mkfs.ext4 -q -F -b 4096 "$SD" 32M && mount -t ext4 "$SD" /mnt
 		echo "$layer $method 0 0 0 nomount" >>"$TAB"
 		return
@@ -110,6 +111,9 @@ layer() {
 }
 
 pc_lie 0
+pbs=$(cat "/sys/block/${SD##*/}/queue/physical_block_size" 2>/dev/null)
+[ "$pbs" = 4096 ] && ok "the disk has 4096-byte physical blocks (cut whole)" ||
+	bad "the disk's physical block size is '$pbs', want 4096 (tcmu-ramdisk -P 4096)"
 layer device "$SD"
 if command -v mkfs.ext4 >/dev/null && grep -q -w ext4 /proc/filesystems; then
 	mkdir -p /mnt

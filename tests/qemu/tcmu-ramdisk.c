@@ -48,8 +48,10 @@
  *   byte 1  action: 01h power cut, 02h power on, 03h lying mode (byte 2:
  *           1 on, 0 off), 04h status (logged only)
  *   byte 2  for a cut: the percentage (0-100) of dirty blocks that reach
- *           the medium anyway (each with that probability, as a real disk
- *           writes its cache back in any order); FFh: the -k default
+ *           the medium anyway (each physical block whole, with that
+ *           probability, as a real disk writes its cache back in any order
+ *           but never tears a sector; -P sets the physical block size);
+ *           FFh: the -k default
  *   bytes 3-6  for a cut: the seed of that choice (big-endian); 0: go on
  *           with the generator's current state (seeded by -K)
  * e.g. sg_raw /dev/sg2 c1 01 32 00 00 00 07 00 00 00 (cut, keep 50%,
@@ -166,6 +168,7 @@ struct disk {
 	uint64_t rng;            /* the generator that picks them */
 	uint64_t size;       /* bytes, a multiple of bsize */
 	uint32_t bsize;      /* logical block size */
+	uint32_t pbsize;     /* physical block size: what a cut keeps or loses whole */
 	uint64_t nblocks;
 	unsigned char *buf;  /* READ/WRITE BUFFER data buffer */
 	uint32_t bufcap;
@@ -560,6 +563,9 @@ static void do_read_capacity16(struct disk *d, struct cmd *c)
 	memset(r, 0, sizeof r);
 	put64(r, d->nblocks - 1);
 	put32(r + 8, d->bsize);
+	/* LOGICAL BLOCKS PER PHYSICAL BLOCK EXPONENT */
+	while ((d->bsize << (r[13] & 0x0F)) < d->pbsize)
+		r[13]++;
 	data_in(c, r, sizeof r, be32(c->cdb + 10));
 }
 
@@ -611,11 +617,15 @@ static uint64_t rng_next(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-/* The power goes: each dirty block reaches the medium with probability
- * keep/100, the rest of the cache is lost, the view is the medium. */
+/* The power goes: each physical block with dirty blocks reaches the
+ * medium whole with probability keep/100 (a disk writes its sectors
+ * atomically: a 512e disk never tears its 4 KiB physical sectors), the
+ * rest of the cache is lost, the view is the medium. */
 static void power_cut(struct disk *d, unsigned keep, uint32_t seed)
 {
-	uint64_t b, dirty = d->ndirty, kept = 0, lost = 0;
+	uint64_t b, dirty = d->ndirty, kept = 0, lost = 0, per = d->pbsize / d->bsize;
+	uint64_t group = UINT64_MAX;
+	int keep_it = 0;
 	if (seed)
 		d->rng = seed;
 	for (b = 0; b < d->nblocks && d->ndirty; b++) {
@@ -623,7 +633,11 @@ static void power_cut(struct disk *d, unsigned keep, uint32_t seed)
 		unsigned char *m = d->medium + b * d->bsize;
 		if (!is_dirty(d, b))
 			continue;
-		if (rng_next(&d->rng) % 100 < keep) {
+		if (b / per != group) {
+			group = b / per;
+			keep_it = rng_next(&d->rng) % 100 < keep;
+		}
+		if (keep_it) {
 			memcpy(m, v, d->bsize);
 			kept++;
 		} else {
@@ -1252,6 +1266,9 @@ static void usage(FILE *f)
 "  -d DEV    use this UIO device (/dev/uioN) instead of searching\n"
 "  -s SIZE   disk size in bytes, K/M/G suffixes (default 64M)\n"
 "  -l BYTES  logical block size (default 512)\n"
+"  -P BYTES  physical block size (default: the logical one): READ\n"
+"            CAPACITY (16) says it, and a power cut keeps or loses each\n"
+"            physical block whole, as a disk writes its sectors\n"
 "  -b SIZE   READ/WRITE BUFFER data buffer capacity (default 64K,\n"
 "            at most 16M-1)\n"
 "  -o EXP    READ BUFFER offset boundary 2^EXP bytes (default 0)\n"
@@ -1271,7 +1288,8 @@ static void usage(FILE *f)
 "Runs until SIGTERM or SIGINT.\n"
 "Writes are cached (WCE=1); the vendor command C1h cuts the power and\n"
 "brings it back (sg_raw SG c1 ACTION KEEP SEED(4 bytes) 00 00 00):\n"
-"  ACTION 01 power cut: each dirty block persists with probability\n"
+"  ACTION 01 power cut: each physical block holding dirty blocks\n"
+"            persists (whole) with probability\n"
 "            KEEP/100 (KEEP FF: the -k value), the rest is lost; SEED 0\n"
 "            goes on with the generator, else reseeds it; logged\n"
 "  ACTION 02 power on: the disk serves what persisted\n"
@@ -1312,7 +1330,7 @@ int main(int argc, char **argv)
 	d.serial = "dio-tcmu-ramdisk";
 	d.rng = 1;
 
-	while ((opt = getopt(argc, argv, "n:d:s:l:b:o:e:S:w:r:vL:k:K:Fh")) != -1) {
+	while ((opt = getopt(argc, argv, "n:d:s:l:P:b:o:e:S:w:r:vL:k:K:Fh")) != -1) {
 		switch (opt) {
 		case 'n': want = optarg; break;
 		case 'd': dev = optarg; break;
@@ -1322,6 +1340,12 @@ int main(int argc, char **argv)
 			if (v < 512 || v > 65536 || (v & (v - 1)))
 				die("block size must be a power of 2, 512-64K");
 			d.bsize = (uint32_t)v;
+			break;
+		case 'P':
+			v = parse_size(optarg, "physical block size");
+			if (v < 512 || v > 65536 || (v & (v - 1)))
+				die("physical block size must be a power of 2, 512-64K");
+			d.pbsize = (uint32_t)v;
 			break;
 		case 'b':
 			v = parse_size(optarg, "buffer capacity");
@@ -1363,6 +1387,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (d.pbsize == 0)
+		d.pbsize = d.bsize;
+	if (d.pbsize < d.bsize || d.size % d.pbsize)
+		die("the physical block size (-P) must be a multiple of the logical "
+		    "one (-l) that divides the size");
 	if (d.size < d.bsize || d.size % d.bsize)
 		die("size must be a positive multiple of the block size");
 	d.nblocks = d.size / d.bsize;
