@@ -196,6 +196,14 @@ load_run(const char *file, struct cmp_run *r)
 		diot_die(DIOT_EXIT_USAGE, "--compare: '%s': %s", file, why);
 }
 
+/* The file system as a run's name says it: "unknown file system" (a
+ * backend that cannot tell, as posix) says "file". */
+static const char *
+fs_word(const struct cmp_run *r)
+{
+	return strncmp(r->fs, "unknown", 7) == 0 ? "file" : r->fs;
+}
+
 /* Runs without a --label are named by what they ran on: "ext4 on vda",
  * with the host when the runs come from several; names left equal get
  * their run number. */
@@ -230,7 +238,7 @@ name_runs(struct cmp *c)
 			slash = strrchr(dir, '/');
 			snprintf(where, sizeof(where), "in %.17s", slash ? slash + 1 : dir);
 		}
-		snprintf(r->label, sizeof(r->label), "%.12s %s%.12s%s%.12s", r->fs,
+		snprintf(r->label, sizeof(r->label), "%.12s %s%.12s%s%.12s", fs_word(r),
 		         r->disk[0] ? "on " : "", r->disk[0] ? r->disk : where,
 		         hosts ? " @" : "", hosts ? r->host : "");
 	}
@@ -246,7 +254,7 @@ name_runs(struct cmp *c)
 			const char *slash = strrchr(c->runs[i].target, '/');
 
 			snprintf(c->runs[i].label, sizeof(c->runs[i].label), "%.12s %.26s",
-			         c->runs[i].fs, slash ? slash + 1 : c->runs[i].target);
+			         fs_word(&c->runs[i]), slash ? slash + 1 : c->runs[i].target);
 		}
 	for (i = 0; i < c->nruns; i++)
 		for (k = i + 1; k < c->nruns; k++)
