@@ -183,6 +183,12 @@ remove_at_exit(void)
 }
 
 void
+diot_out_remove_now(void)
+{
+	remove_at_exit();
+}
+
+void
 diot_out_remove_at_exit(struct diot_outlist *l)
 {
 	if (at_exit_list == NULL)

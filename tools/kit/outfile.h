@@ -82,5 +82,8 @@ int diot_out_created(struct diot_outlist *l, const char *path);
 void diot_out_keep(struct diot_outlist *l, int idx);
 void diot_out_remove_created(struct diot_outlist *l);
 void diot_out_remove_at_exit(struct diot_outlist *l);
+/* Remove the at-exit list's files now (a process that ends without
+ * exit(), as an aborted MPI job). */
+void diot_out_remove_now(void);
 
 #endif

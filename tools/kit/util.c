@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tools/kit/json.h"
 #include "tools/kit/util.h"
@@ -570,10 +571,36 @@ diot_catch_stop_signals(void (*handler)(int))
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+static const char *diot_where;
+static void (*diot_end)(int);
+static pid_t diot_end_pid;
+
+void
+diot_set_where(const char *where, void (*end)(int status))
+{
+	diot_where = where;
+	diot_end = end;
+	diot_end_pid = getpid();
+}
+
+/* exit(status), or the job's own end (see diot_set_where). */
+static void diot_exit(int status) DIOT_NORETURN;
+
+static void
+diot_exit(int status)
+{
+	if (diot_end != NULL && getpid() == diot_end_pid)
+		diot_end(status);
+	exit(status);
+}
+
 static void
 diot_vwarn(const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", diot_prog);
+	if (diot_where != NULL)
+		fprintf(stderr, "%s: %s: ", diot_prog, diot_where);
+	else
+		fprintf(stderr, "%s: ", diot_prog);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -596,7 +623,7 @@ diot_die(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	diot_vwarn(fmt, ap);
 	va_end(ap);
-	exit(status);
+	diot_exit(status);
 }
 
 void
@@ -608,7 +635,7 @@ diot_usage_error(const char *fmt, ...)
 	diot_vwarn(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try '%s --help' for more information.\n", diot_prog);
-	exit(DIOT_EXIT_USAGE);
+	diot_exit(DIOT_EXIT_USAGE);
 }
 
 /* ------------------------------------------------------------ time */

@@ -46,6 +46,12 @@ void diot_warn(const char *fmt, ...) DIOT_PRINTF(1, 2);
 void diot_die(int status, const char *fmt, ...) DIOT_PRINTF(2, 3) DIOT_NORETURN;
 /* Usage error: message, a hint to --help, exit DIOT_EXIT_USAGE. */
 void diot_usage_error(const char *fmt, ...) DIOT_PRINTF(1, 2) DIOT_NORETURN;
+/* For a tool that is one of several processes of a job (MPI ranks):
+ * where (e.g. "rank 2 on h2") follows the program name in every message,
+ * and diot_die() and diot_usage_error() call end(status) instead of
+ * exit(), in the process that set it only (e.g. to abort the whole job
+ * rather than leave the others waiting).  NULLs restore the default. */
+void diot_set_where(const char *where, void (*end)(int status));
 
 /* Room for any message these helpers write. */
 #define DIOT_ERR_MAX 256

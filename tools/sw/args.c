@@ -140,6 +140,13 @@ usage(void)
 "      --no-prefill      overwrite an existing file as it is, without writing\n"
 "                        the regions first (for a file a --keep run wrote)\n"
 "\n"
+"Across hosts (MPI; see sync-write(1)):\n"
+"  mpirun -np N sync-write ...  every rank runs --writers writers of its own\n"
+"                        (N x W in all) on a file every host sees; points\n"
+"                        start together; rank 0 merges the histograms and\n"
+"                        reports; --ack-log needs %%r (the rank) in its name\n"
+"      --per-host        also show each host's row (table, csv)\n"
+"\n"
 "  -h, --help            this help\n"
 "  -V, --version         version\n"
 "\n"
@@ -153,7 +160,7 @@ enum {
 	OPT_COUNT, OPT_WARMUP, OPT_EXTEND, OPT_REGION, OPT_FORMAT, OPT_OUTPUT,
 	OPT_PLOT, OPT_PERWRITER, OPT_QUIET, OPT_VERIFY, OPT_ACKLOG, OPT_CHECK,
 	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE,
-	OPT_NOPREFILL, OPT_LISTEN, OPT_LABEL, OPT_COMPARE
+	OPT_NOPREFILL, OPT_LISTEN, OPT_LABEL, OPT_COMPARE, OPT_PERHOST
 };
 
 static const struct diot_opt options[] = {
@@ -171,6 +178,7 @@ static const struct diot_opt options[] = {
 	{ "output", 'o', DIOT_REQ_ARG, OPT_OUTPUT },
 	{ "plot", 0, DIOT_REQ_ARG, OPT_PLOT },
 	{ "per-writer", 0, DIOT_NO_ARG, OPT_PERWRITER },
+	{ "per-host", 0, DIOT_NO_ARG, OPT_PERHOST },
 	{ "quiet", 'q', DIOT_NO_ARG, OPT_QUIET },
 	{ "verify", 0, DIOT_NO_ARG, OPT_VERIFY },
 	{ "ack-log", 0, DIOT_REQ_ARG, OPT_ACKLOG },
@@ -308,6 +316,7 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 		case OPT_OUTPUT: o->output = arg; break;
 		case OPT_PLOT: o->plot = arg; break;
 		case OPT_PERWRITER: o->per_writer = 1; break;
+		case OPT_PERHOST: o->per_host = 1; break;
 		case OPT_QUIET: o->quiet = 1; break;
 		case OPT_VERBOSE: o->verbose++; break;
 		case OPT_VERIFY: o->verify = 1; break;
@@ -328,6 +337,8 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 		case OPT_VERSION:
 			printf("sync-write (libdirectio) %s, backend %s\n", dio_version_string(),
 			       dio_backend_name());
+			printf("MPI: %s\n", diot_mpi_library() ? diot_mpi_library()
+			       : "not built with MPI (configure --with-mpi)");
 			return 0;
 		}
 	}
@@ -417,7 +428,7 @@ check_compare(struct sw_opts *o, const char *methods, const char *sizes,
 		                 "-f json); %d given", o->noperands);
 	if (o->check_log || o->listen || o->ack_log || o->verify || o->label ||
 	    o->time_set || o->count || o->dir || o->keep || o->extend || o->threads ||
-	    o->force || o->region_set || o->no_prefill || o->per_writer)
+	    o->force || o->region_set || o->no_prefill || o->per_writer || o->per_host)
 		diot_usage_error("--compare shows saved results; it takes only -m, -s, -w "
 		                 "(which points), -f, -o, --plot and -q");
 	if (o->methods_given)

@@ -53,14 +53,22 @@ main(int argc, char **argv)
 	static struct sw_opts o;     /* static: what it holds stays reachable to exit */
 	struct sw_ctx c;
 	static struct sw_run run;
+	static struct diot_mpi mpi;
 	struct sw_point *pts;
 	int r, total, n = 0;
+	char why[300];
 	FILE *fp;
 
 	diot_init(argv[0]);
+	/* Started by mpirun: one rank of a job (ranks.c); else as alone. */
+	if (diot_mpi_join(&mpi, &argc, &argv, why, sizeof(why)) < 0)
+		diot_die(DIOT_EXIT_USAGE, "%s", why);
 	r = sw_parse_args(argc, argv, &o);
-	if (r >= 0)
+	if (r >= 0) {
+		diot_mpi_leave(&mpi);
 		return r;
+	}
+	sw_ranks_check_opts(&o, &mpi);
 	if (o.check_log)
 		return sw_check_main(o.check_log, o.target);
 	if (o.compare)
@@ -72,11 +80,15 @@ main(int argc, char **argv)
 	if (o.noperands > 1)
 		return sw_interleave_main(&o, &outs, &g_signal);
 	sw_ctx_init(&c, &o, &g_signal);
+	sw_ranks_init(&c, &mpi);
 	sw_claim_outputs(&c, &outs);
-	sw_setup_target(&c, o.writers[o.nwriters - 1], o.sizes[o.nsizes - 1]);
-	if (g_signal) {
+	sw_ranks_meet(&c);     /* every rank has its outputs: rank 0 makes the target */
+	sw_ranks_setup_target(&c, o.writers[o.nwriters - 1], o.sizes[o.nsizes - 1]);
+	if (sw_ranks_status(&c, (int)g_signal)) {
+		r = sw_ranks_status(&c, (int)g_signal);
 		sw_release(&c, NULL, 0);
-		return 128 + (int)g_signal;     /* 130 for SIGINT, 143 for SIGTERM */
+		diot_mpi_leave(&mpi);
+		return 128 + r;                 /* 130 for SIGINT, 143 for SIGTERM */
 	}
 	fp = sw_begin_run(&c, &outs);
 	sw_describe_run(&c, &run);
@@ -84,13 +96,15 @@ main(int argc, char **argv)
 	pts = calloc((size_t)total, sizeof(*pts));
 	if (pts == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	sw_report_begin(fp, o.format, &run, o.per_writer);
+	if (fp != NULL)
+		sw_report_begin(fp, o.format, &run, o.per_writer);
 	sw_run_points(&c, 1, fp, &pts, total, &n);
-	r = finish_run(&c, fp, &run, pts, n);
+	r = sw_ranks_status(&c, finish_run(&c, fp, &run, pts, n));
 	sw_release(&c, pts, total);
 	free(o.methods);
 	free(o.sizes);
 	free(o.writers);
+	diot_mpi_leave(&mpi);
 	return r;
 }
 
@@ -113,9 +127,12 @@ sw_release(struct sw_ctx *c, struct sw_point *pts, int n)
 {
 	int i;
 
-	for (i = 0; pts != NULL && i < n; i++)
+	for (i = 0; pts != NULL && i < n; i++) {
 		free(pts[i].per);
+		free(pts[i].hosts);
+	}
 	free(pts);
+	sw_ranks_free(c);
 	for (i = 0; i < SW_MAX_WRITERS; i++)
 		free(c->tg.extra[i]);
 }
@@ -152,9 +169,9 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 	diot_out_init(&out->created);
 	diot_out_remove_at_exit(&out->created);
 	c->created = &out->created;
-	if (o->plot)
+	if (o->plot && SW_RANK0(c))
 		sw_open_results_file(out, o->plot, "--plot");
-	if (o->output && strcmp(o->output, "-") != 0)
+	if (o->output && strcmp(o->output, "-") != 0 && SW_RANK0(c))
 		sw_open_results_file(out, o->output, "--output");
 	if (o->ack_log && diot_ack_is_tcp(o->ack_log)) {
 		char why[300];
@@ -248,7 +265,7 @@ FILE *
 sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 {
 	const struct sw_opts *o = c->o;
-	FILE *fp = sw_open_results(o, out);
+	FILE *fp = SW_RANK0(c) ? sw_open_results(o, out) : NULL;   /* rank 0 reports */
 	struct stat st;
 	int r;
 
@@ -269,7 +286,7 @@ sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log,
 			         dio_strerror(r));
 	}
-	c->progress_on = !o->quiet && isatty(STDERR_FILENO);
+	c->progress_on = !o->quiet && isatty(STDERR_FILENO) && SW_RANK0(c);
 	return fp;
 }
 
@@ -303,6 +320,9 @@ sw_describe_run(const struct sw_ctx *c, struct sw_run *run)
 	run->verify = o->verify;
 	run->label = o->label;
 	run->disk = tg->disk;
+	run->ranks = &c->ranks;
+	run->mpi_library = c->ranks.n > 1 || (c->ranks.mpi && c->ranks.mpi->on)
+	                   ? diot_mpi_library() : NULL;
 	if (uname(&un) == 0) {
 		snprintf(run->os, sizeof(run->os), "%s %s %s", un.sysname, un.release,
 		         un.machine);
@@ -341,8 +361,9 @@ sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts, int tot
 					if (sw_run_point(&c[k], p, &o->methods[mi], total * nt) != 0)
 						fatal = 1;
 				}
-				if (nt == 1) {
-					sw_report_point(fp, o->format, pts[0] + idx, o->per_writer);
+				if (nt == 1 && fp != NULL) {
+					sw_report_point(fp, o->format, pts[0] + idx, o->per_writer,
+					                o->per_host);
 					fflush(fp);
 				}
 				idx++;
@@ -406,21 +427,23 @@ finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
 			verify_fail = 1;
 	}
 	run->interrupted = *c->sig != 0;
-	sw_report_end(fp, o->format, run, pts, n);
-	/* Results that could not be written are a failed run. */
-	if (o->plot && sw_plot(o->plot, run->fstype, pts, n) != 0) {
+	/* Results that could not be written are a failed run.  (fp NULL: a
+	 * rank other than 0, which reports nothing.) */
+	if (fp != NULL)
+		sw_report_end(fp, o->format, run, pts, n);
+	if (fp != NULL && o->plot && sw_plot(o->plot, run->fstype, pts, n) != 0) {
 		diot_warn("--plot '%s': cannot write the plot: %s", o->plot,
 		          dio_strerror(-errno));
 		out_fail = 1;
 	}
-	if (sw_close_results(o, fp) != 0)
+	if (fp != NULL && sw_close_results(o, fp) != 0)
 		out_fail = 1;
 	if (!*c->sig && !run->error && sw_ack_line(&c->ack, "E\n") < 0)
 		diot_warn("--ack-log '%s': cannot record the end of the run", o->ack_log);
 	diot_ack_close(&c->ack);
-	if (run->error)
+	if (run->error && SW_RANK0(c))
 		diot_warn("%s", run->error);
-	if (verify_fail)
+	if (verify_fail && SW_RANK0(c))
 		diot_warn("verification FAILED: some transactions are missing, corrupt or "
 		          "misplaced (see the verify columns)");
 	if (*c->sig)

@@ -18,8 +18,8 @@
 
 /* ------------------------------------------------------------ statistics */
 
-static void
-stats_from(struct sw_stats *s, const struct diot_hist *h, uint64_t size,
+void
+sw_stats_from(struct sw_stats *s, const struct diot_hist *h, uint64_t size,
            uint64_t t_start, uint64_t t_end, double cu, double cs)
 {
 	memset(s, 0, sizeof(*s));
@@ -60,7 +60,7 @@ point_stats(struct sw_point *p, struct diot_team *t, int W)
 	for (k = 0; k < W; k++) {
 		const struct sw_wres *w = diot_team_result(t, k);
 
-		stats_from(&p->per[k], &w->hist, p->size, w->t_start, w->t_end,
+		sw_stats_from(&p->per[k], &w->hist, p->size, w->t_start, w->t_end,
 		           w->cpu_user, w->cpu_sys);
 		diot_hist_merge(all, &w->hist);
 		if (w->t_start && w->t_start < t0)
@@ -71,7 +71,7 @@ point_stats(struct sw_point *p, struct diot_team *t, int W)
 		cs += w->cpu_sys;
 		p->region_full |= w->region_full;
 	}
-	stats_from(&p->agg, all, p->size, t0 == UINT64_MAX ? 0 : t0, t1, cu, cs);
+	sw_stats_from(&p->agg, all, p->size, t0 == UINT64_MAX ? 0 : t0, t1, cu, cs);
 	free(all);
 }
 
@@ -202,6 +202,7 @@ run_team(struct sw_ctx *c, struct sw_wctx *x, const struct sw_point *p,
 	if (r < 0)
 		diot_die(DIOT_EXIT_FAIL, "fork: %s", dio_strerror(r));
 	diot_team_await_ready(t);
+	sw_ranks_meet(c);
 	diot_team_go(t, 0);
 	g.c = c;
 	g.t = t;
@@ -301,11 +302,10 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m, in
 	x.writers = p->writers;
 	x.point = p->index;
 	x.slots = c->o->region / p->size;
-	if (!c->tg.is_dev)
-		sw_prepare_point(c, p->writers);
+	sw_ranks_prepare_point(c, &x);
 	if (SW_ACK_ON(c) && (r = sw_ack_line(&c->ack, "P %d %s %" PRIu64 " %d %" PRIu64
 	                                      "\n", p->index, m->name, p->size,
-	                                      p->writers, x.slots)) < 0)
+	                                      x.all, x.slots)) < 0)
 		diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': recording point %d: %s",
 		         c->o->ack_log, p->index, dio_strerror(r));
 	t = run_team(c, &x, p, m, total);
@@ -316,10 +316,11 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m, in
 	p->commit = dio_commit_name(dio_commit_resolve(m->commit) < 0
 	                            ? m->commit : dio_commit_resolve(m->commit));
 	r = point_verdict(c, p, m, t);
-	if (r > 0)
-		speed_hint(c, p, m);
 	if (r > 0 && c->o->verify)
 		sw_verify_point(&x, t, p);
+	r = sw_ranks_merge(c, p, t, r);     /* MPI ranks: the job's point */
+	if (r > 0 && SW_RANK0(c))
+		speed_hint(c, p, m);
 	diot_team_free(t);
 	return r > 0 ? 0 : r;
 }

@@ -47,8 +47,16 @@ table_row(FILE *fp, const char *label, const struct sw_point *p, int wr,
 	        s->cpu_us_per_txn, p->direct, sync_word(p));
 }
 
+/* With MPI ranks, writer k is writer k % (writers / ranks) of rank k /
+ * (writers / ranks); without, ranks is 1. */
+static int
+rank_of(const struct sw_point *p, int k)
+{
+	return p->ranks > 1 ? k / (p->writers / p->ranks) : 0;
+}
+
 static void
-table_point(FILE *fp, const struct sw_point *p, int per_writer)
+table_point(FILE *fp, const struct sw_point *p, int per_writer, int per_host)
 {
 	char label[40];
 	int k;
@@ -59,9 +67,17 @@ table_point(FILE *fp, const struct sw_point *p, int per_writer)
 		return;
 	}
 	table_row(fp, p->method, p, p->writers, &p->agg);
+	for (k = 0; per_host && k < p->nhosts; k++) {
+		snprintf(label, sizeof(label), "  host %.40s", p->hosts[k].host);
+		table_row(fp, label, p, p->hosts[k].writers, &p->hosts[k].s);
+	}
 	if (per_writer && p->writers > 1)
 		for (k = 0; k < p->writers; k++) {
-			snprintf(label, sizeof(label), "  writer %d", k);
+			if (p->ranks > 1)
+				snprintf(label, sizeof(label), "  writer %d rank %d", k,
+				         rank_of(p, k));
+			else
+				snprintf(label, sizeof(label), "  writer %d", k);
 			table_row(fp, label, p, 1, &p->per[k]);
 		}
 	if (p->verify.done)
@@ -79,16 +95,24 @@ table_point(FILE *fp, const struct sw_point *p, int per_writer)
 
 /* ------------------------------------------------------------ csv */
 
+/* writer: -1 all, >= 0 that writer; host: a host's row (MPI ranks). */
 static void
-csv_row(FILE *fp, const struct sw_point *p, int writer, const struct sw_stats *s)
+csv_row(FILE *fp, const struct sw_point *p, int writer, const char *host,
+        const struct sw_stats *s)
 {
 	fprintf(fp, "%d,", p->index);
 	diot_csv_field(fp, p->method);
 	fprintf(fp, ",%" PRIu64 ",%d,", p->size, p->writers);
-	if (writer < 0)
+	if (host != NULL) {
+		char f[DIOT_MPI_HOST_MAX + 8];
+
+		snprintf(f, sizeof(f), "host:%s", host);
+		diot_csv_field(fp, f);
+	} else if (writer < 0) {
 		fputs("all", fp);
-	else
+	} else {
 		fprintf(fp, "%d", writer);
+	}
 	fprintf(fp, ",%s,%" PRIu64 ",%" PRIu64 ",%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,"
 	        "%.3f,%.1f,%.3f,%.6f,%.6f,%.3f,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",",
 	        status_name[p->status], s->txns, s->bytes, s->wall_s, s->avg_us,
@@ -127,6 +151,25 @@ json_stats(struct diot_json *j, const char *key, const struct sw_stats *s)
 	diot_json_close(j);
 }
 
+/* The hosts of a point run by MPI ranks (per_host). */
+static void
+json_hosts(struct diot_json *j, const struct sw_point *p)
+{
+	int k;
+
+	diot_json_i64(j, "ranks", p->ranks);
+	diot_json_array(j, "per_host");
+	for (k = 0; k < p->nhosts; k++) {
+		diot_json_object(j, NULL);
+		diot_json_str(j, "host", p->hosts[k].host);
+		diot_json_i64(j, "ranks", p->hosts[k].ranks);
+		diot_json_i64(j, "writers", p->hosts[k].writers);
+		json_stats(j, "stats", &p->hosts[k].s);
+		diot_json_close(j);
+	}
+	diot_json_close(j);
+}
+
 static void
 json_point(struct diot_json *j, const struct sw_point *p)
 {
@@ -144,6 +187,8 @@ json_point(struct diot_json *j, const struct sw_point *p)
 	diot_json_str(j, "sync_flag", p->sync_flag);
 	diot_json_str(j, "commit", p->commit);
 	diot_json_bool(j, "region_full", p->region_full);
+	if (p->ranks > 1)
+		json_hosts(j, p);
 	if (p->status == SW_NA) {
 		diot_json_null(j, "aggregate");
 		diot_json_array(j, "per_writer");
@@ -213,6 +258,16 @@ json_report(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n)
 	diot_json_u64(&j, "warmup", r->warmup);
 	diot_json_bool(&j, "verify", r->verify);
 	diot_json_close(&j);
+	if (r->mpi_library != NULL) {
+		diot_json_object(&j, "mpi");
+		diot_json_str(&j, "library", r->mpi_library);
+		diot_json_i64(&j, "ranks", r->ranks->n);
+		diot_json_array(&j, "hosts");
+		for (i = 0; i < r->ranks->n; i++)
+			diot_json_str(&j, NULL, r->ranks->host[i]);
+		diot_json_close(&j);
+		diot_json_close(&j);
+	}
 	diot_json_bool(&j, "interrupted", r->interrupted);
 	diot_json_str(&j, "error", r->error);
 	diot_json_array(&j, "points");
@@ -257,23 +312,32 @@ sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int per_writer)
 	else
 		fprintf(fp, "points:  %g s each", r->time_s);
 	fprintf(fp, " after %" PRIu64 " warm-up transactions; times are microseconds per "
-	        "transaction (write + commit)%s\n\n", r->warmup,
+	        "transaction (write + commit)%s\n", r->warmup,
 	        r->verify ? "; every point verified" : "");
+	if (r->mpi_library != NULL)
+		fprintf(fp, "ranks:   %d MPI ranks on %d host%s (%s), started together at "
+		        "each point; wr counts the writers of all ranks; percentiles from "
+		        "their merged histograms, txn/s the sum of the ranks'\n",
+		        r->ranks->n, r->ranks->nhosts, r->ranks->nhosts == 1 ? "" : "s",
+		        r->mpi_library);
+	fputc('\n', fp);
 	table_header(fp);
 }
 
 void
-sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer)
+sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer, int per_host)
 {
 	int k;
 
 	if (fmt == SW_FMT_TABLE) {
-		table_point(fp, p, per_writer);
+		table_point(fp, p, per_writer, per_host);
 	} else if (fmt == SW_FMT_CSV) {
-		csv_row(fp, p, -1, &p->agg);
+		csv_row(fp, p, -1, NULL, &p->agg);
+		for (k = 0; per_host && p->status != SW_NA && k < p->nhosts; k++)
+			csv_row(fp, p, -1, p->hosts[k].host, &p->hosts[k].s);
 		if (per_writer && p->status != SW_NA)
 			for (k = 0; k < p->writers; k++)
-				csv_row(fp, p, k, &p->per[k]);
+				csv_row(fp, p, k, NULL, &p->per[k]);
 	}
 }
 

@@ -21,6 +21,7 @@
 
 #include "libdirectio.h"
 #include "tools/kit/hist.h"
+#include "tools/kit/mpi.h"
 #include "tools/kit/outfile.h"
 
 #define SW_MAX_WRITERS 256
@@ -64,6 +65,7 @@ struct sw_opts {
 	const char *check_log;
 	const char *listen;             /* --listen [HOST:]PORT            */
 	int quiet, verbose, per_writer;
+	int per_host;                   /* --per-host (MPI ranks)          */
 	const char *label;              /* --label: the run's name         */
 	const char **labels;            /* every --label, one per TARGET   */
 	int nlabels;
@@ -100,6 +102,15 @@ struct sw_target {
 
 /* ------------------------------------------------------------ a run */
 
+/* The MPI job the run is part of (ranks.c); a job of one without MPI. */
+struct sw_ranks {
+	struct diot_mpi *mpi;
+	int n;                              /* ranks                          */
+	char (*host)[DIOT_MPI_HOST_MAX];    /* each rank's host (all ranks)   */
+	int nhosts;                         /* distinct hosts                 */
+};
+#define SW_RANK0(c) ((c)->ranks.mpi == NULL || (c)->ranks.mpi->rank == 0)
+
 struct sw_ctx {
 	struct sw_opts *o;
 	struct sw_target tg;
@@ -109,6 +120,7 @@ struct sw_ctx {
 	struct diot_ack ack;                /* --ack-log (kind NONE: none)    */
 	int progress_on;
 	size_t progress_len;
+	struct sw_ranks ranks;              /* 1 rank without MPI             */
 };
 
 /* listen.c: --listen: be the listener of --ack-log tcp:HOST:PORT. */
@@ -152,6 +164,8 @@ struct sw_wctx {
 	int writers;
 	int point;
 	uint64_t slots;           /* transactions that fit in a region  */
+	int first;                /* index of writer 0 among all ranks' */
+	int all;                  /* writers of every rank together     */
 };
 
 struct diot_team;
@@ -175,6 +189,13 @@ struct sw_stats {
 	double cpu_user_s, cpu_sys_s, cpu_us_per_txn;
 };
 
+/* One host's row of a point run by MPI ranks (--per-host). */
+struct sw_host_row {
+	char host[DIOT_MPI_HOST_MAX];
+	int ranks, writers;
+	struct sw_stats s;
+};
+
 struct sw_verify {
 	int done;
 	uint64_t checked, ok, missing, corrupt, stale, misplaced;
@@ -195,8 +216,14 @@ struct sw_point {
 	struct sw_stats agg;
 	struct sw_stats *per;    /* [writers]                           */
 	struct sw_verify verify;
+	int ranks;               /* MPI ranks, writers/ranks each; 1    */
+	int nhosts;
+	struct sw_host_row *hosts; /* [nhosts] with ranks > 1, or NULL  */
 };
 
+/* point.c: the statistics of a histogram over [t_start, t_end]. */
+void sw_stats_from(struct sw_stats *s, const struct diot_hist *h, uint64_t size,
+                   uint64_t t_start, uint64_t t_end, double cu, double cs);
 /* point.c: run one point; 0 to go on, -1 when the run must stop. */
 int sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m,
                  int total);
@@ -230,11 +257,14 @@ struct sw_run {
 	const char *disk;          /* the disk under the target, or "" */
 	int interrupted;
 	const char *error;         /* first fatal error, or NULL */
+	const struct sw_ranks *ranks;  /* the MPI job: ranks->n 1 without */
+	const char *mpi_library;   /* the MPI library's name, or NULL */
 };
 
 /* report.c */
 void sw_report_begin(FILE *fp, int fmt, const struct sw_run *run, int per_writer);
-void sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer);
+void sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer,
+                     int per_host);
 void sw_report_end(FILE *fp, int fmt, const struct sw_run *run,
                    const struct sw_point *pts, int n);
 /* plot.c: the charts of pts; what names the results in chart 1's title
@@ -267,6 +297,16 @@ void sw_release(struct sw_ctx *c, struct sw_point *pts, int n);
 /* interleave.c: several TARGETs, each point on each in turn. */
 int sw_interleave_main(struct sw_opts *o, struct sw_outputs *out,
                        const volatile sig_atomic_t *sig);
+
+/* ranks.c: sync-write as the ranks of an MPI job (tools/kit/mpi.h). */
+void sw_ranks_init(struct sw_ctx *c, struct diot_mpi *mpi);
+void sw_ranks_check_opts(struct sw_opts *o, const struct diot_mpi *mpi);
+void sw_ranks_setup_target(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size);
+void sw_ranks_prepare_point(const struct sw_ctx *c, struct sw_wctx *x);
+void sw_ranks_meet(const struct sw_ctx *c);
+int sw_ranks_merge(struct sw_ctx *c, struct sw_point *p, struct diot_team *t, int r);
+int sw_ranks_status(const struct sw_ctx *c, int status);
+void sw_ranks_free(struct sw_ctx *c);
 
 /* compare.c: --compare RESULT.json...; returns the exit status. */
 int sw_compare_main(const struct sw_opts *o, struct sw_outputs *out);

@@ -20,7 +20,7 @@ static void
 verify_slot(const struct sw_wctx *x, int k, int fd, uint64_t want, unsigned char *buf,
             struct sw_verify *v)
 {
-	uint64_t off = sw_txn_offset(x->c, x->slots, x->writers, x->size, k, want);
+	uint64_t off = sw_txn_offset(x->c, x->slots, x->all, x->size, k, want);
 	uint64_t rseq, roff, rid;
 	uint32_t rpoint, rwriter;
 	int st;
@@ -58,14 +58,15 @@ sw_verify_point(const struct sw_wctx *x, struct diot_team *t, struct sw_point *p
 	for (k = 0; k < x->writers; k++) {
 		uint64_t n = ((const struct sw_wres *)diot_team_result(t, k))->txns_total;
 		uint64_t nslots = extend ? n : (n < x->slots ? n : x->slots), s;
+		int kk = x->first + k;      /* among the writers of every rank */
 
-		fd = open(sw_file_of(x->c, k), O_RDONLY);
+		fd = open(sw_file_of(x->c, kk), O_RDONLY);
 		if (fd < 0)
-			diot_die(DIOT_EXIT_FAIL, "verify: open %s: %s", sw_file_of(x->c, k),
+			diot_die(DIOT_EXIT_FAIL, "verify: open %s: %s", sw_file_of(x->c, kk),
 			         dio_strerror(errno));
 		/* the last sequence that used slot s */
 		for (s = 0; s < nslots; s++)
-			verify_slot(x, k, fd, extend ? s : s + (n - 1 - s) / x->slots * x->slots,
+			verify_slot(x, kk, fd, extend ? s : s + (n - 1 - s) / x->slots * x->slots,
 			            buf, v);
 		close(fd);
 	}

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -64,13 +65,36 @@ struct writer {
 	const struct sw_wctx *x;
 	struct diot_team *t;
 	struct sw_wres *w;
-	int k;
+	int k;                        /* among the writers of every rank */
 	dio_file *f;
 	unsigned char *buf;
 	uint64_t j, off;
 	double u0, s0;
 	struct diot_ack ack;          /* records: a listener connection of its own */
+	FILE *times;                  /* DIO_SW_TIMES: every measured time, or NULL */
 };
+
+/*
+ * A test mode: with DIO_SW_TIMES=DIR in the environment each writer also
+ * writes the time of every measured transaction (ns, a line each) to
+ * DIR/p<point>.w<writer>, so that a test can recompute the statistics
+ * from the raw times (e.g. of all MPI ranks).  Not for measuring.
+ */
+static FILE *
+times_file(const struct writer *wr)
+{
+	const char *dir = getenv("DIO_SW_TIMES");
+	char path[4096];
+	FILE *fp;
+
+	if (dir == NULL || *dir == '\0')
+		return NULL;
+	snprintf(path, sizeof(path), "%s/p%d.w%d", dir, wr->x->point, wr->k);
+	fp = fopen(path, "w");
+	if (fp == NULL)
+		diot_warn("DIO_SW_TIMES: cannot write '%s': %s", path, dio_strerror(errno));
+	return fp;
+}
 
 /* Open the file the method's way and make the buffer; errors in w->err. */
 static void
@@ -112,7 +136,7 @@ writer_stamp(struct writer *wr)
 {
 	const struct sw_wctx *x = wr->x;
 
-	wr->off = sw_txn_offset(x->c, x->slots, x->writers, x->size, wr->k, wr->j);
+	wr->off = sw_txn_offset(x->c, x->slots, x->all, x->size, wr->k, wr->j);
 	if (x->c->o->verify || SW_ACK_ON(x->c))
 		sw_make_txn(wr->buf, (size_t)x->size, x->c->run_id, (uint32_t)x->point,
 		            (uint32_t)wr->k, wr->j, wr->off);
@@ -176,6 +200,8 @@ writer_measure(struct writer *wr, int64_t *r)
 		                                  wr->j, wr->off)) < 0)
 			return 1;
 		diot_hist_add(&w->hist, t1 - t0);
+		if (wr->times != NULL)
+			fprintf(wr->times, "%" PRIu64 "\n", t1 - t0);
 		w->progress = ++recorded;
 		wr->j++;
 	}
@@ -225,13 +251,14 @@ sw_writer_main(struct diot_team *t, int k, void *arg)
 	memset(&wr, 0, sizeof(wr));
 	wr.x = arg;
 	wr.t = t;
-	wr.k = k;
+	wr.k = wr.x->first + k;
 	wr.w = diot_team_result(t, k);
 	diot_hist_reset(&wr.w->hist);     /* the team zeroes it: min_ns too */
 	writer_open(&wr);
 	wr.ack = wr.x->c->ack;
 	if (!wr.w->err && diot_ack_reconnect(&wr.ack, wr.w->errmsg, sizeof(wr.w->errmsg)) < 0)
 		wr.w->err = -ECONNREFUSED;
+	wr.times = times_file(&wr);
 	/* Ready, then wait for the start, or a stop. */
 	if (diot_team_ready(t, k) != 0 || wr.w->err)
 		goto out;
@@ -247,7 +274,7 @@ sw_writer_main(struct diot_team *t, int k, void *arg)
 	} else if (how == 1) {
 		wr.w->err = (int)r;
 		snprintf(wr.w->errmsg, sizeof(wr.w->errmsg), "writer %d, method %s: writing "
-		         "the ack log '%s' failed: %s%s", k, wr.x->m->name, wr.x->c->o->ack_log,
+		         "the ack log '%s' failed: %s%s", wr.k, wr.x->m->name, wr.x->c->o->ack_log,
 		         dio_strerror((int)r), r == -ETIMEDOUT ?
 		         " (the listener did not answer a record in time)" : "");
 		writer_times(&wr, 1);
@@ -257,6 +284,8 @@ sw_writer_main(struct diot_team *t, int k, void *arg)
 	}
 out:
 	wr.w->txns_total = wr.j;
+	if (wr.times != NULL)
+		fclose(wr.times);
 	dio_free(wr.buf);
 	dio_close(wr.f);
 	if (wr.ack.kind == DIOT_ACK_TCP && wr.ack.fd != wr.x->c->ack.fd)

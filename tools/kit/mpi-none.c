@@ -1,0 +1,68 @@
+/*
+ * mpi-none.c -- the kit's MPI team (mpi.h) in a build without MPI: every
+ * process is the only rank of a job of one.  Started by an MPI launcher,
+ * each process would run the whole job on its own: that is refused.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/kit/mpi.h"
+
+int
+diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
+{
+	(void)argc;
+	(void)argv;
+	memset(m, 0, sizeof(*m));
+	m->size = 1;
+	if (diot_mpi_launched()) {
+		snprintf(why, wl, "started by an MPI launcher, but built without MPI: "
+		         "every rank would run the whole job alone (configure "
+		         "--with-mpi, with an MPI's development files installed)");
+		return -1;
+	}
+	return 0;
+}
+
+void
+diot_mpi_leave(struct diot_mpi *m)
+{
+	m->on = 0;
+}
+
+void
+diot_mpi_barrier(const struct diot_mpi *m)
+{
+	(void)m;
+}
+
+void
+diot_mpi_bcast(const struct diot_mpi *m, void *buf, size_t len)
+{
+	(void)m;
+	(void)buf;
+	(void)len;
+}
+
+void
+diot_mpi_gather(const struct diot_mpi *m, const void *mine, void *all, size_t len)
+{
+	(void)m;
+	if (all != NULL && all != mine)
+		memcpy(all, mine, len);
+}
+
+int
+diot_mpi_max(const struct diot_mpi *m, int v)
+{
+	(void)m;
+	return v;
+}
+
+const char *
+diot_mpi_library(void)
+{
+	return NULL;
+}

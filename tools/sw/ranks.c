@@ -1,0 +1,365 @@
+/*
+ * ranks.c -- sync-write as the ranks of an MPI job (mpirun -np N
+ * sync-write ...): one more kind of team (tools/kit/mpi.h).
+ *
+ * Every rank runs --writers writers of its own; writer k of rank r is
+ * writer r x W + k of the whole job, so the regions (one shared file) or
+ * the files (--layout separate) of all ranks are disjoint, on a path every
+ * host sees.  Rank 0 prepares the target for all writers and tells the
+ * others what it made; before each point rank 0 empties or uncaches it,
+ * every rank starts its writers, and all release them together after a
+ * barrier; each measures for the same time.  After the point every rank
+ * sends rank 0 its verdict and its histogram: rank 0 merges the
+ * histograms, so the percentiles of all hosts together are those of one
+ * histogram of every transaction (not an average of averages), adds the
+ * ranks' transactions per second (each over its own, common, window), and
+ * tells every rank whether the run goes on.  Only rank 0 reports.
+ *
+ * Without MPI (or not started by a launcher) the job is one rank and
+ * every function here does what the run did before.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tools/kit/mpi.h"
+#include "tools/kit/team.h"
+#include "tools/kit/util.h"
+#include "tools/sw/sw.h"
+
+#define ON(c) ((c)->ranks.mpi != NULL && (c)->ranks.mpi->on)
+
+/* What every rank tells rank 0 after a point. */
+struct rank_rec {
+	int32_t verdict;          /* 1 measured, 0 not applicable, -1 stop */
+	int32_t status;           /* SW_*                                   */
+	int32_t region_full;
+	char note[400];
+	double txn_per_s, mb_per_s, wall_s, cpu_user, cpu_sys;
+	struct sw_verify verify;
+	struct diot_hist hist;    /* every writer of the rank               */
+};
+
+void
+sw_ranks_init(struct sw_ctx *c, struct diot_mpi *mpi)
+{
+	struct sw_ranks *R = &c->ranks;
+	int i, k;
+
+	R->mpi = mpi;
+	R->n = mpi->size;
+	R->host = calloc((size_t)R->n, sizeof(*R->host));
+	if (R->host == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	snprintf(R->host[0], sizeof(R->host[0]), "%s", mpi->host);
+	if (ON(c)) {
+		diot_mpi_gather(mpi, mpi->host, R->host, sizeof(R->host[0]));
+		diot_mpi_bcast(mpi, R->host, sizeof(R->host[0]) * (size_t)R->n);
+		/* One run: the same identity in every rank's stamps and logs. */
+		diot_mpi_bcast(mpi, &c->run_id, sizeof(c->run_id));
+	}
+	for (i = 0, R->nhosts = 0; i < R->n; i++) {
+		for (k = 0; k < i && strcmp(R->host[k], R->host[i]) != 0; k++)
+			;
+		R->nhosts += k == i;
+	}
+}
+
+void
+sw_ranks_free(struct sw_ctx *c)
+{
+	free(c->ranks.host);
+	c->ranks.host = NULL;
+}
+
+/* What ranks cannot do (usage errors, said by every rank), and the ack
+ * log's name for this rank ("%r" is the rank). */
+void
+sw_ranks_check_opts(struct sw_opts *o, const struct diot_mpi *mpi)
+{
+	static char ack[4096];
+	struct stat st;
+	const char *r;
+
+	if (!mpi->on)
+		return;
+	if (o->check_log || o->compare || o->listen)
+		diot_usage_error("%s is not run as MPI ranks: run it once, without mpirun",
+		                 o->check_log ? "--check" : o->compare ? "--compare"
+		                                           : "--listen");
+	if (o->noperands > 1)
+		diot_usage_error("several TARGETs are not measured as MPI ranks: name one "
+		                 "file every host sees");
+	if (o->target && stat(o->target, &st) == 0 && (S_ISBLK(st.st_mode) ||
+	                                               S_ISCHR(st.st_mode)))
+		diot_usage_error("'%s' is a device: as MPI ranks sync-write writes a file "
+		                 "that every host sees (a shared file system)", o->target);
+	if ((uint64_t)mpi->size * o->writers[o->nwriters - 1] > SW_MAX_WRITERS)
+		diot_usage_error("%d ranks x %" PRIu64 " writers: at most %d writers in "
+		                 "all", mpi->size, o->writers[o->nwriters - 1], SW_MAX_WRITERS);
+	if (o->ack_log == NULL)
+		return;
+	if (strcmp(o->ack_log, "-") == 0 || diot_ack_is_tcp(o->ack_log))
+		diot_usage_error("--ack-log '%s': as MPI ranks each rank writes a log file "
+		                 "of its own: name one with %%r (the rank), e.g. "
+		                 "--ack-log ack.%%r", o->ack_log);
+	r = strstr(o->ack_log, "%r");
+	if (r == NULL && mpi->size > 1)
+		diot_usage_error("--ack-log '%s': %d ranks would write one file: put %%r "
+		                 "(the rank) in the name, e.g. --ack-log %s.%%r", o->ack_log,
+		                 mpi->size, o->ack_log);
+	if (r != NULL) {
+		if (snprintf(ack, sizeof(ack), "%.*s%d%s", (int)(r - o->ack_log), o->ack_log,
+		             mpi->rank, r + 2) >= (int)sizeof(ack))
+			diot_usage_error("--ack-log: the name is too long");
+		o->ack_log = ack;
+	}
+}
+
+/*
+ * Rank 0 makes the target for the writers of all ranks (as one run would
+ * for ranks x W writers) and sends the others what it made; they write
+ * into it but never remove it.
+ */
+void
+sw_ranks_setup_target(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size)
+{
+	struct {
+		struct sw_target tg;
+		uint64_t region;
+	} made;
+	int k, all = (int)max_writers * c->ranks.n;
+
+	if (!ON(c)) {
+		sw_setup_target(c, max_writers, max_size);
+		return;
+	}
+	memset(&made, 0, sizeof(made));
+	if (c->ranks.mpi->rank == 0) {
+		sw_setup_target(c, (uint64_t)all, max_size);
+		made.tg = c->tg;
+		memset(made.tg.extra, 0, sizeof(made.tg.extra));
+		made.region = c->o->region;
+	}
+	diot_mpi_bcast(c->ranks.mpi, &made, sizeof(made));
+	if (c->ranks.mpi->rank == 0)
+		return;
+	c->tg = made.tg;
+	c->tg.created = 0;
+	c->tg.claim_fd = -1;
+	c->o->region = made.region;
+	c->o->region_set = 1;
+	for (k = 1; k < all && c->o->layout == SW_LAYOUT_SEPARATE; k++) {
+		size_t len = strlen(c->tg.path) + 16;
+
+		c->tg.extra[k] = malloc(len);
+		if (c->tg.extra[k] == NULL)
+			diot_die(DIOT_EXIT_FAIL, "out of memory");
+		snprintf(c->tg.extra[k], len, "%s.%d", c->tg.path, k);
+	}
+}
+
+/* This rank's writers among all; rank 0 readies the target for all. */
+void
+sw_ranks_prepare_point(const struct sw_ctx *c, struct sw_wctx *x)
+{
+	int rank = ON(c) ? c->ranks.mpi->rank : 0;
+
+	x->first = rank * x->writers;
+	x->all = x->writers * c->ranks.n;
+	if (rank == 0 && !c->tg.is_dev)
+		sw_prepare_point(c, x->all);
+	if (ON(c))
+		diot_mpi_barrier(c->ranks.mpi);   /* nobody writes before that */
+}
+
+/* Every rank waits for all the others: before the target is made (every
+ * rank has claimed its outputs), and before writers are released (every
+ * rank's are ready, so all start together). */
+void
+sw_ranks_meet(const struct sw_ctx *c)
+{
+	if (ON(c))
+		diot_mpi_barrier(c->ranks.mpi);
+}
+
+/* ------------------------------------------------------------ merging */
+
+static void
+rank_rec_of(struct rank_rec *rec, const struct sw_point *p, struct diot_team *t, int r)
+{
+	int k;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->verdict = r > 0 ? 1 : r;
+	rec->status = p->status;
+	rec->region_full = p->region_full;
+	snprintf(rec->note, sizeof(rec->note), "%s", p->note);
+	rec->verify = p->verify;
+	diot_hist_reset(&rec->hist);
+	if (p->per == NULL)          /* not applicable: nothing was run */
+		return;
+	for (k = 0; k < p->writers; k++)
+		diot_hist_merge(&rec->hist, &((const struct sw_wres *)diot_team_result(t, k))->hist);
+	rec->txn_per_s = p->agg.txn_per_s;
+	rec->mb_per_s = p->agg.mb_per_s;
+	rec->wall_s = p->agg.wall_s;
+	rec->cpu_user = p->agg.cpu_user_s;
+	rec->cpu_sys = p->agg.cpu_sys_s;
+}
+
+/* The verdict of the job: the first rank that stopped, or that could not
+ * run the point, names itself in the note. */
+static int
+job_verdict(const struct sw_ctx *c, struct sw_point *p, const struct rank_rec *rec)
+{
+	int i, want;
+
+	for (want = -1; want <= 0; want++)
+		for (i = 0; i < c->ranks.n; i++)
+			if (rec[i].verdict == want) {
+				p->status = rec[i].status;
+				snprintf(p->note, sizeof(p->note), "rank %d on %s: %s", i,
+				         c->ranks.host[i], rec[i].note);
+				return want;
+			}
+	return 1;
+}
+
+/* One host's ranks together (--per-host rows). */
+static void
+host_rows(const struct sw_ctx *c, struct sw_point *p, const struct rank_rec *rec, int W)
+{
+	struct diot_hist *h = malloc(sizeof(*h));
+	int i, k, n = 0;
+
+	p->hosts = calloc((size_t)c->ranks.nhosts, sizeof(*p->hosts));
+	if (p->hosts == NULL || h == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	for (i = 0; i < c->ranks.n; i++) {
+		struct sw_host_row *row = NULL;
+		double cu = 0, cs = 0, tps = 0, mbs = 0, wall = 0;
+
+		for (k = 0; k < n; k++)
+			if (strcmp(p->hosts[k].host, c->ranks.host[i]) == 0)
+				break;
+		if (k < n)
+			continue;           /* that host's row is made */
+		row = &p->hosts[n++];
+		snprintf(row->host, sizeof(row->host), "%s", c->ranks.host[i]);
+		diot_hist_reset(h);
+		for (k = i; k < c->ranks.n; k++) {
+			if (strcmp(c->ranks.host[k], row->host) != 0)
+				continue;
+			diot_hist_merge(h, &rec[k].hist);
+			row->ranks++;
+			cu += rec[k].cpu_user;
+			cs += rec[k].cpu_sys;
+			tps += rec[k].txn_per_s;
+			mbs += rec[k].mb_per_s;
+			if (rec[k].wall_s > wall)
+				wall = rec[k].wall_s;
+		}
+		row->writers = row->ranks * W;
+		sw_stats_from(&row->s, h, p->size, 0, (uint64_t)(wall * 1e9), cu, cs);
+		row->s.txn_per_s = tps;
+		row->s.mb_per_s = mbs;
+	}
+	p->nhosts = n;
+	free(h);
+}
+
+/* Rank 0: the point of the whole job from every rank's record. */
+static void
+merge_at_rank0(const struct sw_ctx *c, struct sw_point *p, const struct rank_rec *rec,
+               const struct sw_stats *per, int W)
+{
+	struct diot_hist *all = malloc(sizeof(*all));
+	double cu = 0, cs = 0, tps = 0, mbs = 0, wall = 0;
+	int i;
+
+	if (all == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	diot_hist_reset(all);
+	memset(&p->verify, 0, sizeof(p->verify));
+	for (i = 0; i < c->ranks.n; i++) {
+		diot_hist_merge(all, &rec[i].hist);
+		cu += rec[i].cpu_user;
+		cs += rec[i].cpu_sys;
+		tps += rec[i].txn_per_s;
+		mbs += rec[i].mb_per_s;
+		if (rec[i].wall_s > wall)
+			wall = rec[i].wall_s;
+		p->region_full |= rec[i].region_full;
+		p->verify.done |= rec[i].verify.done;
+		p->verify.checked += rec[i].verify.checked;
+		p->verify.ok += rec[i].verify.ok;
+		p->verify.missing += rec[i].verify.missing;
+		p->verify.corrupt += rec[i].verify.corrupt;
+		p->verify.stale += rec[i].verify.stale;
+		p->verify.misplaced += rec[i].verify.misplaced;
+	}
+	/* Each rank's rate is over its own window, all started together and
+	 * as long: the job's rate is their sum. */
+	sw_stats_from(&p->agg, all, p->size, 0, (uint64_t)(wall * 1e9), cu, cs);
+	p->agg.txn_per_s = tps;
+	p->agg.mb_per_s = mbs;
+	free(p->per);
+	p->per = malloc(sizeof(*per) * (size_t)W * (size_t)c->ranks.n);
+	if (p->per == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	memcpy(p->per, per, sizeof(*per) * (size_t)W * (size_t)c->ranks.n);
+	host_rows(c, p, rec, W);
+	free(all);
+}
+
+/*
+ * After a point: every rank's verdict and results to rank 0, which makes
+ * the job's point (p at rank 0) and says whether the run goes on: the
+ * verdict every rank returns (as point_verdict: 1, 0 or -1).
+ */
+int
+sw_ranks_merge(struct sw_ctx *c, struct sw_point *p, struct diot_team *t, int r)
+{
+	struct rank_rec mine, *rec = NULL;
+	struct sw_stats *per = NULL, *zero = NULL;
+	int W = p->writers, rank0, verdict = r > 0 ? 1 : r;
+
+	if (!ON(c))
+		return r;
+	rank0 = c->ranks.mpi->rank == 0;
+	rank_rec_of(&mine, p, t, r);
+	if (rank0) {
+		rec = malloc(sizeof(*rec) * (size_t)c->ranks.n);
+		per = calloc((size_t)W * (size_t)c->ranks.n, sizeof(*per));
+		if (rec == NULL || per == NULL)
+			diot_die(DIOT_EXIT_FAIL, "out of memory");
+	}
+	if (p->per == NULL && (zero = calloc((size_t)W, sizeof(*zero))) == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	diot_mpi_gather(c->ranks.mpi, &mine, rec, sizeof(mine));
+	diot_mpi_gather(c->ranks.mpi, p->per ? p->per : zero, per, sizeof(*per) * (size_t)W);
+	if (rank0) {
+		verdict = job_verdict(c, p, rec);
+		if (verdict > 0 || p->status == SW_ERROR || p->status == SW_INTERRUPTED)
+			merge_at_rank0(c, p, rec, per, W);
+		p->writers = W * c->ranks.n;
+		p->ranks = c->ranks.n;
+	}
+	diot_mpi_bcast(c->ranks.mpi, &verdict, sizeof(verdict));
+	free(rec);
+	free(per);
+	free(zero);
+	return verdict;
+}
+
+/* The run's exit status, the same at every rank: the worst of them. */
+int
+sw_ranks_status(const struct sw_ctx *c, int status)
+{
+	return ON(c) ? diot_mpi_max(c->ranks.mpi, status) : status;
+}
