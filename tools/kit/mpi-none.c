@@ -61,6 +61,33 @@ diot_mpi_max(const struct diot_mpi *m, int v)
 	return v;
 }
 
+int
+diot_mpi_sum(const struct diot_mpi *m, int v)
+{
+	(void)m;
+	return v;
+}
+
+void
+diot_mpi_tell_stop(struct diot_mpi *m)
+{
+	m->told = 1;
+}
+
+int
+diot_mpi_stop_asked(struct diot_mpi *m)
+{
+	(void)m;
+	return -1;
+}
+
+void
+diot_mpi_stop_settle(struct diot_mpi *m, int tellers)
+{
+	(void)tellers;
+	m->told = m->heard = 0;
+}
+
 const char *
 diot_mpi_library(void)
 {

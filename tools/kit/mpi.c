@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -30,13 +31,15 @@ int
 diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
 {
 	struct utsname un;
-	int r;
+	int r, provided = 0;
 
 	memset(m, 0, sizeof(*m));
 	m->size = 1;
 	if (!diot_mpi_launched())
 		return 0;
-	r = MPI_Init(argc, argv);
+	/* Funneled: only the thread that joined calls MPI (writer threads,
+	 * where a tool has them, never do). */
+	r = MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
 	if (r != MPI_SUCCESS) {
 		snprintf(why, wl, "MPI_Init failed (error %d)", r);
 		return -1;
@@ -108,6 +111,98 @@ diot_mpi_max(const struct diot_mpi *m, int v)
 	if (m->on)
 		MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	return r;
+}
+
+int
+diot_mpi_sum(const struct diot_mpi *m, int v)
+{
+	int r = v;
+
+	if (m->on)
+		MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	return r;
+}
+
+#define STOP_TAG 7301
+
+/* The sends in flight: a request and its one-int message per rank. */
+struct pending {
+	MPI_Request *req;
+	int *msg;
+};
+
+void
+diot_mpi_tell_stop(struct diot_mpi *m)
+{
+	struct pending *p;
+	int i;
+
+	if (!m->on || m->told)
+		return;
+	p = calloc(1, sizeof(*p));
+	if (p != NULL) {
+		p->req = calloc((size_t)m->size, sizeof(*p->req));
+		p->msg = calloc((size_t)m->size, sizeof(*p->msg));
+	}
+	if (p == NULL || p->req == NULL || p->msg == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	for (i = 0; i < m->size; i++) {
+		p->req[i] = MPI_REQUEST_NULL;
+		p->msg[i] = m->rank;
+		if (i != m->rank)
+			MPI_Isend(&p->msg[i], 1, MPI_INT, i, STOP_TAG, MPI_COMM_WORLD, &p->req[i]);
+	}
+	m->pending = p;
+	m->told = 1;
+}
+
+/* Receive one stop message (there is one); the rank that sent it. */
+static int
+take_stop(struct diot_mpi *m)
+{
+	int from = -1;
+
+	MPI_Recv(&from, 1, MPI_INT, MPI_ANY_SOURCE, STOP_TAG, MPI_COMM_WORLD,
+	         MPI_STATUS_IGNORE);
+	m->heard++;
+	return from;
+}
+
+int
+diot_mpi_stop_asked(struct diot_mpi *m)
+{
+	int flag = 0, first = -1, from;
+
+	if (!m->on)
+		return -1;
+	for (;;) {
+		MPI_Iprobe(MPI_ANY_SOURCE, STOP_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+		if (!flag)
+			return first;
+		from = take_stop(m);
+		if (first < 0)
+			first = from;
+	}
+}
+
+void
+diot_mpi_stop_settle(struct diot_mpi *m, int tellers)
+{
+	struct pending *p = m->pending;
+
+	if (!m->on)
+		return;
+	/* Every rank that told sent this one a message, except itself. */
+	while (m->heard < tellers - (m->told ? 1 : 0))
+		take_stop(m);
+	if (p != NULL) {
+		MPI_Waitall(m->size, p->req, MPI_STATUSES_IGNORE);
+		free(p->req);
+		free(p->msg);
+		free(p);
+	}
+	m->pending = NULL;
+	m->told = m->heard = 0;
 }
 
 const char *

@@ -23,6 +23,8 @@ struct diot_mpi {
 	int rank, size;                /* 0 and 1 when not on                 */
 	char host[DIOT_MPI_HOST_MAX];  /* this rank's host (node name)        */
 	char where[DIOT_MPI_HOST_MAX + 32]; /* "rank 2 on h2", for messages   */
+	int told, heard;               /* stop messages sent, received (below) */
+	void *pending;                 /* the sends of diot_mpi_tell_stop()   */
 };
 
 /* Was this process started by an MPI launcher (Open MPI, MPICH's hydra,
@@ -45,8 +47,23 @@ void diot_mpi_bcast(const struct diot_mpi *m, void *buf, size_t len);
 /* Every rank's len bytes of mine, in rank order, into all (size x len
  * bytes, read at rank 0 only; the other ranks may pass NULL). */
 void diot_mpi_gather(const struct diot_mpi *m, const void *mine, void *all, size_t len);
-/* The largest of every rank's v, at every rank. */
+/* The largest of every rank's v, and their sum, at every rank. */
 int diot_mpi_max(const struct diot_mpi *m, int v);
+int diot_mpi_sum(const struct diot_mpi *m, int v);
+
+/*
+ * Stopping the others in the middle of something (a point), without a
+ * collective they are not in: diot_mpi_tell_stop() sends every other rank
+ * a stop message and returns at once (once per rank and phase); each
+ * rank polls diot_mpi_stop_asked() (the rank that asked first, or -1).
+ * At the end of the phase, with every rank there, diot_mpi_stop_settle()
+ * receives the messages still on their way (tellers: how many ranks told,
+ * e.g. diot_mpi_sum(m, m->told)) and completes the sends, so that none is
+ * left for the next phase.
+ */
+void diot_mpi_tell_stop(struct diot_mpi *m);
+int diot_mpi_stop_asked(struct diot_mpi *m);
+void diot_mpi_stop_settle(struct diot_mpi *m, int tellers);
 
 /* Was the tool built with MPI? (for --version and the tests) */
 const char *diot_mpi_library(void);

@@ -54,6 +54,8 @@ struct diot_team {
 	diot_team_fn *fn;
 	void *arg;
 	int ready_r, ready_w, go_r, go_w;
+	pid_t parent;             /* the parent, seen from a member process */
+	int in_member;            /* this copy is a member process's        */
 };
 
 #define ALIGN_UP(x) (((x) + 63) / 64 * 64)
@@ -177,6 +179,15 @@ diot_team_go_ns(const struct diot_team *t)
 int
 diot_team_stopping(const struct diot_team *t)
 {
+	/* A member process whose parent died (SIGKILL, a rank of an MPI job
+	 * killed) stops too, rather than write on for nobody: asked every 64th
+	 * time, as getppid() is a system call.  (Threads of one member that
+	 * poll the outer team, as dio-dd's, share the count: an increment
+	 * lost between them only makes the check a little rarer.) */
+	static volatile unsigned polls;
+
+	if (t->in_member && (++polls & 63) == 0 && getppid() != t->parent)
+		return 1;
 	return t->sh->stop || (t->intr != NULL && *t->intr);
 }
 
@@ -396,12 +407,14 @@ diot_team_start(struct diot_team *t, diot_team_fn *fn, void *arg, int *failed)
 			m->started = 1;
 			continue;
 		}
+		t->parent = getpid();
 		m->pid = fork();
 		if (m->pid < 0) {
 			e = errno;
 			goto fail;
 		}
 		if (m->pid == 0) {
+			t->in_member = 1;
 			close_fd(&t->ready_r);
 			close_fd(&t->go_w);
 			if (t->flags & DIOT_TEAM_OWN_SESSION)

@@ -43,6 +43,7 @@ on_signal(int sig)
 }
 
 static void catch_signals(void);
+static void keep_outputs(struct sw_outputs *out);
 static int finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
                       const struct sw_point *pts, int n);
 
@@ -265,9 +266,14 @@ FILE *
 sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 {
 	const struct sw_opts *o = c->o;
-	FILE *fp = SW_RANK0(c) ? sw_open_results(o, out) : NULL;   /* rank 0 reports */
+	FILE *fp = NULL;
 	struct stat st;
 	int r;
+
+	if (SW_RANK0(c))
+		fp = sw_open_results(o, out);
+	else                    /* a rank other than 0 reports nothing: its */
+		keep_outputs(out);  /* output is its ack log */
 
 	if (SW_ACK_ON(c)) {
 		r = sw_ack_line(&c->ack, "# sync-write ack-log 1\n");
@@ -372,16 +378,24 @@ sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts, int tot
 	}
 }
 
+/* The claimed outputs are the run's from now on: kept at exit. */
+static void
+keep_outputs(struct sw_outputs *out)
+{
+	int i;
+
+	for (i = 0; i < out->nkept; i++)
+		diot_out_keep(&out->created, out->kept[i]);
+}
+
 /* The run goes ahead: the claimed outputs are the run's from now on (kept
  * at exit), and the results stream is opened (standard output or -o). */
 FILE *
 sw_open_results(const struct sw_opts *o, struct sw_outputs *out)
 {
 	FILE *fp = stdout;
-	int i;
 
-	for (i = 0; i < out->nkept; i++)
-		diot_out_keep(&out->created, out->kept[i]);
+	keep_outputs(out);
 	if (o->output && strcmp(o->output, "-") != 0) {
 		fp = fopen(o->output, "w");
 		if (fp == NULL)

@@ -104,6 +104,7 @@ progress(void *arg)
 	char sz[32], line[200];
 	uint64_t n = 0;
 
+	sw_ranks_watch(c, g->t, W);       /* MPI ranks: one stops, all stop */
 	if (!c->progress_on)
 		return;
 	for (k = 0; k < W; k++)
@@ -156,7 +157,7 @@ point_na(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
  * memory...) gets an error of its own (the team stopped the others).
  */
 static void
-note_deaths(struct diot_team *t, int W)
+note_deaths(struct diot_team *t, int W, int first)
 {
 	int k, code, how;
 
@@ -169,10 +170,10 @@ note_deaths(struct diot_team *t, int W)
 		w->err = -ECHILD;
 		if (how == DIOT_END_SIGNAL)
 			snprintf(w->errmsg, sizeof(w->errmsg), "writer %d was killed by "
-			         "signal %d", k, code);
+			         "signal %d", first + k, code);
 		else
 			snprintf(w->errmsg, sizeof(w->errmsg), "writer %d exited (status %d) "
-			         "without finishing", k, code);
+			         "without finishing", first + k, code);
 	}
 }
 
@@ -211,7 +212,7 @@ run_team(struct sw_ctx *c, struct sw_wctx *x, const struct sw_point *p,
 	g.total = total;
 	diot_team_wait(t, 200, progress, &g);
 	progress_clear(c);
-	note_deaths(t, x->writers);
+	note_deaths(t, x->writers, x->first);
 	return t;
 }
 

@@ -52,6 +52,7 @@ sw_ranks_init(struct sw_ctx *c, struct diot_mpi *mpi)
 
 	R->mpi = mpi;
 	R->n = mpi->size;
+	R->stopped_by = -1;
 	R->host = calloc((size_t)R->n, sizeof(*R->host));
 	if (R->host == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
@@ -185,6 +186,30 @@ sw_ranks_meet(const struct sw_ctx *c)
 {
 	if (ON(c))
 		diot_mpi_barrier(c->ranks.mpi);
+}
+
+/*
+ * While the writers write (the team's tick): a rank whose point goes
+ * wrong (a writer failed or died, a signal) tells the others at once, and
+ * a rank told stops its writers, so that the point ends on every rank.
+ */
+void
+sw_ranks_watch(struct sw_ctx *c, struct diot_team *t, int W)
+{
+	struct diot_mpi *m = c->ranks.mpi;
+	int k, wrong;
+
+	if (!ON(c))
+		return;
+	if (!m->told && c->ranks.stopped_by < 0) {
+		wrong = diot_team_stopping(t);
+		for (k = 0; k < W && !wrong; k++)
+			wrong = ((const struct sw_wres *)diot_team_result(t, k))->err != 0;
+		if (wrong)
+			diot_mpi_tell_stop(m);
+	}
+	if (c->ranks.stopped_by < 0 && (c->ranks.stopped_by = diot_mpi_stop_asked(m)) >= 0)
+		diot_team_stop(t);
 }
 
 /* ------------------------------------------------------------ merging */
@@ -351,6 +376,9 @@ sw_ranks_merge(struct sw_ctx *c, struct sw_point *p, struct diot_team *t, int r)
 		p->ranks = c->ranks.n;
 	}
 	diot_mpi_bcast(c->ranks.mpi, &verdict, sizeof(verdict));
+	/* No stop message of this point is left for the next one. */
+	diot_mpi_stop_settle(c->ranks.mpi, diot_mpi_sum(c->ranks.mpi, c->ranks.mpi->told));
+	c->ranks.stopped_by = -1;
 	free(rec);
 	free(per);
 	free(zero);

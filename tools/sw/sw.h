@@ -108,6 +108,7 @@ struct sw_ranks {
 	int n;                              /* ranks                          */
 	char (*host)[DIOT_MPI_HOST_MAX];    /* each rank's host (all ranks)   */
 	int nhosts;                         /* distinct hosts                 */
+	int stopped_by;                     /* the rank that stopped the point */
 };
 #define SW_RANK0(c) ((c)->ranks.mpi == NULL || (c)->ranks.mpi->rank == 0)
 
@@ -304,6 +305,7 @@ void sw_ranks_check_opts(struct sw_opts *o, const struct diot_mpi *mpi);
 void sw_ranks_setup_target(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size);
 void sw_ranks_prepare_point(const struct sw_ctx *c, struct sw_wctx *x);
 void sw_ranks_meet(const struct sw_ctx *c);
+void sw_ranks_watch(struct sw_ctx *c, struct diot_team *t, int W);
 int sw_ranks_merge(struct sw_ctx *c, struct sw_point *p, struct diot_team *t, int r);
 int sw_ranks_status(const struct sw_ctx *c, int status);
 void sw_ranks_free(struct sw_ctx *c);

@@ -1,0 +1,106 @@
+# mpi-lib.sh -- sourced by the MPI tests: launch ranks with the MPI the
+# tools were built with (configure's MPIEXEC and MPI_FLAVOR), either on
+# test hosts made on this machine (as root: network namespaces h1, h2
+# joined by a bridge, each with a host name of its own, the ranks started
+# in them by mpirun through an rsh agent, all seeing one directory) or,
+# without root, all on this host.
+#
+#   mpi_need                skip unless the tools were built with MPI
+#   mpi_hosts_up WORKDIR    make the hosts (sets mpi_mode: netns or local)
+#   "$mpi_run" NP ARGS...   run NP ranks (a script: timeout can bound it)
+#   mpi_hosts_down          remove what mpi_hosts_up made (trap it)
+
+mpi_mode=local
+mpi_net=
+mpi_agent=
+
+mpi_need() {
+	[ -n "$MPIEXEC" ] || skip "the tools were built without MPI (configure found no mpicc; apt-get install libopenmpi-dev openmpi-bin)"
+	"$top_builddir/tools/sync-write" --version | grep -q '^MPI: not built' &&
+		skip "sync-write was built without MPI"
+	[ -x "$MPIEXEC" ] || skip "no launcher $MPIEXEC"
+	if [ "$MPI_FLAVOR" = openmpi ] && [ "$(id -u)" -eq 0 ]; then
+		# Open MPI refuses root unless told twice.
+		OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+		export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+	fi
+	# Leaks inside the MPI library are not ours (sanitizer builds).
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	export ASAN_OPTIONS
+}
+
+mpi_hosts_up() {
+	_w=$1
+	mpi_write_run "$_w"
+	if [ "$(id -u)" -ne 0 ] || [ "$(uname -s)" != Linux ] ||
+	   ! command -v ip >/dev/null 2>&1 || ! command -v unshare >/dev/null 2>&1; then
+		echo "note: the ranks run on this host only (test hosts need root, ip and unshare)"
+		return 0
+	fi
+	# A subnet and names of this run's own (interface names <= 15 chars).
+	_n=$(( $$ % 200 + 20 ))
+	mpi_net=dio$_n
+	if ! ip link add "$mpi_net-br" type bridge 2>/dev/null; then
+		echo "note: cannot make a bridge here; the ranks run on this host only"
+		mpi_net=
+		return 0
+	fi
+	ip addr add "10.231.$_n.1/24" dev "$mpi_net-br" && ip link set "$mpi_net-br" up || return 1
+	_i=0
+	for _h in h1 h2; do
+		_i=$((_i + 1))
+		ip netns add "$mpi_net-$_h" &&
+		ip link add "$mpi_net-v$_i" type veth peer name eth0 netns "$mpi_net-$_h" &&
+		ip link set "$mpi_net-v$_i" master "$mpi_net-br" up &&
+		ip -n "$mpi_net-$_h" addr add "10.231.$_n.1$_i/24" dev eth0 &&
+		ip -n "$mpi_net-$_h" link set eth0 up &&
+		ip -n "$mpi_net-$_h" link set lo up || return 1
+	done
+	# The rsh agent: skip ssh-style options, then run the command in the
+	# host's namespace under the host's name.
+	mpi_agent=$_w/mpi-agent
+	cat >"$mpi_agent" <<EOF
+#!/bin/sh
+while [ \$# -gt 0 ]; do case \$1 in -*) shift ;; *) break ;; esac; done
+host=\$1; shift
+exec ip netns exec "$mpi_net-\$host" unshare --uts sh -c 'hostname "\$0" && exec sh -c "\$1"' "\$host" "\$*"
+EOF
+	chmod +x "$mpi_agent"
+	mpi_subnet=10.231.$_n.0/24
+	mpi_iface=$mpi_net-br
+	mpi_mode=netns
+	mpi_write_run "$_w"
+}
+
+mpi_hosts_down() {
+	[ -n "$mpi_net" ] || return 0
+	ip netns del "$mpi_net-h1" 2>/dev/null
+	ip netns del "$mpi_net-h2" 2>/dev/null
+	ip link del "$mpi_net-br" 2>/dev/null
+	mpi_net=
+}
+
+# The launcher, a script so that timeout(1) can bound it: WORKDIR/mpi-run
+# NP ARGS... runs NP ranks of ARGS (in netns mode ranks 0..NP-NP/2-1 on h1,
+# the rest on h2); the environment's DIO_SW_TIMES goes along.
+mpi_write_run() {
+	mpi_run=$1/mpi-run
+	{
+		echo '#!/bin/sh'
+		echo 'np=$1; shift'
+		echo 'hosts="h1:$((np - np / 2)),h2:$((np / 2))"'
+		if [ "$MPI_FLAVOR" = openmpi ] && [ "$mpi_mode" = netns ]; then
+			echo "exec '$MPIEXEC' -np \"\$np\" --host \"\$hosts\" --mca plm_rsh_agent '$mpi_agent' \\"
+			echo "  --mca btl tcp,self --mca btl_tcp_if_include $mpi_subnet --mca oob_tcp_if_include $mpi_subnet \\"
+			echo '  ${DIO_SW_TIMES:+-x DIO_SW_TIMES} -x ASAN_OPTIONS "$@"'
+		elif [ "$MPI_FLAVOR" = openmpi ]; then
+			echo "exec '$MPIEXEC' -np \"\$np\" --oversubscribe --mca btl tcp,self \\"
+			echo '  ${DIO_SW_TIMES:+-x DIO_SW_TIMES} -x ASAN_OPTIONS "$@"'
+		elif [ "$mpi_mode" = netns ]; then
+			echo "exec '$MPIEXEC' -n \"\$np\" -hosts \"\$hosts\" -launcher ssh -launcher-exec '$mpi_agent' -iface $mpi_iface \"\$@\""
+		else
+			echo "exec '$MPIEXEC' -n \"\$np\" \"\$@\""
+		fi
+	} >"$mpi_run"
+	chmod +x "$mpi_run"
+}

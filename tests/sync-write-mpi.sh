@@ -1,0 +1,190 @@
+#!/bin/sh
+# sync-write-mpi.sh -- sync-write as the ranks of an MPI job (mpirun -np N
+# sync-write ...), on two test hosts made of network namespaces as root,
+# on this host otherwise (tests/mpi-lib.sh):
+#  - the merged statistics are those of every rank's raw times together
+#    (DIO_SW_TIMES dumps them): count, mean, min, max exactly, and p50,
+#    p90, p99, p99.9 the value one histogram of all times gives; per host
+#    the same from that host's times;
+#  - regions and files of all ranks never overlap (--verify, shared and
+#    separate layouts), and the job's files are removed at the end;
+#  - a writer killed on one rank stops the point on every rank, the
+#    report names the rank and its host; a rank killed ends the job with
+#    an error naming it; a rank refused at start ends every rank; nothing
+#    hangs (every run under timeout);
+#  - 1 rank x 4 writers and 4 ranks x 1 writer on one host give the same
+#    transactions/s within noise (medians of interleaved pairs);
+#  - what ranks cannot do is refused with a message.
+. "${top_srcdir:-.}/tests/lib.sh"
+. "$top_srcdir/tests/mpi-lib.sh"
+
+mpi_need
+need_cmd python3 python3
+need_cmd timeout coreutils
+SW=$top_builddir/tools/sync-write
+work=$(mktemp -d "$top_builddir/sw-mpi.XXXXXX") || hard "mktemp"
+chmod 755 "$work"
+cleanup() {
+	mpi_hosts_down
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+mpi_hosts_up "$work" || hard "cannot make the test hosts"
+if [ "$mpi_mode" = netns ]; then hosts="h1 h2"; else hosts=$(uname -n); fi
+echo "MPI: $($SW --version | sed -n 's/^MPI: //p') via $MPIEXEC; ranks on: $hosts"
+
+run() { timeout 300 "$mpi_run" "$@"; }
+
+# 1. Merged statistics against the raw times of every rank.
+mkdir "$work/times" "$work/d1" && chmod 777 "$work/times" "$work/d1"
+DIO_SW_TIMES=$work/times run 4 "$SW" -q -m fdatasync -s 4k -w 2 -n 150 --dir "$work/d1" \
+	-f json -o "$work/merged.json" --per-host >"$work/r1.out" 2>&1
+rc=$?
+if [ $rc -ne 0 ]; then
+	bad "4 ranks x 2 writers: exit $rc"; sed 's/^/    /' "$work/r1.out"
+else
+	python3 "$top_srcdir/tests/mpi-merged.py" "$work/merged.json" "$work/times" "$hosts" 2 ||
+		fail=1
+	python3 -c 'import jsonschema' 2>/dev/null &&
+	python3 - "$top_srcdir/tools/sync-write.schema.json" "$work/merged.json" <<'EOF' || fail=1
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+print("ok   the merged result is valid against tools/sync-write.schema.json")
+EOF
+fi
+[ -z "$(ls "$work/d1")" ] && ok "the job's temporary file is removed" ||
+	bad "left in the directory: $(ls "$work/d1")"
+
+# 2. No overlap between ranks: every slot read back holds its own writer's
+#    transaction, in one shared file and in a file per writer.
+for layout in shared separate; do
+	out=$(run 4 "$SW" -q -m fdatasync,dsync -s 4k,16k -w 1,2 -n 60 --layout $layout \
+		--verify --dir "$work/d1" 2>&1)
+	rc=$?
+	nv=$(printf '%s\n' "$out" | grep -c 'verify: .* 0 missing, 0 corrupt, 0 stale, 0 misplaced$')
+	if [ $rc -eq 0 ] && [ "$nv" -eq 8 ]; then
+		ok "--layout $layout: 8 points of 4 ranks verified, nothing misplaced"
+	else
+		bad "--layout $layout: exit $rc, $nv of 8 points verified clean"
+		printf '%s\n' "$out" | sed 's/^/    /'
+	fi
+	[ -z "$(ls "$work/d1")" ] || bad "--layout $layout left: $(ls "$work/d1")"
+done
+
+# The pids of a job's sync-write processes (by a marker in their command
+# line; the launcher's and timeout's lines hold it too, so by name): the
+# writers (whose parent is a sync-write) or the ranks (whose is not).
+procs() {
+	for _p in $(pgrep -f -- "$1"); do
+		case $(ps -o comm= -p "$_p") in *sync-write) ;; *) continue ;; esac
+		_pp=$(ps -o ppid= -p "$_p" | tr -d ' ')
+		case $(ps -o comm= -p "$_pp") in
+		*sync-write) [ "$2" = writer ] && echo "$_p" ;;
+		*) [ "$2" = rank ] && echo "$_p" ;;
+		esac
+	done
+}
+
+# kill_one MARKER writer|rank OUT: start a 4-rank job, kill one of its
+# writers or ranks once all are running, wait for the job; sets rc, took.
+kill_one() {
+	run 4 "$SW" -q -m fdatasync -s 4k -w 2 -t 30s --dir "$work/d1" --label "$1" \
+		>"$3" 2>&1 &
+	_job=$!
+	victim=
+	for _i in $(seq 1 150); do
+		[ "$(procs "$1" writer | wc -l)" -eq 8 ] && victim=$(procs "$1" "$2" | tail -n 1)
+		[ -n "$victim" ] && break
+		sleep 0.1
+	done
+	start=$(date +%s)
+	[ -n "$victim" ] && sleep 1 && kill -9 "$victim"
+	wait $_job
+	rc=$?
+	took=$(( $(date +%s) - start ))
+}
+
+# 3. Failures end every rank, with the rank and host named; nothing hangs.
+#    a) A writer of one rank killed: the point stops on every rank.
+kill_one "sw-mpi-w-$$" writer "$work/k1.out"
+pat='rank [0-3] on [^ ]*: writer [0-7] was killed by signal 9'
+if [ -n "$victim" ] && [ $rc -eq 1 ] && [ $took -lt 25 ] && grep -q "$pat" "$work/k1.out"; then
+	ok "a writer killed: every rank stopped after ${took}s, exit 1: $(grep -o "$pat" "$work/k1.out" | head -n 1)"
+else
+	bad "a writer killed (pid ${victim:-none found}): exit $rc after ${took}s"
+	sed 's/^/    /' "$work/k1.out"
+fi
+[ -z "$(ls "$work/d1")" ] || bad "the stopped job left: $(ls "$work/d1")"
+#    b) A rank killed: the launcher ends the job and names the rank.
+kill_one "sw-mpi-r-$$" rank "$work/k2.out"
+if [ -n "$victim" ] && [ $rc -ne 0 ] && [ $took -lt 25 ] && grep -qi "rank [0-3]" "$work/k2.out"; then
+	ok "a rank killed: the job ended after ${took}s, exit $rc: $(grep -i 'rank [0-3]' "$work/k2.out" | head -n 1)"
+else
+	bad "a rank killed (pid ${victim:-none found}): exit $rc after ${took}s"
+	sed 's/^/    /' "$work/k2.out"
+fi
+sleep 1
+if pgrep -f -- "sw-mpi-[wr]-$$" >/dev/null; then
+	bad "processes left: $(pgrep -af -- "sw-mpi-[wr]-$$")"
+	pkill -9 -f -- "sw-mpi-[wr]-$$"
+fi
+rm -f "$work"/d1/sync-write.*     # a rank killed cannot remove the job's file
+#    c) One rank refused at start (its ack log exists): every rank ends.
+: >"$work/ack.3"
+out=$(run 4 "$SW" -q -m fdatasync -s 4k -n 10 --dir "$work/d1" --ack-log "$work/ack.%r" 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q "rank 3 on [^ ]*: --ack-log '$work/ack.3'"; then
+	ok "a rank refused at start: exit 2: $(printf '%s\n' "$out" | grep "rank 3 on" | head -n 1)"
+else
+	bad "a rank refused at start: exit $rc"; printf '%s\n' "$out" | sed 's/^/    /'
+fi
+[ -z "$(ls "$work/d1")" ] || bad "the refused job left: $(ls "$work/d1")"
+rm -f "$work"/ack.*
+
+# 4. Ack logs per rank: each rank's log, each --check clean.
+out=$(run 2 "$SW" -q -m fdatasync -s 4k -w 2 -n 40 --keep "$work/t4" --ack-log "$work/ack.%r" 2>&1)
+rc=$?
+ck0=$("$SW" --check "$work/ack.0" "$work/t4" 2>&1); c0=$?
+ck1=$("$SW" --check "$work/ack.1" "$work/t4" 2>&1); c1=$?
+if [ $rc -eq 0 ] && [ $c0 -eq 0 ] && [ $c1 -eq 0 ]; then
+	ok "--ack-log ack.%r: a log per rank, --check of each: $(printf '%s\n' "$ck1" | tail -n 1)"
+else
+	bad "--ack-log ack.%r: run exit $rc, checks $c0 $c1"
+	printf '%s\n%s\n%s\n' "$out" "$ck0" "$ck1" | sed 's/^/    /'
+fi
+rm -f "$work"/ack.* "$work/t4"
+
+# 5. What ranks cannot do.
+expect_exit 2 "2 ranks would write one file: put %r" run 2 "$SW" -q -n 5 --dir "$work/d1" --ack-log "$work/x.log"
+expect_exit 2 "each rank writes a log file of its own" run 2 "$SW" -q -n 5 --dir "$work/d1" --ack-log tcp:127.0.0.1:9
+expect_exit 2 "is not run as MPI ranks" run 2 "$SW" --compare "$work/merged.json" "$work/merged.json"
+expect_exit 2 "several TARGETs are not measured as MPI ranks" run 2 "$SW" -q -n 5 "$work/a" "$work/b"
+expect_exit 2 "is a device: as MPI ranks" run 2 "$SW" -q -n 5 --force /dev/null
+[ -e "$work/a" ] || [ -e "$work/x.log" ] && bad "a refused job created files"
+
+# 6. One host, 1 rank x 4 writers against 4 ranks x 1 writer: the same
+#    transactions/s within noise (medians of 3 interleaved pairs).
+mpi_mode=local
+mpi_write_run "$work"
+a= b=
+for i in 1 2 3; do
+	x=$(run 1 "$SW" -q -m fdatasync -s 4k -w 4 -t 1s --dir "$work/d1" -f csv | awk -F, 'NR == 2 {print $18}')
+	y=$(run 4 "$SW" -q -m fdatasync -s 4k -w 1 -t 1s --dir "$work/d1" -f csv | awk -F, 'NR == 2 {print $18}')
+	a="$a $x" b="$b $y"
+done
+python3 - "$a" "$b" <<'EOF' || fail=1
+import statistics, sys
+a = [float(v) for v in sys.argv[1].split()]
+b = [float(v) for v in sys.argv[2].split()]
+r = statistics.median(b) / statistics.median(a) if len(a) == 3 and len(b) == 3 else 0
+print(("ok   " if 0.6 <= r <= 1.67 else "FAIL ") + "one host: 1 rank x 4 writers %.0f txn/s, "
+      "4 ranks x 1 writer %.0f txn/s (medians of %s and %s): ratio %.2f (within noise: 0.6..1.67)"
+      % (statistics.median(a), statistics.median(b), a, b, r))
+sys.exit(0 if 0.6 <= r <= 1.67 else 1)
+EOF
+
+exit $fail
