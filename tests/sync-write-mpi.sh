@@ -119,10 +119,13 @@ else
 	sed 's/^/    /' "$work/k1.out"
 fi
 [ -z "$(ls "$work/d1")" ] || bad "the stopped job left: $(ls "$work/d1")"
-#    b) A rank killed: the launcher ends the job and names the rank.
+#    b) A rank killed: the launcher ends the job and says where (Open MPI:
+#    "process rank R with PID P on node H exited on signal 9"; MPICH: "BAD
+#    TERMINATION ... PID P RUNNING AT H").
 kill_one "sw-mpi-r-$$" rank "$work/k2.out"
-if [ -n "$victim" ] && [ $rc -ne 0 ] && [ $took -lt 25 ] && grep -qi "rank [0-3]" "$work/k2.out"; then
-	ok "a rank killed: the job ended after ${took}s, exit $rc: $(grep -i 'rank [0-3]' "$work/k2.out" | head -n 1)"
+pat='rank [0-3] with PID [0-9]* on node [^ ]*|PID [0-9]* RUNNING AT [^ ]*'
+if [ -n "$victim" ] && [ $rc -ne 0 ] && [ $took -lt 25 ] && grep -Eq "$pat" "$work/k2.out"; then
+	ok "a rank killed: the job ended after ${took}s, exit $rc: $(grep -Eo "$pat" "$work/k2.out" | head -n 1)"
 else
 	bad "a rank killed (pid ${victim:-none found}): exit $rc after ${took}s"
 	sed 's/^/    /' "$work/k2.out"

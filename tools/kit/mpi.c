@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 
 #include <mpi.h>
 
@@ -22,8 +23,13 @@
 static void
 abort_job(int status)
 {
+	struct timespec forward = { 0, 200 * 1000 * 1000 };
+
 	fflush(NULL);
 	diot_out_remove_now();     /* MPI_Abort skips the at-exit removal */
+	/* The launcher forwards our output through a pipe it stops reading
+	 * once the job is aborted (MPICH's hydra): give the message time. */
+	nanosleep(&forward, NULL);
 	MPI_Abort(MPI_COMM_WORLD, status);
 }
 
@@ -160,10 +166,10 @@ diot_mpi_tell_stop(struct diot_mpi *m)
 static int
 take_stop(struct diot_mpi *m)
 {
+	MPI_Status st;
 	int from = -1;
 
-	MPI_Recv(&from, 1, MPI_INT, MPI_ANY_SOURCE, STOP_TAG, MPI_COMM_WORLD,
-	         MPI_STATUS_IGNORE);
+	MPI_Recv(&from, 1, MPI_INT, MPI_ANY_SOURCE, STOP_TAG, MPI_COMM_WORLD, &st);
 	m->heard++;
 	return from;
 }
@@ -172,11 +178,12 @@ int
 diot_mpi_stop_asked(struct diot_mpi *m)
 {
 	int flag = 0, first = -1, from;
+	MPI_Status st;
 
 	if (!m->on)
 		return -1;
 	for (;;) {
-		MPI_Iprobe(MPI_ANY_SOURCE, STOP_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+		MPI_Iprobe(MPI_ANY_SOURCE, STOP_TAG, MPI_COMM_WORLD, &flag, &st);
 		if (!flag)
 			return first;
 		from = take_stop(m);
@@ -196,7 +203,12 @@ diot_mpi_stop_settle(struct diot_mpi *m, int tellers)
 	while (m->heard < tellers - (m->told ? 1 : 0))
 		take_stop(m);
 	if (p != NULL) {
-		MPI_Waitall(m->size, p->req, MPI_STATUSES_IGNORE);
+		MPI_Status st;      /* (MPICH's MPI_Waitall with MPI_STATUSES_IGNORE
+		                     * trips gcc's access checks) */
+		int i;
+
+		for (i = 0; i < m->size; i++)
+			MPI_Wait(&p->req[i], &st);
 		free(p->req);
 		free(p->msg);
 		free(p);

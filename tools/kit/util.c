@@ -594,15 +594,26 @@ diot_exit(int status)
 	exit(status);
 }
 
+/* The whole line in one write: a launcher that forwards the output of
+ * many processes (mpirun) then never splits or loses part of it. */
 static void
 diot_vwarn(const char *fmt, va_list ap)
 {
+	char line[4096];
+	int n;
+
 	if (diot_where != NULL)
-		fprintf(stderr, "%s: %s: ", diot_prog, diot_where);
+		n = snprintf(line, sizeof(line), "%s: %s: ", diot_prog, diot_where);
 	else
-		fprintf(stderr, "%s: ", diot_prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		n = snprintf(line, sizeof(line), "%s: ", diot_prog);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		n = 0;
+	n += vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	if (n < 0 || (size_t)n > sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	fflush(stderr);
+	fwrite(line, 1, (size_t)n, stderr);
 }
 
 void
