@@ -15,7 +15,7 @@ mpi_net=
 mpi_agent=
 
 mpi_need() {
-	[ -n "$MPIEXEC" ] || skip "the tools were built without MPI (configure found no mpicc; apt-get install libopenmpi-dev openmpi-bin)"
+	[ -n "$MPIEXEC" ] || skip "the tools were built without MPI (configure --with-mpi needs an MPI: apt-get install libopenmpi-dev openmpi-bin)"
 	"$top_builddir/tools/sync-write" --version | grep -q '^MPI: not built' &&
 		skip "sync-write was built without MPI"
 	[ -x "$MPIEXEC" ] || skip "no launcher $MPIEXEC"

@@ -13,6 +13,8 @@
 #             an unprivileged user made for it (DIO_TEST_USER, default
 #             diotest), so that the suite is known to pass without root too;
 #             run without root, the configurations above already are that
+#   mpich     gcc built against MPICH (--with-mpi=mpich; the others use the
+#             default MPI, Open MPI where both are installed), MPI tests only
 #
 # DIO_CONFIGS="gcc clang" (or gcc,clang) limits the set.  Tests needing root (loop devices)
 # or QEMU print SKIP with the reason when they cannot run.  Exit status is 0
@@ -26,7 +28,7 @@ set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 top=$src
 root=${DIO_BUILD_ROOT:-$src/build}
-configs=$(echo "${DIO_CONFIGS:-gcc clang sanitize posix nonroot}" | tr ',' ' ')
+configs=$(echo "${DIO_CONFIGS:-gcc clang sanitize posix nonroot mpich}" | tr ',' ' ')
 jobs=${DIO_JOBS:-$(nproc 2>/dev/null || echo 2)}
 failed=""
 # One kernel download (for the qemu SCSI tests) serves every configuration.
@@ -111,8 +113,8 @@ run_config() {
 	say "$name: configure $*"
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
 	(cd "$dir" && "$src/configure" -q --enable-werror "$@") || return 1
-	say "$name: make check"
-	(cd "$dir" && make -s -j"$jobs" && make -s -j"$jobs" check)
+	say "$name: make check${DIO_TESTS:+ TESTS=$DIO_TESTS}"
+	(cd "$dir" && make -s -j"$jobs" && make -s -j"$jobs" check ${DIO_TESTS:+TESTS="$DIO_TESTS"})
 	status=$?
 	count "$dir"
 	[ $status -eq 0 ] || { cat "$dir/test-suite.log" 2>/dev/null | tail -n 80; return 1; }
@@ -214,7 +216,18 @@ for c in $configs; do
 	nonroot)
 		nonroot_config || failed="$failed nonroot"
 		;;
-	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix nonroot)"; exit 2 ;;
+	mpich)
+		# The other configurations use the default MPI (Open MPI where
+		# both are installed); this one builds against MPICH and runs
+		# the MPI tests only.
+		if command -v mpicc.mpich >/dev/null 2>&1; then
+			DIO_TESTS="tests/sync-write-mpi.sh" \
+			run_config mpich CC=gcc --with-mpi=mpich || failed="$failed mpich"
+		else
+			echo "SKIP: mpich configuration: MPICH is not installed (libmpich-dev)"
+		fi
+		;;
+	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix nonroot mpich)"; exit 2 ;;
 	esac
 done
 
