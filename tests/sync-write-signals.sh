@@ -16,7 +16,14 @@ for mode in "" --threads; do
 	"$SW" -q $mode -m none,fdatasync -s 4k,64k -w 2 -t 20s --dir "$work/d" \
 		>"$work/out" 2>"$work/err" &
 	pid=$!
-	sleep 1.5
+	# Once the target is prepared (2 regions of 64 MiB written: slow in a
+	# sanitizer build on a busy machine), a second into the first point.
+	for i in $(seq 1 300); do
+		size=$(ls -l "$work"/d/sync-write.* 2>/dev/null | awk '{ print $5; exit }')
+		[ "${size:-0}" -ge 134217728 ] && break
+		sleep 0.1
+	done
+	sleep 1
 	kill -$sig $pid
 	wait $pid
 	st=$?
