@@ -332,8 +332,11 @@ parse_args(struct dd *dd, int argc, char **argv)
 			usage();
 			exit(stdout_ok() ? 0 : DIOT_EXIT_FAIL);
 		case OPT_VERSION:
-			printf("dio-dd (libdirectio) %s, backend %s, aio engines:%s%s\n",
+			/* One line, the aio engines last (scripts take what follows). */
+			printf("dio-dd (libdirectio) %s, backend %s, %s%s, aio engines:%s%s\n",
 			       dio_version_string(), dio_backend_name(),
+			       diot_mpi_library() ? "MPI " : "without MPI",
+			       diot_mpi_library() ? diot_mpi_library() : "",
 			       (dio_aio_engines() & (1u << DIO_AIO_IO_URING)) ? " io_uring" : "",
 			       (dio_aio_engines() & (1u << DIO_AIO_POSIX)) ? " posix-aio" : "");
 			exit(stdout_ok() ? 0 : DIOT_EXIT_FAIL);

@@ -26,6 +26,7 @@
 
 #include "libdirectio.h"
 #include "tools/kit/hist.h"
+#include "tools/kit/mpi.h"
 #include "tools/kit/outfile.h"
 #include "tools/kit/team.h"
 #include "tools/kit/util.h"
@@ -210,6 +211,7 @@ struct dd {
 	char total_io[64];
 	/* set by main.c's signal handler: stop now; which signal (0: none) */
 	const volatile sig_atomic_t *stop, *signal;
+	struct diot_mpi *mpi;    /* the MPI job this run is a rank of (ranks.c) */
 };
 
 extern const char *const csv_cols;
@@ -265,6 +267,13 @@ void csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, dou
 
 int stdout_ok(void);
 int report(struct dd *dd, double cu, double cs);
+
+/* ranks.c: dio-dd as the ranks of an MPI job */
+void dd_ranks_operands(struct dd *dd);
+void dd_ranks_meet(struct dd *dd);
+int dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double *cu,
+                   double *cs);
+int dd_ranks_status(const struct dd *dd, int status);
 
 /* report-json.c */
 void print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cu, double cs);

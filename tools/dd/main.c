@@ -42,9 +42,11 @@ main(int argc, char **argv)
 	/* Static: what the run allocated stays reachable until exit (the
 	 * stages get a pointer to it; none reads it as a global). */
 	static struct dd run;
+	static struct diot_mpi mpi;
 	struct dd *dd = &run;
 	double cpu_user, cpu_sys;
-	int failed;
+	char why[300];
+	int failed, status;
 
 	diot_init(argv[0]);
 	memset(&run, 0, sizeof(run));
@@ -52,8 +54,13 @@ main(int argc, char **argv)
 	dd->stop = &g_stop;
 	dd->signal = &g_signal;
 	diot_out_init(&dd->created);
+	/* Started by mpirun: one rank of a job (ranks.c); else as alone. */
+	if (diot_mpi_join(&mpi, &argc, &argv, why, sizeof(why)) < 0)
+		diot_die(DIOT_EXIT_USAGE, "%s", why);
+	dd->mpi = &mpi;
 
 	parse_args(dd, argc, argv);
+	dd_ranks_operands(dd);
 	check_operands(dd);
 	if (dd->o.engine != ENG_SYNC)
 		choose_engine(dd);
@@ -70,7 +77,11 @@ main(int argc, char **argv)
 	if (g_signal) {
 		diot_warn("interrupted by signal %d: the results above are partial",
 		          (int)g_signal);
-		return g_signal == SIGINT ? 130 : 128 + (int)g_signal;
+		status = g_signal == SIGINT ? 130 : 128 + (int)g_signal;
+	} else {
+		status = failed ? DIOT_EXIT_FAIL : 0;
 	}
-	return failed ? DIOT_EXIT_FAIL : 0;
+	status = dd_ranks_status(dd, status);
+	diot_mpi_leave(&mpi);
+	return status;
 }

@@ -269,7 +269,7 @@ report(struct dd *dd, double cu, double cs)
 	struct diot_hist *all = malloc(sizeof(*all));
 	double wall;
 	uint64_t t_end = 0;
-	int i, failed = 0, report_lost = 0;
+	int i, n, failed = 0, report_lost = 0;
 	const char *first_err = NULL;
 
 	if (all == NULL)
@@ -313,24 +313,30 @@ report(struct dd *dd, double cu, double cs)
 	tot.mibs = wall > 0 ? (double)tot.bytes / wall / 1048576.0 : 0;
 	tot.status = failed ? "error" : *dd->signal ? "interrupted" : "ok";
 	tot.error = first_err;
+	/* MPI ranks: rank 0 reports every rank's rows (n < 0 elsewhere). */
+	n = dd_ranks_merge(dd, &rows, dd->ndevs, &tot, &cu, &cs);
 
-	switch (dd->o.format) {
+	switch (n < 0 ? -1 : dd->o.format) {
 	case FMT_TABLE:
+		if (dd->mpi != NULL && dd->mpi->on)
+			printf("ranks: %d MPI ranks (%s), started together; rows RANK@HOST:DEVICE; "
+			       "the total's times from every call of every rank\n", dd->mpi->size,
+			       diot_mpi_library());
 		if (dd->o.time)
-			print_table(dd, stdout, rows, dd->ndevs, &tot, cu, cs);
+			print_table(dd, stdout, rows, n, &tot, cu, cs);
 		print_records(dd, stdout, &tot);
 		break;
 	case FMT_CSV:
 		printf("%s\n", csv_cols);
-		for (i = 0; i < dd->ndevs; i++)
+		for (i = 0; i < n; i++)
 			csv_row(dd, stdout, "device", &rows[i], -1, -1);
 		csv_row(dd, stdout, "total", &tot, cu, cs);
 		break;
 	case FMT_JSON:
-		print_json(dd, stdout, rows, dd->ndevs, &tot, cu, cs);
+		print_json(dd, stdout, rows, n, &tot, cu, cs);
 		break;
 	}
-	if (!stdout_ok())
+	if (n >= 0 && !stdout_ok())
 		report_lost = 1;
 	for (i = 0; i < dd->ndevs; i++)
 		if (dd->devs[i].err)

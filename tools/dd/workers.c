@@ -146,6 +146,7 @@ run_processes(struct dd *dd, double *u0, double *s0)
 		           dd->devs[failed].name, dio_strerror(r));
 	}
 	diot_team_await_ready(t);
+	dd_ranks_meet(dd);         /* MPI ranks: every rank's workers ready */
 	cpu_times_all(dd, u0, s0);
 	dd->t_go = diot_team_go(t, 0);
 	diot_team_wait(t, 20, NULL, NULL);
@@ -168,6 +169,7 @@ run_threads(struct dd *dd, double *u0, double *s0)
 		fail_setup(dd, DIOT_EXIT_FAIL, "%s", why);
 	/* Every thread has its buffers and is waiting: measure from here. */
 	diot_team_await_ready(t);
+	dd_ranks_meet(dd);         /* MPI ranks: every rank's workers ready */
 	diot_cpu_times(u0, s0);
 	dd->t_go = diot_now_ns();
 	diot_team_go(t, dd->t_go);

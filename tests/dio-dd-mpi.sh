@@ -1,0 +1,91 @@
+#!/bin/sh
+# dio-dd-mpi.sh -- dio-dd as the ranks of an MPI job, on the test hosts of
+# tests/mpi-lib.sh (two network namespaces as root, this host otherwise):
+# operands with %r (rank) and %h (host) give each rank its own files; rank
+# 0 reports every rank's devices ("RANK@HOST:PATH") and a total that is
+# the sum of the bytes and calls and the merge of the histograms (mean
+# weighted by calls, max the largest, p50 between the devices'); one
+# output for all ranks is refused; a rank that cannot open its input
+# ends the job, named.
+. "${top_srcdir:-.}/tests/lib.sh"
+. "$top_srcdir/tests/mpi-lib.sh"
+
+mpi_need
+need_cmd python3 python3
+need_cmd timeout coreutils
+DD=$top_builddir/tools/dio-dd
+work=$(mktemp -d "$top_builddir/dd-mpi.XXXXXX") || hard "mktemp"
+chmod 777 "$work"
+cleanup() {
+	mpi_hosts_down
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+run() { timeout 300 "$mpi_run" "$@"; }
+
+mpi_hosts_up "$work" || hard "cannot make the test hosts"
+if [ "$mpi_mode" = netns ]; then hosts="h1 h2"; else hosts=$(uname -n); fi
+
+# 1. Write: a file per rank, through %r and %h.
+run 4 "$DD" of="$work/out.%h.%r" bs=64k count=100 time=1 -f json >"$work/w.json" 2>"$work/w.err"
+rc=$?
+n=$(ls "$work"/out.* 2>/dev/null | wc -l)
+if [ $rc -eq 0 ] && [ "$n" -eq 4 ]; then
+	ok "4 ranks wrote of=out.%h.%r: $(cd "$work" && ls out.* | tr '\n' ' ')"
+else
+	bad "4 ranks writing: exit $rc, $n files"; cat "$work/w.err"
+fi
+for f in "$work"/out.*; do
+	[ "$(wc -c <"$f")" -eq $((100 * 65536)) ] || bad "$f: $(wc -c <"$f") bytes, want $((100 * 65536))"
+done
+
+# 2. Read them back, each rank its own; the totals are the job's.
+run 4 "$DD" if="$work/out.%h.%r" bs=64k iflag=direct -f json >"$work/r.json" 2>"$work/r.err"
+rc=$?
+[ $rc -eq 0 ] || { bad "4 ranks reading: exit $rc"; cat "$work/r.err"; }
+for j in w r; do
+	python3 - "$work/$j.json" "$hosts" <<'EOF' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+hosts = sys.argv[2].split()
+devs, tot = d["devices"], d["total"]
+res = []
+def check(what, good, detail):
+    print(("ok   " if good else "FAIL ") + what + ": " + detail)
+    res.append(good)
+names = [x["name"] for x in devs]
+want = ["%d@%s:" % (r, hosts[0] if len(hosts) == 1 else hosts[r // 2]) for r in range(4)]
+check(d["mode"] + " rows", len(devs) == 4 and all(n.startswith(w) for n, w in zip(names, want)),
+      ", ".join(names))
+check(d["mode"] + " bytes", tot["bytes"] == sum(x["bytes"] for x in devs) == 4 * 100 * 65536,
+      "total %d = the sum of the ranks' devices" % tot["bytes"])
+lat = lambda x: x["latency_us"]
+calls = [x["calls"] for x in devs]
+check(d["mode"] + " calls", tot["calls"] == sum(calls) == 400, "%d calls" % tot["calls"])
+mean = sum(lat(x)["mean"] * c for x, c in zip(devs, calls)) / sum(calls)
+check(d["mode"] + " merged latency",
+      abs(lat(tot)["mean"] - mean) <= 1e-3 * mean + 0.01 and
+      lat(tot)["max"] == max(lat(x)["max"] for x in devs) and
+      min(lat(x)["p50"] for x in devs) <= lat(tot)["p50"] <= max(lat(x)["p50"] for x in devs),
+      "mean %.1f us (the calls-weighted mean of the ranks' %.1f), max %.1f, p50 %.1f"
+      % (lat(tot)["mean"], mean, lat(tot)["max"], lat(tot)["p50"]))
+sys.exit(0 if all(res) else 1)
+EOF
+done
+
+# 3. Refused: one output for every rank; a rank without its input.
+expect_exit 2 "4 ranks would write one output: put %r" run 4 "$DD" of="$work/one" count=1
+[ -e "$work/one" ] && bad "the refused job created $work/one"
+rm -f "$work"/out.*.3
+out=$(run 4 "$DD" if="$work/out.%h.%r" bs=64k 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q "rank 3 on [^ ]*: .*out\..*\.3"; then
+	ok "a rank without its input ends the job: exit $rc: $(printf '%s\n' "$out" | grep 'rank 3 on' | head -n 1)"
+else
+	bad "a rank without its input: exit $rc"; printf '%s\n' "$out" | sed 's/^/    /'
+fi
+
+exit $fail
