@@ -10,24 +10,8 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
-mpi_need
-need_cmd python3 python3
-need_cmd timeout coreutils
 DD=$top_builddir/tools/dio-dd
-work=$(mktemp -d "$top_builddir/dd-mpi.XXXXXX") || hard "mktemp"
-chmod 777 "$work"
-cleanup() {
-	mpi_hosts_down
-	rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-fail=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fail=1; }
-run() { timeout 300 "$mpi_run" "$@"; }
-
-mpi_hosts_up "$work" || hard "cannot make the test hosts"
-if [ "$mpi_mode" = netns ]; then hosts="h1 h2"; else hosts=$(uname -n); fi
+mpi_test dd-mpi
 
 # 1. Write: a file per rank, through %r and %h.
 run 4 "$DD" of="$work/out.%h.%r" bs=64k count=100 time=1 -f json >"$work/w.json" 2>"$work/w.err"

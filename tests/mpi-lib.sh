@@ -5,6 +5,10 @@
 # in them by mpirun through an rsh agent, all seeing one directory) or,
 # without root, all on this host.
 #
+#   mpi_test NAME           all of a test's set-up: mpi_need, a work
+#                           directory $work (removed at exit, with the
+#                           hosts), the hosts, $hosts (their names), ok,
+#                           bad (sets fail=1) and run NP ARGS... (bounded)
 #   mpi_need                skip unless the tools were built with MPI
 #   mpi_hosts_up WORKDIR    make the hosts (sets mpi_mode: netns or local)
 #   "$mpi_run" NP ARGS...   run NP ranks (a script: timeout can bound it)
@@ -104,3 +108,18 @@ mpi_write_run() {
 	} >"$mpi_run"
 	chmod +x "$mpi_run"
 }
+
+mpi_test() {
+	mpi_need
+	need_cmd python3 python3
+	need_cmd timeout coreutils
+	work=$(mktemp -d "$top_builddir/$1.XXXXXX") || hard "mktemp"
+	chmod 777 "$work"     # the ranks may run as another user than make's
+	trap 'mpi_hosts_down; rm -rf "$work"' EXIT INT TERM
+	fail=0
+	mpi_hosts_up "$work" || hard "cannot make the test hosts"
+	if [ "$mpi_mode" = netns ]; then hosts="h1 h2"; else hosts=$(uname -n); fi
+}
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+run() { timeout 300 "$mpi_run" "$@"; }

@@ -18,26 +18,9 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
-mpi_need
-need_cmd python3 python3
-need_cmd timeout coreutils
 SW=$top_builddir/tools/sync-write
-work=$(mktemp -d "$top_builddir/sw-mpi.XXXXXX") || hard "mktemp"
-chmod 755 "$work"
-cleanup() {
-	mpi_hosts_down
-	rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-fail=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fail=1; }
-
-mpi_hosts_up "$work" || hard "cannot make the test hosts"
-if [ "$mpi_mode" = netns ]; then hosts="h1 h2"; else hosts=$(uname -n); fi
+mpi_test sw-mpi
 echo "MPI: $($SW --version | sed -n 's/^MPI: //p') via $MPIEXEC; ranks on: $hosts"
-
-run() { timeout 300 "$mpi_run" "$@"; }
 
 # 1. Merged statistics against the raw times of every rank.
 mkdir "$work/times" "$work/d1" && chmod 777 "$work/times" "$work/d1"

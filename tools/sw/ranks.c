@@ -255,47 +255,63 @@ job_verdict(const struct sw_ctx *c, struct sw_point *p, const struct rank_rec *r
 	return 1;
 }
 
-/* One host's ranks together (--per-host rows). */
+/*
+ * The statistics of the ranks on host (all ranks: NULL) together: their
+ * histograms merged, their rates added (each over its own window, all
+ * started together and as long), the longest window.  Returns how many.
+ */
+static int
+merge_ranks(const struct sw_ctx *c, const struct rank_rec *rec, const char *host,
+            uint64_t size, struct sw_stats *s)
+{
+	struct diot_hist *h = malloc(sizeof(*h));
+	double cu = 0, cs = 0, tps = 0, mbs = 0, wall = 0;
+	int k, n = 0;
+
+	if (h == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	diot_hist_reset(h);
+	for (k = 0; k < c->ranks.n; k++) {
+		if (host != NULL && strcmp(c->ranks.host[k], host) != 0)
+			continue;
+		diot_hist_merge(h, &rec[k].hist);
+		n++;
+		cu += rec[k].cpu_user;
+		cs += rec[k].cpu_sys;
+		tps += rec[k].txn_per_s;
+		mbs += rec[k].mb_per_s;
+		if (rec[k].wall_s > wall)
+			wall = rec[k].wall_s;
+	}
+	sw_stats_from(s, h, size, 0, (uint64_t)(wall * 1e9), cu, cs);
+	s->txn_per_s = tps;
+	s->mb_per_s = mbs;
+	free(h);
+	return n;
+}
+
+/* One host's ranks together (--per-host rows), hosts in rank order. */
 static void
 host_rows(const struct sw_ctx *c, struct sw_point *p, const struct rank_rec *rec, int W)
 {
-	struct diot_hist *h = malloc(sizeof(*h));
 	int i, k, n = 0;
 
 	p->hosts = calloc((size_t)c->ranks.nhosts, sizeof(*p->hosts));
-	if (p->hosts == NULL || h == NULL)
+	if (p->hosts == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	for (i = 0; i < c->ranks.n; i++) {
-		struct sw_host_row *row = NULL;
-		double cu = 0, cs = 0, tps = 0, mbs = 0, wall = 0;
+		struct sw_host_row *row;
 
-		for (k = 0; k < n; k++)
-			if (strcmp(p->hosts[k].host, c->ranks.host[i]) == 0)
-				break;
+		for (k = 0; k < n && strcmp(p->hosts[k].host, c->ranks.host[i]) != 0; k++)
+			;
 		if (k < n)
 			continue;           /* that host's row is made */
 		row = &p->hosts[n++];
 		snprintf(row->host, sizeof(row->host), "%s", c->ranks.host[i]);
-		diot_hist_reset(h);
-		for (k = i; k < c->ranks.n; k++) {
-			if (strcmp(c->ranks.host[k], row->host) != 0)
-				continue;
-			diot_hist_merge(h, &rec[k].hist);
-			row->ranks++;
-			cu += rec[k].cpu_user;
-			cs += rec[k].cpu_sys;
-			tps += rec[k].txn_per_s;
-			mbs += rec[k].mb_per_s;
-			if (rec[k].wall_s > wall)
-				wall = rec[k].wall_s;
-		}
+		row->ranks = merge_ranks(c, rec, row->host, p->size, &row->s);
 		row->writers = row->ranks * W;
-		sw_stats_from(&row->s, h, p->size, 0, (uint64_t)(wall * 1e9), cu, cs);
-		row->s.txn_per_s = tps;
-		row->s.mb_per_s = mbs;
 	}
 	p->nhosts = n;
-	free(h);
 }
 
 /* Rank 0: the point of the whole job from every rank's record. */
@@ -303,22 +319,10 @@ static void
 merge_at_rank0(const struct sw_ctx *c, struct sw_point *p, const struct rank_rec *rec,
                const struct sw_stats *per, int W)
 {
-	struct diot_hist *all = malloc(sizeof(*all));
-	double cu = 0, cs = 0, tps = 0, mbs = 0, wall = 0;
 	int i;
 
-	if (all == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	diot_hist_reset(all);
 	memset(&p->verify, 0, sizeof(p->verify));
 	for (i = 0; i < c->ranks.n; i++) {
-		diot_hist_merge(all, &rec[i].hist);
-		cu += rec[i].cpu_user;
-		cs += rec[i].cpu_sys;
-		tps += rec[i].txn_per_s;
-		mbs += rec[i].mb_per_s;
-		if (rec[i].wall_s > wall)
-			wall = rec[i].wall_s;
 		p->region_full |= rec[i].region_full;
 		p->verify.done |= rec[i].verify.done;
 		p->verify.checked += rec[i].verify.checked;
@@ -328,18 +332,13 @@ merge_at_rank0(const struct sw_ctx *c, struct sw_point *p, const struct rank_rec
 		p->verify.stale += rec[i].verify.stale;
 		p->verify.misplaced += rec[i].verify.misplaced;
 	}
-	/* Each rank's rate is over its own window, all started together and
-	 * as long: the job's rate is their sum. */
-	sw_stats_from(&p->agg, all, p->size, 0, (uint64_t)(wall * 1e9), cu, cs);
-	p->agg.txn_per_s = tps;
-	p->agg.mb_per_s = mbs;
+	merge_ranks(c, rec, NULL, p->size, &p->agg);
 	free(p->per);
 	p->per = malloc(sizeof(*per) * (size_t)W * (size_t)c->ranks.n);
 	if (p->per == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	memcpy(p->per, per, sizeof(*per) * (size_t)W * (size_t)c->ranks.n);
 	host_rows(c, p, rec, W);
-	free(all);
 }
 
 /*
