@@ -27,7 +27,7 @@ for f in "$work"/out.*; do
 done
 
 # 2. Read them back, each rank its own; the totals are the job's.
-run 4 "$DD" if="$work/out.%h.%r" bs=64k iflag=direct -f json >"$work/r.json" 2>"$work/r.err"
+run 4 "$DD" if="$work/out.%h.%r" bs=64k -f json >"$work/r.json" 2>"$work/r.err"
 rc=$?
 [ $rc -eq 0 ] || { bad "4 ranks reading: exit $rc"; cat "$work/r.err"; }
 for j in w r; do
