@@ -34,22 +34,37 @@ mpi_need() {
 }
 
 mpi_hosts_up() {
-	_w=$1
-	mpi_write_run "$_w"
+	mpi_write_run "$1"
 	if [ "$(id -u)" -ne 0 ] || [ "$(uname -s)" != Linux ] ||
 	   ! command -v ip >/dev/null 2>&1 || ! command -v unshare >/dev/null 2>&1; then
 		echo "note: the ranks run on this host only (test hosts need root, ip and unshare)"
 		return 0
 	fi
+	if ! mpi_netns_up "$1"; then
+		# A container without the rights, a subnet taken...: not a failure
+		# of the tools.  The tests then run all ranks on this host.
+		echo "note: the test hosts could not be made here ($mpi_why); the ranks run on this host only"
+		mpi_hosts_down
+		mpi_write_run "$1"
+		return 0
+	fi
+	mpi_mode=netns
+	mpi_write_run "$1"
+}
+
+# Two hosts h1 and h2: network namespaces on a bridge, each reached by the
+# rsh agent under its own host name; checked before use (the agent runs a
+# command there, and a connection from there reaches this side).
+mpi_netns_up() {
+	_w=$1
 	# A subnet and names of this run's own (interface names <= 15 chars).
 	_n=$(( $$ % 200 + 20 ))
 	mpi_net=dio$_n
-	if ! ip link add "$mpi_net-br" type bridge 2>/dev/null; then
-		echo "note: cannot make a bridge here; the ranks run on this host only"
-		mpi_net=
-		return 0
-	fi
+	mpi_why="cannot make a bridge"
+	ip link add "$mpi_net-br" type bridge 2>/dev/null || { mpi_net=; return 1; }
+	mpi_why="cannot set up the bridge"
 	ip addr add "10.231.$_n.1/24" dev "$mpi_net-br" && ip link set "$mpi_net-br" up || return 1
+	mpi_why="cannot make the namespaces"
 	_i=0
 	for _h in h1 h2; do
 		_i=$((_i + 1))
@@ -72,8 +87,22 @@ EOF
 	chmod +x "$mpi_agent"
 	mpi_subnet=10.231.$_n.0/24
 	mpi_iface=$mpi_net-br
-	mpi_mode=netns
-	mpi_write_run "$_w"
+	mpi_why="the agent cannot run a command as h2 (ip netns exec, unshare --uts)"
+	[ "$(timeout 20 "$mpi_agent" h2 hostname 2>/dev/null)" = h2 ] || return 1
+	mpi_why="no connection from h2 to this side (10.231.$_n.1)"
+	timeout 30 python3 - "10.231.$_n.1" "$mpi_agent" <<'EOF' || return 1
+import socket, subprocess, sys
+s = socket.socket()
+s.bind((sys.argv[1], 0))
+s.listen(1)
+s.settimeout(10)
+port = s.getsockname()[1]
+probe = ("python3 -c 'import socket; socket.create_connection((\"%s\", %d), 5)'"
+         % (sys.argv[1], port))
+p = subprocess.Popen([sys.argv[2], "h2", probe])
+c, _ = s.accept()
+sys.exit(p.wait())
+EOF
 }
 
 mpi_hosts_down() {
