@@ -31,8 +31,10 @@ IOR is not part of this project: pass --ior (a built binary) or --ior-src
 with ./bootstrap, ./configure and make into a scratch copy), or let the
 script clone it from GitHub (needs the network).  Needs mpirun (Open MPI:
 as root OMPI_ALLOW_RUN_AS_ROOT and its _CONFIRM twin are set for you).
+As root the VM is held still while it runs (quiet.py).
 """
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -42,6 +44,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from quiet import quiet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -159,13 +163,10 @@ def main():
                  ("sw-fsync", lambda np: run_sw(a, np, d, env, "fsync")),
                  ("sw-fdatasync", lambda np: run_sw(a, np, d, env, "fdatasync"))]
         res = {}
-        for np in ranks:
-            runs = {t: [] for t, _ in tools}
-            for i in range(a.runs):
-                order = tools[i % 3:] + tools[:i % 3]
-                for name, fn in order:
-                    runs[name].append(fn(np))
-            res[np] = runs
+        with contextlib.ExitStack() as settings:
+            if os.geteuid() == 0:
+                settings.enter_context(quiet())
+            measure(a, ranks, tools, res)
         report(res, ranks)
         if a.json:
             with open(a.json, "w") as f:
@@ -175,6 +176,16 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
 
+def measure(a, ranks, tools, res):
+    for np in ranks:
+        runs = {t: [] for t, _ in tools}
+        for i in range(a.runs):
+            order = tools[i % 3:] + tools[:i % 3]
+            for name, fn in order:
+                runs[name].append(fn(np))
+        res[np] = runs
+
+
 def med(rs, key):
     return st.median(r[key] for r in rs)
 
@@ -182,7 +193,7 @@ def med(rs, key):
 def report(res, ranks):
     print("\n%-5s %-13s %9s %8s %9s %8s" % ("ranks", "tool", "txn/s", "x IOR", "cpu_us/txn",
                                              "x IOR"))
-    ok = True
+    ok = {"sw-fsync": True, "sw-fdatasync": True}
     for np in ranks:
         r = res[np]
         base_t, base_c = med(r["ior"], "tps"), med(r["ior"], "cpu_us")
@@ -190,7 +201,7 @@ def report(res, ranks):
             t, c = med(r[name], "tps"), med(r[name], "cpu_us")
             print("%-5d %-13s %9.0f %8.2f %9.1f %8.2f" % (np, name, t, t / base_t, c, c / base_c))
             if name != "ior":
-                ok &= t / base_t >= 1.0 and c <= base_c
+                ok[name] &= t / base_t >= 1.0 and c <= base_c
     print("\nlatency, microseconds (medians over the runs):")
     print("%-5s %-13s %12s %10s %9s %9s %9s %9s %9s" % (
         "ranks", "tool", "IOR's figure", "IOR says", "avg", "p50", "p99", "p99.9", "max"))
@@ -205,8 +216,10 @@ def report(res, ranks):
     print("\nIOR's figure: the minimum over ranks of each rank's mean (what IOR reports "
           "as latency), from sync-write's per-rank rows; IOR says: IOR's own latency "
           "(its JSON, 0.1 ms resolution).")
-    print("target (sync-write txn/s >= IOR's, CPU per transaction <= IOR's): %s"
-          % ("met" if ok else "NOT met"))
+    print("target (sync-write fdatasync: txn/s >= IOR's and CPU per transaction <= IOR's "
+          "at every rank count): %s" % ("met" if ok["sw-fdatasync"] else "NOT met"))
+    print("the same for sync-write fsync (IOR's own call): %s"
+          % ("met" if ok["sw-fsync"] else "NOT met"))
 
 
 if __name__ == "__main__":
