@@ -156,11 +156,21 @@ expect_exit 2 "is a device: as MPI ranks" run 2 "$SW" -q -n 5 --force /dev/null
 #    transactions/s within noise (medians of 3 interleaved pairs).
 mpi_mode=local
 mpi_write_run "$work"
+# tps NP W: the job's transactions/s (CSV), or its output on failure.
+tps() {
+	run "$1" "$SW" -q -m fdatasync -s 4k -w "$2" -t 1s --dir "$work/d1" -f csv \
+		>"$work/tps.out" 2>&1
+	_rc=$?
+	_t=$(awk -F, 'NR == 2 && $6 == "ok" {print $18}' "$work/tps.out")
+	if [ $_rc -ne 0 ] || [ -z "$_t" ]; then
+		echo "FAIL $1 ranks x $2 writers: exit $_rc:" >&2
+		sed 's/^/    /' "$work/tps.out" >&2
+	fi
+	echo "$_t"
+}
 a= b=
 for i in 1 2 3; do
-	x=$(run 1 "$SW" -q -m fdatasync -s 4k -w 4 -t 1s --dir "$work/d1" -f csv | awk -F, 'NR == 2 {print $18}')
-	y=$(run 4 "$SW" -q -m fdatasync -s 4k -w 1 -t 1s --dir "$work/d1" -f csv | awk -F, 'NR == 2 {print $18}')
-	a="$a $x" b="$b $y"
+	a="$a $(tps 1 4)" b="$b $(tps 4 1)"
 done
 python3 - "$a" "$b" <<'EOF' || fail=1
 import statistics, sys
