@@ -44,6 +44,9 @@ names = [x["name"] for x in devs]
 want = ["%d@%s:" % (r, hosts[0] if len(hosts) == 1 else hosts[r // 2]) for r in range(4)]
 check(d["mode"] + " rows", len(devs) == 4 and all(n.startswith(w) for n, w in zip(names, want)),
       ", ".join(names))
+check(d["mode"] + " mpi", d["mpi"]["ranks"] == 4 and
+      ["%d@%s:" % (r, h) for r, h in enumerate(d["mpi"]["hosts"])] == want,
+      "%s, hosts %s" % (d["mpi"]["library"], d["mpi"]["hosts"]))
 check(d["mode"] + " bytes", tot["bytes"] == sum(x["bytes"] for x in devs) == 4 * 100 * 65536,
       "total %d = the sum of the ranks' devices" % tot["bytes"])
 lat = lambda x: x["latency_us"]

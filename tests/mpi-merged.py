@@ -87,6 +87,10 @@ for key, q in (("p50_us", .5), ("p90_us", .9), ("p99_us", .99), ("p999_us", .999
 check("writers", point["writers"] == ranks * W and point["ranks"] == ranks and
       len(point["per_writer"]) == ranks * W,
       "%d writers of %d ranks, as many per-writer rows" % (ranks * W, ranks))
+pw = point["per_writer"]
+check("writer rows", all(w["rank"] == k // W and w["host"] == doc["mpi"]["hosts"][k // W]
+                         for k, w in enumerate(pw)),
+      "per_writer[k] names rank k div %d and its host" % W)
 got = [h["host"] for h in point["per_host"]]
 check("per host", got == hosts, "rows %s for hosts %s" % (got, hosts))
 rank_hosts = doc["mpi"]["hosts"]

@@ -212,6 +212,7 @@ struct dd {
 	/* set by main.c's signal handler: stop now; which signal (0: none) */
 	const volatile sig_atomic_t *stop, *signal;
 	struct diot_mpi *mpi;    /* the MPI job this run is a rank of (ranks.c) */
+	char (*rank_hosts)[DIOT_MPI_HOST_MAX]; /* rank 0: each rank's host */
 };
 
 extern const char *const csv_cols;

@@ -184,7 +184,8 @@ dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double 
 		all = calloc((size_t)n * (size_t)N + 1, sizeof(*all));
 		sums = calloc((size_t)N, sizeof(*sums));
 		jrows = calloc((size_t)n * (size_t)N + 1, sizeof(*jrows));
-		if (all == NULL || sums == NULL || jrows == NULL)
+		dd->rank_hosts = calloc((size_t)N, sizeof(*dd->rank_hosts));
+		if (all == NULL || sums == NULL || jrows == NULL || dd->rank_hosts == NULL)
 			diot_die(DIOT_EXIT_FAIL, "out of memory");
 	}
 	if (mine == NULL)
@@ -196,6 +197,7 @@ dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double 
 	sum.cpu_sys = *cs;
 	diot_mpi_gather(dd->mpi, mine, all, sizeof(*mine) * (size_t)n);
 	diot_mpi_gather(dd->mpi, &sum, sums, sizeof(sum));
+	diot_mpi_gather(dd->mpi, dd->mpi->host, dd->rank_hosts, sizeof(dd->mpi->host));
 	free(mine);
 	if (dd->mpi->rank != 0)
 		return -1;

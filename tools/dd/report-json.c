@@ -99,6 +99,18 @@ json_settings(struct dd *dd, struct diot_json *j)
 		diot_json_null(j, "rate_bytes_per_s");
 	diot_json_bool(j, "dio", o->dio);
 	diot_json_bool(j, "interrupted", *dd->signal != 0);
+	if (dd->rank_hosts != NULL) {     /* an MPI job's report, at rank 0 */
+		int r;
+
+		diot_json_object(j, "mpi");
+		diot_json_str(j, "library", diot_mpi_library());
+		diot_json_i64(j, "ranks", dd->mpi->size);
+		diot_json_array(j, "hosts");
+		for (r = 0; r < dd->mpi->size; r++)
+			diot_json_str(j, NULL, dd->rank_hosts[r]);
+		diot_json_close(j);
+		diot_json_close(j);
+	}
 }
 
 void

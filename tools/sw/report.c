@@ -128,10 +128,17 @@ csv_row(FILE *fp, const struct sw_point *p, int writer, const char *host,
 
 /* ------------------------------------------------------------ json */
 
+/* A stats object; a writer's of an MPI job (rank >= 0) says its rank and
+ * host first. */
 static void
-json_stats(struct diot_json *j, const char *key, const struct sw_stats *s)
+json_stats_of(struct diot_json *j, const char *key, const struct sw_stats *s, int rank,
+              const char *host)
 {
 	diot_json_object(j, key);
+	if (rank >= 0) {
+		diot_json_i64(j, "rank", rank);
+		diot_json_str(j, "host", host);
+	}
 	diot_json_double(j, "txns", (double)s->txns);
 	diot_json_double(j, "bytes", (double)s->bytes);
 	diot_json_double(j, "wall_s", s->wall_s);
@@ -149,6 +156,12 @@ json_stats(struct diot_json *j, const char *key, const struct sw_stats *s)
 	diot_json_double(j, "cpu_sys_s", s->cpu_sys_s);
 	diot_json_double(j, "cpu_us_per_txn", s->cpu_us_per_txn);
 	diot_json_close(j);
+}
+
+static void
+json_stats(struct diot_json *j, const char *key, const struct sw_stats *s)
+{
+	json_stats_of(j, key, s, -1, NULL);
 }
 
 /* The hosts of a point run by MPI ranks (per_host). */
@@ -171,7 +184,7 @@ json_hosts(struct diot_json *j, const struct sw_point *p)
 }
 
 static void
-json_point(struct diot_json *j, const struct sw_point *p)
+json_point(struct diot_json *j, const struct sw_point *p, const struct sw_ranks *R)
 {
 	int k;
 
@@ -197,7 +210,11 @@ json_point(struct diot_json *j, const struct sw_point *p)
 		json_stats(j, "aggregate", &p->agg);
 		diot_json_array(j, "per_writer");
 		for (k = 0; k < p->writers; k++)
-			json_stats(j, NULL, &p->per[k]);
+			if (p->ranks > 1 && R != NULL && R->host != NULL)
+				json_stats_of(j, NULL, &p->per[k], rank_of(p, k),
+				              R->host[rank_of(p, k)]);
+			else
+				json_stats(j, NULL, &p->per[k]);
 		diot_json_close(j);
 	}
 	if (p->verify.done) {
@@ -272,7 +289,7 @@ json_report(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n)
 	diot_json_str(&j, "error", r->error);
 	diot_json_array(&j, "points");
 	for (i = 0; i < n; i++)
-		json_point(&j, &pts[i]);
+		json_point(&j, &pts[i], r->ranks);
 	diot_json_close(&j);
 	diot_json_end(&j);
 }
