@@ -109,24 +109,27 @@ diot_mpi_gather(const struct diot_mpi *m, const void *mine, void *all, size_t le
 	           count_of(len), MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
-int
-diot_mpi_max(const struct diot_mpi *m, int v)
+/* op over every rank's v, at every rank. */
+static int
+allreduce(const struct diot_mpi *m, int v, MPI_Op op)
 {
 	int r = v;
 
 	if (m->on)
-		MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+		MPI_Allreduce(&v, &r, 1, MPI_INT, op, MPI_COMM_WORLD);
 	return r;
+}
+
+int
+diot_mpi_max(const struct diot_mpi *m, int v)
+{
+	return allreduce(m, v, MPI_MAX);
 }
 
 int
 diot_mpi_sum(const struct diot_mpi *m, int v)
 {
-	int r = v;
-
-	if (m->on)
-		MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-	return r;
+	return allreduce(m, v, MPI_SUM);
 }
 
 #define STOP_TAG 7301

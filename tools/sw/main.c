@@ -85,8 +85,8 @@ main(int argc, char **argv)
 	sw_claim_outputs(&c, &outs);
 	sw_ranks_meet(&c);     /* every rank has its outputs: rank 0 makes the target */
 	sw_ranks_setup_target(&c, o.writers[o.nwriters - 1], o.sizes[o.nsizes - 1]);
-	if (sw_ranks_status(&c, (int)g_signal)) {
-		r = sw_ranks_status(&c, (int)g_signal);
+	r = sw_ranks_status(&c, (int)g_signal);     /* a signal on any rank */
+	if (r) {
 		sw_release(&c, NULL, 0);
 		diot_mpi_leave(&mpi);
 		return 128 + r;                 /* 130 for SIGINT, 143 for SIGTERM */
@@ -327,8 +327,7 @@ sw_describe_run(const struct sw_ctx *c, struct sw_run *run)
 	run->label = o->label;
 	run->disk = tg->disk;
 	run->ranks = &c->ranks;
-	run->mpi_library = c->ranks.n > 1 || (c->ranks.mpi && c->ranks.mpi->on)
-	                   ? diot_mpi_library() : NULL;
+	run->mpi_library = c->ranks.mpi && c->ranks.mpi->on ? diot_mpi_library() : NULL;
 	if (uname(&un) == 0) {
 		snprintf(run->os, sizeof(run->os), "%s %s %s", un.sysname, un.release,
 		         un.machine);
