@@ -80,7 +80,10 @@ table_header(FILE *fp, const struct cmp *c)
 		int w = r == 0 ? GROUP1 : GROUPN;
 
 		snprintf(head, sizeof(head), "run %d: %s", r + 1, c->runs[r].label);
-		fprintf(fp, " | %-*.*s", w, w, head);
+		if (r == c->nruns - 1)  /* the last group: no padding at the line's end */
+			fprintf(fp, " | %.*s", w, head);
+		else
+			fprintf(fp, " | %-*.*s", w, w, head);
 	}
 	fprintf(fp, "\n%-18s %9s %3s", "method", "size_B", "wr");
 	for (r = 0; r < c->nruns; r++) {
