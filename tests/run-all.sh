@@ -56,6 +56,23 @@ give_back() {
 	return 0
 }
 trap give_back EXIT
+
+# A failed distcheck keeps its tree, read-only as distcheck made it: show
+# the logs of the tests that failed there (the suite's summary names them
+# only), then make the tree writable, so that whoever owns the checkout can
+# delete it.
+distcheck_failed() {
+	tail -n 60 "$1/distcheck.log"
+	for _d in "$1"/libdirectio-*/; do
+		[ -d "$_d" ] || continue
+		for _l in $(grep -l -E '^(FAIL|ERROR)' "$_d"_build/sub/tests/*.log 2>/dev/null); do
+			case $_l in *.sh.log|*/check_*.log) ;; *) continue ;; esac
+			echo "--- $_l"
+			tail -n 80 "$_l"
+		done
+		chmod -R u+w "$_d"
+	done
+}
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -190,7 +207,7 @@ for c in $configs; do
 			# The power-cut test's 20 cuts per method ran in make check.
 			(cd "$root/gcc" && DIO_POWERCUT_CUTS=3 DIO_POWERCUT_LIES=1 \
 				make -s -j"$jobs" distcheck >distcheck.log 2>&1) ||
-				{ tail -n 60 "$root/gcc/distcheck.log"; failed="$failed distcheck"; }
+				{ distcheck_failed "$root/gcc"; failed="$failed distcheck"; }
 			grep -E '^(=+|[a-z].*archives ready)' "$root/gcc/distcheck.log" | tail -n 3
 		fi
 		;;

@@ -115,6 +115,11 @@ if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null 2>&1; then
 	echo "skipped: two hosts in network namespaces need root and ip (iproute2)"
 elif ! ip netns add "$ns1" 2>/dev/null || ! ip netns add "$ns2"; then
 	echo "skipped: network namespaces cannot be made here"
+elif ! err=$(ip netns exec "$ns1" true 2>&1); then
+	# ip netns exec makes / a slave mount in a new mount namespace: in a
+	# chroot whose / is not a mount point (debootstrap, tests/fresh-root.sh)
+	# it cannot; the two hosts cannot be had there.
+	echo "skipped: 'ip netns exec' does not work here ($err)"
 else
 	ip link add "dl1$$" netns "$ns1" type veth peer name "dl2$$" netns "$ns2" &&
 	ip -n "$ns1" addr add 192.0.2.1/24 dev "dl1$$" && ip -n "$ns1" link set "dl1$$" up &&
