@@ -68,6 +68,14 @@ diot_mpi_leave(struct diot_mpi *m)
 {
 	if (!m->on)
 		return;
+	/*
+	 * The files this rank created and does not keep (rank 0: the job's
+	 * target) go now, not at exit: once one rank has left with a non-zero
+	 * status, the launcher (Open MPI's mpirun) kills those still running,
+	 * and a rank 0 killed between the barrier and its exit handlers left
+	 * the target of a failed job behind.
+	 */
+	diot_out_remove_now();
 	MPI_Barrier(MPI_COMM_WORLD);
 	diot_set_where(NULL, NULL);
 	MPI_Finalize();
