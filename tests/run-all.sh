@@ -56,6 +56,8 @@ give_back() {
 	return 0
 }
 trap give_back EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # A failed distcheck keeps its tree, read-only as distcheck made it: show
 # the logs of the tests that failed there (the suite's summary names them
@@ -66,15 +68,12 @@ distcheck_failed() {
 	for _d in "$1"/libdirectio-*/; do
 		[ -d "$_d" ] || continue
 		for _l in $(grep -l -E '^(FAIL|ERROR)' "$_d"_build/sub/tests/*.log 2>/dev/null); do
-			case $_l in *.sh.log|*/check_*.log) ;; *) continue ;; esac
 			echo "--- $_l"
 			tail -n 80 "$_l"
 		done
 		chmod -R u+w "$_d"
 	done
 }
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 # Copy the source tree at $1 into the new directory $2, as a tree that is
 # not configured or built: with git, the files git knows (tracked, or
