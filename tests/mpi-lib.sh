@@ -115,7 +115,8 @@ mpi_hosts_down() {
 
 # The launcher, a script so that timeout(1) can bound it: WORKDIR/mpi-run
 # NP ARGS... runs NP ranks of ARGS (in netns mode ranks 0..NP-NP/2-1 on h1,
-# the rest on h2); the environment's DIO_SW_TIMES goes along.  Open MPI
+# the rest on h2); the environment's DIO_SW_TIMES, RANK1_ARGS and
+# RANK1_PREFIX go along (MPICH's hydra passes the whole environment).  Open MPI
 # binds up to 2 ranks to a core each by default (and every process they
 # fork with them): 1 rank x 4 writers then ran all four on one core, 30%
 # faster here than spread (fewer cross-CPU wake-ups in this VM), which is
@@ -129,10 +130,10 @@ mpi_write_run() {
 		if [ "$MPI_FLAVOR" = openmpi ] && [ "$mpi_mode" = netns ]; then
 			echo "exec '$MPIEXEC' -np \"\$np\" --host \"\$hosts\" --bind-to none --mca plm_rsh_agent '$mpi_agent' \\"
 			echo "  --mca btl tcp,self --mca btl_tcp_if_include $mpi_subnet --mca oob_tcp_if_include $mpi_subnet \\"
-			echo '  ${DIO_SW_TIMES:+-x DIO_SW_TIMES} -x ASAN_OPTIONS "$@"'
+			echo '  ${DIO_SW_TIMES:+-x DIO_SW_TIMES} ${RANK1_ARGS:+-x RANK1_ARGS} ${RANK1_PREFIX:+-x RANK1_PREFIX} -x ASAN_OPTIONS "$@"'
 		elif [ "$MPI_FLAVOR" = openmpi ]; then
 			echo "exec '$MPIEXEC' -np \"\$np\" --oversubscribe --bind-to none --mca btl tcp,self \\"
-			echo '  ${DIO_SW_TIMES:+-x DIO_SW_TIMES} -x ASAN_OPTIONS "$@"'
+			echo '  ${DIO_SW_TIMES:+-x DIO_SW_TIMES} ${RANK1_ARGS:+-x RANK1_ARGS} ${RANK1_PREFIX:+-x RANK1_PREFIX} -x ASAN_OPTIONS "$@"'
 		elif [ "$mpi_mode" = netns ]; then
 			echo "exec '$MPIEXEC' -n \"\$np\" -hosts \"\$hosts\" -launcher ssh -launcher-exec '$mpi_agent' -iface $mpi_iface \"\$@\""
 		else

@@ -6,7 +6,8 @@ histograms against the raw times every writer dumped (DIO_SW_TIMES):
 count, mean, min and max exactly; p50, p90, p99 and p99.9 equal to what
 one histogram of all the raw times gives (tools/kit/hist.c's buckets) and
 within its resolution of the raw values; per host the same from that
-host's writers.  Prints ok/FAIL lines; exits 1 on any FAIL.
+host's writers; the job's and each host's rates their work over their
+span.  Prints ok/FAIL lines; exits 1 on any FAIL.
 """
 import glob
 import json
@@ -104,6 +105,22 @@ for h in hosts:
           close(s["avg_us"], sum(hts) / len(hts) / 1e3),
           "%d writers, %d txns, p99 %.3f us, avg %.3f us from its writers' raw times"
           % (row["writers"], s["txns"], s["p99_us"], s["avg_us"]))
+# The job's rates: its work over its span, the span at least each rank's
+# own window (less the clock's error), each host's the same way.
+span, err = agg["span_s"], point["clock_error_us"] / 1e6
+check("span", agg["wall_s"] == span and
+      all(span >= r["wall_s"] - err - 1e-6 for r in point["per_rank"]),
+      "%.6f s, the ranks' own windows %s s (clock error %.1f us)" %
+      (span, ", ".join("%.6f" % r["wall_s"] for r in point["per_rank"]), point["clock_error_us"]))
+for what, s in [("job", agg)] + [("host " + h["host"], h["stats"]) for h in point["per_host"]]:
+    check(what + " rates", close(s["txn_per_s"], s["txns"] / s["span_s"]) and
+          close(s["mb_per_s"], s["bytes"] / s["span_s"] / 1e6),
+          "%.1f txn/s = %d txns / %.6f s span; %.3f MB/s" %
+          (s["txn_per_s"], s["txns"], s["span_s"], s["mb_per_s"]))
+check("per rank", len(point["per_rank"]) == ranks and
+      sum(r["txns"] for r in point["per_rank"]) == agg["txns"],
+      "%d ranks' own figures, %d txns in all" % (len(point["per_rank"]), agg["txns"]))
+
 # What IOR's latency would have been: the minimum over tasks of each
 # task's mean.
 means = [sum(r) / len(r) for r in (times_of(range(k * W, k * W + W)) for k in range(ranks))]

@@ -237,7 +237,7 @@ for c in $configs; do
 		# both are installed); this one builds against MPICH and runs
 		# the MPI tests only.
 		if command -v mpicc.mpich >/dev/null 2>&1; then
-			DIO_TESTS="tests/sync-write-mpi.sh tests/dio-dd-mpi.sh" \
+			DIO_TESTS="tests/sync-write-mpi.sh tests/sync-write-mpi-job.sh tests/dio-dd-mpi.sh" \
 			run_config mpich CC=gcc --with-mpi=mpich || failed="$failed mpich"
 		else
 			echo "SKIP: mpich configuration: MPICH is not installed (libmpich-dev)"

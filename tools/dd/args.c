@@ -291,8 +291,9 @@ static const struct diot_opt options[] = {
 	{ NULL, 0, 0, 0 }
 };
 
-/* The command line into dd->o; --help and --version end the program here. */
-void
+/* The command line into dd->o: -1 to run, or the exit status after
+ * --help and --version. */
+int
 parse_args(struct dd *dd, int argc, char **argv)
 {
 	struct diot_optstate st;
@@ -330,7 +331,7 @@ parse_args(struct dd *dd, int argc, char **argv)
 			break;
 		case OPT_HELP:
 			usage();
-			exit(stdout_ok() ? 0 : DIOT_EXIT_FAIL);
+			return stdout_ok() ? 0 : DIOT_EXIT_FAIL;
 		case OPT_VERSION:
 			/* One line, the aio engines last (scripts take what follows). */
 			printf("dio-dd (libdirectio) %s, backend %s, %s%s, aio engines:%s%s\n",
@@ -339,7 +340,103 @@ parse_args(struct dd *dd, int argc, char **argv)
 			       diot_mpi_library() ? diot_mpi_library() : "",
 			       (dio_aio_engines() & (1u << DIO_AIO_IO_URING)) ? " io_uring" : "",
 			       (dio_aio_engines() & (1u << DIO_AIO_POSIX)) ? " posix-aio" : "");
-			exit(stdout_ok() ? 0 : DIOT_EXIT_FAIL);
+			return stdout_ok() ? 0 : DIOT_EXIT_FAIL;
 		}
 	}
+	return -1;
+}
+
+/* ------------------------------------------------------------ one job */
+
+/* Text of a list of operand values, malloc'd. */
+static char *
+join_text(char *const *v, int n)
+{
+	size_t len = 1;
+	char *t;
+	int i;
+
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) + 1;
+	t = malloc(len);
+	if (t == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	t[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(t, ",");
+		strcat(t, v[i]);
+	}
+	return t;
+}
+
+static char *
+flags_text(const struct side_flags *f)
+{
+	char buf[128];
+	char *t;
+
+	snprintf(buf, sizeof(buf), "direct %d dsync %d sync %d nocopy %d sg %d force %d "
+	         "notrunc %d", f->direct, f->dsync, f->sync, f->nocopy, f->sg, f->force,
+	         f->notrunc);
+	t = strdup(buf);
+	if (t == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	return t;
+}
+
+static char *
+number_text(uint64_t v, int given)
+{
+	char buf[32];
+	char *t;
+
+	if (given)
+		snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	else
+		snprintf(buf, sizeof(buf), "default");
+	t = strdup(buf);
+	if (t == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	return t;
+}
+
+/*
+ * The parsed options as the ranks of an MPI job compare them (mpi.h's
+ * diot_mpi_same()), before %r and %h are replaced in the operands: into
+ * it[] (room for DD_OPT_ITEMS), the texts kept to exit.  Returns how many.
+ */
+int
+dd_opts_items(const struct dd *dd, struct diot_mpi_item *it)
+{
+	static char *owned[DD_OPT_ITEMS];
+	const struct opts *o = &dd->o;
+	int n = 0;
+
+#define ITEM(nm, v) (it[n].name = (nm), it[n].value = owned[n] = (v), n++)
+	ITEM("if=", join_text(o->ifs, o->nif));
+	ITEM("of=", join_text(o->ofs, o->nof));
+	ITEM("mode=", number_text((uint64_t)o->mode, o->mode_set));
+	ITEM("bs=", number_text(o->bs, 1));
+	ITEM("bpt=", number_text(o->bpt, 1));
+	ITEM("count=", number_text(o->count, o->count_set));
+	ITEM("skip=", number_text(o->skip, 1));
+	ITEM("seek=", number_text(o->seek, 1));
+	ITEM("iflag=", flags_text(&o->iflag));
+	ITEM("oflag=", flags_text(&o->oflag));
+	ITEM("thr=", number_text(o->thr, 1));
+	ITEM("engine=", number_text((uint64_t)o->engine, o->engine_set));
+	ITEM("qd=", number_text(o->qd, o->qd_set));
+	ITEM("rate=", number_text(o->rate, 1));
+	ITEM("time=", number_text((uint64_t)o->time, 1));
+	ITEM("dio=", number_text((uint64_t)o->dio, 1));
+	ITEM("fadvise=", number_text((uint64_t)o->fadvise, 1));
+	ITEM("largepages=", number_text((uint64_t)o->small_pages, 1));
+	ITEM("bufoff=", number_text(o->bufoff, o->bufoff_set));
+	ITEM("--format", number_text((uint64_t)o->format, o->format_set));
+	ITEM("--force", number_text((uint64_t)o->force, 1));
+	ITEM("--processes", number_text((uint64_t)o->procs, 1));
+	ITEM("--same-session", number_text((uint64_t)o->same_session, 1));
+#undef ITEM
+	return n;
 }

@@ -219,7 +219,10 @@ extern const char *const csv_cols;
 
 /* args.c */
 void usage(void);
-void parse_args(struct dd *dd, int argc, char **argv);
+int parse_args(struct dd *dd, int argc, char **argv);
+/* args.c: the parsed options, as the ranks of an MPI job compare them. */
+#define DD_OPT_ITEMS 32
+int dd_opts_items(const struct dd *dd, struct diot_mpi_item *it);
 void parse_operand(struct dd *dd, const char *arg);
 
 /* check.c */

@@ -36,6 +36,49 @@ on_signal(int sig)
 	g_stop = 1;
 }
 
+/* The command line, each rank on its own (an error said once by one
+ * rank: tools/kit/mpi.h), and what the ranks compare of it. */
+struct parsing {
+	struct dd *dd;
+	int argc;
+	char **argv;
+	int r;                              /* parse_args()'s                 */
+	struct diot_mpi_item items[DD_OPT_ITEMS + 1];
+	int nitems;
+};
+
+static void
+parse_stage(void *arg)
+{
+	struct parsing *ps = arg;
+	int saved = diot_mpi_mute(ps->dd->mpi);    /* --help, --version: once */
+
+	ps->r = parse_args(ps->dd, ps->argc, ps->argv);
+	diot_mpi_unmute(saved);
+	ps->nitems = dd_opts_items(ps->dd, ps->items);
+	ps->items[ps->nitems].name = "--help or --version";
+	ps->items[ps->nitems++].value = ps->r >= 0 ? "given" : "not given";
+}
+
+/* Every device opened and checked, each rank its own (an error said
+ * once); nothing is written before every check passed. */
+static void
+open_stage(void *arg)
+{
+	struct dd *dd = arg;
+
+	dd_ranks_operands(dd);
+	check_operands(dd);
+	if (dd->o.engine != ENG_SYNC)
+		choose_engine(dd);
+
+	diot_catch_stop_signals(on_signal);
+	signal(SIGPIPE, SIG_IGN);
+
+	setup_devices(dd);
+	check_opened(dd);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -43,6 +86,7 @@ main(int argc, char **argv)
 	 * stages get a pointer to it; none reads it as a global). */
 	static struct dd run;
 	static struct diot_mpi mpi;
+	static struct parsing ps;
 	struct dd *dd = &run;
 	double cpu_user, cpu_sys;
 	char why[300];
@@ -59,17 +103,16 @@ main(int argc, char **argv)
 		diot_die(DIOT_EXIT_USAGE, "%s", why);
 	dd->mpi = &mpi;
 
-	parse_args(dd, argc, argv);
-	dd_ranks_operands(dd);
-	check_operands(dd);
-	if (dd->o.engine != ENG_SYNC)
-		choose_engine(dd);
-
-	diot_catch_stop_signals(on_signal);
-	signal(SIGPIPE, SIG_IGN);
-
-	setup_devices(dd);
-	check_opened(dd);
+	ps.dd = dd;
+	ps.argc = argc;
+	ps.argv = argv;
+	diot_mpi_each(&mpi, parse_stage, &ps);
+	diot_mpi_same(&mpi, ps.items, ps.nitems);  /* every rank, one job */
+	if (ps.r >= 0) {
+		diot_mpi_leave(&mpi);
+		return ps.r;
+	}
+	diot_mpi_each(&mpi, open_stage, dd);
 	run_workers(dd, &cpu_user, &cpu_sys);
 	close_sides(dd);
 	failed = report(dd, cpu_user, cpu_sys);

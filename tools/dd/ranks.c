@@ -7,7 +7,9 @@
  * run: a row per device of every rank ("RANK@HOST:NAME") and a total
  * whose latency percentiles are those of every call on every host (the
  * histograms merged), whose bytes are the sum and whose wall time runs
- * from the common start to the last device's end.  Without MPI every
+ * from the common start to the last device's end, every rank's times on
+ * rank 0's clock (tools/kit/mpi.h: diot_mpi_clock_offset()): its MB/s are
+ * the job's bytes over the job's span, never a sum of the ranks' rates.  Without MPI every
  * function here leaves the run as it was.
  */
 #include "config.h"
@@ -17,42 +19,18 @@
 
 #define ON(dd) ((dd)->mpi != NULL && (dd)->mpi->on)
 
-/* Replace %r (rank) and %h (host) in an operand's path. */
+/* An operand's path with %r (rank) and %h (host) replaced, malloc'd. */
 static char *
 expand(const struct diot_mpi *m, const char *s)
 {
-	char out[PATH_MAX], num[16];
-	size_t n = 0;
-	const char *rep;
+	char out[PATH_MAX], *t;
 
-	for (; *s; s++) {
-		rep = NULL;
-		if (s[0] == '%' && s[1] == 'r') {
-			snprintf(num, sizeof(num), "%d", m->rank);
-			rep = num;
-		} else if (s[0] == '%' && s[1] == 'h') {
-			rep = m->host;
-		}
-		if (rep != NULL) {
-			if (n + strlen(rep) >= sizeof(out))
-				diot_usage_error("'%s': too long once %%r and %%h are replaced", s);
-			memcpy(out + n, rep, strlen(rep));
-			n += strlen(rep);
-			s++;
-		} else {
-			if (n + 1 >= sizeof(out))
-				diot_usage_error("an operand is too long");
-			out[n++] = *s;
-		}
-	}
-	out[n] = '\0';
-	return strdup(out);
-}
-
-static int
-has_pattern(const char *s)
-{
-	return strstr(s, "%r") != NULL || strstr(s, "%h") != NULL;
+	if (diot_mpi_expand(m, s, out, sizeof(out)) < 0)
+		diot_usage_error("'%s': too long once %%r and %%h are replaced", s);
+	t = strdup(out);
+	if (t == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	return t;
 }
 
 /*
@@ -68,7 +46,7 @@ dd_ranks_operands(struct dd *dd)
 	if (!ON(dd))
 		return;
 	for (i = 0; i < dd->o.nof; i++) {
-		if (!has_pattern(dd->o.ofs[i]) && dd->mpi->size > 1)
+		if (!diot_mpi_has_pattern(dd->o.ofs[i]) && dd->mpi->size > 1)
 			diot_usage_error("of=%s: %d ranks would write one output: put %%r (the "
 			                 "rank) or %%h (the host) in its name, e.g. of=%s.%%r",
 			                 dd->o.ofs[i], dd->mpi->size, dd->o.ofs[i]);
@@ -152,9 +130,11 @@ from_rank_row(struct row *r, const struct rank_row *x)
 	r->reason = x->has_reason ? x->reason : NULL;
 }
 
-/* What a rank adds to the job's totals besides its rows. */
+/* What a rank adds to the job's totals besides its rows: its CPU time,
+ * and its start and last end on rank 0's clock (diot_mpi_clock_offset()). */
 struct rank_sum {
-	double wall_s, cpu_user, cpu_sys;
+	double cpu_user, cpu_sys;
+	uint64_t t_go, t_end;
 };
 
 /*
@@ -174,6 +154,8 @@ dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double 
 	static struct row *jrows;
 	struct rank_row *mine;
 	struct rank_sum sum;
+	uint64_t bound, t0 = UINT64_MAX, t1 = 0;
+	int64_t off;
 	int i, k, N;
 
 	if (!ON(dd))
@@ -192,9 +174,15 @@ dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double 
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	for (i = 0; i < n; i++)
 		to_rank_row(&mine[i], &(*rows)[i], dd->mpi);
-	sum.wall_s = tot->wall_s;
+	off = diot_mpi_clock_offset(dd->mpi, &bound);
 	sum.cpu_user = *cu;
 	sum.cpu_sys = *cs;
+	sum.t_go = (uint64_t)((int64_t)dd->t_go - off);
+	sum.t_end = 0;
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].t_end > dd->t_go &&
+		    (uint64_t)((int64_t)dd->devs[i].t_end - off) > sum.t_end)
+			sum.t_end = (uint64_t)((int64_t)dd->devs[i].t_end - off);
 	diot_mpi_gather(dd->mpi, mine, all, sizeof(*mine) * (size_t)n);
 	diot_mpi_gather(dd->mpi, &sum, sums, sizeof(sum));
 	diot_mpi_gather(dd->mpi, dd->mpi->host, dd->rank_hosts, sizeof(dd->mpi->host));
@@ -209,12 +197,17 @@ dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double 
 	tot->h = &merged;
 	tot->status = "ok";
 	*cu = *cs = 0;
+	/* The job's span: from the first rank's start (all are released
+	 * together after a barrier) to the last device's end, on one clock. */
 	for (k = 0; k < N; k++) {
 		*cu += sums[k].cpu_user;
 		*cs += sums[k].cpu_sys;
-		if (sums[k].wall_s > tot->wall_s)
-			tot->wall_s = sums[k].wall_s;
+		if (sums[k].t_go < t0)
+			t0 = sums[k].t_go;
+		if (sums[k].t_end > t1)
+			t1 = sums[k].t_end;
 	}
+	tot->wall_s = t1 > t0 ? (double)(t1 - t0) / 1e9 : 0;
 	for (i = 0; i < n * N; i++) {
 		struct row *r = &jrows[i];
 

@@ -320,8 +320,9 @@ report(struct dd *dd, double cu, double cs)
 	case FMT_TABLE:
 		if (dd->mpi != NULL && dd->mpi->on)
 			printf("ranks: %d MPI ranks (%s), started together; rows RANK@HOST:DEVICE; "
-			       "the total's times from every call of every rank\n", dd->mpi->size,
-			       diot_mpi_library());
+			       "the total's times from every call of every rank, its MB/s the "
+			       "job's bytes over its span (first start to last end, on rank 0's "
+			       "clock)\n", dd->mpi->size, diot_mpi_library());
 		if (dd->o.time)
 			print_table(dd, stdout, rows, n, &tot, cu, cs);
 		print_records(dd, stdout, &tot);

@@ -1,17 +1,25 @@
 /*
  * mpi-common.c -- what both builds of the kit's MPI team share (mpi.h):
- * whether a launcher started this process.
+ * whether a launcher started this process, and the names of a rank's
+ * files (%r, %h).
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "tools/kit/mpi.h"
 
 int
 diot_mpi_launched(void)
 {
-	/* Open MPI's mpirun, MPICH's hydra (PMI), and PMIx-based launchers. */
+	/* Open MPI's mpirun, MPICH's hydra (PMI), and PMIx-based launchers
+	 * (Open MPI 5's prterun, Slurm's srun --mpi=pmix; srun --mpi=pmi2
+	 * sets PMI_RANK). */
 	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
 		                                "PMIX_RANK", "PMI_RANK" };
 	size_t i;
@@ -20,4 +28,86 @@ diot_mpi_launched(void)
 		if (getenv(vars[i]) != NULL)
 			return 1;
 	return 0;
+}
+
+int
+diot_mpi_srun_without_pmi(void)
+{
+	const char *n = getenv("SLURM_NTASKS");
+
+	if (n == NULL)
+		n = getenv("SLURM_NPROCS");
+	return getenv("SLURM_PROCID") != NULL && n != NULL && atoi(n) > 1 &&
+	       !diot_mpi_launched();
+}
+
+int
+diot_mpi_has_pattern(const char *pattern)
+{
+	return strstr(pattern, "%r") != NULL || strstr(pattern, "%h") != NULL;
+}
+
+int
+diot_mpi_expand(const struct diot_mpi *m, const char *pattern, char *out, size_t len)
+{
+	char num[16];
+	size_t n = 0, k;
+	const char *s, *rep;
+
+	if (len == 0)
+		return -ENAMETOOLONG;
+	for (s = pattern; *s; s++) {
+		rep = NULL;
+		if (s[0] == '%' && s[1] == 'r') {
+			snprintf(num, sizeof(num), "%d", m->rank);
+			rep = num;
+		} else if (s[0] == '%' && s[1] == 'h') {
+			rep = m->host[0] ? m->host : "localhost";
+		} else if (s[0] == '%' && s[1] == '%') {
+			rep = "%";
+		}
+		if (rep != NULL) {
+			s++;
+			k = strlen(rep);
+		} else {
+			rep = s;
+			k = 1;
+		}
+		if (n + k >= len)
+			return -ENAMETOOLONG;
+		memcpy(out + n, rep, k);
+		n += k;
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+int
+diot_mpi_mute(const struct diot_mpi *m)
+{
+	int saved, fd;
+
+	if (!m->on || m->rank == 0)
+		return -1;
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	fd = open("/dev/null", O_WRONLY);
+	if (saved < 0 || fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		saved = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return saved;
+}
+
+void
+diot_mpi_unmute(int saved)
+{
+	if (saved < 0)
+		return;
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
 }

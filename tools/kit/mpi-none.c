@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools/kit/mpi.h"
@@ -17,7 +18,7 @@ diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
 	(void)argv;
 	memset(m, 0, sizeof(*m));
 	m->size = 1;
-	if (diot_mpi_launched()) {
+	if (diot_mpi_launched() || diot_mpi_srun_without_pmi()) {
 		snprintf(why, wl, "started by an MPI launcher, but built without MPI: "
 		         "every rank would run the whole job alone (configure "
 		         "--with-mpi, with an MPI's development files installed)");
@@ -86,6 +87,29 @@ diot_mpi_stop_settle(struct diot_mpi *m, int tellers)
 {
 	(void)tellers;
 	m->told = m->heard = 0;
+}
+
+int64_t
+diot_mpi_clock_offset(const struct diot_mpi *m, uint64_t *bound_ns)
+{
+	(void)m;
+	*bound_ns = 0;
+	return 0;
+}
+
+void
+diot_mpi_each(struct diot_mpi *m, void (*fn)(void *arg), void *arg)
+{
+	(void)m;
+	fn(arg);
+}
+
+void
+diot_mpi_same(struct diot_mpi *m, const struct diot_mpi_item *items, int n)
+{
+	(void)m;
+	(void)items;
+	(void)n;
 }
 
 const char *

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,13 @@ diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
 
 	memset(m, 0, sizeof(*m));
 	m->size = 1;
+	if (diot_mpi_srun_without_pmi()) {
+		snprintf(why, wl, "started by srun as one of %s tasks without an MPI "
+		         "plugin: every task would run the whole job alone (srun "
+		         "--mpi=pmix, or --mpi=pmi2)", getenv("SLURM_NTASKS") ?
+		         getenv("SLURM_NTASKS") : getenv("SLURM_NPROCS"));
+		return -1;
+	}
 	if (!diot_mpi_launched())
 		return 0;
 	/* Funneled: only the thread that joined calls MPI (writer threads,
@@ -77,6 +85,9 @@ diot_mpi_leave(struct diot_mpi *m)
 	 */
 	diot_out_remove_now();
 	MPI_Barrier(MPI_COMM_WORLD);
+	/* Every rank got here: the job ended in order, its results stay
+	 * should a rank be killed from now on (outfile.h's guard). */
+	diot_out_guard_done();
 	diot_set_where(NULL, NULL);
 	MPI_Finalize();
 	m->on = 0;
@@ -226,6 +237,186 @@ diot_mpi_stop_settle(struct diot_mpi *m, int tellers)
 	}
 	m->pending = NULL;
 	m->told = m->heard = 0;
+}
+
+/* ------------------------------------------------------------ one clock */
+
+#define CLOCK_TAG 7302
+#define CLOCK_PINGS 8
+
+int64_t
+diot_mpi_clock_offset(const struct diot_mpi *m, uint64_t *bound_ns)
+{
+	uint64_t a, b, t0, best = UINT64_MAX;
+	int64_t off = 0;
+	int i, k, ping = 0;
+
+	*bound_ns = 0;
+	if (!m->on || m->size == 1)
+		return 0;
+	if (m->rank == 0) {
+		for (k = 1; k < m->size; k++)
+			for (i = 0; i < CLOCK_PINGS; i++) {
+				MPI_Recv(&ping, 1, MPI_INT, k, CLOCK_TAG, MPI_COMM_WORLD,
+				         MPI_STATUS_IGNORE);
+				t0 = diot_now_ns();
+				MPI_Send(&t0, (int)sizeof(t0), MPI_BYTE, k, CLOCK_TAG,
+				         MPI_COMM_WORLD);
+			}
+		return 0;
+	}
+	/* Rank 0 serves the ranks in turn: the first pings of a rank wait for
+	 * those before it, and the shortest round trip leaves them out. */
+	for (i = 0; i < CLOCK_PINGS; i++) {
+		a = diot_now_ns();
+		MPI_Send(&ping, 1, MPI_INT, 0, CLOCK_TAG, MPI_COMM_WORLD);
+		MPI_Recv(&t0, (int)sizeof(t0), MPI_BYTE, 0, CLOCK_TAG, MPI_COMM_WORLD,
+		         MPI_STATUS_IGNORE);
+		b = diot_now_ns();
+		if (b - a < best) {
+			best = b - a;
+			off = (int64_t)(a + (b - a) / 2) - (int64_t)t0;
+		}
+	}
+	*bound_ns = (best + 1) / 2;
+	return off;
+}
+
+/* ------------------------------------------------------------ one voice */
+
+/* Every rank with what it held (h->status 0: nothing failed): when any
+ * failed, the first says it once, and all leave in order and exit. */
+static void
+agree(struct diot_mpi *m, struct diot_held *h)
+{
+	int first, failed, mine, status;
+
+	mine = h->status ? m->rank : m->size;
+	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (first == m->size)
+		return;
+	failed = h->status != 0;
+	MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	status = h->status;
+	MPI_Bcast(&status, 1, MPI_INT, first, MPI_COMM_WORLD);
+	if (m->rank == first) {
+		diot_say_held(h, failed < m->size && !h->job);
+		fflush(NULL);
+	}
+	diot_mpi_leave(m);
+	exit(status);
+}
+
+void
+diot_mpi_each(struct diot_mpi *m, void (*fn)(void *arg), void *arg)
+{
+	struct diot_held h;
+
+	if (!m->on) {
+		fn(arg);
+		return;
+	}
+	diot_hold_errors(&h);
+	if (setjmp(h.jb) == 0) {
+		fn(arg);
+		diot_hold_errors(NULL);
+	}
+	agree(m, &h);
+}
+
+/* FNV-1a, 64 bits: a digest of an item's value. */
+static uint64_t
+digest(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+#define SAME_TAG 7303
+
+void
+diot_mpi_same(struct diot_mpi *m, const struct diot_mpi_item *items, int n)
+{
+	struct diot_held h;
+	struct {
+		char where[sizeof(m->where)];
+		char value[512];
+	} theirs;
+	uint64_t *mine, *all = NULL;
+	size_t row = (size_t)n + 1;
+	int who[2] = { -1, -1 }, r, i;
+
+	if (!m->on || m->size == 1)
+		return;
+	mine = calloc(row, sizeof(*mine));
+	if (m->rank == 0)
+		all = calloc(row * (size_t)m->size, sizeof(*all));
+	if (mine == NULL || (m->rank == 0 && all == NULL))
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	/* First what every rank runs (the program, its items' names and
+	 * number), in a record of one size whatever the program: another
+	 * program's ranks are told apart before records of other sizes
+	 * would meet. */
+	mine[0] = digest(diot_prog);
+	for (i = 0; i < n; i++)
+		mine[0] = mine[0] * 31 + digest(items[i].name);
+	mine[0] ^= (uint64_t)n;
+	diot_mpi_gather(m, &mine[0], all, sizeof(mine[0]));
+	for (r = 1; m->rank == 0 && r < m->size && who[0] < 0; r++)
+		if (all[r] != mine[0])
+			who[0] = r;
+	MPI_Bcast(who, 2, MPI_INT, 0, MPI_COMM_WORLD);
+	if (who[0] < 0) {        /* then the value of every item */
+		for (i = 0; i < n; i++)
+			mine[i + 1] = digest(items[i].value ? items[i].value : "");
+		MPI_Gather(mine, count_of(sizeof(*mine) * row), MPI_BYTE, all,
+		           count_of(sizeof(*mine) * row), MPI_BYTE, 0, MPI_COMM_WORLD);
+		for (r = 1; m->rank == 0 && r < m->size && who[0] < 0; r++)
+			for (i = 1; i < (int)row; i++)
+				if (all[(size_t)r * row + (size_t)i] != mine[i]) {
+					who[0] = r;
+					who[1] = i - 1;
+					break;
+				}
+		MPI_Bcast(who, 2, MPI_INT, 0, MPI_COMM_WORLD);
+	}
+	free(mine);
+	free(all);
+	if (who[0] < 0)
+		return;
+	/* The rank that differs tells rank 0 where it is and its value. */
+	memset(&theirs, 0, sizeof(theirs));
+	if (m->rank == who[0]) {
+		snprintf(theirs.where, sizeof(theirs.where), "%s", m->where);
+		if (who[1] >= 0 && items[who[1]].value != NULL)
+			snprintf(theirs.value, sizeof(theirs.value), "%s", items[who[1]].value);
+		MPI_Send(&theirs, (int)sizeof(theirs), MPI_BYTE, 0, SAME_TAG, MPI_COMM_WORLD);
+	}
+	diot_hold_errors(&h);
+	if (setjmp(h.jb) == 0) {
+		if (m->rank == 0) {
+			MPI_Recv(&theirs, (int)sizeof(theirs), MPI_BYTE, who[0], SAME_TAG,
+			         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			theirs.where[sizeof(theirs.where) - 1] = '\0';
+			theirs.value[sizeof(theirs.value) - 1] = '\0';
+			if (who[1] < 0)
+				diot_usage_error("%s runs another program than rank 0 (%s): "
+				                 "every rank of a job runs the same program and "
+				                 "options", theirs.where, diot_prog);
+			diot_usage_error("%s was started with %s '%s', rank 0 with '%s': "
+			                 "every rank of a job runs the same options",
+			                 theirs.where, items[who[1]].name, theirs.value,
+			                 items[who[1]].value ? items[who[1]].value : "");
+		}
+		diot_hold_errors(NULL);
+	}
+	h.job = 1;          /* about the job, not about rank 0 */
+	agree(m, &h);
 }
 
 const char *

@@ -15,6 +15,9 @@
 #define DIOT_MPI_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "tools/kit/util.h"
 
 #define DIOT_MPI_HOST_MAX 64
 
@@ -30,6 +33,9 @@ struct diot_mpi {
 /* Was this process started by an MPI launcher (Open MPI, MPICH's hydra,
  * PMIx)?  Only the environment is looked at. */
 int diot_mpi_launched(void);
+/* Started by Slurm's srun as one of several tasks, but with no MPI plugin
+ * (srun --mpi=none): each task would run the whole job alone. */
+int diot_mpi_srun_without_pmi(void);
 
 /* Join the job when launched by one and built with MPI; m describes the
  * rank (m->on 0, rank 0 of 1 otherwise).  A build without MPI launched
@@ -64,6 +70,57 @@ int diot_mpi_sum(const struct diot_mpi *m, int v);
 void diot_mpi_tell_stop(struct diot_mpi *m);
 int diot_mpi_stop_asked(struct diot_mpi *m);
 void diot_mpi_stop_settle(struct diot_mpi *m, int tellers);
+
+/*
+ * One clock for the job: this rank's monotonic clock (diot_now_ns())
+ * minus rank 0's, in ns, so that t - offset is time t on rank 0's clock.
+ * A collective: rank 0 answers each other rank in turn, eight pings
+ * each; the ping with the shortest round trip gives the offset (rank 0
+ * read its clock between the ping's send and the answer's arrival), and
+ * *bound_ns half that round trip, the most the offset can be off.  Rank
+ * 0 (and a job of one) gets 0 and 0.
+ */
+int64_t diot_mpi_clock_offset(const struct diot_mpi *m, uint64_t *bound_ns);
+
+/*
+ * Setup with one voice: fn(arg) is work every rank does on its own (no
+ * collective inside: parsing, checking, opening its own files) that may
+ * fail with diot_die() or diot_usage_error().  Its errors are held, not
+ * said (util.h: diot_hold_errors()); then the ranks compare: when any
+ * failed, the first that did says its message once (without "rank R on
+ * HOST" when every rank failed), and every rank leaves the job in order
+ * (diot_mpi_leave(): no abort, no message from every rank, no launcher
+ * banner beyond its note of the exit status) and exits with that rank's
+ * status.  Returns when none failed.  Not on (alone): fn(arg), its
+ * errors said and exiting at once, as ever.
+ */
+void diot_mpi_each(struct diot_mpi *m, void (*fn)(void *arg), void *arg);
+
+/* Standard output of ranks other than 0 to /dev/null (what every rank
+ * would print alike: --help, --version), and back: returns what to pass
+ * to diot_mpi_unmute(). */
+int diot_mpi_mute(const struct diot_mpi *m);
+void diot_mpi_unmute(int saved);
+
+/*
+ * The same job on every rank: items are the tool's parsed options, each
+ * a name as the user knows it ("-s/--size") and a canonical text of its
+ * value.  A collective: rank 0 compares a digest of every item with its
+ * own, and where a rank differs the job ends as by diot_mpi_each() with
+ * one usage error naming the option, that rank and both values.  Every
+ * rank passes the same names in the same order.
+ */
+struct diot_mpi_item {
+	const char *name;
+	const char *value;
+};
+void diot_mpi_same(struct diot_mpi *m, const struct diot_mpi_item *items, int n);
+
+/* pattern with %r replaced by the rank, %h by the host and %% by %, into
+ * out (len bytes): 0, or -ENAMETOOLONG. */
+int diot_mpi_expand(const struct diot_mpi *m, const char *pattern, char *out, size_t len);
+/* Has pattern a %r or %h? */
+int diot_mpi_has_pattern(const char *pattern);
 
 /* Was the tool built with MPI? (for --version and the tests) */
 const char *diot_mpi_library(void);

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,26 +67,33 @@ diot_exit(int status)
 	exit(status);
 }
 
-/* The whole line in one write: a launcher that forwards the output of
- * many processes (mpirun) then never splits or loses part of it. */
+/* "PROG: [WHERE: ]body\n" on standard error, the whole line in one
+ * write: a launcher that forwards the output of many processes (mpirun)
+ * then never splits or loses part of it. */
 static void
-diot_vwarn(const char *fmt, va_list ap)
+diot_say(const char *where, const char *body)
 {
 	char line[4096];
 	int n;
 
-	if (diot_where != NULL)
-		n = snprintf(line, sizeof(line), "%s: %s: ", diot_prog, diot_where);
+	if (where != NULL)
+		n = snprintf(line, sizeof(line), "%s: %s: %s", diot_prog, where, body);
 	else
-		n = snprintf(line, sizeof(line), "%s: ", diot_prog);
-	if (n < 0 || (size_t)n >= sizeof(line))
-		n = 0;
-	n += vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+		n = snprintf(line, sizeof(line), "%s: %s", diot_prog, body);
 	if (n < 0 || (size_t)n > sizeof(line) - 2)
 		n = (int)sizeof(line) - 2;
 	line[n++] = '\n';
 	fflush(stderr);
 	fwrite(line, 1, (size_t)n, stderr);
+}
+
+static void
+diot_vwarn(const char *fmt, va_list ap)
+{
+	char body[4096];
+
+	vsnprintf(body, sizeof(body), fmt, ap);
+	diot_say(diot_where, body);
 }
 
 void
@@ -98,25 +106,73 @@ diot_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* ------------------------------------------------------------ held errors */
+
+static struct diot_held *diot_held_now;
+static pid_t diot_held_pid;
+
+void
+diot_hold_errors(struct diot_held *h)
+{
+	diot_held_now = h;
+	diot_held_pid = getpid();
+	if (h != NULL) {
+		h->status = 0;
+		h->usage = 0;
+		h->job = 0;
+		h->msg[0] = '\0';
+	}
+}
+
+/* A fatal message while errors are held: into the holder, and back to
+ * its setjmp.  Returns when nothing holds them (in this process). */
+static void
+diot_held_fatal(int status, int usage, const char *body)
+{
+	struct diot_held *h = diot_held_now;
+
+	if (h == NULL || getpid() != diot_held_pid)
+		return;
+	diot_held_now = NULL;
+	snprintf(h->msg, sizeof(h->msg), "%s", body);
+	h->status = status;
+	h->usage = usage;
+	longjmp(h->jb, 1);
+}
+
+void
+diot_say_held(const struct diot_held *h, int with_where)
+{
+	diot_say(with_where ? diot_where : NULL, h->msg);
+	if (h->usage)
+		fprintf(stderr, "Try '%s --help' for more information.\n", diot_prog);
+}
+
 void
 diot_die(int status, const char *fmt, ...)
 {
+	char body[4096];
 	va_list ap;
 
 	va_start(ap, fmt);
-	diot_vwarn(fmt, ap);
+	vsnprintf(body, sizeof(body), fmt, ap);
 	va_end(ap);
+	diot_held_fatal(status, 0, body);
+	diot_say(diot_where, body);
 	diot_exit(status);
 }
 
 void
 diot_usage_error(const char *fmt, ...)
 {
+	char body[4096];
 	va_list ap;
 
 	va_start(ap, fmt);
-	diot_vwarn(fmt, ap);
+	vsnprintf(body, sizeof(body), fmt, ap);
 	va_end(ap);
+	diot_held_fatal(DIOT_EXIT_USAGE, 1, body);
+	diot_say(diot_where, body);
 	fprintf(stderr, "Try '%s --help' for more information.\n", diot_prog);
 	diot_exit(DIOT_EXIT_USAGE);
 }

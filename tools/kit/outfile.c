@@ -5,9 +5,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -116,6 +119,9 @@ diot_out_claim_device(const char *path)
 	return dio_device_claim(path);
 }
 
+static struct diot_outlist *at_exit_list;
+static void guard_tell(int op, uint32_t n, const char *path);
+
 void
 diot_out_init(struct diot_outlist *l)
 {
@@ -146,6 +152,8 @@ diot_out_created(struct diot_outlist *l, const char *path)
 		return -1;
 	l->path[l->n] = copy;
 	l->keep[l->n] = 0;
+	if (l == at_exit_list)
+		guard_tell('+', (uint32_t)strlen(copy), copy);
 	return l->n++;
 }
 
@@ -157,6 +165,8 @@ diot_out_keep(struct diot_outlist *l, int idx)
 	for (i = 0; i < l->n; i++)
 		if (idx < 0 || i == idx)
 			l->keep[i] = 1;
+	if (l == at_exit_list)
+		guard_tell('k', idx < 0 ? UINT32_MAX : (uint32_t)idx, NULL);
 }
 
 void
@@ -171,9 +181,9 @@ diot_out_remove_created(struct diot_outlist *l)
 	free(l->path);
 	free(l->keep);
 	memset(l, 0, sizeof(*l));
+	if (l == at_exit_list)
+		guard_tell('c', 0, NULL);
 }
-
-static struct diot_outlist *at_exit_list;
 
 static void
 remove_at_exit(void)
@@ -194,4 +204,178 @@ diot_out_remove_at_exit(struct diot_outlist *l)
 	if (at_exit_list == NULL)
 		atexit(remove_at_exit);
 	at_exit_list = l;
+}
+
+/* ------------------------------------------------------------ the guard */
+
+/*
+ * The socket to the guard, and what goes over it: a byte saying what,
+ * a 32-bit number, and for '+' that many bytes of path.
+ *   '+' LEN PATH   an entry registered (appended, as in the list)
+ *   'k' IDX        entry IDX kept (UINT32_MAX: all of them)
+ *   'c' 0          the list removed by the process itself (forget it)
+ *   'd' 0          the run ended in order: kept entries stay
+ */
+static int guard_fd = -1;
+
+static int
+send_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		n = send(fd, p, len, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void
+guard_tell(int op, uint32_t n, const char *path)
+{
+	unsigned char head[5];
+
+	if (guard_fd < 0)
+		return;
+	head[0] = (unsigned char)op;
+	memcpy(head + 1, &n, sizeof(n));
+	if (send_all(guard_fd, head, sizeof(head)) < 0 ||
+	    (path != NULL && send_all(guard_fd, path, n) < 0)) {
+		close(guard_fd);      /* the guard is gone: nothing more to tell */
+		guard_fd = -1;
+	}
+}
+
+static int
+recv_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		n = recv(fd, p, len, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* The guard: follow the list until the socket closes, then remove. */
+static void
+guard_main(int fd)
+{
+	struct diot_outlist l;
+	unsigned char head[5];
+	uint32_t n;
+	int done = 0;
+	char *path;
+
+	diot_out_init(&l);
+	while (recv_all(fd, head, sizeof(head)) == 0) {
+		memcpy(&n, head + 1, sizeof(n));
+		if (head[0] == '+') {
+			if (n > 1u << 20 || (path = malloc((size_t)n + 1)) == NULL)
+				break;
+			if (recv_all(fd, path, n) < 0) {
+				free(path);
+				break;
+			}
+			path[n] = '\0';
+			diot_out_created(&l, path);
+			free(path);
+		} else if (head[0] == 'k') {
+			diot_out_keep(&l, n == UINT32_MAX ? -1 : (int)n);
+		} else if (head[0] == 'c') {
+			diot_out_keep(&l, -1);
+			diot_out_remove_created(&l);     /* forgets: keeps all */
+		} else if (head[0] == 'd') {
+			done = 1;
+		}
+	}
+	/* The process ended: in order, its kept files stay; otherwise the run
+	 * did not end and nothing it created is a result. */
+	if (!done)
+		memset(l.keep, 0, sizeof(*l.keep) * (size_t)l.n);
+	diot_out_remove_created(&l);
+}
+
+int
+diot_out_guard(void)
+{
+	int sv[2], fd, e;
+	pid_t pid;
+
+	if (guard_fd >= 0)
+		return 0;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		close(sv[0]);
+		close(sv[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		struct sigaction sa;
+		long max = sysconf(_SC_OPEN_MAX);
+
+		/* Out of the launcher's way: a session of its own (a signal to
+		 * the job's process group does not reach it), no descriptor of
+		 * the process's but its socket (the launcher's pipes would stay
+		 * open), the stop signals ignored (it ends with the process). */
+		setsid();
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_IGN;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		sigaction(SIGPIPE, &sa, NULL);
+		fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		if (max < 0 || max > 65536)
+			max = 65536;
+		for (fd = 3; fd < max; fd++)
+			if (fd != sv[1])
+				close(fd);
+		guard_main(sv[1]);
+		_exit(0);
+	}
+	close(sv[1]);
+	/* Not inherited by programs this process may run. */
+	fcntl(sv[0], F_SETFD, FD_CLOEXEC);
+	guard_fd = sv[0];
+	/* The list may exist already. */
+	if (at_exit_list != NULL) {
+		int i;
+
+		for (i = 0; i < at_exit_list->n; i++) {
+			guard_tell('+', (uint32_t)strlen(at_exit_list->path[i]),
+			           at_exit_list->path[i]);
+			if (at_exit_list->keep[i])
+				guard_tell('k', (uint32_t)i, NULL);
+		}
+	}
+	return 0;
+}
+
+void
+diot_out_guard_done(void)
+{
+	guard_tell('d', 0, NULL);
 }

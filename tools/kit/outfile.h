@@ -86,4 +86,22 @@ void diot_out_remove_at_exit(struct diot_outlist *l);
  * exit(), as an aborted MPI job). */
 void diot_out_remove_now(void);
 
+/*
+ * A guard for the at-exit list, for a process that can be killed by
+ * others (a rank of an MPI job: when one rank dies, the launcher kills
+ * the rest, with SIGKILL if need be, and no at-exit handler runs).
+ * diot_out_guard() forks a small process in a session of its own that
+ * follows the at-exit list (every entry registered, kept or removed, over
+ * a socket) and waits for this process to end: then it removes every file
+ * of the list, kept ones included, unless diot_out_guard_done() said the
+ * run ended in order, in which case the kept files stay.  Start it before
+ * anything else opens descriptors (before MPI_Init: it closes every
+ * descriptor it inherited but its socket, and its standard streams go to
+ * /dev/null).  Processes this one forks later (writers) hold the socket
+ * too: the guard acts once they have ended as well.  Returns 0, or the
+ * -errno of socketpair() or fork().
+ */
+int diot_out_guard(void);
+void diot_out_guard_done(void);
+
 #endif

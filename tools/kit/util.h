@@ -15,6 +15,7 @@
 #ifndef DIO_TOOLS_UTIL_H
 #define DIO_TOOLS_UTIL_H
 
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +53,33 @@ void diot_usage_error(const char *fmt, ...) DIOT_PRINTF(1, 2) DIOT_NORETURN;
  * exit(), in the process that set it only (e.g. to abort the whole job
  * rather than leave the others waiting).  NULLs restore the default. */
 void diot_set_where(const char *where, void (*end)(int status));
+
+/*
+ * Errors held, not said: between diot_hold_errors(h) and the next fatal
+ * message, diot_die() and diot_usage_error() (in this process, not in its
+ * forked children) format their message into h->msg (without the "PROG: "
+ * prefix), set h->status and h->usage, stop holding and longjmp(h->jb, 1)
+ * instead of printing and exiting.  The caller calls setjmp(h->jb) itself
+ * before the work that may fail (C99: as the whole condition of an if):
+ *
+ *     diot_hold_errors(&h);
+ *     if (setjmp(h.jb) == 0) { ... work ...; diot_hold_errors(NULL); }
+ *     ... h.status says whether it failed ...
+ *
+ * For the ranks of an MPI job (tools/kit/mpi.h: diot_mpi_each()), so
+ * that an error every rank meets is said once, and the job ends in order.
+ * diot_say_held() prints a held message as diot_die() would have, with or
+ * without the where of diot_set_where().
+ */
+struct diot_held {
+	jmp_buf jb;
+	int status;             /* 0: nothing failed                        */
+	int usage;              /* a usage error: the hint to --help follows */
+	int job;                /* about the whole job: said without where  */
+	char msg[4096];
+};
+void diot_hold_errors(struct diot_held *h);
+void diot_say_held(const struct diot_held *h, int with_where);
 
 /* Room for any message these helpers write. */
 #define DIOT_ERR_MAX 256

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -490,4 +491,115 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 	}
 	check_options(o, methods, sizes, writers);
 	return -1;
+}
+
+/* ------------------------------------------------------------ one job */
+
+/* A list of numbers as text, malloc'd. */
+static char *
+list_text(const uint64_t *v, int n)
+{
+	size_t len = 24 * (size_t)(n > 0 ? n : 1) + 1, at = 0;
+	char *t = malloc(len);
+	int i;
+
+	if (t == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	t[0] = '\0';
+	for (i = 0; i < n; i++)
+		at += (size_t)snprintf(t + at, len - at, "%s%" PRIu64, i ? "," : "", v[i]);
+	return t;
+}
+
+static char *
+text_of(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+/* A string option's text, malloc'd ("(none)" when not given). */
+static char *
+dup_text(const char *v)
+{
+	char *t = strdup(v ? v : "(none)");
+
+	if (t == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	return t;
+}
+
+static char *
+text_of(const char *fmt, ...)
+{
+	char buf[64];
+	va_list ap;
+	char *t;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	t = strdup(buf);
+	if (t == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	return t;
+}
+
+/*
+ * The parsed options as the ranks of an MPI job compare them (mpi.h's
+ * diot_mpi_same()): a name and a canonical text each, into it[] (room for
+ * SW_OPT_ITEMS); the texts are allocated once and kept to exit.  Returns
+ * how many.  -q and -v are left out: they change only what rank 0 shows.
+ */
+int
+sw_opts_items(const struct sw_opts *o, struct diot_mpi_item *it)
+{
+	static char *owned[SW_OPT_ITEMS];
+	size_t len = 1;
+	int n = 0, i;
+	char *methods;
+
+	for (i = 0; i < o->nmethods; i++)
+		len += strlen(o->methods[i].name) + 1;
+	methods = malloc(len);
+	if (methods == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	methods[0] = '\0';
+	for (i = 0; i < o->nmethods; i++) {
+		if (i)
+			strcat(methods, ",");
+		strcat(methods, o->methods[i].name);
+	}
+#define ITEM(nm, v) (it[n].name = (nm), it[n].value = owned[n] = (v), n++)
+#define FLAG(nm, v) ITEM(nm, text_of("%s", (v) ? "on" : "off"))
+#define STR(nm, v) ITEM(nm, dup_text(v))
+	ITEM("--methods", methods);
+	ITEM("--sizes", list_text(o->sizes, o->nsizes));
+	ITEM("--writers", list_text(o->writers, o->nwriters));
+	FLAG("--threads", o->threads);
+	ITEM("--layout", text_of("%s", o->layout == SW_LAYOUT_SEPARATE ? "separate"
+	                         : "shared"));
+	ITEM("--time", text_of("%" PRIu64 " ns", o->count ? 0 : o->time_ns));
+	ITEM("--count", text_of("%" PRIu64, o->count));
+	ITEM("--warmup", text_of("%" PRIu64, o->warmup));
+	FLAG("--extend", o->extend);
+	ITEM("--region", o->region_set ? text_of("%" PRIu64, o->region) : text_of("default"));
+	ITEM("--format", text_of("%s", o->format == SW_FMT_JSON ? "json" :
+	                         o->format == SW_FMT_CSV ? "csv" : "table"));
+	STR("--output", o->output);
+	STR("--plot", o->plot);
+	FLAG("--per-writer", o->per_writer);
+	FLAG("--per-host", o->per_host);
+	FLAG("--verify", o->verify);
+	STR("--ack-log", o->ack_log);
+	STR("--dir", o->dir);
+	FLAG("--force", o->force);
+	FLAG("--keep", o->keep);
+	FLAG("--no-prefill", o->no_prefill);
+	STR("--label", o->label);
+	STR("the TARGET", o->target);
+#undef ITEM
+#undef FLAG
+#undef STR
+	return n;
 }

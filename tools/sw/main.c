@@ -47,11 +47,55 @@ static void keep_outputs(struct sw_outputs *out);
 static int finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
                       const struct sw_point *pts, int n);
 
+/* The command line, each rank on its own (tools/kit/mpi.h: an error is
+ * said once, by one rank): the options, what ranks compare of them, and
+ * what ranks cannot do. */
+struct parsing {
+	int argc;
+	char **argv;
+	struct sw_opts *o;
+	struct diot_mpi *mpi;
+	int r;                              /* sw_parse_args()'s             */
+	struct diot_mpi_item items[SW_OPT_ITEMS];
+	int nitems;
+};
+
+static void
+parse_stage(void *arg)
+{
+	struct parsing *ps = arg;
+	int saved = diot_mpi_mute(ps->mpi);  /* --help, --version: said once */
+
+	ps->r = sw_parse_args(ps->argc, ps->argv, ps->o);
+	diot_mpi_unmute(saved);
+	ps->nitems = sw_opts_items(ps->o, ps->items);
+	ps->items[ps->nitems].name = "--help or --version";
+	ps->items[ps->nitems++].value = ps->r >= 0 ? "given" : "not given";
+	if (ps->r < 0)
+		sw_ranks_check_opts(ps->o, ps->mpi);
+}
+
+/* The output files, each rank its own (an error said once). */
+struct claiming {
+	struct sw_ctx *c;
+	struct sw_outputs *out;
+};
+
+static void
+claim_stage(void *arg)
+{
+	struct claiming *cl = arg;
+
+	sw_claim_outputs(cl->c, cl->out);
+}
+
 int
 main(int argc, char **argv)
 {
 	static struct sw_outputs outs;
 	static struct sw_opts o;     /* static: what it holds stays reachable to exit */
+	static struct parsing ps;
+	struct claiming cl;
 	struct sw_ctx c;
 	static struct sw_run run;
 	static struct diot_mpi mpi;
@@ -61,15 +105,24 @@ main(int argc, char **argv)
 	FILE *fp;
 
 	diot_init(argv[0]);
-	/* Started by mpirun: one rank of a job (ranks.c); else as alone. */
+	/* A rank of an MPI job: whatever kills it, the files the job created
+	 * go unless it ended in order (outfile.h's guard, started before MPI
+	 * opens descriptors); then the job (ranks.c). */
+	if (diot_mpi_launched() && (r = diot_out_guard()) < 0)
+		diot_warn("cannot start the guard that removes the job's files should "
+		          "this rank be killed: %s", dio_strerror(r));
 	if (diot_mpi_join(&mpi, &argc, &argv, why, sizeof(why)) < 0)
 		diot_die(DIOT_EXIT_USAGE, "%s", why);
-	r = sw_parse_args(argc, argv, &o);
-	if (r >= 0) {
+	ps.argc = argc;
+	ps.argv = argv;
+	ps.o = &o;
+	ps.mpi = &mpi;
+	diot_mpi_each(&mpi, parse_stage, &ps);
+	diot_mpi_same(&mpi, ps.items, ps.nitems);     /* every rank, one job */
+	if (ps.r >= 0) {
 		diot_mpi_leave(&mpi);
-		return r;
+		return ps.r;
 	}
-	sw_ranks_check_opts(&o, &mpi);
 	if (o.check_log)
 		return sw_check_main(o.check_log, o.target);
 	if (o.compare)
@@ -82,8 +135,10 @@ main(int argc, char **argv)
 		return sw_interleave_main(&o, &outs, &g_signal);
 	sw_ctx_init(&c, &o, &g_signal);
 	sw_ranks_init(&c, &mpi);
-	sw_claim_outputs(&c, &outs);
-	sw_ranks_meet(&c);     /* every rank has its outputs: rank 0 makes the target */
+	cl.c = &c;
+	cl.out = &outs;
+	diot_mpi_each(&mpi, claim_stage, &cl);
+	/* Every rank has its outputs: rank 0 makes the target. */
 	sw_ranks_setup_target(&c, o.writers[o.nwriters - 1], o.sizes[o.nsizes - 1]);
 	r = sw_ranks_status(&c, (int)g_signal);     /* a signal on any rank */
 	if (r) {
@@ -131,6 +186,7 @@ sw_release(struct sw_ctx *c, struct sw_point *pts, int n)
 	for (i = 0; pts != NULL && i < n; i++) {
 		free(pts[i].per);
 		free(pts[i].hosts);
+		free(pts[i].per_rank);
 	}
 	free(pts);
 	sw_ranks_free(c);

@@ -71,7 +71,9 @@ point_stats(struct sw_point *p, struct diot_team *t, int W)
 		cs += w->cpu_sys;
 		p->region_full |= w->region_full;
 	}
-	sw_stats_from(&p->agg, all, p->size, t0 == UINT64_MAX ? 0 : t0, t1, cu, cs);
+	p->t_first = t0 == UINT64_MAX ? 0 : t0;
+	p->t_last = t1;
+	sw_stats_from(&p->agg, all, p->size, p->t_first, t1, cu, cs);
 	free(all);
 }
 

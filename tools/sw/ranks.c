@@ -9,11 +9,14 @@
  * others what it made; before each point rank 0 empties or uncaches it,
  * every rank starts its writers, and all release them together after a
  * barrier; each measures for the same time.  After the point every rank
- * sends rank 0 its verdict and its histogram: rank 0 merges the
- * histograms, so the percentiles of all hosts together are those of one
- * histogram of every transaction (not an average of averages), adds the
- * ranks' transactions per second (each over its own, common, window), and
- * tells every rank whether the run goes on.  Only rank 0 reports.
+ * sends rank 0 its verdict, its histogram and its measured window on
+ * rank 0's clock (tools/kit/mpi.h: diot_mpi_clock_offset()): rank 0
+ * merges the histograms, so the percentiles of all hosts together are
+ * those of one histogram of every transaction (not an average of
+ * averages), divides the job's transactions and bytes by the job's span
+ * (the first writer's measured start to the last writer's end, as one
+ * rank's writers are counted: never a sum of the ranks' rates), and tells
+ * every rank whether the run goes on.  Only rank 0 reports.
  *
  * Without MPI (or not started by a launcher) the job is one rank and
  * every function here does what the run did before.
@@ -39,7 +42,9 @@ struct rank_rec {
 	int32_t status;           /* SW_*                                   */
 	int32_t region_full;
 	char note[400];
-	double txn_per_s, mb_per_s, wall_s, cpu_user, cpu_sys;
+	struct sw_stats own;      /* the rank's own figures (its writers)   */
+	uint64_t t_first, t_last; /* its measured window on rank 0's clock  */
+	uint64_t clock_bound;     /* how far off that clock may be (ns)     */
 	struct sw_verify verify;
 	struct diot_hist hist;    /* every writer of the rank               */
 };
@@ -77,14 +82,13 @@ sw_ranks_free(struct sw_ctx *c)
 	c->ranks.host = NULL;
 }
 
-/* What ranks cannot do (usage errors, said by every rank), and the ack
- * log's name for this rank ("%r" is the rank). */
+/* What ranks cannot do (usage errors), and the ack log's name for this
+ * rank ("%r" is the rank, "%h" the host). */
 void
 sw_ranks_check_opts(struct sw_opts *o, const struct diot_mpi *mpi)
 {
 	static char ack[4096];
 	struct stat st;
-	const char *r;
 
 	if (!mpi->on)
 		return;
@@ -108,17 +112,30 @@ sw_ranks_check_opts(struct sw_opts *o, const struct diot_mpi *mpi)
 		diot_usage_error("--ack-log '%s': as MPI ranks each rank writes a log file "
 		                 "of its own: name one with %%r (the rank), e.g. "
 		                 "--ack-log ack.%%r", o->ack_log);
-	r = strstr(o->ack_log, "%r");
-	if (r == NULL && mpi->size > 1)
+	if (strstr(o->ack_log, "%r") == NULL && mpi->size > 1)
 		diot_usage_error("--ack-log '%s': %d ranks would write one file: put %%r "
-		                 "(the rank) in the name, e.g. --ack-log %s.%%r", o->ack_log,
-		                 mpi->size, o->ack_log);
-	if (r != NULL) {
-		if (snprintf(ack, sizeof(ack), "%.*s%d%s", (int)(r - o->ack_log), o->ack_log,
-		             mpi->rank, r + 2) >= (int)sizeof(ack))
-			diot_usage_error("--ack-log: the name is too long");
-		o->ack_log = ack;
-	}
+		                 "(the rank) in the name, e.g. --ack-log %s.%%r (%%h is "
+		                 "the host)", o->ack_log, mpi->size, o->ack_log);
+	if (diot_mpi_expand(mpi, o->ack_log, ack, sizeof(ack)) < 0)
+		diot_usage_error("--ack-log '%s': the name is too long once %%r and %%h are "
+		                 "replaced", o->ack_log);
+	o->ack_log = ack;
+}
+
+/* Rank 0 makes the target for every writer of the job (an error said
+ * once, every rank leaving in order: tools/kit/mpi.h). */
+struct making {
+	struct sw_ctx *c;
+	uint64_t writers, size;
+};
+
+static void
+make_stage(void *arg)
+{
+	struct making *mk = arg;
+
+	if (mk->c->ranks.mpi->rank == 0)
+		sw_setup_target(mk->c, mk->writers, mk->size);
 }
 
 /*
@@ -133,15 +150,19 @@ sw_ranks_setup_target(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size)
 		struct sw_target tg;
 		uint64_t region;
 	} made;
+	struct making mk;
 	int k, all = (int)max_writers * c->ranks.n;
 
 	if (!ON(c)) {
 		sw_setup_target(c, max_writers, max_size);
 		return;
 	}
+	mk.c = c;
+	mk.writers = (uint64_t)all;
+	mk.size = max_size;
+	diot_mpi_each(c->ranks.mpi, make_stage, &mk);
 	memset(&made, 0, sizeof(made));
 	if (c->ranks.mpi->rank == 0) {
-		sw_setup_target(c, (uint64_t)all, max_size);
 		made.tg = c->tg;
 		memset(made.tg.extra, 0, sizeof(made.tg.extra));
 		made.region = c->o->region;
@@ -214,8 +235,11 @@ sw_ranks_watch(struct sw_ctx *c, struct diot_team *t, int W)
 
 /* ------------------------------------------------------------ merging */
 
+/* This rank's record of the point; its window moved to rank 0's clock
+ * (off: this clock minus rank 0's). */
 static void
-rank_rec_of(struct rank_rec *rec, const struct sw_point *p, struct diot_team *t, int r)
+rank_rec_of(struct rank_rec *rec, const struct sw_point *p, struct diot_team *t, int r,
+            int64_t off, uint64_t bound)
 {
 	int k;
 
@@ -225,16 +249,17 @@ rank_rec_of(struct rank_rec *rec, const struct sw_point *p, struct diot_team *t,
 	rec->region_full = p->region_full;
 	snprintf(rec->note, sizeof(rec->note), "%s", p->note);
 	rec->verify = p->verify;
+	rec->clock_bound = bound;
 	diot_hist_reset(&rec->hist);
 	if (p->per == NULL)          /* not applicable: nothing was run */
 		return;
 	for (k = 0; k < p->writers; k++)
 		diot_hist_merge(&rec->hist, &((const struct sw_wres *)diot_team_result(t, k))->hist);
-	rec->txn_per_s = p->agg.txn_per_s;
-	rec->mb_per_s = p->agg.mb_per_s;
-	rec->wall_s = p->agg.wall_s;
-	rec->cpu_user = p->agg.cpu_user_s;
-	rec->cpu_sys = p->agg.cpu_sys_s;
+	rec->own = p->agg;
+	if (p->t_first != 0 && p->t_last >= p->t_first) {
+		rec->t_first = (uint64_t)((int64_t)p->t_first - off);
+		rec->t_last = (uint64_t)((int64_t)p->t_last - off);
+	}
 }
 
 /* The verdict of the job: the first rank that stopped, or that could not
@@ -257,15 +282,18 @@ job_verdict(const struct sw_ctx *c, struct sw_point *p, const struct rank_rec *r
 
 /*
  * The statistics of the ranks on host (all ranks: NULL) together: their
- * histograms merged, their rates added (each over its own window, all
- * started together and as long), the longest window.  Returns how many.
+ * histograms merged, and their transactions and bytes over their span,
+ * from the first measured start to the last end of any of their writers
+ * on rank 0's clock (as one rank's writers are counted).  Returns how
+ * many ranks.
  */
 static int
 merge_ranks(const struct sw_ctx *c, const struct rank_rec *rec, const char *host,
             uint64_t size, struct sw_stats *s)
 {
 	struct diot_hist *h = malloc(sizeof(*h));
-	double cu = 0, cs = 0, tps = 0, mbs = 0, wall = 0;
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	double cu = 0, cs = 0;
 	int k, n = 0;
 
 	if (h == NULL)
@@ -276,16 +304,14 @@ merge_ranks(const struct sw_ctx *c, const struct rank_rec *rec, const char *host
 			continue;
 		diot_hist_merge(h, &rec[k].hist);
 		n++;
-		cu += rec[k].cpu_user;
-		cs += rec[k].cpu_sys;
-		tps += rec[k].txn_per_s;
-		mbs += rec[k].mb_per_s;
-		if (rec[k].wall_s > wall)
-			wall = rec[k].wall_s;
+		cu += rec[k].own.cpu_user_s;
+		cs += rec[k].own.cpu_sys_s;
+		if (rec[k].t_first != 0 && rec[k].t_first < t0)
+			t0 = rec[k].t_first;
+		if (rec[k].t_last > t1)
+			t1 = rec[k].t_last;
 	}
-	sw_stats_from(s, h, size, 0, (uint64_t)(wall * 1e9), cu, cs);
-	s->txn_per_s = tps;
-	s->mb_per_s = mbs;
+	sw_stats_from(s, h, size, t0 == UINT64_MAX ? 0 : t0, t1, cu, cs);
 	free(h);
 	return n;
 }
@@ -333,6 +359,16 @@ merge_at_rank0(const struct sw_ctx *c, struct sw_point *p, const struct rank_rec
 		p->verify.misplaced += rec[i].verify.misplaced;
 	}
 	merge_ranks(c, rec, NULL, p->size, &p->agg);
+	free(p->per_rank);
+	p->per_rank = malloc(sizeof(*p->per_rank) * (size_t)c->ranks.n);
+	if (p->per_rank == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	p->clock_error_us = 0;
+	for (i = 0; i < c->ranks.n; i++) {
+		p->per_rank[i] = rec[i].own;
+		if ((double)rec[i].clock_bound / 1e3 > p->clock_error_us)
+			p->clock_error_us = (double)rec[i].clock_bound / 1e3;
+	}
 	free(p->per);
 	p->per = malloc(sizeof(*per) * (size_t)W * (size_t)c->ranks.n);
 	if (p->per == NULL)
@@ -352,11 +388,14 @@ sw_ranks_merge(struct sw_ctx *c, struct sw_point *p, struct diot_team *t, int r)
 	struct rank_rec mine, *rec = NULL;
 	struct sw_stats *per = NULL, *zero = NULL;
 	int W = p->writers, rank0, verdict = r > 0 ? 1 : r;
+	uint64_t bound;
+	int64_t off;
 
 	if (!ON(c))
 		return r;
 	rank0 = c->ranks.mpi->rank == 0;
-	rank_rec_of(&mine, p, t, r);
+	off = diot_mpi_clock_offset(c->ranks.mpi, &bound);
+	rank_rec_of(&mine, p, t, r, off, bound);
 	if (rank0) {
 		rec = malloc(sizeof(*rec) * (size_t)c->ranks.n);
 		per = calloc((size_t)W * (size_t)c->ranks.n, sizeof(*per));

@@ -128,11 +128,12 @@ csv_row(FILE *fp, const struct sw_point *p, int writer, const char *host,
 
 /* ------------------------------------------------------------ json */
 
-/* A stats object; a writer's of an MPI job (rank >= 0) says its rank and
- * host first. */
+/* A stats object; a writer's or a rank's of an MPI job (rank >= 0) says
+ * its rank and host first; the figures of several writers together (an
+ * aggregate, a host's) say their span. */
 static void
 json_stats_of(struct diot_json *j, const char *key, const struct sw_stats *s, int rank,
-              const char *host)
+              const char *host, int span)
 {
 	diot_json_object(j, key);
 	if (rank >= 0) {
@@ -142,6 +143,8 @@ json_stats_of(struct diot_json *j, const char *key, const struct sw_stats *s, in
 	diot_json_double(j, "txns", (double)s->txns);
 	diot_json_double(j, "bytes", (double)s->bytes);
 	diot_json_double(j, "wall_s", s->wall_s);
+	if (span)
+		diot_json_double(j, "span_s", s->wall_s);
 	diot_json_double(j, "avg_us", s->avg_us);
 	diot_json_double(j, "min_us", s->min_us);
 	diot_json_double(j, "p50_us", s->p50_us);
@@ -161,25 +164,31 @@ json_stats_of(struct diot_json *j, const char *key, const struct sw_stats *s, in
 static void
 json_stats(struct diot_json *j, const char *key, const struct sw_stats *s)
 {
-	json_stats_of(j, key, s, -1, NULL);
+	json_stats_of(j, key, s, -1, NULL, 0);
 }
 
-/* The hosts of a point run by MPI ranks (per_host). */
+/* The hosts and ranks of a point run by MPI ranks (per_host, per_rank). */
 static void
-json_hosts(struct diot_json *j, const struct sw_point *p)
+json_hosts(struct diot_json *j, const struct sw_point *p, const struct sw_ranks *R)
 {
 	int k;
 
 	diot_json_i64(j, "ranks", p->ranks);
+	diot_json_double(j, "clock_error_us", p->clock_error_us);
 	diot_json_array(j, "per_host");
 	for (k = 0; k < p->nhosts; k++) {
 		diot_json_object(j, NULL);
 		diot_json_str(j, "host", p->hosts[k].host);
 		diot_json_i64(j, "ranks", p->hosts[k].ranks);
 		diot_json_i64(j, "writers", p->hosts[k].writers);
-		json_stats(j, "stats", &p->hosts[k].s);
+		json_stats_of(j, "stats", &p->hosts[k].s, -1, NULL, 1);
 		diot_json_close(j);
 	}
+	diot_json_close(j);
+	diot_json_array(j, "per_rank");
+	for (k = 0; p->per_rank != NULL && k < p->ranks; k++)
+		json_stats_of(j, NULL, &p->per_rank[k], k, R != NULL && R->host != NULL ?
+		              R->host[k] : "", 0);
 	diot_json_close(j);
 }
 
@@ -201,18 +210,18 @@ json_point(struct diot_json *j, const struct sw_point *p, const struct sw_ranks 
 	diot_json_str(j, "commit", p->commit);
 	diot_json_bool(j, "region_full", p->region_full);
 	if (p->ranks > 1)
-		json_hosts(j, p);
+		json_hosts(j, p, R);
 	if (p->status == SW_NA) {
 		diot_json_null(j, "aggregate");
 		diot_json_array(j, "per_writer");
 		diot_json_close(j);
 	} else {
-		json_stats(j, "aggregate", &p->agg);
+		json_stats_of(j, "aggregate", &p->agg, -1, NULL, 1);
 		diot_json_array(j, "per_writer");
 		for (k = 0; k < p->writers; k++)
 			if (p->ranks > 1 && R != NULL && R->host != NULL)
 				json_stats_of(j, NULL, &p->per[k], rank_of(p, k),
-				              R->host[rank_of(p, k)]);
+				              R->host[rank_of(p, k)], 0);
 			else
 				json_stats(j, NULL, &p->per[k]);
 		diot_json_close(j);
@@ -334,7 +343,9 @@ sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int per_writer)
 	if (r->mpi_library != NULL)
 		fprintf(fp, "ranks:   %d MPI ranks on %d host%s (%s), started together at "
 		        "each point; wr counts the writers of all ranks; percentiles from "
-		        "their merged histograms, txn/s the sum of the ranks'\n",
+		        "their merged histograms; txn/s and MB/s the job's transactions "
+		        "and bytes over its span (first start to last end, on rank 0's "
+		        "clock)\n",
 		        r->ranks->n, r->ranks->nhosts, r->ranks->nhosts == 1 ? "" : "s",
 		        r->mpi_library);
 	fputc('\n', fp);

@@ -83,6 +83,9 @@ struct sw_opts {
  * --version).  Usage errors exit with DIOT_EXIT_USAGE. */
 int sw_parse_args(int argc, char **argv, struct sw_opts *o);
 int sw_parse_method(const char *s, struct sw_method *m);
+/* args.c: the parsed options, as the ranks of an MPI job compare them. */
+#define SW_OPT_ITEMS 32
+int sw_opts_items(const struct sw_opts *o, struct diot_mpi_item *it);
 
 /* ------------------------------------------------------------ target */
 
@@ -217,9 +220,14 @@ struct sw_point {
 	struct sw_stats agg;
 	struct sw_stats *per;    /* [writers]                           */
 	struct sw_verify verify;
+	uint64_t t_first, t_last; /* the measured window (this process's
+	                           * clock): first start, last end        */
 	int ranks;               /* MPI ranks, writers/ranks each; 1    */
 	int nhosts;
 	struct sw_host_row *hosts; /* [nhosts] with ranks > 1, or NULL  */
+	struct sw_stats *per_rank; /* [ranks] each rank's own, or NULL  */
+	double clock_error_us;   /* how far the ranks' windows may be off
+	                          * rank 0's clock (ranks > 1)           */
 };
 
 /* point.c: the statistics of a histogram over [t_start, t_end]. */
