@@ -6,7 +6,9 @@
 # the sum of the bytes and calls and the merge of the histograms (mean
 # weighted by calls, max the largest, p50 between the devices'); one
 # output for all ranks is refused; a rank that cannot open its input
-# ends the job, named.
+# ends the job, named; the total's MB/s is the job's bytes over its span;
+# an error of every rank is said once; a rank started with other
+# operands is refused, named.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
@@ -52,6 +54,12 @@ check(d["mode"] + " bytes", tot["bytes"] == sum(x["bytes"] for x in devs) == 4 *
 lat = lambda x: x["latency_us"]
 calls = [x["calls"] for x in devs]
 check(d["mode"] + " calls", tot["calls"] == sum(calls) == 400, "%d calls" % tot["calls"])
+# The job's rate is its bytes over its span (first start to last end on
+# one clock), which covers every rank's own window: never a sum of rates.
+check(d["mode"] + " span", tot["wall_s"] >= max(x["wall_s"] for x in devs) - 1e-4 and
+      abs(tot["mb_per_s"] - tot["bytes"] / tot["wall_s"] / 1e6) <= 0.01 * tot["mb_per_s"],
+      "%.3f MB/s = %d bytes / %.6f s, the devices' windows %s s" %
+      (tot["mb_per_s"], tot["bytes"], tot["wall_s"], ", ".join("%.6f" % x["wall_s"] for x in devs)))
 mean = sum(lat(x)["mean"] * c for x, c in zip(devs, calls)) / sum(calls)
 check(d["mode"] + " merged latency",
       abs(lat(tot)["mean"] - mean) <= 1e-3 * mean + 0.01 and
@@ -73,6 +81,28 @@ if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -q "rank 3 on [^ ]*: .*out\..*\.
 	ok "a rank without its input ends the job: exit $rc: $(printf '%s\n' "$out" | grep 'rank 3 on' | head -n 1)"
 else
 	bad "a rank without its input: exit $rc"; printf '%s\n' "$out" | sed 's/^/    /'
+fi
+
+# 4. One voice and one job: an error of every rank said once; a rank
+#    started with another operand named, every rank ending.
+out=$(run 4 "$DD" of="$work/x.%r" bs=0 2>&1)
+rc=$?
+n=$(printf '%s\n' "$out" | grep -c "^dio-dd: bs=")
+[ $rc -eq 2 ] && [ "$n" -eq 1 ] && ok "bs=0 on 4 ranks: said once, exit 2" ||
+	{ bad "bs=0 on 4 ranks: exit $rc, said $n times"; printf '%s\n' "$out" | sed 's/^/    /'; }
+cat >"$work/each-rank" <<'EOF'
+#!/bin/sh
+[ "${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" = 1 ] && exec "$@" $RANK1_ARGS
+exec "$@"
+EOF
+chmod +x "$work/each-rank"
+out=$(RANK1_ARGS="bs=4k" run 2 "$work/each-rank" "$DD" of="$work/y.%r" count=10 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q "rank 1 on [^ ]* was started with bs= '4096', rank 0 with '512'" &&
+   [ -z "$(ls "$work"/y.* 2>/dev/null)" ]; then
+	ok "rank 1 with bs=4k: exit 2, nothing written: $(printf '%s\n' "$out" | grep 'was started')"
+else
+	bad "rank 1 with bs=4k: exit $rc"; printf '%s\n' "$out" | sed 's/^/    /'
 fi
 
 exit $fail

@@ -110,6 +110,12 @@ out=$(cd "$work" && "$SW" -q -m none -s 4k -n 1 --force existing 2>&1 >>"$work/e
 [ $st -eq 2 ] && echo "$out" | grep -q "standard output (the results) and the TARGET 'existing' are the same file" &&
 	echo "ok   sync-write existing >> existing: exit 2" || { echo "FAIL stdout onto the target: exit $st: $out"; fail=1; }
 before=$(snapshot)
+# Slurm's srun without an MPI plugin starts every task as a job of one:
+# each would run the whole job alone; refused, with or without MPI built.
+out=$(cd "$work" && SLURM_PROCID=0 SLURM_NTASKS=4 "$SW" -q -m none -s 4k -n 1 2>&1); st=$?
+[ $st -eq 2 ] && echo "$out" | grep -q "srun\|without MPI" && [ "$(snapshot)" = "$before" ] &&
+	echo "ok   srun --mpi=none -n 4 sync-write: exit 2: $out" ||
+	{ echo "FAIL srun without an MPI plugin: exit $st: $out"; fail=1; }
 
 if [ "$(id -u)" -ne 0 ]; then
 	chmod a-w "$work/dir"

@@ -30,6 +30,35 @@ diot_mpi_launched(void)
 	return 0;
 }
 
+/* A number the launcher put in the environment, or -1. */
+static int
+env_number(const char *const *vars, size_t n)
+{
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((v = getenv(vars[i])) != NULL && *v >= '0' && *v <= '9')
+			return atoi(v);
+	return -1;
+}
+
+int
+diot_mpi_launched_size(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE" };
+
+	return env_number(vars, sizeof(vars) / sizeof(vars[0]));
+}
+
+int
+diot_mpi_launched_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK" };
+
+	return env_number(vars, sizeof(vars) / sizeof(vars[0]));
+}
+
 int
 diot_mpi_srun_without_pmi(void)
 {

@@ -61,6 +61,19 @@ diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
 	/* Errors of the calls below end the job (MPI's default handler). */
 	MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &m->size);
+	if (m->size == 1 && diot_mpi_launched_size() > 1) {
+		/* Another MPI's launcher: each process is a job of one and would
+		 * run the whole job alone.  One of them says so. */
+		int said = diot_mpi_launched_rank() == 0;
+
+		MPI_Finalize();
+		if (!said)
+			exit(DIOT_EXIT_USAGE);
+		snprintf(why, wl, "started by a launcher of %d processes, but this build's "
+		         "MPI (%s) sees a job of 1: start it with that MPI's own launcher "
+		         "(mpirun, mpiexec)", diot_mpi_launched_size(), diot_mpi_library());
+		return -1;
+	}
 	m->on = 1;
 	if (uname(&un) == 0)
 		snprintf(m->host, sizeof(m->host), "%s", un.nodename);
@@ -68,6 +81,19 @@ diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
 		snprintf(m->host, sizeof(m->host), "unknown");
 	snprintf(m->where, sizeof(m->where), "rank %d on %s", m->rank, m->host);
 	diot_set_where(m->where, abort_job);
+	/* Which ranks read rank 0's clock (diot_mpi_clock_offset()). */
+	{
+		char host0[DIOT_MPI_HOST_MAX];
+		char mine;
+
+		memcpy(host0, m->host, sizeof(host0));
+		MPI_Bcast(host0, (int)sizeof(host0), MPI_CHAR, 0, MPI_COMM_WORLD);
+		mine = strcmp(host0, m->host) == 0;
+		m->with0 = mine;
+		if (m->rank == 0 && (m->on_host0 = malloc((size_t)m->size)) == NULL)
+			diot_die(DIOT_EXIT_FAIL, "out of memory");
+		MPI_Gather(&mine, 1, MPI_CHAR, m->on_host0, 1, MPI_CHAR, 0, MPI_COMM_WORLD);
+	}
 	return 0;
 }
 
@@ -90,6 +116,8 @@ diot_mpi_leave(struct diot_mpi *m)
 	diot_out_guard_done();
 	diot_set_where(NULL, NULL);
 	MPI_Finalize();
+	free(m->on_host0);
+	m->on_host0 = NULL;
 	m->on = 0;
 }
 
@@ -244,6 +272,44 @@ diot_mpi_stop_settle(struct diot_mpi *m, int tellers)
 #define CLOCK_TAG 7302
 #define CLOCK_PINGS 8
 
+/* Wait for req without spinning: MPI's blocking calls poll, and ranks
+ * waiting their turn would take the processors from the two that measure
+ * (on a loaded or oversubscribed host, round trips of whole scheduler
+ * slices). */
+static void
+wait_quietly(MPI_Request *req)
+{
+	struct timespec nap = { 0, 50 * 1000 };
+	int flag = 0;
+
+	for (;;) {
+		MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+		if (flag)
+			return;
+		nanosleep(&nap, NULL);
+	}
+}
+
+/* Rank 0's go to rank k; the end of the clock phase for all. */
+static void
+wait_turn(void)
+{
+	MPI_Request req;
+	int token;
+
+	MPI_Irecv(&token, 1, MPI_INT, 0, CLOCK_TAG, MPI_COMM_WORLD, &req);
+	wait_quietly(&req);
+}
+
+static void
+clock_phase_end(void)
+{
+	MPI_Request req;
+
+	MPI_Ibarrier(MPI_COMM_WORLD, &req);
+	wait_quietly(&req);
+}
+
 int64_t
 diot_mpi_clock_offset(const struct diot_mpi *m, uint64_t *bound_ns)
 {
@@ -255,7 +321,10 @@ diot_mpi_clock_offset(const struct diot_mpi *m, uint64_t *bound_ns)
 	if (!m->on || m->size == 1)
 		return 0;
 	if (m->rank == 0) {
-		for (k = 1; k < m->size; k++)
+		for (k = 1; k < m->size; k++) {
+			if (m->on_host0[k])
+				continue;
+			MPI_Send(&ping, 1, MPI_INT, k, CLOCK_TAG, MPI_COMM_WORLD);
 			for (i = 0; i < CLOCK_PINGS; i++) {
 				MPI_Recv(&ping, 1, MPI_INT, k, CLOCK_TAG, MPI_COMM_WORLD,
 				         MPI_STATUS_IGNORE);
@@ -263,10 +332,15 @@ diot_mpi_clock_offset(const struct diot_mpi *m, uint64_t *bound_ns)
 				MPI_Send(&t0, (int)sizeof(t0), MPI_BYTE, k, CLOCK_TAG,
 				         MPI_COMM_WORLD);
 			}
+		}
+		clock_phase_end();
 		return 0;
 	}
-	/* Rank 0 serves the ranks in turn: the first pings of a rank wait for
-	 * those before it, and the shortest round trip leaves them out. */
+	if (m->with0) {     /* rank 0's host: rank 0's clock */
+		clock_phase_end();
+		return 0;
+	}
+	wait_turn();
 	for (i = 0; i < CLOCK_PINGS; i++) {
 		a = diot_now_ns();
 		MPI_Send(&ping, 1, MPI_INT, 0, CLOCK_TAG, MPI_COMM_WORLD);
@@ -278,6 +352,7 @@ diot_mpi_clock_offset(const struct diot_mpi *m, uint64_t *bound_ns)
 			off = (int64_t)(a + (b - a) / 2) - (int64_t)t0;
 		}
 	}
+	clock_phase_end();
 	*bound_ns = (best + 1) / 2;
 	return off;
 }

@@ -28,11 +28,17 @@ struct diot_mpi {
 	char where[DIOT_MPI_HOST_MAX + 32]; /* "rank 2 on h2", for messages   */
 	int told, heard;               /* stop messages sent, received (below) */
 	void *pending;                 /* the sends of diot_mpi_tell_stop()   */
+	int with0;                     /* this rank runs on rank 0's host     */
+	char *on_host0;                /* rank 0: [size] each rank's with0    */
 };
 
 /* Was this process started by an MPI launcher (Open MPI, MPICH's hydra,
  * PMIx)?  Only the environment is looked at. */
 int diot_mpi_launched(void);
+/* The job's size and this process's rank as the launcher's environment
+ * says (Open MPI's mpirun, PMI), or -1 where it does not. */
+int diot_mpi_launched_size(void);
+int diot_mpi_launched_rank(void);
 /* Started by Slurm's srun as one of several tasks, but with no MPI plugin
  * (srun --mpi=none): each task would run the whole job alone. */
 int diot_mpi_srun_without_pmi(void);
@@ -74,11 +80,13 @@ void diot_mpi_stop_settle(struct diot_mpi *m, int tellers);
 /*
  * One clock for the job: this rank's monotonic clock (diot_now_ns())
  * minus rank 0's, in ns, so that t - offset is time t on rank 0's clock.
- * A collective: rank 0 answers each other rank in turn, eight pings
- * each; the ping with the shortest round trip gives the offset (rank 0
- * read its clock between the ping's send and the answer's arrival), and
- * *bound_ns half that round trip, the most the offset can be off.  Rank
- * 0 (and a job of one) gets 0 and 0.
+ * A collective.  A rank on rank 0's host (the same node name) reads the
+ * same clock (CLOCK_MONOTONIC is one per machine): 0 and 0.  The others
+ * are answered by rank 0 in turn, eight pings each, while those not yet
+ * served wait without spinning; the ping with the shortest round trip
+ * gives the offset (rank 0 read its clock between the ping's send and
+ * the answer's arrival), and *bound_ns half that round trip, the most the
+ * offset can be off.  Rank 0 (and a job of one) gets 0 and 0.
  */
 int64_t diot_mpi_clock_offset(const struct diot_mpi *m, uint64_t *bound_ns);
 
