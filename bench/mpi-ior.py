@@ -35,8 +35,8 @@ hits all alike); medians are reported:
     its span: the first writer's start to the last writer's end); the
     same rule, so the ratio compares like with like;
   - flushes per transaction: the cache flushes the disk under --dir
-    completed during each run (the block layer's counter, field 15 of
-    /sys/block/DISK/stat) over the run's transactions; and, from one run
+    completed during each run (the block layer's counter, the 16th number
+    of /sys/block/DISK/stat) over the run's transactions; and, from one run
     of each tool under strace -f -c at 1 rank, its fsync()+fdatasync()
     calls per transaction (after the shim: the calls that reached the
     kernel);
@@ -133,11 +133,12 @@ def disk_stat(path):
 
 
 def flushes(stat):
-    """Cache flushes completed (field 15 of the stat file, Linux 5.5+)."""
+    """Cache flushes completed (the 16th number of the stat file, Linux
+    5.5+: Documentation/block/stat.rst)."""
     if stat is None:
         return None
     v = open(stat).read().split()
-    return int(v[14]) if len(v) >= 17 else None
+    return int(v[15]) if len(v) >= 17 else None
 
 
 def timed(cmd, env, stat=None):

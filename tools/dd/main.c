@@ -112,7 +112,12 @@ main(int argc, char **argv)
 		diot_mpi_leave(&mpi);
 		return ps.r;
 	}
+	/* What the open stage creates goes should the job end before it runs
+	 * (another rank's setup failed: every rank leaves through exit());
+	 * once every rank is ready the outputs are the run's. */
+	diot_out_remove_at_exit(&dd->created);
 	diot_mpi_each(&mpi, open_stage, dd);
+	diot_out_keep(&dd->created, -1);
 	run_workers(dd, &cpu_user, &cpu_sys);
 	close_sides(dd);
 	failed = report(dd, cpu_user, cpu_sys);

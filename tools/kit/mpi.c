@@ -290,7 +290,9 @@ wait_quietly(MPI_Request *req)
 	}
 }
 
-/* Rank 0's go to rank k; the end of the clock phase for all. */
+/* Rank 0's go to rank k; every rank at one place (no spinning: a rank
+ * whose writers are done must not take the processor from those of
+ * another rank still writing). */
 static void
 wait_turn(void)
 {
@@ -302,7 +304,7 @@ wait_turn(void)
 }
 
 static void
-clock_phase_end(void)
+quiet_barrier(void)
 {
 	MPI_Request req;
 
@@ -320,6 +322,7 @@ diot_mpi_clock_offset(const struct diot_mpi *m, uint64_t *bound_ns)
 	*bound_ns = 0;
 	if (!m->on || m->size == 1)
 		return 0;
+	quiet_barrier();    /* every rank's writers are done */
 	if (m->rank == 0) {
 		for (k = 1; k < m->size; k++) {
 			if (m->on_host0[k])
@@ -333,11 +336,11 @@ diot_mpi_clock_offset(const struct diot_mpi *m, uint64_t *bound_ns)
 				         MPI_COMM_WORLD);
 			}
 		}
-		clock_phase_end();
+		quiet_barrier();
 		return 0;
 	}
 	if (m->with0) {     /* rank 0's host: rank 0's clock */
-		clock_phase_end();
+		quiet_barrier();
 		return 0;
 	}
 	wait_turn();
@@ -352,7 +355,7 @@ diot_mpi_clock_offset(const struct diot_mpi *m, uint64_t *bound_ns)
 			off = (int64_t)(a + (b - a) / 2) - (int64_t)t0;
 		}
 	}
-	clock_phase_end();
+	quiet_barrier();
 	*bound_ns = (best + 1) / 2;
 	return off;
 }
