@@ -142,12 +142,12 @@ rm -f "$work/ack.3"
 
 # Another MPI's launcher: every process would be a job of one.
 case $MPI_FLAVOR in
-openmpi) other=$(command -v mpirun.mpich) ;;
-*) other=$(command -v mpirun.openmpi) ;;
+openmpi) other=$(command -v mpirun.mpich); oflags= ;;
+*) other=$(command -v mpirun.openmpi); oflags=--oversubscribe ;;
 esac
 if [ -n "$other" ]; then
 	out=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "$other" \
-		-np 3 "$SW" -q -m fdatasync -s 4k -n 5 --dir "$d" 2>&1)
+		$oflags -np 3 "$SW" -q -m fdatasync -s 4k -n 5 --dir "$d" 2>&1)
 	rc=$?
 	n=$(printf '%s\n' "$out" | grep -c "sees a job of 1")
 	if [ $rc -ne 0 ] && [ "$n" -eq 1 ] && [ -z "$(left)" ]; then

@@ -511,6 +511,15 @@ diot_mpi_library(void)
 		nl = strchr(name, ',');    /* Open MPI: "Open MPI v4.1.4, package: ..." */
 		if (nl != NULL)
 			*nl = '\0';
+		/* MPICH: "MPICH Version:<TAB>4.0.2": blanks made one space. */
+		{
+			char *r, *w;
+
+			for (r = w = name; *r; r++)
+				if ((*r != ' ' && *r != '\t') || (w > name && w[-1] != ' '))
+					*w++ = *r == '\t' ? ' ' : *r;
+			*w = '\0';
+		}
 	}
 	return name;
 }
