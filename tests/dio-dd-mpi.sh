@@ -92,13 +92,7 @@ rc=$?
 n=$(printf '%s\n' "$out" | grep -c "^dio-dd: bs=")
 [ $rc -eq 2 ] && [ "$n" -eq 1 ] && ok "bs=0 on 4 ranks: said once, exit 2" ||
 	{ bad "bs=0 on 4 ranks: exit $rc, said $n times"; printf '%s\n' "$out" | sed 's/^/    /'; }
-cat >"$work/each-rank" <<'EOF'
-#!/bin/sh
-[ "${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" = 1 ] && exec "$@" $RANK1_ARGS
-exec "$@"
-EOF
-chmod +x "$work/each-rank"
-out=$(RANK1_ARGS="bs=4k" run 2 "$work/each-rank" "$DD" of="$work/y.%r" count=10 2>&1)
+out=$(RANK1_ARGS="bs=4k" run 2 "$each" "$DD" of="$work/y.%r" count=10 2>&1)
 rc=$?
 if [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q "rank 1 on [^ ]* was started with bs= '4096', rank 0 with '512'" &&
    [ -z "$(ls "$work"/y.* 2>/dev/null)" ]; then

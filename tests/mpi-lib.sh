@@ -8,7 +8,8 @@
 #   mpi_test NAME           all of a test's set-up: mpi_need, a work
 #                           directory $work (removed at exit, with the
 #                           hosts), the hosts, $hosts (their names), ok,
-#                           bad (sets fail=1) and run NP ARGS... (bounded)
+#                           bad (sets fail=1), run NP ARGS... (bounded)
+#                           and $each (mpi_write_each)
 #   mpi_need                skip unless the tools were built with MPI
 #   mpi_hosts_up WORKDIR    make the hosts (sets mpi_mode: netns or local)
 #   "$mpi_run" NP ARGS...   run NP ranks (a script: timeout can bound it)
@@ -143,6 +144,21 @@ mpi_write_run() {
 	chmod +x "$mpi_run"
 }
 
+# $work/each-rank PROGRAM ARGS...: what every rank runs, rank 1 with
+# RANK1_PREFIX before it and RANK1_ARGS after (the launchers name the
+# rank in OMPI_COMM_WORLD_RANK or PMI_RANK; mpi-run passes both on).
+mpi_write_each() {
+	each=$1/each-rank
+	cat >"$each" <<'EOF'
+#!/bin/sh
+if [ "${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" = 1 ]; then
+	exec $RANK1_PREFIX "$@" $RANK1_ARGS
+fi
+exec "$@"
+EOF
+	chmod +x "$each"
+}
+
 mpi_test() {
 	mpi_need
 	need_cmd python3 python3
@@ -152,6 +168,7 @@ mpi_test() {
 	trap 'mpi_hosts_down; rm -rf "$work"' EXIT INT TERM
 	fail=0
 	mpi_hosts_up "$work" || hard "cannot make the test hosts"
+	mpi_write_each "$work"
 	if [ "$mpi_mode" = netns ]; then hosts="h1 h2"; else hosts=$(uname -n); fi
 }
 ok() { echo "ok   $*"; }

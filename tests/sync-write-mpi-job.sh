@@ -3,10 +3,11 @@
 # hosts of tests/mpi-lib.sh (two network namespaces as root, this host
 # otherwise):
 #  - figures that add up: with one rank's writers slowed (strace adds 2
-#    ms to each of their fdatasync calls), the job's txn/s is its transactions over its span (within
-#    1%), below the sum of the ranks' own rates, and the span is at least
-#    every rank's own window;
+#    ms to each of their fdatasync calls), the job's txn/s is its
+#    transactions over its span (within 1%), below the sum of the ranks'
+#    own rates, and the span is at least every rank's own window;
 #  - one voice: a usage error every rank meets is said once, exit 2;
+#    another MPI's launcher is refused once;
 #  - the same job everywhere: a rank started with another option stops
 #    every rank within seconds, one message naming the option and rank;
 #  - nothing left behind: a rank refused at setup, a writer failing, and a
@@ -23,19 +24,6 @@ mpi_test sw-job
 echo "MPI: $($SW --version | sed -n 's/^MPI: //p') via $MPIEXEC; ranks on: $hosts"
 d=$work/d1
 mkdir "$d" && chmod 777 "$d"
-
-# A program for every rank that runs sync-write, rank 1 with what
-# RANK1_PREFIX and RANK1_ARGS add (the launchers name the rank in
-# OMPI_COMM_WORLD_RANK or PMI_RANK); exported, they go with the job.
-each=$work/each-rank
-cat >"$each" <<'EOF'
-#!/bin/sh
-if [ "${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" = 1 ]; then
-	exec $RANK1_PREFIX "$@" $RANK1_ARGS
-fi
-exec "$@"
-EOF
-chmod +x "$each"
 
 # left: what a job left in $d and of the named files; waits (bounded) for
 # the guards of killed ranks, which remove their files once the rank and

@@ -16,6 +16,7 @@
 
 #include "libdirectio.h"
 #include "tools/kit/outfile.h"
+#include "tools/kit/util.h"
 
 int
 diot_out_create(const char *path, int force, int *err, char *why, size_t whylen)
@@ -218,14 +219,15 @@ diot_out_remove_at_exit(struct diot_outlist *l)
  */
 static int guard_fd = -1;
 
+/* All of len bytes sent (out) or received: 0, or -1 (the peer is gone). */
 static int
-send_all(int fd, const void *buf, size_t len)
+all_of(int fd, void *buf, size_t len, int out)
 {
-	const char *p = buf;
+	char *p = buf;
 	ssize_t n;
 
 	while (len > 0) {
-		n = send(fd, p, len, MSG_NOSIGNAL);
+		n = out ? send(fd, p, len, MSG_NOSIGNAL) : recv(fd, p, len, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -245,29 +247,11 @@ guard_tell(int op, uint32_t n, const char *path)
 		return;
 	head[0] = (unsigned char)op;
 	memcpy(head + 1, &n, sizeof(n));
-	if (send_all(guard_fd, head, sizeof(head)) < 0 ||
-	    (path != NULL && send_all(guard_fd, path, n) < 0)) {
+	if (all_of(guard_fd, head, sizeof(head), 1) < 0 ||
+	    (path != NULL && all_of(guard_fd, (char *)path, n, 1) < 0)) {
 		close(guard_fd);      /* the guard is gone: nothing more to tell */
 		guard_fd = -1;
 	}
-}
-
-static int
-recv_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-	ssize_t n;
-
-	while (len > 0) {
-		n = recv(fd, p, len, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* The guard: follow the list until the socket closes, then remove. */
@@ -281,12 +265,12 @@ guard_main(int fd)
 	char *path;
 
 	diot_out_init(&l);
-	while (recv_all(fd, head, sizeof(head)) == 0) {
+	while (all_of(fd, head, sizeof(head), 0) == 0) {
 		memcpy(&n, head + 1, sizeof(n));
 		if (head[0] == '+') {
 			if (n > 1u << 20 || (path = malloc((size_t)n + 1)) == NULL)
 				break;
-			if (recv_all(fd, path, n) < 0) {
+			if (all_of(fd, path, n, 0) < 0) {
 				free(path);
 				break;
 			}
@@ -327,7 +311,6 @@ diot_out_guard(void)
 		return -e;
 	}
 	if (pid == 0) {
-		struct sigaction sa;
 		long max = sysconf(_SC_OPEN_MAX);
 
 		/* Out of the launcher's way: a session of its own (a signal to
@@ -335,13 +318,8 @@ diot_out_guard(void)
 		 * the process's but its socket (the launcher's pipes would stay
 		 * open), the stop signals ignored (it ends with the process). */
 		setsid();
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_IGN;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGHUP, &sa, NULL);
-		sigaction(SIGPIPE, &sa, NULL);
+		diot_catch_stop_signals(SIG_IGN);
+		signal(SIGPIPE, SIG_IGN);
 		fd = open("/dev/null", O_RDWR);
 		if (fd >= 0) {
 			dup2(fd, 0);
