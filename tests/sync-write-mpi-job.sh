@@ -2,7 +2,7 @@
 # sync-write-mpi-job.sh -- sync-write's MPI job as a whole, on the test
 # hosts of tests/mpi-lib.sh (two network namespaces as root, this host
 # otherwise):
-#  - figures that add up: with one rank's writers slowed (strace adds 2
+#  - figures that add up: with one rank's writers slowed (strace adds 10
 #    ms to each of their fdatasync calls), the job's txn/s is its
 #    transactions over its span (within 1%), below the sum of the ranks'
 #    own rates, and the span is at least every rank's own window;
@@ -37,13 +37,14 @@ left() {
 	echo "$_l" | tr '\n' ' '
 }
 
-# 1. Unequal ranks: rank 1's writers are slowed, each fdatasync() by 2 ms
-#    more (strace's fault injection).  The job's figures are its work over
+# 1. Unequal ranks: rank 1's writers are slowed, each fdatasync() by 10 ms
+#    more (strace's fault injection: rank 1 then runs at most 200 txn/s,
+#    whatever else the machine does).  The job's figures are its work over
 #    its span, not the sum of the ranks' rates.
-slow="strace -f -qq -o /dev/null -e trace=fdatasync -e inject=fdatasync:delay_exit=2000"
+slow="strace -f -qq -o /dev/null -e trace=fdatasync -e inject=fdatasync:delay_exit=10000"
 if command -v strace >/dev/null 2>&1 && $slow true 2>/dev/null; then
 	RANK1_PREFIX=$slow RANK1_ARGS= \
-		run 2 "$each" "$SW" -q -f json -m fdatasync -s 4k -w 2 -n 200 --region 1m \
+		run 2 "$each" "$SW" -q -f json -m fdatasync -s 4k -w 2 -n 100 --region 1m \
 		--dir "$d" >"$work/u.json" 2>"$work/u.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
@@ -58,8 +59,8 @@ def check(what, good, detail):
     print(("ok   " if good else "FAIL ") + what + ": " + detail)
     res.append(good)
 rates = [r["txn_per_s"] for r in ranks]
-check("unequal ranks", len(ranks) == 2 and rates[0] > 3 * rates[1],
-      "rank rates %s txn/s (rank 1's fdatasync 2 ms slower)" % ", ".join("%.0f" % r for r in rates))
+check("unequal ranks", len(ranks) == 2 and rates[0] > 2 * rates[1],
+      "rank rates %s txn/s (rank 1's fdatasync 10 ms slower)" % ", ".join("%.0f" % r for r in rates))
 check("job txn/s = txns / span", abs(a["txn_per_s"] - a["txns"] / a["span_s"]) <= 0.01 * a["txn_per_s"],
       "%.0f txn/s, %d txns / %.6f s = %.0f" % (a["txn_per_s"], a["txns"], a["span_s"],
                                               a["txns"] / a["span_s"]))
@@ -71,7 +72,7 @@ err = p["clock_error_us"] / 1e6
 check("span covers every rank's window", all(a["span_s"] >= r["wall_s"] - err - 1e-6 for r in ranks),
       "span %.6f s, rank windows %s s, clock error %.1f us" %
       (a["span_s"], ", ".join("%.6f" % r["wall_s"] for r in ranks), p["clock_error_us"]))
-check("txns", a["txns"] == sum(r["txns"] for r in ranks) == 2 * 2 * 200, "%d" % a["txns"])
+check("txns", a["txns"] == sum(r["txns"] for r in ranks) == 2 * 2 * 100, "%d" % a["txns"])
 sys.exit(0 if all(res) else 1)
 EOF
 	fi
@@ -187,7 +188,7 @@ kill_at() {
 	case $1 in
 	setup) _a="-s 4k -t 1s --region 128m" ;;
 	point) _a="-s 4k -t 30s" ;;
-	between) _a="-s 4k..1m -w 1,2 -n 5 --warmup 0 --region 8m" ;;
+	between) _a="-s 4k..1m -w 1,2,3 -n 5 --warmup 0 --region 8m" ;;
 	esac
 	# shellcheck disable=SC2086
 	run 4 "$SW" -q -m fdatasync $_a --dir "$d" --label "$_m" -f csv -o "$work/k.csv" \
@@ -212,7 +213,7 @@ kill_at() {
 		case $1 in
 		setup) [ "$_w2" -eq 0 ] && [ "$_lines" -eq 0 ] && _ok=1 ;;
 		point) [ "$_w2" -eq 4 ] && _ok=1 ;;
-		between) [ "$_w2" -eq 0 ] && [ "$_lines" -ge 2 ] && [ "$_lines" -lt 19 ] && _ok=1 ;;
+		between) [ "$_w2" -eq 0 ] && [ "$_lines" -ge 2 ] && [ "$_lines" -lt 28 ] && _ok=1 ;;
 		esac
 		if [ $_ok -eq 1 ]; then
 			if [ "$2" = 0 ]; then _v=$(echo $_r | tr ' ' '\n' | sort -n | head -n 1)
