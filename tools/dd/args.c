@@ -348,57 +348,18 @@ parse_args(struct dd *dd, int argc, char **argv)
 
 /* ------------------------------------------------------------ one job */
 
-/* Text of a list of operand values, malloc'd. */
-static char *
-join_text(char *const *v, int n)
-{
-	size_t len = 1;
-	char *t;
-	int i;
-
-	for (i = 0; i < n; i++)
-		len += strlen(v[i]) + 1;
-	t = malloc(len);
-	if (t == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	t[0] = '\0';
-	for (i = 0; i < n; i++) {
-		if (i)
-			strcat(t, ",");
-		strcat(t, v[i]);
-	}
-	return t;
-}
-
 static char *
 flags_text(const struct side_flags *f)
 {
-	char buf[128];
-	char *t;
-
-	snprintf(buf, sizeof(buf), "direct %d dsync %d sync %d nocopy %d sg %d force %d "
-	         "notrunc %d", f->direct, f->dsync, f->sync, f->nocopy, f->sg, f->force,
-	         f->notrunc);
-	t = strdup(buf);
-	if (t == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	return t;
+	return diot_strdupf("direct %d dsync %d sync %d nocopy %d sg %d force %d "
+	                    "notrunc %d", f->direct, f->dsync, f->sync, f->nocopy, f->sg,
+	                    f->force, f->notrunc);
 }
 
 static char *
 number_text(uint64_t v, int given)
 {
-	char buf[32];
-	char *t;
-
-	if (given)
-		snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	else
-		snprintf(buf, sizeof(buf), "default");
-	t = strdup(buf);
-	if (t == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	return t;
+	return given ? diot_strdupf("%" PRIu64, v) : diot_strdupf("default");
 }
 
 /*
@@ -414,8 +375,8 @@ dd_opts_items(const struct dd *dd, struct diot_mpi_item *it)
 	int n = 0;
 
 #define ITEM(nm, v) (it[n].name = (nm), it[n].value = owned[n] = (v), n++)
-	ITEM("if=", join_text(o->ifs, o->nif));
-	ITEM("of=", join_text(o->ofs, o->nof));
+	ITEM("if=", diot_join((const char *const *)o->ifs, o->nif, ","));
+	ITEM("of=", diot_join((const char *const *)o->ofs, o->nof, ","));
 	ITEM("mode=", number_text((uint64_t)o->mode, o->mode_set));
 	ITEM("bs=", number_text(o->bs, 1));
 	ITEM("bpt=", number_text(o->bpt, 1));

@@ -494,6 +494,46 @@ diot_fmt_short(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
+char *
+diot_strdupf(const char *fmt, ...)
+{
+	va_list ap;
+	char *t;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	t = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (t == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	va_start(ap, fmt);
+	vsnprintf(t, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return t;
+}
+
+char *
+diot_join(const char *const *v, int n, const char *sep)
+{
+	size_t len = 1;
+	char *t;
+	int i;
+
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) + strlen(sep);
+	t = malloc(len);
+	if (t == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	t[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(t, sep);
+		strcat(t, v[i]);
+	}
+	return t;
+}
+
 /* Kept for the tools that still call it; json.c does the escaping. */
 void
 diot_json_string(FILE *fp, const char *s)

@@ -209,6 +209,11 @@ char *diot_fmt_iec(uint64_t bytes, char *buf, size_t len);
 /* Short size label for tables and plots: "512K", "4M", "1000" (bytes). */
 char *diot_fmt_short(uint64_t bytes, char *buf, size_t len);
 
+/* A formatted string, malloc'd (out of memory: diot_die()). */
+char *diot_strdupf(const char *fmt, ...) DIOT_PRINTF(1, 2);
+/* v[0..n-1] joined by sep, malloc'd (out of memory: diot_die()). */
+char *diot_join(const char *const *v, int n, const char *sep);
+
 /*
  * Write s as a JSON string, quotes included (NULL: "").  To be removed
  * once unused: new code writes JSON with tools/kit/json.h, whose

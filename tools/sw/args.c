@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -513,40 +512,6 @@ list_text(const uint64_t *v, int n)
 	return t;
 }
 
-static char *
-text_of(const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 1, 2)))
-#endif
-	;
-
-/* A string option's text, malloc'd ("(none)" when not given). */
-static char *
-dup_text(const char *v)
-{
-	char *t = strdup(v ? v : "(none)");
-
-	if (t == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	return t;
-}
-
-static char *
-text_of(const char *fmt, ...)
-{
-	char buf[64];
-	va_list ap;
-	char *t;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	t = strdup(buf);
-	if (t == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	return t;
-}
-
 /*
  * The parsed options as the ranks of an MPI job compare them (mpi.h's
  * diot_mpi_same()): a name and a canonical text each, into it[] (room for
@@ -557,37 +522,28 @@ int
 sw_opts_items(const struct sw_opts *o, struct diot_mpi_item *it)
 {
 	static char *owned[SW_OPT_ITEMS];
-	size_t len = 1;
+	const char *names[NDEFAULT + 64];
 	int n = 0, i;
-	char *methods;
 
 	for (i = 0; i < o->nmethods; i++)
-		len += strlen(o->methods[i].name) + 1;
-	methods = malloc(len);
-	if (methods == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	methods[0] = '\0';
-	for (i = 0; i < o->nmethods; i++) {
-		if (i)
-			strcat(methods, ",");
-		strcat(methods, o->methods[i].name);
-	}
+		names[i] = o->methods[i].name;
 #define ITEM(nm, v) (it[n].name = (nm), it[n].value = owned[n] = (v), n++)
-#define FLAG(nm, v) ITEM(nm, text_of("%s", (v) ? "on" : "off"))
-#define STR(nm, v) ITEM(nm, dup_text(v))
-	ITEM("--methods", methods);
+#define FLAG(nm, v) ITEM(nm, diot_strdupf("%s", (v) ? "on" : "off"))
+#define STR(nm, v) ITEM(nm, diot_strdupf("%s", (v) ? (v) : "(none)"))
+	ITEM("--methods", diot_join(names, o->nmethods, ","));
 	ITEM("--sizes", list_text(o->sizes, o->nsizes));
 	ITEM("--writers", list_text(o->writers, o->nwriters));
 	FLAG("--threads", o->threads);
-	ITEM("--layout", text_of("%s", o->layout == SW_LAYOUT_SEPARATE ? "separate"
-	                         : "shared"));
-	ITEM("--time", text_of("%" PRIu64 " ns", o->count ? 0 : o->time_ns));
-	ITEM("--count", text_of("%" PRIu64, o->count));
-	ITEM("--warmup", text_of("%" PRIu64, o->warmup));
+	ITEM("--layout", diot_strdupf("%s", o->layout == SW_LAYOUT_SEPARATE ? "separate"
+	                              : "shared"));
+	ITEM("--time", diot_strdupf("%" PRIu64 " ns", o->count ? 0 : o->time_ns));
+	ITEM("--count", diot_strdupf("%" PRIu64, o->count));
+	ITEM("--warmup", diot_strdupf("%" PRIu64, o->warmup));
 	FLAG("--extend", o->extend);
-	ITEM("--region", o->region_set ? text_of("%" PRIu64, o->region) : text_of("default"));
-	ITEM("--format", text_of("%s", o->format == SW_FMT_JSON ? "json" :
-	                         o->format == SW_FMT_CSV ? "csv" : "table"));
+	ITEM("--region", o->region_set ? diot_strdupf("%" PRIu64, o->region)
+	                               : diot_strdupf("default"));
+	ITEM("--format", diot_strdupf("%s", o->format == SW_FMT_JSON ? "json" :
+	                              o->format == SW_FMT_CSV ? "csv" : "table"));
 	STR("--output", o->output);
 	STR("--plot", o->plot);
 	FLAG("--per-writer", o->per_writer);

@@ -199,9 +199,8 @@ sw_ranks_prepare_point(const struct sw_ctx *c, struct sw_wctx *x)
 		diot_mpi_barrier(c->ranks.mpi);   /* nobody writes before that */
 }
 
-/* Every rank waits for all the others: before the target is made (every
- * rank has claimed its outputs), and before writers are released (every
- * rank's are ready, so all start together). */
+/* Every rank waits for all the others before writers are released
+ * (every rank's are ready, so all start together). */
 void
 sw_ranks_meet(const struct sw_ctx *c)
 {
