@@ -63,12 +63,16 @@ diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
 	MPI_Comm_size(MPI_COMM_WORLD, &m->size);
 	if (m->size == 1 && diot_mpi_launched_size() > 1) {
 		/* Another MPI's launcher: each process is a job of one and would
-		 * run the whole job alone.  One of them says so. */
+		 * run the whole job alone.  The launcher's rank 0 says so and
+		 * fails; the others leave quietly with 0: a launcher ends the job
+		 * at the first non-zero exit, and one of theirs could cut rank 0
+		 * off before it spoke (seen with Open MPI's mpirun).  The
+		 * launcher's status is rank 0's. */
 		int said = diot_mpi_launched_rank() == 0;
 
 		MPI_Finalize();
 		if (!said)
-			exit(DIOT_EXIT_USAGE);
+			exit(0);
 		snprintf(why, wl, "started by a launcher of %d processes, but this build's "
 		         "MPI (%s) sees a job of 1: start it with that MPI's own launcher "
 		         "(mpirun, mpiexec)", diot_mpi_launched_size(), diot_mpi_library());
