@@ -67,33 +67,68 @@ diot_exit(int status)
 	exit(status);
 }
 
+/* A formatted string in a buffer of its own size (malloc'd), or NULL
+ * when memory is short: no message is ever cut to a fixed size. */
+static char *
+diot_vfmt(const char *fmt, va_list ap)
+{
+	va_list aq;
+	char *s;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0 || (s = malloc((size_t)n + 1)) == NULL)
+		return NULL;
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
 /* "PROG: [WHERE: ]body\n" on standard error, the whole line in one
  * write: a launcher that forwards the output of many processes (mpirun)
- * then never splits or loses part of it. */
+ * then never splits or loses part of it.  The line is as long as it
+ * needs (a path of PATH_MAX bytes and the reason after it); should
+ * memory be short, the pieces are written one after the other, whole. */
 static void
 diot_say(const char *where, const char *body)
 {
-	char line[4096];
-	int n;
+	size_t lp = strlen(diot_prog), lw = where ? strlen(where) + 2 : 0;
+	size_t lb = strlen(body), n = lp + 2 + lw + lb + 1;
+	char *line = malloc(n + 1);
 
-	if (where != NULL)
-		n = snprintf(line, sizeof(line), "%s: %s: %s", diot_prog, where, body);
-	else
-		n = snprintf(line, sizeof(line), "%s: %s", diot_prog, body);
-	if (n < 0 || (size_t)n > sizeof(line) - 2)
-		n = (int)sizeof(line) - 2;
-	line[n++] = '\n';
 	fflush(stderr);
-	fwrite(line, 1, (size_t)n, stderr);
+	if (line == NULL) {
+		fprintf(stderr, "%s: ", diot_prog);
+		if (where != NULL)
+			fprintf(stderr, "%s: ", where);
+		fputs(body, stderr);
+		fputc('\n', stderr);
+		return;
+	}
+	if (where != NULL)
+		snprintf(line, n + 1, "%s: %s: %s\n", diot_prog, where, body);
+	else
+		snprintf(line, n + 1, "%s: %s\n", diot_prog, body);
+	fwrite(line, 1, n, stderr);
+	free(line);
+}
+
+/* The body of a message said at once (format, or the format itself
+ * should memory be too short to format it: still the words). */
+static void
+diot_vsay(const char *where, const char *fmt, va_list ap)
+{
+	char *body = diot_vfmt(fmt, ap);
+
+	diot_say(where, body ? body : fmt);
+	free(body);
 }
 
 static void
 diot_vwarn(const char *fmt, va_list ap)
 {
-	char body[4096];
-
-	vsnprintf(body, sizeof(body), fmt, ap);
-	diot_say(diot_where, body);
+	diot_vsay(diot_where, fmt, ap);
 }
 
 void
@@ -120,21 +155,22 @@ diot_hold_errors(struct diot_held *h)
 		h->status = 0;
 		h->usage = 0;
 		h->job = 0;
-		h->msg[0] = '\0';
+		h->msg = NULL;
 	}
 }
 
-/* A fatal message while errors are held: into the holder, and back to
- * its setjmp.  Returns when nothing holds them (in this process). */
+/* A fatal message while errors are held: into the holder (the body
+ * malloc'd, kept to the exit that follows), and back to its setjmp.
+ * Returns when nothing holds them (in this process). */
 static void
-diot_held_fatal(int status, int usage, const char *body)
+diot_held_fatal(int status, int usage, char *body)
 {
 	struct diot_held *h = diot_held_now;
 
 	if (h == NULL || getpid() != diot_held_pid)
 		return;
 	diot_held_now = NULL;
-	snprintf(h->msg, sizeof(h->msg), "%s", body);
+	h->msg = body != NULL ? body : "out of memory (formatting a message)";
 	h->status = status;
 	h->usage = usage;
 	longjmp(h->jb, 1);
@@ -143,7 +179,7 @@ diot_held_fatal(int status, int usage, const char *body)
 void
 diot_say_held(const struct diot_held *h, int with_where)
 {
-	diot_say(with_where ? diot_where : NULL, h->msg);
+	diot_say(with_where ? diot_where : NULL, h->msg ? h->msg : "");
 	if (h->usage)
 		fprintf(stderr, "Try '%s --help' for more information.\n", diot_prog);
 }
@@ -151,28 +187,28 @@ diot_say_held(const struct diot_held *h, int with_where)
 void
 diot_die(int status, const char *fmt, ...)
 {
-	char body[4096];
+	char *body;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(body, sizeof(body), fmt, ap);
+	body = diot_vfmt(fmt, ap);
 	va_end(ap);
 	diot_held_fatal(status, 0, body);
-	diot_say(diot_where, body);
+	diot_say(diot_where, body ? body : fmt);
 	diot_exit(status);
 }
 
 void
 diot_usage_error(const char *fmt, ...)
 {
-	char body[4096];
+	char *body;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(body, sizeof(body), fmt, ap);
+	body = diot_vfmt(fmt, ap);
 	va_end(ap);
 	diot_held_fatal(DIOT_EXIT_USAGE, 1, body);
-	diot_say(diot_where, body);
+	diot_say(diot_where, body ? body : fmt);
 	fprintf(stderr, "Try '%s --help' for more information.\n", diot_prog);
 	diot_exit(DIOT_EXIT_USAGE);
 }

@@ -76,7 +76,7 @@ struct diot_held {
 	int status;             /* 0: nothing failed                        */
 	int usage;              /* a usage error: the hint to --help follows */
 	int job;                /* about the whole job: said without where  */
-	char msg[4096];
+	const char *msg;        /* the message (malloc'd, any length), or NULL */
 };
 void diot_hold_errors(struct diot_held *h);
 void diot_say_held(const struct diot_held *h, int with_where);

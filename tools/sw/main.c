@@ -173,6 +173,10 @@ sw_ctx_init(struct sw_ctx *c, struct sw_opts *o, const volatile sig_atomic_t *si
 	c->ack.kind = DIOT_ACK_NONE;
 	c->ack.fd = -1;
 	c->tg.claim_fd = -1;
+	/* A job of one until sw_ranks_init() says otherwise (several TARGETs
+	 * never call it): every writer count of a point is W x ranks.n. */
+	c->ranks.n = 1;
+	c->ranks.stopped_by = -1;
 	c->run_id = ((uint64_t)time(NULL) << 20) ^ diot_now_ns() ^ ((uint64_t)getpid() << 40);
 }
 
