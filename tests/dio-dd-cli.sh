@@ -346,14 +346,30 @@ t1=$(date +%s.%N)
 awk -v a="$t0" -v b="$t1" 'BEGIN { d = b - a; exit !(d >= 0.4 && d < 2.5) }' &&
 	ok "rate=4M: 2 MiB took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s (ideal 0.48)" ||
 	bad "rate=4M: 2 MiB took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
-# interrupted LABEL OPERAND...: SIGINT a second into a slow run gives the
-# partial results and exit 130 (SIG=HUP: a closed terminal, exit 129)
+# running PID [WORKERS]: dio-dd (PID) is under way: it catches the stop
+# signals (it does once its devices are open, just before the transfers)
+# and, given WORKERS (--processes), it has that many worker processes and
+# each of them has read (a process starts with nothing read: its rchar
+# counts its own reads).
+running() {
+	catches "$1" INT && catches "$1" HUP || return 1
+	[ -n "${2:-}" ] || return 0
+	_kids=$(children "$1")
+	[ "$(echo $_kids | wc -w)" -eq "$2" ] || return 1
+	for _k in $_kids; do
+		[ "$(io_bytes rchar "$_k")" -gt 0 ] || return 1
+	done
+}
+# interrupted LABEL OPERAND...: SIGINT during a slow run gives the partial
+# results and exit 130 (SIG=HUP: a closed terminal, exit 129); WORKERS=N:
+# the signal comes once the N worker processes of --processes are reading
 interrupted() {
 	label=$1; shift
 	sig=${SIG:-INT} num=$([ "${SIG:-INT}" = HUP ] && echo 1 || echo 2)
 	"$DD" "$@" >sig.out 2>sig.err &
 	pid=$!
-	sleep 1
+	wait_for 60 "dio-dd to be under way (${WORKERS:-no} workers)" running $pid ${WORKERS:-} ||
+		bad "${label}SIG$sig: dio-dd was not under way"
 	kill -$sig $pid
 	wait $pid
 	st=$?
@@ -381,8 +397,8 @@ assert d["total"]["status"] == "ok"
 assert all(x["bytes"] > 0 and x["calls"] > 0 for x in d["devices"])
 PY
 # SIGINT reaches the workers, which have sessions of their own
-interrupted "--processes, " if=in1,in2 bs=4k rate=64k time=1 --processes
-interrupted "--processes --same-session, " if=in1,in2 bs=4k rate=64k time=1 \
+WORKERS=2 interrupted "--processes, " if=in1,in2 bs=4k rate=64k time=1 --processes
+WORKERS=2 interrupted "--processes --same-session, " if=in1,in2 bs=4k rate=64k time=1 \
 	--processes --same-session
 expect 2 "--same-session is about the worker processes of --processes" if=in1 --same-session
 # Sessions: each worker its own (as fio's jobs), or all in dio-dd's.
@@ -390,8 +406,9 @@ sid() { awk '{ print $6 }' "/proc/$1/stat" 2>/dev/null; }
 for ss in "" --same-session; do
 	"$DD" if=in1,in2 bs=4k rate=64k --processes $ss >ps.out 2>ps.err &
 	pid=$!
-	sleep 1
-	kids=$(awk -v p="$pid" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null)
+	# (a worker that reads has passed its setsid(), if it makes one)
+	wait_for 60 "dio-dd's 2 workers to read" running $pid 2
+	kids=$(children $pid)
 	n=0 same=0
 	for k in $kids; do
 		n=$((n + 1))
@@ -417,8 +434,7 @@ python3 -c 'import json, sys; d = json.load(open("pj.out")); assert d["worker_se
 # a worker that dies is reported as that device's error
 "$DD" if=in1,in2 bs=4k rate=64k time=1 --processes >pk.out 2>pk.err &
 pid=$!
-sleep 1
-children() { awk -v p="$1" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null; }
+wait_for 60 "dio-dd's 2 workers to read" running $pid 2
 kill -KILL $(children $pid | head -n 1)
 wait $pid
 st=$?

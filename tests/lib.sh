@@ -48,3 +48,63 @@ expect_exit() {
 		fail=1
 	fi
 }
+
+# wait_for SECONDS WHAT COMMAND [ARGS...]: the tests' one way to wait for
+# something to happen (a process to start, a file to appear, a worker to
+# exist, a signal handler to be in place).  COMMAND runs in this shell (a
+# function may set variables) every $wait_for_poll seconds (default 0.02)
+# until it succeeds: 0.  After SECONDS seconds without success it says
+# "timed out after SECONDS s waiting for WHAT" on standard error and
+# returns 1.  A fixed sleep instead is a bet on the machine's speed, which
+# a loaded machine loses; so give SECONDS generously (60), as it costs
+# nothing when the condition comes.
+wait_for() {
+	_wf_s=$1 _wf_what=$2; shift 2
+	_wf_end=$(($(date +%s) + _wf_s))
+	until "$@"; do
+		if [ "$(date +%s)" -ge $_wf_end ]; then
+			echo "timed out after $_wf_s s waiting for $_wf_what" >&2
+			return 1
+		fi
+		sleep "${wait_for_poll:-0.02}"
+	done
+	return 0
+}
+
+# catches PID SIGNAL: process PID has a handler for SIGNAL (HUP, INT, TERM,
+# USR1, USR2, or a number up to 32) installed, from its SigCgt in /proc
+# (Linux, whose numbers these are; dash's kill -l does not map names).
+catches() {
+	case $2 in
+	HUP) _c_n=1 ;; INT) _c_n=2 ;; TERM) _c_n=15 ;; USR1) _c_n=10 ;; USR2) _c_n=12 ;;
+	*[!0-9]*|'') echo "catches: no number known for the signal '$2'" >&2; return 1 ;;
+	*) _c_n=$2 ;;
+	esac
+	_c_m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+	[ -n "$_c_m" ] || return 1
+	_c_m=${_c_m#"${_c_m%????????}"}   # the low 32 signals
+	[ $(((0x$_c_m >> (_c_n - 1)) & 1)) -eq 1 ]
+}
+
+# children PID: the process IDs of PID's children, one a line (/proc); PID
+# not this shell (the pipeline that looks would be among them).
+children() {
+	# (cat, not awk's own reading: a process may go between the glob and
+	# the read.  The fields after the command name, which may hold spaces
+	# and parentheses, start with the state and the parent.)
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		awk -v p="$1" '{ id = $1; sub(/.*\) /, ""); split($0, f, " ") } f[2] == p { print id }'
+}
+
+# io_bytes FIELD PID...: the sum of FIELD (rchar, wchar, ...) of
+# /proc/PID/io over the PIDs (what their system calls read or wrote; 0 for
+# a process that is gone).
+io_bytes() {
+	_io_f=$1; shift
+	_io_t=0
+	for _io_p in "$@"; do
+		_io_v=$(sed -n "s/^$_io_f: //p" "/proc/$_io_p/io" 2>/dev/null)
+		_io_t=$((_io_t + ${_io_v:-0}))
+	done
+	echo $_io_t
+}

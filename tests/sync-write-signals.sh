@@ -9,21 +9,25 @@ work=$(mktemp -d "$top_builddir/sw-signals.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT
 fail=0
 
+# written PID BYTES: PID and its children wrote at least BYTES (wchar).
+written() {
+	# shellcheck disable=SC2046
+	[ "$(io_bytes wchar "$1" $(children "$1"))" -ge "$2" ]
+}
+
 for sig in INT TERM; do
 for mode in "" --threads; do
 	mkdir "$work/d"
-	start=$(date +%s)
 	"$SW" -q $mode -m none,fdatasync -s 4k,64k -w 2 -t 20s --dir "$work/d" \
 		>"$work/out" 2>"$work/err" &
 	pid=$!
 	# Once the target is prepared (2 regions of 64 MiB written: slow in a
-	# sanitizer build on a busy machine), a second into the first point.
-	for i in $(seq 1 300); do
-		size=$(ls -l "$work"/d/sync-write.* 2>/dev/null | awk '{ print $5; exit }')
-		[ "${size:-0}" -ge 134217728 ] && break
-		sleep 0.1
-	done
-	sleep 1
+	# sanitizer build on a busy machine), during the first point: its
+	# writers have written 64 KiB (processes: the writers are children;
+	# threads: in the run's process, which wrote the 128 MiB).
+	wait_for 120 "the first point's writers to write 64 KiB" \
+		written $pid $((134217728 + 65536)) || fail=1
+	start=$(date +%s)
 	kill -$sig $pid
 	wait $pid
 	st=$?
@@ -40,7 +44,7 @@ for mode in "" --threads; do
 	elif [ $took -gt 10 ]; then
 		echo "FAIL $name: took ${took}s to stop"; fail=1
 	else
-		echo "ok   $name: exit $st after ${took}s, partial row printed, files removed"
+		echo "ok   $name: exit $st ${took}s after the signal, partial row printed, files removed"
 	fi
 	rm -rf "$work/d"
 done
@@ -50,16 +54,21 @@ done
 mkdir "$work/d"
 "$SW" -q -m fdatasync -s 4k -w 2 -t 20s --dir "$work/d" >"$work/out" 2>"$work/err" &
 pid=$!
-sleep 1.5
-child=$(pgrep -P $pid | head -n 1)
+# both writers under way (each wrote: a process starts with wchar 0)
+writing() {
+	_k=$(children "$1")
+	[ "$(echo $_k | wc -w)" -eq 2 ] || return 1
+	for _p in $_k; do [ "$(io_bytes wchar "$_p")" -gt 0 ] || return 1; done
+}
+wait_for 120 "sync-write's 2 writer processes to write" writing $pid
+child=$(children $pid | head -n 1)
 if [ -z "$child" ]; then
 	echo "FAIL writer death: no writer process found"; fail=1
 else
 	kill -KILL "$child"
-	i=0
-	while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	if kill -0 $pid 2>/dev/null; then
-		echo "FAIL writer death: sync-write still running 10 s after its writer died"
+	gone() { ! kill -0 "$1" 2>/dev/null; }
+	if ! wait_for 30 "sync-write to end after its writer died" gone $pid; then
+		echo "FAIL writer death: sync-write still running 30 s after its writer died"
 		kill -KILL $pid; fail=1
 	else
 		wait $pid; st=$?
