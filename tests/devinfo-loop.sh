@@ -37,14 +37,16 @@ printf '\125\252' | dd of="$work/img512" bs=1 seek=510 conv=notrunc 2>/dev/null 
 	hard "dd failed"
 d512=$(losetup -f --show -P "$work/img512" 2>&1) || skip "losetup failed: $d512"
 # Kernels without the msdos partition parser: partx adds it with BLKPG.
+# The kernel's scan ends before losetup does (its sysfs entry is there);
+# the device node follows, from devtmpfs.
 part=
-i=0
-while [ $i -lt 30 ]; do
-	[ -b "${d512}p1" ] && { part=${d512}p1; break; }
-	[ $i -eq 10 ] && command -v partx >/dev/null 2>&1 && partx -a "$d512" 2>/dev/null
-	sleep 0.1; i=$((i + 1))
-done
-[ -n "$part" ] || echo "devinfo-loop: no partition on $d512: the partition check is left out"
+if { [ -e "/sys/class/block/${d512#/dev/}p1" ] ||
+     { command -v partx >/dev/null 2>&1 && partx -a "$d512" 2>/dev/null; }; } &&
+   wait_for 60 "the partition ${d512}p1" test -b "${d512}p1"; then
+	part=${d512}p1
+else
+	echo "devinfo-loop: no partition on $d512: the partition check is left out"
+fi
 
 truncate -s 32M "$work/img4k" || hard "truncate failed"
 d4k=$(losetup -f --show --sector-size 4096 --direct-io=on "$work/img4k" 2>&1) ||

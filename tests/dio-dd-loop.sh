@@ -238,7 +238,10 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 	mkfs.ext4 -q -F "$L4" >/dev/null 2>&1 || hard "mkfs.ext4 $L4"
 	"$DD" of="$L4" bs=64k seek=64 count=64 rate=1M --force >"$work/held.out" 2>&1 &
 	ddpid=$!
-	sleep 1
+	# under way: its first block written (it claims the device before)
+	wrote_block() { [ "$(io_bytes wchar "$1")" -ge 65536 ]; }
+	wait_for 60 "dio-dd to write its first block to $L4" wrote_block $ddpid ||
+		bad "dio-dd did not start writing to $L4"
 	if mount "$L4" "$work/mnt" 2>"$work/mount.err"; then
 		bad "$L4 could be mounted while dio-dd wrote to it"
 		umount "$work/mnt"

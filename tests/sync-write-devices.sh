@@ -57,7 +57,10 @@ if [ $dev_tests = yes ]; then
 	# The device is held for the whole run: a mount meanwhile fails.
 	"$SW" -q --force -m fdatasync -s 4k -t 4s "$dev" >/dev/null 2>&1 &
 	swpid=$!
-	sleep 1.5
+	# under way: its writer exists (forked once the device is claimed)
+	has_writer() { [ -n "$(children "$1")" ]; }
+	wait_for 60 "sync-write's writer process on $dev" has_writer $swpid ||
+		{ echo "FAIL: sync-write on $dev did not start its writer"; fail=1; }
 	# (the run overwrites the file system, so only "busy" proves the claim)
 	if mount "$dev" "$work/mnt" 2>"$work/mount.err"; then
 		umount "$work/mnt"; echo "FAIL: $dev could be mounted during the run"; fail=1
