@@ -16,7 +16,11 @@ expect() { _w=$1 _p=$2; shift 2; expect_exit "$_w" "$_p" "$SW" "$@"; }
 "$SW" -q --threads -m fdatasync -s 4k -w 2 -t 30s --region 256k \
 	--ack-log "$work/ack.log" "$work/f" >/dev/null 2>&1 &
 pid=$!
-sleep 2
+# killed once both writers have acknowledgements logged, over 50 in all
+acked() {
+	[ -f "$1" ] && [ "$(grep -c '^A ' "$1")" -gt 50 ] && grep -q '^A 0 ' "$1" && grep -q '^A 1 ' "$1"
+}
+wait_for 60 "over 50 acknowledgements of both writers in $work/ack.log" acked "$work/ack.log"
 kill -KILL $pid
 wait $pid 2>/dev/null
 [ -f "$work/f" ] || { echo "FAIL: the target vanished"; exit 1; }
