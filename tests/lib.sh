@@ -71,6 +71,13 @@ wait_for() {
 	return 0
 }
 
+# gone PID: process PID has ended (and was reaped, if this shell's child:
+# the shell reaps its children as it runs other commands, such as the
+# sleep of wait_for).
+gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
 # catches PID SIGNAL: process PID has a handler for SIGNAL (HUP, INT, TERM,
 # USR1, USR2, or a number up to 32) installed, from its SigCgt in /proc
 # (Linux, whose numbers these are; dash's kill -l does not map names).

@@ -66,7 +66,6 @@ if [ -z "$child" ]; then
 	echo "FAIL writer death: no writer process found"; fail=1
 else
 	kill -KILL "$child"
-	gone() { ! kill -0 "$1" 2>/dev/null; }
 	if ! wait_for 30 "sync-write to end after its writer died" gone $pid; then
 		echo "FAIL writer death: sync-write still running 30 s after its writer died"
 		kill -KILL $pid; fail=1
