@@ -30,23 +30,16 @@ listen() {
 	rm -f "$log.err"
 	"$@" "$SW" --listen "${LISTEN_ADDR:-127.0.0.1}:0" --ack-log "$log" 2>"$log.err" &
 	lpid=$!
-	i=0
-	while ! grep -q 'listening on port [0-9][0-9]*;' "$log.err" 2>/dev/null; do
-		i=$((i + 1)); [ $i -lt 100 ] || hard "the listener did not start: $(cat "$log.err")"
-		sleep 0.1
-	done
+	wait_for 60 "the listener's port" grep -qs 'listening on port [0-9][0-9]*;' "$log.err" ||
+		hard "the listener did not start: $(cat "$log.err" 2>/dev/null)"
 	port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$log.err")
 }
 # finish: wait for the listener to end by itself (its senders are done).
-# Bounded: a listener still there 30 s after its senders is a failure.
+# Bounded: a listener still there 60 s after its senders is a failure.
 finish() {
-	i=0
-	while kill -0 "$lpid" 2>/dev/null && [ $i -lt 300 ]; do
-		i=$((i + 1)); sleep 0.1
-	done
-	if kill -0 "$lpid" 2>/dev/null; then
+	if ! wait_for 60 "the listener to end" gone "$lpid"; then
 		kill "$lpid"; wait "$lpid"; lpid=
-		bad "the listener did not end within 30 s of its senders: $(cat "$log.err")"
+		bad "the listener did not end within 60 s of its senders: $(cat "$log.err")"
 		return
 	fi
 	wait "$lpid"; st=$?; lpid=
@@ -80,7 +73,7 @@ listen "$work/l.log"
 "$SW" -q -m fdatasync -s 4k -t 20s --keep --ack-log "tcp:127.0.0.1:$port" "$work/f" \
 	>"$work/run.out" 2>&1 &
 rpid=$!
-sleep 1
+wait_for 60 "the run's first acknowledgement in the listener's log" grep -qs '^A ' "$work/l.log"
 kill -TERM "$lpid"; wait "$lpid"; st=$?; lpid=
 [ $st -eq 143 ] && ok "the listener stopped by SIGTERM exits 143" || bad "listener exit $st"
 wait "$rpid"; st=$?
