@@ -28,13 +28,12 @@ mkdir "$d" && chmod 777 "$d"
 # left: what a job left in $d and of the named files; waits (bounded) for
 # the guards of killed ranks, which remove their files once the rank and
 # its writers are gone.
+nothing_left() {
+	_l=$(ls "$d"; for _f in "$@"; do [ -e "$_f" ] && echo "$_f"; done)
+	[ -z "$_l" ]
+}
 left() {
-	for _i in $(seq 1 100); do
-		_l=$(ls "$d"; for _f in "$@"; do [ -e "$_f" ] && echo "$_f"; done)
-		[ -z "$_l" ] && return 0
-		sleep 0.1
-	done
-	echo "$_l" | tr '\n' ' '
+	wait_for 60 "the job's files to go" nothing_left "$@" || echo "$_l" | tr '\n' ' '
 }
 
 # 1. Unequal ranks: rank 1's writers are slowed, each fdatasync() by 10 ms
@@ -180,6 +179,43 @@ procs() {
 # and a line per point reported.
 lines() { [ -f "$1" ] && wc -l <"$1" | tr -d ' ' || echo 0; }
 
+# at_moment MOMENT VICTIM: one look at kill_at's job: 0 once the job has
+# ended or its rank VICTIM was killed at MOMENT (caught= says how), 1 to
+# look again.
+at_moment() {
+	gone $_job && return 0
+	_r=$(procs "$_m" rank)
+	[ "$(echo $_r | wc -w)" -eq 4 ] || return 1
+	_w=$(procs "$_m" writer | wc -l)
+	case $1 in
+	setup) [ -n "$(ls "$d")" ] && [ "$_w" -eq 0 ] && [ "$(lines "$work/k.csv")" -eq 0 ] || return 1 ;;
+	point) [ "$_w" -eq 4 ] || return 1 ;;
+	between) [ "$_w" -eq 0 ] && [ "$(lines "$work/k.csv")" -ge 2 ] || return 1 ;;
+	esac
+	# shellcheck disable=SC2086
+	kill -STOP $_r 2>/dev/null
+	_w2=$(procs "$_m" writer | wc -l)
+	_lines=$(lines "$work/k.csv")
+	_ok=0
+	case $1 in
+	setup) [ "$_w2" -eq 0 ] && [ "$_lines" -eq 0 ] && _ok=1 ;;
+	point) [ "$_w2" -eq 4 ] && _ok=1 ;;
+	between) [ "$_w2" -eq 0 ] && [ "$_lines" -ge 2 ] && [ "$_lines" -lt 28 ] && _ok=1 ;;
+	esac
+	if [ $_ok -eq 1 ]; then
+		if [ "$2" = 0 ]; then _v=$(echo $_r | tr ' ' '\n' | sort -n | head -n 1)
+		else _v=$(echo $_r | tr ' ' '\n' | sort -n | tail -n 1); fi
+		kill -KILL "$_v"
+		# shellcheck disable=SC2086
+		kill -CONT $_r 2>/dev/null
+		caught="pid $_v, $((_lines > 0 ? _lines - 1 : 0)) points reported"
+		return 0
+	fi
+	# shellcheck disable=SC2086
+	kill -CONT $_r 2>/dev/null
+	return 1
+}
+
 # kill_at MOMENT VICTIM: a 4-rank job, rank VICTIM (0 or last) killed
 # with SIGKILL at MOMENT (setup, point, between), the ranks stopped
 # (SIGSTOP) while the test makes sure of the moment; then what was left.
@@ -195,38 +231,10 @@ kill_at() {
 		--plot "$work/k.svg" --ack-log "$work/k.%r" >"$work/k.out" 2>&1 &
 	_job=$!
 	caught=
-	for _i in $(seq 1 600); do
-		kill -0 $_job 2>/dev/null || break
-		_r=$(procs "$_m" rank)
-		[ "$(echo $_r | wc -w)" -eq 4 ] || { sleep 0.05; continue; }
-		_w=$(procs "$_m" writer | wc -l)
-		case $1 in
-		setup) [ -n "$(ls "$d")" ] && [ "$_w" -eq 0 ] && [ "$(lines "$work/k.csv")" -eq 0 ] || { sleep 0.02; continue; } ;;
-		point) [ "$_w" -eq 4 ] || { sleep 0.05; continue; } ;;
-		between) [ "$_w" -eq 0 ] && [ "$(lines "$work/k.csv")" -ge 2 ] || continue ;;
-		esac
-		# shellcheck disable=SC2086
-		kill -STOP $_r 2>/dev/null
-		_w2=$(procs "$_m" writer | wc -l)
-		_lines=$(lines "$work/k.csv")
-		_ok=0
-		case $1 in
-		setup) [ "$_w2" -eq 0 ] && [ "$_lines" -eq 0 ] && _ok=1 ;;
-		point) [ "$_w2" -eq 4 ] && _ok=1 ;;
-		between) [ "$_w2" -eq 0 ] && [ "$_lines" -ge 2 ] && [ "$_lines" -lt 28 ] && _ok=1 ;;
-		esac
-		if [ $_ok -eq 1 ]; then
-			if [ "$2" = 0 ]; then _v=$(echo $_r | tr ' ' '\n' | sort -n | head -n 1)
-			else _v=$(echo $_r | tr ' ' '\n' | sort -n | tail -n 1); fi
-			kill -KILL "$_v"
-			# shellcheck disable=SC2086
-			kill -CONT $_r 2>/dev/null
-			caught="pid $_v, $((_lines > 0 ? _lines - 1 : 0)) points reported"
-			break
-		fi
-		# shellcheck disable=SC2086
-		kill -CONT $_r 2>/dev/null
-	done
+	# (the moment between points is brief: looked for without a pause)
+	[ "$1" = between ] && wait_for_poll=0
+	wait_for 120 "the moment '$1' in the job" at_moment "$1" "$2"
+	wait_for_poll=
 	wait $_job
 	rc=$?
 	l=$(left "$work/k.csv" "$work/k.svg" "$work/k.0" "$work/k.1" "$work/k.2" "$work/k.3")
@@ -260,13 +268,16 @@ job=$!
 start=$(date +%s)
 victim=
 seen=
-for i in $(seq 1 600); do
-	kill -0 $job 2>/dev/null || break
+# four_writers: 0 once the job has ended or its 4 writers run (victim=
+# one of them); seen= the counts seen, each change
+four_writers() {
+	gone $job && return 0
 	w=$(procs "$m" writer)
-	seen="$seen $(echo $w | wc -w)"
-	[ "$(echo $w | wc -w)" -eq 4 ] && victim=$(echo $w | cut -d' ' -f1) && break
-	sleep 0.05
-done
+	_n=$(echo $w | wc -w)
+	[ "$_n" = "${seen##* }" ] || seen="$seen $_n"
+	[ "$_n" -eq 4 ] && victim=$(echo $w | cut -d' ' -f1)
+}
+wait_for 60 "the job's 4 writers" four_writers
 [ -n "$victim" ] && kill -KILL "$victim"
 wait $job
 rc=$?
