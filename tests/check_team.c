@@ -34,6 +34,24 @@ nap_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* The bound of every wait for a condition here (as tests/lib.sh's
+ * wait_for): generous, as it costs nothing when the condition comes, and
+ * under the test case's time limit. */
+#define WAIT_NS (60 * 1000000000ULL)
+
+/* Every member but skip (-1: none) has looped at least once (results in
+ * shared memory, written by the members as they run). */
+static int
+looped(struct diot_team *t, int skip)
+{
+	int k;
+
+	for (k = 0; k < diot_team_size(t); k++)
+		if (k != skip && ((volatile struct res *)diot_team_result(t, k))->loops == 0)
+			return 0;
+	return 1;
+}
+
 /* Ready, then record when the gate let it through. */
 static void
 m_gate(struct diot_team *t, int k, void *arg)
@@ -58,7 +76,9 @@ gate_case(int flags)
 	ck_assert_int_eq(diot_team_size(t), 4);
 	ck_assert_int_eq(diot_team_start(t, m_gate, NULL, &failed), 0);
 	diot_team_await_ready(t);
-	nap_ms(100);                 /* members would run ahead here */
+	/* Not a wait for anything: the time in which members that the gate
+	 * did not hold would run ahead (their after_gate before go). */
+	nap_ms(100);
 	go = diot_team_go(t, 0);
 	diot_team_wait(t, 20, NULL, NULL);
 	for (k = 0; k < 4; k++) {
@@ -112,7 +132,7 @@ m_loop(struct diot_team *t, int k, void *arg)
 	}
 	while (!diot_team_stopping(t)) {
 		r->loops++;
-		nap_ms(5);
+		nap_ms(5);               /* the member's work: paced, until stopped */
 	}
 	r->stopped = 1;
 }
@@ -128,7 +148,14 @@ m_die(struct diot_team *t, int k, void *arg)
 		return;
 	}
 	diot_team_ready(t, k);
-	nap_ms(50);
+	/* Once the others loop (past the gate: a stop before they pass it
+	 * would stop them there, stopped 2), bounded; then die. */
+	{
+		uint64_t end = diot_now_ns() + WAIT_NS;
+
+		while (!looped(t, k) && diot_now_ns() < end)
+			nap_ms(5);
+	}
 	if (how == 0)
 		kill(getpid(), SIGKILL);
 	_exit(3);
@@ -173,13 +200,17 @@ START_TEST(test_member_exits)
 END_TEST
 
 static int ticks;
+static uint64_t tick_end;
 
+/* The fifth tick or a later one stops the team, once every member loops
+ * (on a loaded machine one may not have run by the fifth) or at the
+ * bound (the assertions then say which did not). */
 static void
 on_tick(void *arg)
 {
 	struct diot_team *t = arg;
 
-	if (++ticks == 5)
+	if (++ticks >= 5 && (looped(t, -1) || diot_now_ns() >= tick_end))
 		diot_team_stop(t);
 }
 
@@ -191,6 +222,7 @@ stop_case(int flags)
 	int k;
 
 	ticks = 0;
+	tick_end = diot_now_ns() + WAIT_NS;
 	ck_assert_int_eq(diot_team_start(t, m_loop, NULL, NULL), 0);
 	diot_team_await_ready(t);
 	diot_team_go(t, 0);
@@ -249,11 +281,13 @@ static void
 m_term(struct diot_team *t, int k, void *arg)
 {
 	struct res *r = diot_team_result(t, k);
+	uint64_t end;
 
 	(void)arg;
 	signal(SIGTERM, on_term);
 	diot_team_ready(t, k);
-	while (!child_term)
+	end = diot_now_ns() + WAIT_NS;
+	while (!child_term && diot_now_ns() < end)   /* bounded: 0 if none came */
 		nap_ms(5);
 	r->stopped = (int)child_term;
 }
@@ -277,7 +311,9 @@ START_TEST(test_forward_stop)
 	diot_team_go(t, 0);
 	diot_team_wait(t, 10, set_intr, NULL);
 	for (k = 0; k < 2; k++)
-		ck_assert_int_eq(((struct res *)diot_team_result(t, k))->stopped, SIGTERM);
+		ck_assert_msg(((struct res *)diot_team_result(t, k))->stopped == SIGTERM,
+		              "member %d got signal %d, want SIGTERM (0: none within 60 s)",
+		              k, ((struct res *)diot_team_result(t, k))->stopped);
 	diot_team_free(t);
 	intr_flag = 0;
 }
@@ -340,7 +376,7 @@ team_suite(void)
 	Suite *s = suite_create("team");
 	TCase *tc = tcase_create("team");
 
-	tcase_set_timeout(tc, 30);
+	tcase_set_timeout(tc, 120);   /* over the 60 s bound of a wait */
 	tcase_add_test(tc, test_gate_threads);
 	tcase_add_test(tc, test_gate_processes);
 	tcase_add_test(tc, test_go_time_given);
