@@ -93,7 +93,20 @@ START_TEST(test_escape_classes)
 	assert_quote("\x01\x02\x1b\x1f", "\"\\u0001\\u0002\\u001b\\u001f\"");
 	assert_quote("\x7f", "\"\x7f\"");               /* DEL is not a control here */
 	assert_quote("\xc2\xb5s \xe2\x82\xac", "\"\xc2\xb5s \xe2\x82\xac\"");  /* UTF-8 */
-	assert_quote("\x80\xfe\xff", "\"\x80\xfe\xff\"");  /* any byte >= 0x80 */
+	assert_quote("\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"");      /* 4 bytes */
+	/* Not UTF-8 (a path is bytes): U+FFFD for each such byte, the rest
+	 * kept, so that the document is valid JSON whatever the string. */
+	assert_quote("\x80\xfe\xff", "\"\\ufffd\\ufffd\\ufffd\"");
+	assert_quote("a\xff" "b", "\"a\\ufffdb\"");
+	assert_quote("\xc0\xaf", "\"\\ufffd\\ufffd\"");              /* overlong '/' */
+	assert_quote("\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"");     /* overlong */
+	assert_quote("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");     /* a surrogate */
+	assert_quote("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");  /* > U+10FFFF */
+	assert_quote("\xe2\x82", "\"\\ufffd\\ufffd\"");              /* cut short */
+	assert_quote("\xe2\x82\n", "\"\\ufffd\\ufffd\\n\"");
+	ck_assert_uint_eq(diot_utf8_invalid("ok \xc2\xb5 \xff\xfe"), 2);
+	ck_assert_uint_eq(diot_utf8_invalid("\xe2\x82\xac"), 0);
+	ck_assert_uint_eq(diot_utf8_invalid(NULL), 0);
 }
 END_TEST
 
@@ -115,6 +128,8 @@ START_TEST(test_escape_every_byte)
 		default:
 			if (c < 0x20)
 				snprintf(want, sizeof(want), "\"\\u%04x\"", c);
+			else if (c >= 0x80)     /* alone, no such byte is UTF-8 */
+				strcpy(want, "\"\\ufffd\"");
 			else
 				snprintf(want, sizeof(want), "\"%c\"", c);
 		}

@@ -34,6 +34,9 @@
 #define MAX_DEVS 64
 #define MAX_THREADS 64           /* per device */
 #define MAX_QD 1024
+/* Room for an error message: two paths of PATH_MAX bytes and the reason
+ * after them, never cut. */
+#define DD_MSG_MAX (2 * PATH_MAX + 512)
 #define MAX_BS (1ull << 30)
 #define MAX_TRANSFER (1ull << 30)
 #define STAMP_STEP 4096          /* write pattern: a stamp per block and 4 KiB */
@@ -114,7 +117,7 @@ struct dev {
 	uint64_t sg_cmds, sg_not_direct;
 	size_t buf_page;         /* page size of the threads' buffers           */
 	int err;
-	char errmsg[512];
+	char errmsg[DD_MSG_MAX];
 	char reason[400];        /* sg: why direct was not done                 */
 };
 
@@ -161,7 +164,7 @@ struct wctx {
 	uint64_t sg_cmds, sg_not_direct;
 	size_t page;             /* page size of the buffers: large or base     */
 	int err;
-	char errmsg[512];
+	char errmsg[DD_MSG_MAX];
 	char reason[400];
 	dio_scsi *sc;
 	struct diot_team *team;  /* the gate this thread waits at            */

@@ -27,14 +27,13 @@ cleanup_created(struct dd *dd)
 void DIOT_PRINTF(3, 4) DIOT_NORETURN
 fail_setup(struct dd *dd, int status, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
+	/* The arguments are the options' names, which cleanup leaves; the
+	 * message is formatted whole, whatever its length. */
 	cleanup_created(dd);
-	diot_die(status, "%s", msg);
+	va_start(ap, fmt);
+	diot_vdie(status, fmt, ap);
 }
 
 /* READ CAPACITY(10), then (16) when the capacity needs it. */

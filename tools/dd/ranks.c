@@ -66,8 +66,8 @@ dd_ranks_meet(struct dd *dd)
 
 /* One device row of one rank, as bytes rank 0 can print. */
 struct rank_row {
-	char name[PATH_MAX + 80], input[PATH_MAX], output[PATH_MAX], io[64];
-	char status[16], error[512], reason[400];
+	char name[2 * PATH_MAX + 80], input[PATH_MAX], output[PATH_MAX], io[64];
+	char status[16], error[DD_MSG_MAX], reason[400];
 	int has_error, has_reason;
 	uint64_t bytes, full, partial, wfull, wpartial, calls, sg_cmds, sg_nd;
 	double wall_s, io_s, mbs, mibs, cpu_s;

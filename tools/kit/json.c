@@ -11,17 +11,58 @@
 
 /* ------------------------------------------------------------ text */
 
+size_t
+diot_utf8_len(const unsigned char *p)
+{
+	uint32_t cp;
+	size_t n, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;               /* a continuation byte, C0, C1, F5..FF */
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;       /* cut short (the NUL ends it too) */
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;               /* overlong, beyond Unicode, a surrogate */
+	return n;
+}
+
+size_t
+diot_utf8_invalid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t bad = 0, n;
+
+	for (; s != NULL && *p; p += n ? n : 1)
+		if ((n = diot_utf8_len(p)) == 0)
+			bad++;
+	return bad;
+}
+
 void
 diot_json_quote(FILE *fp, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
 
 	if (s == NULL) {
 		fputs("null", fp);
 		return;
 	}
 	fputc('"', fp);
-	for (; *p; p++) {
+	for (; *p; p += n ? n : 1) {
+		n = 1;
 		switch (*p) {
 		case '"':  fputs("\\\"", fp); break;
 		case '\\': fputs("\\\\", fp); break;
@@ -31,10 +72,16 @@ diot_json_quote(FILE *fp, const char *s)
 		case '\r': fputs("\\r", fp); break;
 		case '\t': fputs("\\t", fp); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20) {
 				fprintf(fp, "\\u%04x", (unsigned)*p);
-			else
-				fputc(*p, fp);
+			} else if ((n = diot_utf8_len(p)) == 0) {
+				/* Not UTF-8 (a path is bytes): U+REPLACEMENT
+				 * CHARACTER for the byte, so that the document
+				 * stays valid JSON. */
+				fputs("\\ufffd", fp);
+			} else {
+				fwrite(p, 1, n, fp);
+			}
 		}
 	}
 	fputc('"', fp);

@@ -90,6 +90,21 @@ int diot_json_end(struct diot_json *j);
  *                     precision (1..17).
  */
 void diot_json_quote(FILE *fp, const char *s);
+/*
+ * Strings are bytes (a path, a label), JSON text is UTF-8: diot_json_quote
+ * copies well-formed UTF-8 as it is (DEL too: JSON allows it), writes
+ * every control character as an escape (\n, \t, ... or \u00XX), and
+ * every byte that is not
+ * part of well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or
+ * code points above U+10FFFF) as \ufffd, U+FFFD REPLACEMENT CHARACTER:
+ * the document is valid JSON whatever the string.
+ *   diot_utf8_len:     the length (1-4) of the well-formed UTF-8 sequence
+ *                      at p, or 0 when the byte at p does not start one.
+ *   diot_utf8_invalid: how many bytes of s (NULL: none) are not part of
+ *                      well-formed UTF-8, i.e. written as U+FFFD.
+ */
+size_t diot_utf8_len(const unsigned char *p);
+size_t diot_utf8_invalid(const char *s);
 void diot_json_number(FILE *fp, double v, int precision);
 
 #endif /* DIOT_JSON_H */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tools/kit/json.h"
 #include "tools/kit/util.h"
 
 /* ------------------------------------------------------------ messages */
@@ -85,6 +86,58 @@ diot_vfmt(const char *fmt, va_list ap)
 	return s;
 }
 
+/* s with its control characters made visible (\n, \t, \r, \xHH), and
+ * every byte that is not UTF-8 as \xHH, so that a message or a table is
+ * one line and readable whatever a name in it holds (a TARGET with a
+ * newline, a path in another encoding); into dst when not NULL.
+ * Returns the length. */
+static size_t
+visible_into(char *dst, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0, u;
+	int e;
+
+	for (; *p; p += u ? u : 1) {
+		u = *p >= 0x20 && *p != 0x7f ? diot_utf8_len(p) : 0;
+		if (u > 0) {
+			if (dst)
+				memcpy(dst + n, p, u);
+			n += u;
+			continue;
+		}
+		e = *p == '\n' ? 'n' : *p == '\t' ? 't' : *p == '\r' ? 'r' : 'x';
+		if (dst) {
+			dst[n] = '\\';
+			dst[n + 1] = (char)e;
+			if (e == 'x') {
+				dst[n + 2] = hex[*p >> 4];
+				dst[n + 3] = hex[*p & 15];
+			}
+		}
+		n += e == 'x' ? 4 : 2;
+	}
+	return n;
+}
+
+char *
+diot_visible(const char *s)
+{
+	char *v;
+	size_t n;
+
+	if (s == NULL)
+		s = "";
+	n = visible_into(NULL, s);
+	v = malloc(n + 1);
+	if (v == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	visible_into(v, s);
+	v[n] = '\0';
+	return v;
+}
+
 /* "PROG: [WHERE: ]body\n" on standard error, the whole line in one
  * write: a launcher that forwards the output of many processes (mpirun)
  * then never splits or loses part of it.  The line is as long as it
@@ -94,7 +147,7 @@ static void
 diot_say(const char *where, const char *body)
 {
 	size_t lp = strlen(diot_prog), lw = where ? strlen(where) + 2 : 0;
-	size_t lb = strlen(body), n = lp + 2 + lw + lb + 1;
+	size_t lb = visible_into(NULL, body), n = lp + 2 + lw + lb + 1, at;
 	char *line = malloc(n + 1);
 
 	fflush(stderr);
@@ -106,11 +159,12 @@ diot_say(const char *where, const char *body)
 		fputc('\n', stderr);
 		return;
 	}
+	at = (size_t)snprintf(line, n + 1, "%s: ", diot_prog);
 	if (where != NULL)
-		snprintf(line, n + 1, "%s: %s: %s\n", diot_prog, where, body);
-	else
-		snprintf(line, n + 1, "%s: %s\n", diot_prog, body);
-	fwrite(line, 1, n, stderr);
+		at += (size_t)snprintf(line + at, n + 1 - at, "%s: ", where);
+	at += visible_into(line + at, body);
+	line[at++] = '\n';
+	fwrite(line, 1, at, stderr);
 	free(line);
 }
 
@@ -193,6 +247,16 @@ diot_die(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	body = diot_vfmt(fmt, ap);
 	va_end(ap);
+	diot_held_fatal(status, 0, body);
+	diot_say(diot_where, body ? body : fmt);
+	diot_exit(status);
+}
+
+void
+diot_vdie(int status, const char *fmt, va_list ap)
+{
+	char *body = diot_vfmt(fmt, ap);
+
 	diot_held_fatal(status, 0, body);
 	diot_say(diot_where, body ? body : fmt);
 	diot_exit(status);

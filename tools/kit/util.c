@@ -564,14 +564,25 @@ diot_csv_field(FILE *fp, const char *s)
 void
 diot_xml_text(FILE *fp, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	for (; p && *p; p += n ? n : 1) {
+		n = 1;
+		switch (*p) {
 		case '<':  fputs("&lt;", fp); break;
 		case '>':  fputs("&gt;", fp); break;
 		case '&':  fputs("&amp;", fp); break;
 		case '"':  fputs("&quot;", fp); break;
 		case '\'': fputs("&apos;", fp); break;
-		default:   fputc(*s, fp);
+		case '\t': case '\n': case '\r': fputc(*p, fp); break;
+		default:
+			/* XML 1.0 has no other control characters, and its text
+			 * is UTF-8 here: U+FFFD for what is neither (as JSON). */
+			if (*p < 0x20 || (n = diot_utf8_len(p)) == 0)
+				fputs("&#xFFFD;", fp);
+			else
+				fwrite(p, 1, n, fp);
 		}
 	}
 }

@@ -16,6 +16,7 @@
 #define DIO_TOOLS_UTIL_H
 
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,10 +42,18 @@ void diot_init(const char *argv0);
  * should only note the signal: the tools stop their run cleanly (partial
  * results, files removed) and exit 128 + the signal. */
 void diot_catch_stop_signals(void (*handler)(int));
-/* "PROG: message\n" on stderr. */
+/* "PROG: message\n" on stderr, in one write; never cut, whatever its
+ * length (a path of PATH_MAX bytes keeps the reason after it). */
 void diot_warn(const char *fmt, ...) DIOT_PRINTF(1, 2);
+/* A copy of s (NULL: "") for a message or a table, malloc'd: control
+ * characters as \n, \t, \r or \xHH, bytes that are not UTF-8 as \xHH
+ * (every message goes through it: one line, whatever a name holds).
+ * Out of memory: diot_die(). */
+char *diot_visible(const char *s);
 /* diot_warn() then exit(status). */
 void diot_die(int status, const char *fmt, ...) DIOT_PRINTF(2, 3) DIOT_NORETURN;
+/* diot_die() with a va_list (a tool's own fatal-error wrapper). */
+void diot_vdie(int status, const char *fmt, va_list ap) DIOT_NORETURN;
 /* Usage error: message, a hint to --help, exit DIOT_EXIT_USAGE. */
 void diot_usage_error(const char *fmt, ...) DIOT_PRINTF(1, 2) DIOT_NORETURN;
 /* For a tool that is one of several processes of a job (MPI ranks):
@@ -232,7 +241,8 @@ void diot_csv_field(FILE *fp, const char *s);
  */
 void diot_json_num(FILE *fp, double v);
 
-/* Write s with XML's special characters escaped. */
+/* Write s with XML's special characters escaped; control characters
+ * other than tab and newline, and bytes that are not UTF-8, as U+FFFD. */
 void diot_xml_text(FILE *fp, const char *s);
 
 /* ------------------------------------------------------------ time */

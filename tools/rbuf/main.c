@@ -22,12 +22,36 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tools/kit/outfile.h"
 #include "tools/rbuf/rbuf.h"
 
 static void setup_io(struct dev *d, const struct opts *o, size_t big, struct io *io);
 static struct run *time_all(const struct dev *d, const struct opts *o, struct io *io,
                             int *measured, int *hard);
 static void free_io(struct io *io);
+
+/* The files this run created, removed at exit unless kept. */
+static struct diot_outlist outs;
+
+/* The plot file is made (or found writable) before the device is even
+ * opened, so that a --plot into a missing directory or onto a read-only
+ * file system is refused at once, not after the whole sweep; a run that
+ * fails removes it again. */
+static void
+claim_plot(const struct opts *o)
+{
+	int r;
+
+	diot_out_init(&outs);
+	diot_out_remove_at_exit(&outs);
+	if (o->plot == NULL)
+		return;
+	r = diot_out_open_results(o->plot);
+	if (r < 0)
+		diot_usage_error("--plot '%s': %s", o->plot, dio_strerror(r));
+	if (r == 1 && diot_out_created(&outs, o->plot) < 0)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+}
 
 int
 main(int argc, char **argv)
@@ -42,6 +66,7 @@ main(int argc, char **argv)
 
 	diot_init(RBUF_PROG);
 	rbuf_parse_args(argc, argv, &o);
+	claim_plot(&o);
 	memset(&d, 0, sizeof(d));
 	rbuf_open_device(&d, &o);
 	rbuf_probe_inquiry(&d, &o);
@@ -67,6 +92,7 @@ main(int argc, char **argv)
 			         dio_strerror(r));
 		rbuf_note(o.verbose, 1, "plot written to %s", o.plot);
 	}
+	diot_out_keep(&outs, -1);
 
 	free_io(&io);
 	free(runs);

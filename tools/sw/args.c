@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tools/kit/ack.h"
+#include "tools/kit/json.h"
 #include "tools/kit/util.h"
 #include "tools/sw/sw.h"
 #include "tools/sw/txn.h"
@@ -236,21 +237,30 @@ parse_methods(struct sw_opts *o, const char *s)
 	free(copy);
 }
 
-/* A label is shown in tables and charts: printable text, not too long. */
+/* A label is shown in tables and charts and saved in JSON: UTF-8 text
+ * without control characters, at most SW_LABEL_MAX characters (code
+ * points, not bytes). */
 static void
 check_label(const char *s)
 {
 	const unsigned char *c;
+	size_t n, chars = 0;
 
 	if (*s == '\0')
 		diot_usage_error("--label: the label is empty");
-	if (strlen(s) > SW_LABEL_MAX)
-		diot_usage_error("--label '%s': %zu characters, at most %d allowed", s,
-		                 strlen(s), SW_LABEL_MAX);
-	for (c = (const unsigned char *)s; *c; c++)
-		if (*c < 0x20 || *c == 0x7f)
+	for (c = (const unsigned char *)s; *c; c += n, chars++) {
+		n = diot_utf8_len(c);
+		if (n == 0)
+			diot_usage_error("--label: byte %zu (0x%02x) is not UTF-8: a label "
+			                 "is UTF-8 text (it is saved in JSON results)",
+			                 (size_t)(c - (const unsigned char *)s) + 1, *c);
+		if (*c < 0x20 || *c == 0x7f || (c[0] == 0xc2 && c[1] < 0xa0))
 			diot_usage_error("--label: control characters are not allowed "
 			                 "(a label is shown in tables and charts)");
+	}
+	if (chars > SW_LABEL_MAX)
+		diot_usage_error("--label '%s': %zu characters, at most %d allowed", s,
+		                 chars, SW_LABEL_MAX);
 }
 
 /* Parse the options; -1: run (or --check), else the exit status. */
@@ -491,6 +501,8 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 		return -1;
 	}
 	check_options(o, methods, sizes, writers);
+	if (o->noperands > 1)
+		sw_targets_named_apart(o);
 	return -1;
 }
 

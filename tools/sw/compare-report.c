@@ -58,13 +58,20 @@ table_runs(FILE *fp, const struct cmp *c)
 		        c->nruns, c->nshared, c->nshared == 1 ? "" : "s");
 	for (r = 0; r < c->nruns; r++) {
 		const struct cmp_run *u = &c->runs[r];
+		/* Names are bytes (a TARGET with a newline): one line each. */
+		char *label = diot_visible(u->label), *file = diot_visible(u->file);
+		char *target = diot_visible(u->target), *host = diot_visible(u->host);
 
 		fprintf(fp, "run %d: %s%s%s: %s (%s, %s%s%s), host %s, %s, %s, %s backend%s\n",
-		        r + 1, u->label, u->file ? " = " : "", u->file ? u->file : "",
-		        u->target, u->kind, u->fs,
-		        u->disk[0] ? " on " : "", u->disk, u->host[0] ? u->host : "?",
+		        r + 1, label, u->file ? " = " : "", u->file ? file : "",
+		        target, u->kind, u->fs,
+		        u->disk[0] ? " on " : "", u->disk, u->host[0] ? host : "?",
 		        u->started[0] ? u->started : "time unknown", u->config, u->backend,
 		        u->interrupted ? "; INTERRUPTED: partial results" : "");
+		free(label);
+		free(file);
+		free(target);
+		free(host);
 	}
 	fputc('\n', fp);
 }
@@ -72,14 +79,17 @@ table_runs(FILE *fp, const struct cmp *c)
 static void
 table_header(FILE *fp, const struct cmp *c)
 {
-	char head[SW_LABEL_MAX + 32];
+	char head[SW_LABEL_BYTES + 32];
 	int r;
 
 	fprintf(fp, "%-18s %9s %3s", "", "", "");
 	for (r = 0; r < c->nruns; r++) {
 		int w = r == 0 ? GROUP1 : GROUPN;
 
-		snprintf(head, sizeof(head), "run %d: %s", r + 1, c->runs[r].label);
+		char *label = diot_visible(c->runs[r].label);
+
+		snprintf(head, sizeof(head), "run %d: %s", r + 1, label);
+		free(label);
 		if (r == c->nruns - 1)  /* the last group: no padding at the line's end */
 			fprintf(fp, " | %.*s", w, head);
 		else

@@ -261,7 +261,7 @@ name_runs(struct cmp *c)
 			if (strcmp(c->runs[i].label, c->runs[k].label) == 0) {
 				char t[sizeof(c->runs[k].label)];
 
-				snprintf(t, sizeof(t), "%.*s #%d", SW_LABEL_MAX, c->runs[k].label,
+				snprintf(t, sizeof(t), "%.*s #%d", SW_LABEL_BYTES, c->runs[k].label,
 				         k + 1);
 				memcpy(c->runs[k].label, t, sizeof(t));
 			}

@@ -24,7 +24,7 @@ struct cmp_point {
 /* A saved run (one --format json document). */
 struct cmp_run {
 	const char *file;
-	char label[SW_LABEL_MAX + 16];   /* its --label, or made from what it ran on */
+	char label[SW_LABEL_BYTES + 16]; /* its --label, or made from what it ran on */
 	int labelled;                    /* the label is the run's own           */
 	char host[256], started[32], os[300], backend[32];
 	char target[512], kind[32], fs[64], disk[64];

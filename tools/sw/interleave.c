@@ -19,22 +19,14 @@
 #include "tools/kit/util.h"
 #include "tools/sw/compare.h"
 
-/* Two TARGETs that are one file (or one device) would be measured against
- * each other's writes: refused once both exist (the run's new files are
- * removed at exit). */
+/* Two TARGETs that are one file (or one device), or one that is a file
+ * another's writers write (--layout separate), would be measured against
+ * each other's writes: refused once all exist (target.c; the run's new
+ * files are removed at exit). */
 static void
 distinct_targets(const struct sw_ctx *c, int nt)
 {
-	int i, k;
-
-	for (i = 0; i < nt; i++)
-		for (k = i + 1; k < nt; k++)
-			if (strcmp(c[i].tg.path, c[k].tg.path) == 0 ||
-			    diot_out_same(c[i].tg.path, c[k].tg.path))
-				diot_usage_error("TARGET %d '%s' and TARGET %d '%s' are the same "
-				                 "file: each TARGET must be a file or device of "
-				                 "its own", i + 1, c[i].o->target, k + 1,
-				                 c[k].o->target);
+	sw_targets_apart(c, nt);
 }
 
 /* The comparison of what the targets measured; the exit status. */

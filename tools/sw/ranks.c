@@ -41,7 +41,7 @@ struct rank_rec {
 	int32_t verdict;          /* 1 measured, 0 not applicable, -1 stop */
 	int32_t status;           /* SW_*                                   */
 	int32_t region_full;
-	char note[400];
+	char note[SW_MSG_MAX];
 	struct sw_stats own;      /* the rank's own figures (its writers)   */
 	uint64_t t_first, t_last; /* its measured window on rank 0's clock  */
 	uint64_t clock_bound;     /* how far off that clock may be (ns)     */

@@ -308,7 +308,7 @@ json_report(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n)
 void
 sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int per_writer)
 {
-	char reg[32];
+	char reg[32], *target;
 
 	(void)per_writer;
 	if (fmt == SW_FMT_CSV) {
@@ -323,9 +323,11 @@ sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int per_writer)
 	fprintf(fp, "sync-write %s (%s backend) on %s\n", r->version, r->backend, r->os);
 	if (r->label)
 		fprintf(fp, "label:   %s (host %s, started %s)\n", r->label, r->host, r->started);
+	target = diot_visible(r->target);     /* one line, whatever the name */
 	fprintf(fp, "target:  %s (%s, %s); direct I/O alignment: memory %" PRIu32
-	        ", offset %" PRIu32 " bytes (%s)\n", r->target, r->target_kind, r->fstype,
+	        ", offset %" PRIu32 " bytes (%s)\n", target, r->target_kind, r->fstype,
 	        r->mem_align, r->offset_align, r->align_source);
+	free(target);
 	fprintf(fp, "layout:  %s, %s (%" PRIu64 " bytes) per writer, %s; writers are %s\n",
 	        strcmp(r->target_kind, "device") == 0 ? "disjoint regions of the device"
 	        : strcmp(r->layout, "shared") == 0 ? "disjoint regions of one file"

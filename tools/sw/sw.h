@@ -30,6 +30,9 @@
 #define SW_DEFAULT_WARMUP 8
 #define SW_DEFAULT_REGION (64ull << 20)
 #define SW_MAX_SIZE (1ull << 30)
+/* Room for a writer's error or a point's note: two paths of PATH_MAX
+ * bytes (the target's, the ack log's) and the reason after them. */
+#define SW_MSG_MAX (2 * PATH_MAX + 512)
 
 /* ------------------------------------------------------------ options */
 
@@ -76,7 +79,8 @@ struct sw_opts {
 	int methods_given, sizes_given, writers_given;
 };
 
-#define SW_LABEL_MAX 40
+#define SW_LABEL_MAX 40            /* characters (UTF-8 code points) */
+#define SW_LABEL_BYTES (4 * SW_LABEL_MAX)   /* the most they take */
 #define SW_MAX_TARGETS 8          /* measured interleaved in one run */
 
 /* args.c: parse argv into o; returns -1 to run, or an exit status (--help,
@@ -136,6 +140,12 @@ const char *sw_file_of(const struct sw_ctx *c, int k);
 uint64_t sw_txn_offset(const struct sw_ctx *c, uint64_t slots, int writers, uint64_t size,
                        int k, uint64_t j);
 void sw_prepare_point(const struct sw_ctx *c, int W);
+/* Several TARGETs: none is another one's file, nor one its writers write
+ * with --layout separate (usage error naming both).  By name and by the
+ * files that exist, before anything is made (args.c); by device and inode
+ * once every TARGET is set up (interleave.c). */
+void sw_targets_named_apart(const struct sw_opts *o);
+void sw_targets_apart(const struct sw_ctx *c, int nt);
 
 /* writers.c */
 int sw_ack_line(const struct diot_ack *a, const char *fmt, ...)
@@ -157,7 +167,7 @@ struct sw_wres {
 	int region_full;
 	int mech, sync_flag;
 	volatile uint64_t progress;
-	char errmsg[320];
+	char errmsg[SW_MSG_MAX];
 };
 
 /* What the writers of one point share (read-only for them). */
@@ -211,7 +221,7 @@ struct sw_point {
 	uint64_t size;
 	int writers;
 	int status;
-	char note[400];
+	char note[SW_MSG_MAX];
 	const char *direct;      /* mechanism name in effect, or "-"   */
 	const char *sync_flag;   /* O_DSYNC / O_SYNC / none            */
 	const char *commit;      /* commit method really used          */
