@@ -183,7 +183,7 @@ START_TEST(test_eintr_and_short_writes_on_a_pipe)
 		while (got < LEN && (n = read(p[0], r + got, 4096)) > 0) {
 			got += (size_t)n;
 			if ((got & 0xffff) == 0)
-				usleep(1000);
+				usleep(1000);   /* the slow reader is the workload, not a wait */
 		}
 		_exit(got == LEN && memcmp(r, w, LEN) == 0 ? 0 : 1);
 	}
