@@ -36,10 +36,11 @@ finish() {  # STATUS
 	echo "DIO-GUEST-EXIT=$1" >"$out"
 	log "exit status $1 at $(uptime_s) s; powering off"
 	# the close above waits for the UART to drain; a moment for qemu
+	# (no condition the guest can see: qemu's side of the serial file)
 	sleep 0.2
 	poweroff -f
 	reboot -f
-	sleep 5
+	sleep 5   # not a wait: a pause before init exits (a panic), should both fail
 	exit "$1"
 }
 
@@ -114,7 +115,7 @@ if [ "$DIO_TCMU" = 1 ]; then
 	while [ ! -f /run/tcmu.ready ]; do
 		kill -0 "$DIO_TCMU_PID" 2>/dev/null || fail "tcmu-ramdisk died"
 		i=$((i + 1))
-		[ "$i" -lt 200 ] || fail "tcmu-ramdisk is not ready after 10 s"
+		[ "$i" -lt 1200 ] || fail "tcmu-ramdisk is not ready after 60 s"
 		sleep 0.05
 	done
 	DIO_TCMU_UIO=$(cut -d' ' -f2 /run/tcmu.ready)
