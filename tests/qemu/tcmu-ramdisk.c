@@ -1274,7 +1274,7 @@ static void usage(FILE *f)
 "  -o EXP    READ BUFFER offset boundary 2^EXP bytes (default 0)\n"
 "  -e BYTES  echo buffer capacity (default 252, at most 4096)\n"
 "  -S TEXT   unit serial number (default dio-tcmu-ramdisk)\n"
-"  -w SECS   wait this long for the UIO device to appear (default 10)\n"
+"  -w SECS   wait this long for the UIO device to appear (default 60)\n"
 "  -r FILE   create FILE once serving (for scripts to wait on)\n"
 "  -v        log commands and their outcome (to stderr or -L), but\n"
 "            not successful READs and READ BUFFER data transfers;\n"
@@ -1314,7 +1314,7 @@ int main(int argc, char **argv)
 	struct disk d;
 	struct cmd c;
 	const char *want = NULL, *dev = NULL, *ready = NULL, *logpath = NULL;
-	double wait_s = 10;
+	double wait_s = 60;
 	uint64_t v;
 	char uioname[512] = "", devpath[64];
 	int opt, fd, num = -1;
@@ -1433,7 +1433,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((fd = open(dev, O_RDWR | O_CLOEXEC)) < 0) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (errno != ENOENT || now.tv_sec - t0.tv_sec > 5)
+		if (errno != ENOENT || (double)(now.tv_sec - t0.tv_sec) > wait_s)
 			die("cannot open %s: %s", dev, strerror(errno));
 		usleep(20000);
 	}
