@@ -426,6 +426,19 @@ dio_fs_type(int fd, char *buf, size_t len)
 }
 
 int
+dio_file_birth(int fd, uint64_t *stamp)
+{
+	struct stat st;
+
+	if (stamp == NULL)
+		return -EINVAL;
+	*stamp = 0;
+	if (fstat(fd, &st) != 0)
+		return DIO__ERR(errno);
+	return dio__os_file_birth(fd, &st, stamp);
+}
+
+int
 dio_device_in_use(const char *path, char *why, size_t len)
 {
 	struct stat st;

@@ -365,6 +365,19 @@ DIO_EXTERN int dio_file_align(const dio_file *f, struct dio_align *a);
 DIO_EXTERN int dio_fs_type(int fd, char *buf, size_t len);
 
 /**
+ * The birth stamp of the file open as fd: a number, never 0, that tells
+ * this file apart from a later one that gets the same inode number once
+ * this one is removed, so that a tool can recognise a file it wrote
+ * before (with the device and inode numbers).  Compare stamps for
+ * equality only, on the same system: Linux folds the birth time (statx
+ * STX_BTIME) and the inode's generation number (FS_IOC_GETVERSION).
+ * Returns 0, -ENOTSUP where the file system or the platform keeps neither
+ * (illumos, the POSIX backend, ext4 with 128-byte inodes and no
+ * generation...), or another -errno.
+ */
+DIO_EXTERN int dio_file_birth(int fd, uint64_t *stamp);
+
+/**
  * Whether the device or file at path is in use, so that writing to it
  * would destroy someone's data: a block device that is mounted (its own
  * file system or one on a partition/slice of it), active swap, held

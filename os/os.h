@@ -150,6 +150,14 @@ int dio__os_device_claim(const char *path, const struct stat *st);
 /* File system type name of fd (st is its fstat()); see dio_fs_type(). */
 int dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len);
 
+/*
+ * The birth stamp of the file open as fd (st is its fstat()); see
+ * dio_file_birth().  0 with *stamp set (never 0), -ENOTSUP where the file
+ * system or the platform keeps nothing that tells one incarnation of an
+ * inode from the next, or another -errno.
+ */
+int dio__os_file_birth(int fd, const struct stat *st, uint64_t *stamp);
+
 /* ------------------------------------------------------------ devices */
 
 /*

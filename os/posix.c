@@ -88,6 +88,15 @@ dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len)
 }
 
 int
+dio__os_file_birth(int fd, const struct stat *st, uint64_t *stamp)
+{
+	/* POSIX has no birth time (st_birthtim is a BSD extension) and no
+	 * generation number. */
+	(void)fd; (void)st; (void)stamp;
+	return -ENOTSUP;
+}
+
+int
 dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *out)
 {
 	/* POSIX has no interface to a device's queue, cache or driver. */

@@ -624,3 +624,12 @@ dio__os_large_pages(void *p, size_t len, size_t pg)
 	return -ENOTSUP;
 #endif
 }
+
+int
+dio__os_file_birth(int fd, const struct stat *st, uint64_t *stamp)
+{
+	/* illumos' stat has no birth time and no generation number for
+	 * applications (UFS and ZFS keep them inside). */
+	(void)fd; (void)st; (void)stamp;
+	return -ENOTSUP;
+}
