@@ -2,7 +2,9 @@
 # sync-write-ackcheck.sh -- --ack-log and --check: after the writer is
 # killed mid-run (SIGKILL: no cleanup, as in a crash), every acknowledged
 # transaction is found on the file; damage to an acknowledged transaction
-# (a corrupted byte, a zeroed block) is detected and fails the check.
+# (a corrupted byte, a zeroed block) is detected and fails the check
+# (exit 1); a log or a target that cannot be checked exits 3, never 1.
+# tests/sync-write-ackcheck-hostile.sh has the hostile logs and targets.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 SW=$top_builddir/tools/sync-write
@@ -48,22 +50,25 @@ expect 1 "lost: 1; corrupt: 1" --check "$work/ack.log" "$work/f"
 
 # 3b. A transaction issued after the acknowledged one does not excuse a
 #     slot that was lost entirely (zeros are no torn write).
-line=$(grep '^A 0 ' "$work/ack.log" | tail -n 2 | head -n 1)
-seq=$(echo "$line" | awk '{ print $3 }')
-off=$(echo "$line" | awk '{ print $4 }')
-cp "$work/ack.log" "$work/ack2.log"
+#     (The log as it was when writer 0 had just issued the transaction
+#     after its newest acknowledged one, in the slot of an older one.)
+n=$(grep -n '^A 0 ' "$work/ack.log" | tail -n 1 | cut -d: -f1)
+head -n "$n" "$work/ack.log" > "$work/ack2.log"
+seq=$(tail -n 1 "$work/ack2.log" | awk '{ print $3 + 1 }')
 slots=$(awk '$1 == "P" { s = $6 } END { print s }' "$work/ack2.log")
-echo "I 0 $((seq + slots)) $off" >> "$work/ack2.log"
+off=$(( (seq % slots) * 4096 ))
+echo "I 0 $seq $off" >> "$work/ack2.log"
 dd if=/dev/zero of="$work/f" bs=4096 seek=$((off / 4096)) count=1 conv=notrunc 2>/dev/null
 expect 1 "lost: 2; corrupt: 1" --check "$work/ack2.log" "$work/f"
 
 # 3c. Malformed logs are refused, not trusted.
 printf '# sync-write ack-log 1\nR 1 shared 0 65536 %s\nP 0 none 16 1 4\nA 0 0 0\n' "$work/f" > "$work/bad.log"
-expect 1 "malformed P line" --check "$work/bad.log"
+expect 3 "bad.log:3: malformed P line" --check "$work/bad.log"
 printf '# sync-write ack-log 1\nR 1 shared 0 65536 %s\nP 0 none 4096 4 4611686018427387904\n' "$work/f" > "$work/bad.log"
-expect 1 "point too large to check" --check "$work/bad.log"
+expect 3 "bad.log:3: malformed P line: 4611686018427387904 slots, but the run's 65536-byte region" \
+	--check "$work/bad.log"
 printf '# sync-write ack-log 1\nR 1 shared 0 65536 %s\nP 0 none 4096 1 16\n' "$work/f" > "$work/bad.log"
-expect 1 "no acknowledged transaction to check" --check "$work/bad.log"
+expect 3 "no acknowledged transaction to check" --check "$work/bad.log"
 
 # 4. A clean run with --keep checks too, and says it ended cleanly.
 rm -f "$work/f" "$work/ack.log"
@@ -75,18 +80,18 @@ expect 2 "pass --force to append" -q -m none -s 4k -n 1 --ack-log "$work/ack.log
 [ -e "$work/g" ] && { echo "FAIL: target left behind after the refusal"; fail=1; }
 
 # 5. The target must be the run's: another run's file, a directory or a
-#    character device are named as such (exit 2), never counted as losses.
+#    character device are named as such (exit 3), never counted as losses.
 expect 0 "writer 0: 30 acknowledged slots; newest acknowledged transaction found: 37; none missing" \
 	--check "$work/ack.log"
 expect 0 "in flight (issued, not acknowledged): 0" --check "$work/ack.log"
 rm -f "$work/h"
 "$SW" -q -m fdatasync -s 4k -n 30 --keep --ack-log "$work/other.log" "$work/h" >/dev/null ||
 	hard "second run"
-expect 2 "'$work/h' holds no transaction of run [0-9a-f]* in any slot the log names: it is not that run's target" \
+expect 3 "'$work/h' holds no transaction of run [0-9a-f]* in any slot the log names: it is not that run's target" \
 	--check "$work/ack.log" "$work/h"
-expect 2 "is a directory, not the run's target" --check "$work/ack.log" "$work"
-expect 2 "neither a regular file nor a block device" --check "$work/ack.log" /dev/zero
-expect 2 "target '$work/nothing': no such file" --check "$work/ack.log" "$work/nothing"
+expect 3 "is a directory, not the run's target" --check "$work/ack.log" "$work"
+expect 3 "neither a regular file nor a block device" --check "$work/ack.log" /dev/zero
+expect 3 "target '$work/nothing': no such file" --check "$work/ack.log" "$work/nothing"
 
 # 6. A malformed log is refused with the line number: a NUL byte, a number
 #    too large, a line of a megabyte, an unknown record, a writer out of
@@ -96,15 +101,15 @@ bad_at() {  # TEXT: the log with TEXT inserted as line 6
 	{ head -n 5 "$work/ack.log"; printf "$1"; tail -n $((lines - 5)) "$work/ack.log"; } > "$work/m.log"
 }
 bad_at 'A 0 1\0002 4096\n'
-expect 1 "m.log:6: malformed line: it holds a NUL byte" --check "$work/m.log"
+expect 3 "m.log:6: malformed line: it holds a NUL byte" --check "$work/m.log"
 bad_at 'A 0 123456789012345678901234567890 4096\n'
-expect 1 "m.log:6: malformed A line" --check "$work/m.log"
+expect 3 "m.log:6: malformed A line" --check "$work/m.log"
 { head -n 5 "$work/ack.log"; printf 'A 0 1 %01000000d\n' 9; tail -n $((lines - 5)) "$work/ack.log"; } > "$work/m.log"
-expect 1 "m.log:6: malformed line: 1000007 bytes long" --check "$work/m.log"
+expect 3 "m.log:6: malformed line: longer than 4352 bytes" --check "$work/m.log"
 bad_at 'Z 0\n'
-expect 1 "m.log:6: malformed line: unknown record 'Z 0'" --check "$work/m.log"
+expect 3 "m.log:6: malformed line: unknown record 'Z 0'" --check "$work/m.log"
 bad_at 'A 7 1 4096\n'
-expect 1 "m.log:6: malformed A line" --check "$work/m.log"
+expect 3 "m.log:6: malformed A line" --check "$work/m.log"
 head -c -3 "$work/ack.log" > "$work/m.log"
 expect 0 "last line was cut short (the crash): ignored" --check "$work/m.log"
 exit $fail

@@ -69,7 +69,7 @@ bad 2 "--dir 'nowhere': no such file or directory" --dir nowhere
 bad 2 "'/dev/null' is a device that reports no size" /dev/null -n 1 -s 4k -m none --force
 bad 2 "is a device: its contents would be destroyed; pass --force" /dev/zero
 bad 2 "--no-prefill: '.*existing' is shorter than the 67108864 bytes" --no-prefill --force -s 4k existing
-bad 1 "is not a sync-write ack log" --check existing
+bad 3 "is not a sync-write ack log" --check existing
 # option combinations
 bad 2 "--time and --count exclude each other" -t 1s -n 5
 bad 2 "--no-prefill is for overwriting" --no-prefill --extend --force existing
@@ -81,7 +81,7 @@ bad 2 "--ack-log '/nonexistent/dir/log': no such file" --force -s 4k -n 1 --ack-
 bad 2 "exists and would be overwritten" -o results.txt -s 4k -n 1 existing
 bad 2 "exists and would be overwritten" -o new-results.txt --plot new.svg -s 4k -n 1 existing
 bad 2 "'.*existing.1' exists: --layout separate writes" --force --layout separate -w 2 -s 4k -n 1 existing
-bad 2 "cannot open ack log 'nolog'" --check nolog
+bad 3 "cannot open ack log 'nolog'" --check nolog
 # Transactions smaller than the 64-byte verification header are fine
 # without --verify (the sanitizer build checks that nothing overflows).
 out=$(cd "$work" && "$SW" -q -m none,fdatasync -s 16,48 -n 3 --region 64k 2>&1) ||

@@ -2,22 +2,60 @@
  * check.c -- --check ACK-LOG [TARGET]: after a crash or a power cut, were
  * all acknowledged transactions of the last point made durable?
  *
- * The ack log records, for each transaction, an "I" line before it was
- * issued and an "A" line once the write and commit returned (see
- * writers.c).  For every slot, the newest acknowledged transaction (or a
+ * The log.  Each run appends "# sync-write ack-log 1", then R (run id,
+ * layout, --extend, region, target path), T (the target's identity:
+ * kind, inode, device size, birth stamp), and per point a P line (point,
+ * method, size, writers, slots) followed by its writers' records: writer
+ * k writes "I k seq off" before it issues transaction seq and "A k seq
+ * off" once the write and its commit returned (writers.c); records of
+ * different writers interleave.  E ends a run that ended in order.  A log
+ * may hold several runs one after another (--force appends), and its
+ * last line may be cut short by the crash.
+ *
+ * Reading (sw_acklog_read(), no exit, no output: the fuzz harnesses call
+ * it).  Strict: anything the writers cannot have written is refused with
+ * its line number, as a malformed log, before the target is looked at.
+ * So every record is where its run's layout puts it (the offset follows
+ * from writer, sequence, region, size and --extend, as sw_txn_offset()
+ * computes it); a P line's slots are its region over its size; per
+ * writer the sequences are consecutive, and each A acknowledges the I
+ * just before it of that writer (an I while one is unacknowledged, an A
+ * without its I, a duplicate, a gap or records out of order are all
+ * refused).  Lines are read with a bound (a record is at most
+ * DIOT_ACK_LINE_MAX bytes), and the memory kept is the last point's
+ * writers of each run: because sequences are consecutive, a writer's
+ * first issued, last issued and whether that one was acknowledged say
+ * which transaction every slot must hold, and no table of slots is ever
+ * allocated.  A last line without its newline (what a crash leaves; also
+ * just before the next run's header, when a run was appended to a log
+ * cut short) is ignored, and said so.
+ *
+ * Checking.  For every slot, the newest acknowledged transaction (or a
  * newer one) must be on the target, intact.  A slot whose newest issued
  * transaction was never acknowledged is in flight: it may hold the old
  * transaction, the new one, or (sector by sector) a mix of both, all of
  * which are reported and none counted as a loss.  Anything else, zeros
- * included, is a loss.
+ * included, is a loss.  Reads are the slots the records name, inside
+ * the run's region; a target that is not a regular file or a block
+ * device (a FIFO, /dev/zero) is refused before it is read.
  *
- * The log is read strictly: a line that does not parse is refused with
- * its number, except a last line cut short without its newline (what a
- * crash leaves), which is ignored and said so.  The target must be the
- * run's: the log records its identity ("T": kind, inode, device size),
- * and a target that holds no transaction of the run where the log says
- * there are some is named as not the run's target instead of reported as
- * a durability failure.
+ * Which run, and is this its target?  A file is the run's target by
+ * identity when its inode number and its birth stamp (dio_file_birth():
+ * birth time and generation, which a new file reusing the inode number
+ * does not share) are those the T line recorded; a device when it has
+ * the recorded size.  A target that holds a transaction of the run (its
+ * run id is in every transaction header) is the run's target, or a copy
+ * of it.  A target that is neither is not checked for that run: "not the
+ * run's target", or "cannot say" when only the inode number matches and
+ * no birth stamp tells a new file from the run's target that lost
+ * everything; it is never reported as a loss.  Of several runs, the
+ * newest that the target is the target of is checked (a later run wrote
+ * over what the earlier ones left), and the report says which and why.
+ *
+ * Exit statuses (check.h): 0 every acknowledged transaction found, 1 some
+ * lost or corrupt, 2 bad command line, 3 could not check (a malformed or
+ * unreadable log, a target that is not the run's or cannot be read, a
+ * log with nothing acknowledged to check).
  */
 #include "config.h"
 
@@ -32,24 +70,65 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tools/kit/ack.h"
 #include "tools/kit/util.h"
+#include "tools/sw/check.h"
 #include "tools/sw/sw.h"
 #include "tools/sw/txn.h"
 
-#define CK_LINE_MAX (PATH_MAX + 256)
+#define CK_LINE_MAX DIOT_ACK_LINE_MAX   /* the longest record a run writes */
+#define CK_HEADER "# sync-write ack-log 1"
+#define CK_MAX_REGION (1ull << 50)      /* --region's bound (args.c) */
+#define CK_MAX_SEQ (1ull << 62)
 
+#ifndef O_NOCTTY
+# define O_NOCTTY 0
+#endif
+#ifndef O_NONBLOCK
+# define O_NONBLOCK 0
+#endif
+
+/* One writer's records in the last point of a run. */
+struct ckwriter {
+	int k;
+	uint64_t first, issued;   /* its first and its last issued sequence */
+	int seen;                 /* an I line of it: first and issued set  */
+	int pending;              /* the last issued is not acknowledged    */
+};
+
+enum { ST_HEADER, ST_RUN, ST_BODY, ST_END };
+
+/* One run of the log, as far as its last point. */
+struct ckrun {
+	unsigned long line, last;     /* its header's line, its last line    */
+	char *path;
+	uint64_t rid, region;
+	int separate, extend;
+	int has_id, is_dev, has_birth;
+	uint64_t ino, dev_bytes, birth;
+	int point;                    /* the last point, -1 before any       */
+	char method[32];
+	uint64_t size, slots;
+	int writers;
+	struct ckwriter *w;           /* sorted by k                         */
+	int nw, capw;
+	int ended, torn_tail, state;
+};
+
+struct sw_acklog {
+	const char *name;
+	struct ckrun *run;
+	int nrun, caprun;
+	unsigned long lineno;
+	char *err;
+	size_t errlen;
+};
+
+/* A slot to check: its newest acknowledged transaction (-1: none) and
+ * its newest issued one. */
 struct ckslot {
 	int64_t acked, issued;
 	uint64_t off, issued_off;
-};
-
-/* What the log says about its last point. */
-struct cklog {
-	const char *name;
-	char path[PATH_MAX], layout[16], method[32], kind[16];
-	unsigned long long rid, region, size, slots, ino, dev_bytes;
-	int extend, writers, point, ended, has_id, torn_tail;
-	struct ckslot *tab;       /* [writers * slots] */
 };
 
 /* The counts of the check, in all and for one writer. */
@@ -59,8 +138,10 @@ struct cksum {
 	int64_t newest_ok, first_missing;
 };
 
-static void DIOT_PRINTF(3, 4) DIOT_NORETURN
-malformed(const struct cklog *g, unsigned long lineno, const char *fmt, ...)
+/* ------------------------------------------------------------ reading */
+
+static int DIOT_PRINTF(2, 3)
+malformed(struct sw_acklog *g, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -68,20 +149,22 @@ malformed(const struct cklog *g, unsigned long lineno, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	diot_die(DIOT_EXIT_FAIL, "%s:%lu: malformed %s; the log is not checked", g->name,
-	         lineno, msg);
+	snprintf(g->err, g->errlen, "%s:%lu: malformed %s; the log is not checked", g->name,
+	         g->lineno, msg);
+	return SW_CHECK_CANNOT;
 }
 
-/* Words of a record: fields separated by single spaces, numbers in full
- * (no sign, no overflow, nothing after them). */
+/* A number in full: digits of base (10: no leading zero; 16: lower or
+ * upper case), nothing else, not above max. */
 static int
 num(const char *s, int base, unsigned long long max, unsigned long long *out)
 {
+	const char *digits = base == 16 ? "0123456789abcdefABCDEF" : "0123456789";
+	size_t n = strlen(s);
 	char *end;
 
-	if (*s < '0' || *s > '9' || (base == 10 && s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
-		if (!(base == 16 && ((*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F'))))
-			return -1;
+	if (n == 0 || n > 20 || strspn(s, digits) != n || (base == 10 && s[0] == '0' && n > 1))
+		return -1;
 	errno = 0;
 	*out = strtoull(s, &end, base);
 	if (errno != 0 || *end != '\0' || *out > max)
@@ -89,8 +172,9 @@ num(const char *s, int base, unsigned long long max, unsigned long long *out)
 	return 0;
 }
 
-/* Split line (no newline) into at most max fields; the last field takes
- * the rest of the line when rest is set (a path may hold spaces). */
+/* Split line into at most max fields separated by single spaces; the
+ * last takes the rest of the line when rest is set (a path may hold
+ * spaces).  Returns the count, or -1 for more fields than max. */
 static int
 split(char *line, char **f, int max, int rest)
 {
@@ -100,228 +184,683 @@ split(char *line, char **f, int max, int rest)
 	while (n < max) {
 		f[n++] = p;
 		if (rest && n == max)
-			break;
+			return n;
 		p = strchr(p, ' ');
 		if (p == NULL)
-			break;
+			return n;
 		*p++ = '\0';
 	}
-	return p == NULL || (rest && n == max) ? n : -1;
+	return -1;
+}
+
+static struct ckrun *
+cur(struct sw_acklog *g)
+{
+	return g->nrun ? &g->run[g->nrun - 1] : NULL;
 }
 
 static void
-log_run(struct cklog *g, char *line, unsigned long lineno)
+run_free(struct ckrun *r)
 {
-	char *f[6];
-	unsigned long long ext;
+	free(r->path);
+	free(r->w);
+}
 
-	if (split(line, f, 6, 1) != 6 || num(f[1], 16, ~0ull, &g->rid) ||
+/* A header line: a new run (one that recorded nothing, not even its R
+ * line, is dropped: a crash between its first two records). */
+static int
+new_run(struct sw_acklog *g)
+{
+	struct ckrun *r = cur(g);
+
+	if (r != NULL && r->state == ST_HEADER) {
+		run_free(r);
+		g->nrun--;
+	}
+	if (g->nrun == g->caprun) {
+		int cap = g->caprun ? g->caprun * 2 : 4;
+		struct ckrun *n = realloc(g->run, (size_t)cap * sizeof(*n));
+
+		if (n == NULL)
+			return malformed(g, "log: out of memory");
+		g->run = n;
+		g->caprun = cap;
+	}
+	r = &g->run[g->nrun++];
+	memset(r, 0, sizeof(*r));
+	r->line = r->last = g->lineno;
+	r->point = -1;
+	r->state = ST_HEADER;
+	return 0;
+}
+
+static int
+log_run(struct sw_acklog *g, struct ckrun *r, char *line)
+{
+	unsigned long long rid, ext, region;
+	char *f[6];
+
+	if (r->state != ST_HEADER)
+		return malformed(g, "R line: a run has one, right after its header");
+	if (split(line, f, 6, 1) != 6 || num(f[1], 16, ~0ull, &rid) ||
 	    (strcmp(f[2], "shared") && strcmp(f[2], "separate")) ||
-	    num(f[3], 10, 1, &ext) || num(f[4], 10, ~0ull >> 1, &g->region) ||
-	    g->region == 0 || f[5][0] == '\0' || strlen(f[5]) >= sizeof(g->path))
-		malformed(g, lineno, "R line (R RUN-ID shared|separate 0|1 REGION PATH)");
-	snprintf(g->layout, sizeof(g->layout), "%s", f[2]);
-	snprintf(g->path, sizeof(g->path), "%s", f[5]);
-	g->extend = (int)ext;
+	    num(f[3], 10, 1, &ext) || num(f[4], 10, CK_MAX_REGION, &region) ||
+	    region == 0 || f[5][0] == '\0' || strlen(f[5]) >= PATH_MAX)
+		return malformed(g, "R line (R RUN-ID shared|separate 0|1 REGION PATH, "
+		                 "REGION from 1 to %llu)", CK_MAX_REGION);
+	if ((r->path = strdup(f[5])) == NULL)
+		return malformed(g, "log: out of memory");
+	r->rid = rid;
+	r->region = region;
+	r->separate = strcmp(f[2], "separate") == 0;
+	r->extend = (int)ext;
+	r->state = ST_RUN;
+	return 0;
 }
 
-static void
-log_identity(struct cklog *g, char *line, unsigned long lineno)
+static int
+log_identity(struct sw_acklog *g, struct ckrun *r, char *line)
 {
-	char *f[4];
+	unsigned long long ino, bytes, birth = 0;
+	char *f[5];
+	int n = split(line, f, 5, 0);
 
-	if (split(line, f, 4, 0) != 4 || (strcmp(f[1], "file") && strcmp(f[1], "device")) ||
-	    num(f[2], 10, ~0ull, &g->ino) || num(f[3], 10, ~0ull, &g->dev_bytes))
-		malformed(g, lineno, "T line (T file|device INODE DEVICE-BYTES)");
-	snprintf(g->kind, sizeof(g->kind), "%s", f[1]);
-	g->has_id = 1;
+	if (r->state != ST_RUN)
+		return malformed(g, "T line: a run has one, right after its R line");
+	if ((n != 4 && n != 5) || (strcmp(f[1], "file") && strcmp(f[1], "device")) ||
+	    num(f[2], 10, ~0ull, &ino) || num(f[3], 10, ~0ull, &bytes) ||
+	    (n == 5 && num(f[4], 10, ~0ull, &birth)))
+		return malformed(g, "T line (T file|device INODE DEVICE-BYTES [BIRTH])");
+	r->is_dev = strcmp(f[1], "device") == 0;
+	if (r->is_dev ? bytes == 0 : bytes != 0)
+		return malformed(g, "T line: a %s has %s DEVICE-BYTES, not %llu",
+		                 f[1], r->is_dev ? "its size as" : "0 as", bytes);
+	if (r->is_dev && r->separate)
+		return malformed(g, "T line: a device, but the R line says --layout "
+		                 "separate (files of their own)");
+	r->ino = ino;
+	r->dev_bytes = bytes;
+	r->birth = birth;
+	r->has_birth = birth != 0;
+	r->has_id = 1;
+	r->state = ST_BODY;
+	return 0;
 }
 
-/* A "P" line: a new point, a new table of slots. */
-static void
-log_point(struct cklog *g, char *line, unsigned long lineno)
+/* A "P" line: a new point, its writers' records from scratch. */
+static int
+log_point(struct sw_acklog *g, struct ckrun *r, char *line)
 {
-	unsigned long long pt, w;
+	unsigned long long pt, size, w, slots;
 	char *f[6];
-	int64_t i;
 
+	if (r->state == ST_HEADER || r->state == ST_END)
+		return malformed(g, "P line: %s", r->state == ST_END ?
+		                 "after the run's E line (its end)" : "before the run's R line");
 	if (split(line, f, 6, 0) != 6 || num(f[1], 10, INT32_MAX, &pt) ||
-	    strlen(f[2]) >= sizeof(g->method) || f[2][0] == '\0' ||
-	    num(f[3], 10, SW_MAX_SIZE, &g->size) || g->size < SW_HDR_SIZE ||
-	    num(f[4], 10, SW_MAX_WRITERS, &w) || w < 1 ||
-	    num(f[5], 10, ~0ull, &g->slots) || g->slots == 0)
-		malformed(g, lineno, "P line (P POINT METHOD SIZE WRITERS SLOTS)");
-	if (g->slots > (1ull << 27) / w)
-		diot_die(DIOT_EXIT_FAIL, "%s:%lu: point too large to check", g->name, lineno);
-	g->point = (int)pt;
-	g->writers = (int)w;
-	snprintf(g->method, sizeof(g->method), "%s", f[2]);
-	free(g->tab);
-	g->tab = malloc(g->slots * (size_t)g->writers * sizeof(*g->tab));
-	if (g->tab == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	for (i = 0; i < (int64_t)(g->slots * (uint64_t)g->writers); i++)
-		g->tab[i].acked = g->tab[i].issued = -1;
-	g->ended = 0;
+	    strlen(f[2]) >= sizeof(r->method) || f[2][0] == '\0' ||
+	    num(f[3], 10, SW_MAX_SIZE, &size) || size < SW_HDR_SIZE ||
+	    num(f[4], 10, SW_MAX_WRITERS, &w) || w < 1 || num(f[5], 10, ~0ull, &slots))
+		return malformed(g, "P line (P POINT METHOD SIZE WRITERS SLOTS, SIZE from "
+		                 "%d to %llu, WRITERS from 1 to %d)", SW_HDR_SIZE,
+		                 SW_MAX_SIZE, SW_MAX_WRITERS);
+	if ((int)pt <= r->point)
+		return malformed(g, "P line: point %llu after point %d (points only go "
+		                 "up)", pt, r->point);
+	if (slots != r->region / size || slots == 0)
+		return malformed(g, "P line: %llu slots, but the run's %llu-byte region "
+		                 "(R line, line %lu) holds %llu %llu-byte transactions", slots,
+		                 (unsigned long long)r->region, r->line + 1,
+		                 (unsigned long long)(r->region / size), size);
+	r->point = (int)pt;
+	r->size = size;
+	r->writers = (int)w;
+	r->slots = slots;
+	snprintf(r->method, sizeof(r->method), "%s", f[2]);
+	r->nw = 0;
+	r->state = ST_BODY;
+	return 0;
 }
 
-/* An "I" or "A" line: the newest issued or acknowledged of a slot. */
-static void
-log_txn(struct cklog *g, char *line, unsigned long lineno)
+/* Where writer k's transaction seq goes (target.c, sw_txn_offset()). */
+static uint64_t
+txn_offset(const struct ckrun *r, int k, uint64_t seq)
 {
-	unsigned long long w, seq, off;
-	struct ckslot *s;
-	char *f[4];
-	int a = line[0] == 'A';
+	uint64_t slot = r->extend ? seq : seq % r->slots;
 
-	if (g->tab == NULL)
-		malformed(g, lineno, "%c line before any P line", line[0]);
-	if (split(line, f, 4, 0) != 4 || num(f[1], 10, (unsigned)g->writers - 1, &w) ||
-	    num(f[2], 10, ~0ull >> 1, &seq) || num(f[3], 10, ~0ull >> 1, &off))
-		malformed(g, lineno, "%c line (%c WRITER SEQUENCE OFFSET, writer below %d)",
-		          line[0], line[0], g->writers);
-	if (g->extend && seq >= g->slots)
-		return;
-	s = &g->tab[w * g->slots + seq % g->slots];
-	if (!a && (int64_t)seq > s->issued) {
-		s->issued = (int64_t)seq;
-		s->issued_off = off;
-	}
-	if (a && (int64_t)seq > s->acked) {
-		s->acked = (int64_t)seq;
-		s->off = off;
-	}
+	if (r->separate)
+		return slot * r->size;
+	if (r->extend)
+		return (slot * (uint64_t)r->writers + (uint64_t)k) * r->size;
+	return (uint64_t)k * r->region + slot * r->size;
 }
 
-/* One line without its newline. */
-static void
-log_line(struct cklog *g, char *line, unsigned long lineno)
+/* Writer k of the last point: its entry, made when make is set. */
+static struct ckwriter *
+writer_of(struct ckrun *r, int k, int make, int *oom)
 {
+	int lo = 0, hi = r->nw, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (r->w[mid].k == k)
+			return &r->w[mid];
+		if (r->w[mid].k < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!make)
+		return NULL;
+	if (r->nw == r->capw) {
+		int cap = r->capw ? r->capw * 2 : 4;
+		struct ckwriter *n = realloc(r->w, (size_t)cap * sizeof(*n));
+
+		if (n == NULL) {
+			*oom = 1;
+			return NULL;
+		}
+		r->w = n;
+		r->capw = cap;
+	}
+	memmove(&r->w[lo + 1], &r->w[lo], (size_t)(r->nw - lo) * sizeof(*r->w));
+	r->nw++;
+	memset(&r->w[lo], 0, sizeof(r->w[lo]));
+	r->w[lo].k = k;
+	return &r->w[lo];
+}
+
+/* An "I" or "A" line: the next step of its writer. */
+static int
+log_txn(struct sw_acklog *g, struct ckrun *r, char *line)
+{
+	unsigned long long k, seq, off;
+	struct ckwriter *w;
+	char c = line[0], *f[4];
+	uint64_t want;
+	int oom = 0;
+
+	if (r->point < 0 || r->state == ST_END)
+		return malformed(g, "%c line: %s", c, r->point < 0 ? "before any P line"
+		                 : "after the run's E line (its end)");
+	if (split(line, f, 4, 0) != 4 || num(f[1], 10, (unsigned)r->writers - 1, &k) ||
+	    num(f[2], 10, CK_MAX_SEQ, &seq) || num(f[3], 10, ~0ull, &off))
+		return malformed(g, "%c line (%c WRITER SEQUENCE OFFSET, WRITER below %d)",
+		                 c, c, r->writers);
+	if (r->extend && seq >= r->slots)
+		return malformed(g, "%c line: transaction %llu of writer %llu, but with "
+		                 "--extend a writer stops at its region's %llu slots", c, seq,
+		                 k, (unsigned long long)r->slots);
+	want = txn_offset(r, (int)k, seq);
+	if (off != want)
+		return malformed(g, "%c line: writer %llu's transaction %llu at offset %llu, "
+		                 "but the run's layout puts it at %" PRIu64 " (%s%s, %llu-byte "
+		                 "region, %llu-byte transactions)", c, k, seq, off, want,
+		                 r->separate ? "separate" : "shared", r->extend ? ", --extend" : "",
+		                 (unsigned long long)r->region, (unsigned long long)r->size);
+	if (r->is_dev && off + r->size > r->dev_bytes)
+		return malformed(g, "%c line: offset %llu is beyond the end of the device "
+		                 "(%llu bytes, T line)", c, off, (unsigned long long)r->dev_bytes);
+	w = writer_of(r, (int)k, c == 'I', &oom);
+	if (oom)
+		return malformed(g, "log: out of memory");
+	if (c == 'A') {
+		if (w == NULL || !w->pending || w->issued != seq)
+			return malformed(g, "A line: writer %llu acknowledges transaction %llu, "
+			                 "which it did not issue just before (%s)", k, seq,
+			                 w == NULL ? "no I line of that writer in this point" :
+			                 !w->pending ? "its last issued was acknowledged already"
+			                 : "another one is in flight");
+		w->pending = 0;
+		return 0;
+	}
+	if (w->seen && w->pending)
+		return malformed(g, "I line: writer %llu issues transaction %llu while "
+		                 "transaction %" PRIu64 " is not acknowledged (a writer has "
+		                 "one in flight at a time)", k, seq, w->issued);
+	if (w->seen && seq != w->issued + 1)
+		return malformed(g, "I line: writer %llu issues transaction %llu after "
+		                 "%" PRIu64 " (a writer's sequences follow each other)", k, seq,
+		                 w->issued);
+	if (!w->seen)
+		w->first = seq;
+	w->seen = 1;
+	w->issued = seq;
+	w->pending = 1;
+	return 0;
+}
+
+/* A torn line followed by a header: an appended run after a log cut short. */
+static int
+torn_header(const char *line, size_t n)
+{
+	size_t h = sizeof(CK_HEADER) - 1;
+
+	return n > h && strcmp(line + n - h, CK_HEADER) == 0;
+}
+
+/* One whole line without its newline. */
+static int
+log_line(struct sw_acklog *g, char *line, size_t n)
+{
+	struct ckrun *r = cur(g);
+
+	if (strcmp(line, CK_HEADER) == 0)
+		return new_run(g);
+	if (r->state != ST_HEADER && torn_header(line, n)) {
+		/* The previous run's last record, cut short by a crash, then
+		 * this run's header (appended with --force). */
+		r->torn_tail = 1;
+		return new_run(g);
+	}
+	r->last = g->lineno;
 	switch (line[0]) {
-	case 'R': log_run(g, line, lineno); break;
-	case 'T': log_identity(g, line, lineno); break;
-	case 'P': log_point(g, line, lineno); break;
-	case 'I': case 'A': log_txn(g, line, lineno); break;
+	case 'R': return log_run(g, r, line);
+	case 'T': return log_identity(g, r, line);
+	case 'P': return log_point(g, r, line);
+	case 'I': case 'A': return log_txn(g, r, line);
 	case 'E':
 		if (strcmp(line, "E") != 0)
-			malformed(g, lineno, "E line");
-		g->ended = 1;
-		break;
+			return malformed(g, "E line");
+		if (r->state == ST_HEADER || r->state == ST_END)
+			return malformed(g, "E line: %s", r->state == ST_END ? "a second one" :
+			                 "before the run's R line");
+		r->ended = 1;
+		r->state = ST_END;
+		return 0;
 	default:
-		malformed(g, lineno, "line: unknown record '%.20s'", line);
+		if (r->state == ST_HEADER)
+			return malformed(g, "line: an R line must follow the header, not "
+			                 "'%.20s'", line);
+		return malformed(g, "line: unknown record '%.20s'", line);
 	}
-}
-
-static void
-read_log(struct cklog *g, const char *log)
-{
-	unsigned long lineno = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *fp;
-
-	memset(g, 0, sizeof(*g));
-	g->name = log;
-	g->point = -1;
-	fp = strcmp(log, "-") == 0 ? stdin : fopen(log, "r");
-	if (fp == NULL)
-		diot_die(DIOT_EXIT_USAGE, "--check: cannot open ack log '%s': %s", log,
-		         dio_strerror(errno));
-	while ((n = getline(&line, &cap, fp)) > 0) {
-		int whole = line[n - 1] == '\n';
-
-		lineno++;
-		if (lineno == 1) {
-			if (strncmp(line, "# sync-write ack-log 1\n", (size_t)n) != 0 || !whole)
-				diot_die(DIOT_EXIT_FAIL, "'%s' is not a sync-write ack log", log);
-			continue;
-		}
-		if ((size_t)n > CK_LINE_MAX)
-			malformed(g, lineno, "line: %zd bytes long (at most %d)", n, CK_LINE_MAX);
-		if (memchr(line, '\0', (size_t)n) != NULL)
-			malformed(g, lineno, "line: it holds a NUL byte");
-		if (!whole) {
-			/* Cut short by the crash: the last write of a record that
-			 * never completed.  Only the very last line may be. */
-			g->torn_tail = 1;
-			break;
-		}
-		line[n - 1] = '\0';
-		log_line(g, line, lineno);
-	}
-	if (ferror(fp))
-		diot_die(DIOT_EXIT_FAIL, "%s: read error: %s", log, dio_strerror(errno));
-	free(line);
-	if (lineno == 0)
-		diot_die(DIOT_EXIT_FAIL, "'%s' is not a sync-write ack log (it is empty)", log);
-	if (fp != stdin)
-		fclose(fp);
-	if (g->path[0] == '\0')
-		diot_die(DIOT_EXIT_FAIL, "%s: no R line: the log does not say what the run wrote",
-		         log);
-	if (g->tab == NULL)
-		diot_die(DIOT_EXIT_FAIL, "%s: no transactions were recorded", log);
 }
 
 /*
- * The named target must be something the run could have written, and
- * where the log recorded an identity, the same kind of thing.  Returns 1
- * when the identity is known to match, 0 when it cannot be said.
+ * One line of at most cap - 1 bytes into buf, its newline dropped:
+ * 1 a line, 2 a last line without its newline, 0 the end, -1 a line too
+ * long (not read further), -2 a read error.
  */
 static int
-check_target(const struct cklog *g, const char *path)
+read_line(FILE *fp, char *buf, size_t cap, size_t *len)
 {
-	struct stat st;
-	uint64_t bytes = 0;
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(fp)) != EOF) {
+		if (c == '\n') {
+			buf[n] = '\0';
+			*len = n;
+			return 1;
+		}
+		if (n + 1 >= cap) {
+			*len = n;
+			return -1;
+		}
+		buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+	*len = n;
+	if (ferror(fp))
+		return -2;
+	return n ? 2 : 0;
+}
+
+void
+sw_acklog_free(struct sw_acklog *g)
+{
+	int i;
+
+	if (g == NULL)
+		return;
+	for (i = 0; i < g->nrun; i++)
+		run_free(&g->run[i]);
+	free(g->run);
+	free(g);
+}
+
+int
+sw_acklog_runs(const struct sw_acklog *g)
+{
+	return g->nrun;
+}
+
+int
+sw_acklog_read(FILE *fp, const char *name, struct sw_acklog **out, char *err, size_t errlen)
+{
+	struct sw_acklog *g;
+	char *line;
+	size_t n;
+	int r = 0, rl;
+
+	*out = NULL;
+	g = calloc(1, sizeof(*g));
+	line = malloc(CK_LINE_MAX + 1);
+	if (g == NULL || line == NULL) {
+		free(g);
+		free(line);
+		snprintf(err, errlen, "%s: out of memory", name);
+		return SW_CHECK_CANNOT;
+	}
+	g->name = name;
+	g->err = err;
+	g->errlen = errlen;
+	while (r == 0 && (rl = read_line(fp, line, CK_LINE_MAX + 1, &n)) != 0) {
+		g->lineno++;
+		if (g->lineno == 1 && (rl != 1 || strcmp(line, CK_HEADER) != 0)) {
+			snprintf(err, errlen, "'%s' is not a sync-write ack log (its first "
+			         "line is not '%s')", name, CK_HEADER);
+			r = SW_CHECK_CANNOT;
+		} else if (rl == -2) {
+			snprintf(err, errlen, "%s: read error: %s", name, dio_strerror(-errno));
+			r = SW_CHECK_CANNOT;
+		} else if (rl == -1) {
+			r = malformed(g, "line: longer than %d bytes (a record is shorter)",
+			              CK_LINE_MAX);
+		} else if (memchr(line, '\0', n) != NULL) {
+			r = malformed(g, "line: it holds a NUL byte");
+		} else if (rl == 2) {
+			/* Cut short by the crash: the last write of a record
+			 * that never completed, ignored. */
+			cur(g)->torn_tail = 1;
+			break;
+		} else {
+			r = log_line(g, line, n);
+		}
+	}
+	if (r == 0 && g->lineno == 0) {
+		snprintf(err, errlen, "'%s' is not a sync-write ack log (it is empty)", name);
+		r = SW_CHECK_CANNOT;
+	}
+	if (r == 0 && cur(g)->state == ST_HEADER) {   /* a run with no R line: dropped */
+		run_free(cur(g));
+		g->nrun--;
+	}
+	if (r == 0 && g->nrun == 0) {
+		snprintf(err, errlen, "%s: no R line: the log does not say what the run wrote",
+		         name);
+		r = SW_CHECK_CANNOT;
+	}
+	free(line);
+	if (r != 0) {
+		sw_acklog_free(g);
+		return r;
+	}
+	g->err = NULL;
+	*out = g;
+	return 0;
+}
+
+/* ------------------------------------------------------------ the target */
+
+/* What the named target is. */
+struct cktarget {
+	const char *path;
+	int is_dev, has_birth;
+	uint64_t ino, bytes, birth;
+	dev_t dev;
+};
+
+/* Open a file of the target for reading: a regular file or a block
+ * device only (stat first: no other kind of node is ever opened); -1
+ * with the reason in why. */
+static int
+open_part(const char *path, struct stat *st, char *why, size_t len)
+{
+	struct stat a;
 	int fd;
 
-	if (stat(path, &st) != 0)
-		diot_die(DIOT_EXIT_USAGE, "--check: target '%s': %s", path, dio_strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		diot_die(DIOT_EXIT_USAGE, "--check: target '%s' is a directory, not the run's "
-		         "target (the log names %s)", path, g->path);
-	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
-		diot_die(DIOT_EXIT_USAGE, "--check: target '%s' is neither a regular file nor "
-		         "a block device, so it is not the run's target (the log names %s)",
-		         path, g->path);
-	if (!g->has_id)
-		return 0;
-	if (strcmp(g->kind, S_ISBLK(st.st_mode) ? "device" : "file") != 0)
-		diot_die(DIOT_EXIT_USAGE, "--check: target '%s' is a %s, but the run wrote a "
-		         "%s (%s): it is not the run's target", path,
-		         S_ISBLK(st.st_mode) ? "device" : "file", g->kind, g->path);
-	if (S_ISREG(st.st_mode))
-		return (unsigned long long)st.st_ino == g->ino;
-	fd = open(path, O_RDONLY);
-	if (fd >= 0) {
+	if (stat(path, &a) != 0) {
+		snprintf(why, len, "'%s': %s", path, dio_strerror(-errno));
+		return -1;
+	}
+	if (S_ISDIR(a.st_mode)) {
+		snprintf(why, len, "'%s' is a directory, not the run's target", path);
+		return -1;
+	}
+	if (!S_ISREG(a.st_mode) && !S_ISBLK(a.st_mode)) {
+		snprintf(why, len, "'%s' is neither a regular file nor a block device, so "
+		         "it is not the run's target", path);
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(why, len, "cannot open '%s': %s", path, dio_strerror(-errno));
+		return -1;
+	}
+	if (fstat(fd, st) != 0 || st->st_dev != a.st_dev || st->st_ino != a.st_ino) {
+		snprintf(why, len, "'%s' changed while it was opened", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int
+target_facts(const char *path, struct cktarget *t, char *why, size_t len)
+{
+	struct stat st;
+	int fd = open_part(path, &st, why, len);
+
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	if (fd < 0)
+		return -1;
+	t->is_dev = S_ISBLK(st.st_mode);
+	t->ino = (uint64_t)st.st_ino;
+	t->dev = st.st_dev;
+	if (t->is_dev) {
 		struct dio_align a;
 
 		if (dio_align_fd(fd, &a) == 0)
-			bytes = a.device_bytes;
-		close(fd);
+			t->bytes = a.device_bytes;
+	} else {
+		t->has_birth = dio_file_birth(fd, &t->birth) == 0;
 	}
-	if (bytes && g->dev_bytes && bytes != g->dev_bytes)
-		diot_die(DIOT_EXIT_USAGE, "--check: device '%s' has %" PRIu64 " bytes, the "
-		         "run's target (%s) had %llu: it is not the run's target", path, bytes,
-		         g->path, g->dev_bytes);
-	return bytes != 0 && bytes == g->dev_bytes;
+	close(fd);
+	return 0;
 }
 
-/* Compare one acknowledged or in-flight slot with what the target holds. */
+/* The file writer k of run r wrote, under the target's name. */
 static void
-check_slot(const struct cklog *g, int w, const struct ckslot *s, int fd,
-           unsigned char *buf[3], struct cksum *n, const char *fpath)
+part_path(const struct ckrun *r, const char *target, int k, char *buf, size_t len)
 {
+	if (r->separate && k > 0)
+		snprintf(buf, len, "%s.%d", target, k);
+	else
+		snprintf(buf, len, "%s", target);
+}
+
+enum { ID_NO, ID_MAYBE, ID_YES };
+
+/*
+ * Is t run r's target by its identity?  ID_YES (the same file or a
+ * device of its size), ID_NO (another kind of thing, another size), or
+ * ID_MAYBE: only the transactions on it can tell (a copy, a file that
+ * reused the inode number, no identity to compare).  why says which.
+ */
+static int
+identity(const struct ckrun *r, const struct cktarget *t, char *why, size_t len)
+{
+	if (!r->has_id) {
+		snprintf(why, len, "the log names %s and records no identity of it: if it "
+		         "is the target, everything was lost", r->path);
+		return ID_MAYBE;
+	}
+	if (r->is_dev != t->is_dev) {
+		snprintf(why, len, "it is a %s, but the run wrote a %s (%s)",
+		         t->is_dev ? "device" : "file", r->is_dev ? "device" : "file", r->path);
+		return ID_NO;
+	}
+	if (t->is_dev) {
+		if (t->bytes == 0) {
+			snprintf(why, len, "its size cannot be read (the run's device, %s, "
+			         "had %" PRIu64 " bytes)", r->path, r->dev_bytes);
+			return ID_MAYBE;
+		}
+		if (t->bytes != r->dev_bytes) {
+			snprintf(why, len, "it has %" PRIu64 " bytes, the run's target (%s) "
+			         "had %" PRIu64, t->bytes, r->path, r->dev_bytes);
+			return ID_NO;
+		}
+		snprintf(why, len, "a device of the run's target's size, %" PRIu64 " bytes",
+		         t->bytes);
+		return ID_YES;
+	}
+	if (t->ino != r->ino) {
+		snprintf(why, len, "it is another file than the run's target (%s: inode "
+		         "%" PRIu64 ", this one %" PRIu64 ")", r->path, r->ino, t->ino);
+		return ID_MAYBE;
+	}
+	if (r->has_birth && t->has_birth && r->birth == t->birth) {
+		snprintf(why, len, "the run's file by its inode number and birth stamp");
+		return ID_YES;
+	}
+	if (r->has_birth && t->has_birth)
+		snprintf(why, len, "it has the inode number of the run's target (%s, "
+		         "inode %" PRIu64 ") but another birth stamp: a new file that got "
+		         "the number after the run's target was removed", r->path, r->ino);
+	else
+		snprintf(why, len, "cannot say whether it is: it has the inode number of "
+		         "the run's target (%s, inode %" PRIu64 "), but without a birth "
+		         "stamp (%s) nothing tells the run's target that lost every "
+		         "transaction from a new file that reused the number", r->path, r->ino,
+		         !r->has_birth ? "the log records none" : "the file system keeps none");
+	return ID_MAYBE;
+}
+
+/* ------------------------------------------------------------ slots */
+
+/*
+ * Every slot writer w's records name in run r's last point, in order,
+ * handed to fn until it returns non-zero (which is returned).  The
+ * newest acknowledged transaction of a slot is one of the last `slots`
+ * acknowledged (sequences are consecutive); the one in flight, if any,
+ * shares a slot with the acknowledged one slots before it.
+ */
+static int
+writer_slots(const struct ckrun *r, const struct ckwriter *w,
+             int (*fn)(const struct ckslot *s, void *arg), void *arg)
+{
+	int acked = w->seen && !(w->pending && w->issued == w->first);
+	uint64_t a = w->pending ? w->issued - 1 : w->issued, span = 0, s;
+	int shares = 0, x;
+	struct ckslot sl;
+
+	if (acked) {
+		span = a - w->first + 1;
+		if (!r->extend && span > r->slots)
+			span = r->slots;
+		shares = w->pending && !r->extend && span == r->slots;
+	}
+	for (s = a - span + 1; acked && s <= a; s++) {
+		sl.acked = (int64_t)s;
+		sl.off = txn_offset(r, w->k, s);
+		sl.issued = shares && s + r->slots == w->issued ? (int64_t)w->issued : (int64_t)s;
+		sl.issued_off = txn_offset(r, w->k, (uint64_t)sl.issued);
+		if ((x = fn(&sl, arg)) != 0)
+			return x;
+	}
+	if (w->seen && w->pending && !shares) {
+		sl.acked = -1;
+		sl.issued = (int64_t)w->issued;
+		sl.issued_off = sl.off = txn_offset(r, w->k, w->issued);
+		return fn(&sl, arg);
+	}
+	return 0;
+}
+
+/* Acknowledged slots of the run's last point. */
+static uint64_t
+acked_slots(const struct ckrun *r)
+{
+	uint64_t n = 0, span;
+	int i;
+
+	for (i = 0; i < r->nw; i++) {
+		const struct ckwriter *w = &r->w[i];
+
+		if (!w->seen || (w->pending && w->issued == w->first))
+			continue;
+		span = (w->pending ? w->issued - 1 : w->issued) - w->first + 1;
+		n += !r->extend && span > r->slots ? r->slots : span;
+	}
+	return n;
+}
+
+/* Does the slot hold a transaction of the run (any point, writer)? */
+struct holds {
+	const struct ckrun *r;
+	int fd;
+	unsigned char *buf;
+};
+
+static int
+holds_slot(const struct ckslot *s, void *arg)
+{
+	struct holds *h = arg;
+	uint64_t rrid, rseq, roff;
+	uint32_t rpoint, rwriter;
+	size_t size = (size_t)h->r->size;
+
+	return pread(h->fd, h->buf, size, (off_t)s->off) == (ssize_t)size &&
+	       sw_read_txn(h->buf, size, &rrid, &rpoint, &rwriter, &rseq, &roff) ==
+	       SW_TXN_OK && rrid == h->r->rid;
+}
+
+/* Does any slot the log names hold a transaction of run r?  Stops at the
+ * first found: 1, 0, or -1 out of memory. */
+static int
+holds_run(const struct ckrun *r, const char *target)
+{
+	char fpath[PATH_MAX + 16], why[PATH_MAX + 64];
+	struct holds h;
+	struct stat st;
+	int i, found = 0;
+
+	if (r->point < 0 || r->nw == 0)
+		return 0;
+	h.r = r;
+	h.buf = malloc((size_t)r->size);
+	if (h.buf == NULL)
+		return -1;
+	for (i = 0; i < r->nw && !found; i++) {
+		part_path(r, target, r->w[i].k, fpath, sizeof(fpath));
+		if ((h.fd = open_part(fpath, &st, why, sizeof(why))) < 0)
+			continue;
+		found = writer_slots(r, &r->w[i], holds_slot, &h);
+		close(h.fd);
+	}
+	free(h.buf);
+	return found;
+}
+
+/* ------------------------------------------------------------ checking */
+
+struct ckw {
+	const struct ckrun *r;
+	int k, fd;
+	const char *fpath;
+	unsigned char *buf[3];
+	struct cksum *n;
+};
+
+/* Compare one acknowledged or in-flight slot with what the target holds. */
+static int
+check_slot(const struct ckslot *s, void *arg)
+{
+	struct ckw *c = arg;
+	const struct ckrun *g = c->r;
+	struct cksum *n = c->n;
 	size_t size = (size_t)g->size;
 	uint64_t rrid = 0, rseq = 0, roff = 0, at = s->acked >= 0 ? s->off : s->issued_off;
 	uint32_t rpoint = 0, rwriter = 0;
-	int st, flight = s->issued > s->acked, mine;
+	int st, flight = s->issued > s->acked, mine, w = c->k;
 
-	if (pread(fd, buf[0], size, (off_t)at) != (ssize_t)size)
+	if (pread(c->fd, c->buf[0], size, (off_t)at) != (ssize_t)size)
 		st = SW_TXN_MISSING;
 	else
-		st = sw_read_txn(buf[0], size, &rrid, &rpoint, &rwriter, &rseq, &roff);
+		st = sw_read_txn(c->buf[0], size, &rrid, &rpoint, &rwriter, &rseq, &roff);
 	mine = st == SW_TXN_OK && rrid == g->rid && rpoint == (uint32_t)g->point &&
 	       rwriter == (uint32_t)w && roff == at;
 	n->flight += flight;
@@ -330,7 +869,7 @@ check_slot(const struct cklog *g, int w, const struct ckslot *s, int fd,
 			n->flight_new++;
 		else
 			n->flight_old++;
-		return;
+		return 0;
 	}
 	n->acked++;
 	if (mine && (int64_t)rseq >= s->acked) {
@@ -344,17 +883,17 @@ check_slot(const struct cklog *g, int w, const struct ckslot *s, int fd,
 			n->flight_old++;
 		if (s->acked > n->newest_ok)
 			n->newest_ok = s->acked;
-		return;
+		return 0;
 	}
 	if (flight && st == SW_TXN_CORRUPT && s->issued_off == s->off) {
 		/* sector by sector the acknowledged or the issued transaction */
-		sw_make_txn(buf[1], size, g->rid, (uint32_t)g->point, (uint32_t)w,
+		sw_make_txn(c->buf[1], size, g->rid, (uint32_t)g->point, (uint32_t)w,
 		            (uint64_t)s->acked, s->off);
-		sw_make_txn(buf[2], size, g->rid, (uint32_t)g->point, (uint32_t)w,
+		sw_make_txn(c->buf[2], size, g->rid, (uint32_t)g->point, (uint32_t)w,
 		            (uint64_t)s->issued, s->issued_off);
-		if (sw_torn_mix(buf[0], buf[1], buf[2], size)) {
+		if (sw_torn_mix(c->buf[0], c->buf[1], c->buf[2], size)) {
 			n->flight_torn++;
-			return;
+			return 0;
 		}
 	}
 	n->flight -= flight;        /* a loss, whatever was in flight */
@@ -366,41 +905,10 @@ check_slot(const struct cklog *g, int w, const struct ckslot *s, int fd,
 		n->first_missing = s->acked;
 	if (n->lost + n->corrupt <= 10)
 		printf("  %s: writer %d, transaction %" PRId64 " at offset %" PRIu64
-		       " was acknowledged but is %s\n", fpath, w, s->acked, s->off,
+		       " was acknowledged but is %s\n", c->fpath, w, s->acked, s->off,
 		       st == SW_TXN_CORRUPT ? "corrupt" : st == SW_TXN_MISSING ? "missing"
 		       : "an older transaction");
-}
-
-/* Slots (acknowledged or issued) of the point that hold any transaction of
- * the run, over every writer's file; stops at the first. */
-static int
-holds_run(const struct cklog *g, const char *path, unsigned char *buf)
-{
-	char fpath[PATH_MAX + 16];
-	uint64_t rrid, rseq, roff, i;
-	uint32_t rpoint, rwriter;
-	int w, fd, found = 0;
-
-	for (w = 0; w < g->writers && !found; w++) {
-		if (strcmp(g->layout, "separate") == 0 && w > 0)
-			snprintf(fpath, sizeof(fpath), "%s.%d", path, w);
-		else
-			snprintf(fpath, sizeof(fpath), "%s", path);
-		if ((fd = open(fpath, O_RDONLY)) < 0)
-			continue;
-		for (i = 0; i < g->slots && !found; i++) {
-			const struct ckslot *s = &g->tab[(uint64_t)w * g->slots + i];
-			uint64_t at = s->acked >= 0 ? s->off : s->issued_off;
-
-			if (s->acked < 0 && s->issued < 0)
-				continue;
-			found = pread(fd, buf, (size_t)g->size, (off_t)at) == (ssize_t)g->size &&
-			        sw_read_txn(buf, (size_t)g->size, &rrid, &rpoint, &rwriter, &rseq,
-			                    &roff) == SW_TXN_OK && rrid == g->rid;
-		}
-		close(fd);
-	}
-	return found;
+	return 0;
 }
 
 static void
@@ -417,30 +925,35 @@ add(struct cksum *t, const struct cksum *n)
 	t->flight_torn += n->flight_torn;
 }
 
-/* Check writer w's slots in fpath and say what was found. */
-static void
-check_writer(const struct cklog *g, int w, const char *fpath, unsigned char *buf[3],
-             struct cksum *total)
+/* Check writer w's slots in its file and say what was found; -1 when the
+ * file cannot be read (said). */
+static int
+check_writer(const struct ckrun *r, const struct ckwriter *w, const char *target,
+             unsigned char *buf[3], struct cksum *total)
 {
+	char fpath[PATH_MAX + 16], why[PATH_MAX + 64];
 	struct cksum n;
-	int fd;
-	int64_t i;
+	struct stat st;
+	struct ckw c;
 
 	memset(&n, 0, sizeof(n));
 	n.newest_ok = n.first_missing = -1;
-	fd = open(fpath, O_RDONLY);
-	if (fd < 0)
-		diot_die(DIOT_EXIT_FAIL, "cannot open '%s': %s", fpath, dio_strerror(errno));
-	for (i = 0; i < (int64_t)g->slots; i++) {
-		const struct ckslot *s = &g->tab[(uint64_t)w * g->slots + (uint64_t)i];
-
-		if (s->acked >= 0 || s->issued >= 0)
-			check_slot(g, w, s, fd, buf, &n, fpath);
+	part_path(r, target, w->k, fpath, sizeof(fpath));
+	c.fd = open_part(fpath, &st, why, sizeof(why));
+	if (c.fd < 0) {
+		diot_warn("--check: writer %d's file: %s: cannot check", w->k, why);
+		return -1;
 	}
-	close(fd);
+	c.r = r;
+	c.k = w->k;
+	c.fpath = fpath;
+	memcpy(c.buf, buf, sizeof(c.buf));
+	c.n = &n;
+	writer_slots(r, w, check_slot, &c);
+	close(c.fd);
 	if (n.acked > 0) {
 		printf("  writer %d: %" PRIu64 " acknowledged slots; newest acknowledged "
-		       "transaction found: ", w, n.acked);
+		       "transaction found: ", w->k, n.acked);
 		if (n.newest_ok >= 0)
 			printf("%" PRId64, n.newest_ok);
 		else
@@ -451,15 +964,12 @@ check_writer(const struct cklog *g, int w, const char *fpath, unsigned char *buf
 			printf("; none missing\n");
 	}
 	add(total, &n);
+	return 0;
 }
 
 static int
 verdict(const struct cksum *n)
 {
-	if (n->acked == 0) {
-		printf("FAILED: the last point has no acknowledged transaction to check\n");
-		return DIOT_EXIT_FAIL;
-	}
 	printf("acknowledged slots: %" PRIu64 "; durable: %" PRIu64 " (%" PRIu64
 	       " of them overwritten by a later transaction); torn in-flight "
 	       "(never acknowledged): %" PRIu64 "; lost: %" PRIu64 "; corrupt: %"
@@ -471,59 +981,186 @@ verdict(const struct cksum *n)
 	if (n->lost || n->corrupt) {
 		printf("FAILED: %" PRIu64 " acknowledged transactions are not on stable "
 		       "storage\n", n->lost + n->corrupt);
-		return DIOT_EXIT_FAIL;
+		return SW_CHECK_LOST;
 	}
 	printf("OK: every acknowledged transaction is on stable storage\n");
-	return 0;
+	return SW_CHECK_OK;
+}
+
+/* Check run r's last point on target. */
+static int
+check_run(const struct ckrun *r, const char *target)
+{
+	unsigned char *buf[3];
+	struct cksum n;
+	int i, bad = 0;
+
+	printf("checking point %d (%s, %" PRIu64 "-byte transactions, %d writer%s) of "
+	       "run %" PRIx64 " on %s%s\n", r->point, r->method, r->size, r->writers,
+	       r->writers == 1 ? "" : "s", r->rid, target,
+	       r->ended ? " (the run had ended cleanly)" : "");
+	if (r->torn_tail)
+		printf("  the log's last line was cut short (the crash): ignored\n");
+	for (i = 0; i < 3; i++)
+		buf[i] = malloc((size_t)r->size);
+	if (buf[0] == NULL || buf[1] == NULL || buf[2] == NULL) {
+		diot_warn("--check: out of memory");
+		bad = 1;
+	}
+	memset(&n, 0, sizeof(n));
+	for (i = 0; i < r->nw && !bad; i++)
+		bad = check_writer(r, &r->w[i], target, buf, &n) < 0;
+	for (i = 0; i < 3; i++)
+		free(buf[i]);
+	return bad ? SW_CHECK_CANNOT : verdict(&n);
+}
+
+/* ------------------------------------------------------------ which run */
+
+/* The target to check when none is named: the path every run names. */
+static const char *
+default_target(const struct sw_acklog *g)
+{
+	int i;
+
+	for (i = 1; i < g->nrun; i++)
+		if (strcmp(g->run[i].path, g->run[0].path) != 0)
+			break;
+	if (i == g->nrun)
+		return g->run[0].path;
+	diot_warn("--check: the log holds %d runs on different targets (run %" PRIx64
+	          " at line %lu on %s, run %" PRIx64 " at line %lu on %s%s): name the "
+	          "TARGET to check", g->nrun, g->run[0].rid, g->run[0].line, g->run[0].path,
+	          g->run[i].rid, g->run[i].line, g->run[i].path, g->nrun > 2 ? ", ..." : "");
+	return NULL;
+}
+
+/* Nothing to check in run r: said, SW_CHECK_CANNOT; else 0. */
+static int
+nothing_to_check(const struct ckrun *r)
+{
+	if (r->point < 0)
+		diot_warn("--check: run %" PRIx64 " recorded no point: nothing to check "
+		          "(no acknowledged transaction to check)", r->rid);
+	else if (acked_slots(r) == 0)
+		diot_warn("--check: the last point of run %" PRIx64 " (point %d) has no "
+		          "acknowledged transaction to check", r->rid, r->point);
+	else
+		return 0;
+	return SW_CHECK_CANNOT;
+}
+
+int
+sw_check_stream(FILE *fp, const char *logname, const char *target_arg)
+{
+	char err[PATH_MAX + 1024], why[PATH_MAX + 512];
+	struct sw_acklog *g;
+	struct cktarget t;
+	const char *target;
+	int i, j, id, h, pick = -1, st;
+
+	if (sw_acklog_read(fp, logname, &g, err, sizeof(err)) != 0) {
+		diot_warn("%s", err);
+		return SW_CHECK_CANNOT;
+	}
+	target = target_arg ? target_arg : default_target(g);
+	/* One run with nothing to check: said before anything else. */
+	if (target == NULL || (g->nrun == 1 && nothing_to_check(&g->run[0]) != 0)) {
+		sw_acklog_free(g);
+		return SW_CHECK_CANNOT;
+	}
+	if (target_facts(target, &t, why, sizeof(why)) < 0) {
+		diot_warn("--check: target %s (the log names %s)", why,
+		          g->run[g->nrun - 1].path);
+		sw_acklog_free(g);
+		return SW_CHECK_CANNOT;
+	}
+	/* The newest run this is the target of. */
+	for (i = g->nrun - 1; i >= 0 && pick < 0; i--) {
+		struct ckrun *r = &g->run[i];
+
+		id = identity(r, &t, why, sizeof(why));
+		if (id == ID_NO) {
+			if (g->nrun == 1)
+				diot_warn("--check: '%s' is not the target of run %" PRIx64 ": %s",
+				          target, r->rid, why);
+			else
+				diot_warn("--check: run %" PRIx64 " (lines %lu-%lu): '%s' is not "
+				          "its target: %s", r->rid, r->line, r->last, target, why);
+			continue;
+		}
+		h = holds_run(r, target);
+		if (h < 0) {
+			diot_warn("--check: out of memory");
+			sw_acklog_free(g);
+			return SW_CHECK_CANNOT;
+		}
+		if (h || id == ID_YES) {
+			pick = i;
+			break;
+		}
+		if (g->nrun == 1)
+			diot_warn("--check: '%s' holds no transaction of run %" PRIx64 " in any "
+			          "slot the log names: %s%s", target, r->rid,
+			          strncmp(why, "cannot say", 10) == 0 ? "" : "it is not that "
+			          "run's target: ", why);
+		else
+			diot_warn("--check: run %" PRIx64 " (lines %lu-%lu): '%s' holds none of "
+			          "its transactions: %s", r->rid, r->line, r->last, target, why);
+	}
+	if (pick < 0) {
+		if (g->nrun > 1)
+			diot_warn("--check: '%s' is not the target of any of the %d runs of the "
+			          "log '%s': nothing to check", target, g->nrun, logname);
+		sw_acklog_free(g);
+		return SW_CHECK_CANNOT;
+	}
+	for (j = 0; j < g->nrun; j++)
+		if (j != pick && g->run[j].rid == g->run[pick].rid) {
+			diot_warn("--check: the runs at lines %lu and %lu have the same run id "
+			          "%" PRIx64 ": the log was pieced together, and which records "
+			          "belong to which run cannot be told", g->run[j].line,
+			          g->run[pick].line, g->run[pick].rid);
+			sw_acklog_free(g);
+			return SW_CHECK_CANNOT;
+		}
+	if (g->nrun > 1)
+		printf("the log holds %d runs; run %" PRIx64 " (lines %lu-%lu) is checked: "
+		       "the newest whose target '%s' is (%s)%s\n", g->nrun, g->run[pick].rid,
+		       g->run[pick].line, g->run[pick].last, target,
+		       h ? "it holds transactions of the run" : why,
+		       pick > 0 ? "; older runs are not checked (the newer one wrote over "
+		       "them)" : "");
+	st = nothing_to_check(&g->run[pick]);
+	if (st == 0)
+		st = check_run(&g->run[pick], target);
+	sw_acklog_free(g);
+	return st;
 }
 
 int
 sw_check_main(const char *log, const char *target_arg)
 {
-	unsigned char *buf[3];
-	struct cksum n;
-	const char *target;
-	struct cklog g;
-	int w, i, same;
+	struct stat st;
+	FILE *fp;
+	int r;
 
-	read_log(&g, log);
-	target = target_arg ? target_arg : g.path;
-	same = check_target(&g, target);
-	for (i = 0; i < (int)(g.slots * (uint64_t)g.writers) && g.tab[i].acked < 0; i++)
-		;
-	if (i == (int)(g.slots * (uint64_t)g.writers)) {
-		printf("FAILED: the last point has no acknowledged transaction to check\n");
-		free(g.tab);
-		return DIOT_EXIT_FAIL;
+	if (strcmp(log, "-") == 0)
+		return sw_check_stream(stdin, "standard input", target_arg);
+	/* Not a directory or a device, which could be read for ever (a FIFO
+	 * or standard input is a stream someone means). */
+	if (stat(log, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISCHR(st.st_mode) ||
+	                            S_ISBLK(st.st_mode))) {
+		diot_warn("--check: ack log '%s' is a %s, not a log file", log,
+		          S_ISDIR(st.st_mode) ? "directory" : "device");
+		return SW_CHECK_CANNOT;
 	}
-	for (i = 0; i < 3; i++)
-		if ((buf[i] = malloc(g.size)) == NULL)
-			diot_die(DIOT_EXIT_FAIL, "out of memory");
-	/* Not one slot holds anything of the run: a wrong target, not a loss
-	 * (unless the target is known to be the run's: then all was lost). */
-	if (!same && !holds_run(&g, target, buf[0]))
-		diot_die(DIOT_EXIT_USAGE, "--check: '%s' holds no transaction of run %llx "
-		         "in any slot the log names: it is not that run's target (the log "
-		         "names %s)%s", target, g.rid, g.path, g.has_id ? "" : "; the log "
-		         "records no identity: if it is the target, everything was lost");
-	memset(&n, 0, sizeof(n));
-	printf("checking point %d (%s, %llu-byte transactions, %d writer%s) of run "
-	       "%llx on %s%s\n", g.point, g.method, g.size, g.writers,
-	       g.writers == 1 ? "" : "s", g.rid, target,
-	       g.ended ? " (the run had ended cleanly)" : "");
-	if (g.torn_tail)
-		printf("  the log's last line was cut short (the crash): ignored\n");
-	for (w = 0; w < g.writers; w++) {
-		char fpath[PATH_MAX + 16];
-
-		if (strcmp(g.layout, "separate") == 0 && w > 0)
-			snprintf(fpath, sizeof(fpath), "%s.%d", target, w);
-		else
-			snprintf(fpath, sizeof(fpath), "%s", target);
-		check_writer(&g, w, fpath, buf, &n);
+	fp = fopen(log, "r");
+	if (fp == NULL) {
+		diot_warn("--check: cannot open ack log '%s': %s", log, dio_strerror(-errno));
+		return SW_CHECK_CANNOT;
 	}
-	for (i = 0; i < 3; i++)
-		free(buf[i]);
-	free(g.tab);
-	return verdict(&n);
+	r = sw_check_stream(fp, log, target_arg);
+	fclose(fp);
+	return r;
 }

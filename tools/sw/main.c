@@ -227,6 +227,12 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 {
 	const struct sw_opts *o = c->o;
 
+	/* A record is a line: the R record's path cannot hold a newline. */
+	if (o->ack_log && ((o->target && strchr(o->target, '\n')) ||
+	                   (o->target == NULL && o->dir && strchr(o->dir, '\n'))))
+		diot_usage_error("--ack-log: the %s has a newline in its name, which the "
+		                 "log's records (lines) cannot hold: rename it", o->target ?
+		                 "TARGET" : "--dir");
 	diot_out_init(&out->created);
 	diot_out_remove_at_exit(&out->created);
 	c->created = &out->created;
@@ -328,7 +334,8 @@ sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 	const struct sw_opts *o = c->o;
 	FILE *fp = NULL;
 	struct stat st;
-	int r;
+	uint64_t birth = 0;
+	int r, fd;
 
 	if (SW_RANK0(c))
 		fp = sw_open_results(o, out);
@@ -336,18 +343,27 @@ sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 		keep_outputs(out);  /* output is its ack log */
 
 	if (SW_ACK_ON(c)) {
+		if (strchr(c->tg.path, '\n') != NULL)  /* sw_claim_outputs() refused it */
+			diot_die(DIOT_EXIT_FAIL, "--ack-log: a newline in the target's name");
 		r = sw_ack_line(&c->ack, "# sync-write ack-log 1\n");
 		if (r == 0)
 			r = sw_ack_line(&c->ack, "R %llx %s %d %" PRIu64 " %s\n",
 			                (unsigned long long)c->run_id,
 			                o->layout == SW_LAYOUT_SEPARATE ? "separate" : "shared",
 			                o->extend, o->region, c->tg.path);
-		/* The target's identity, so that --check knows it again. */
-		if (r == 0 && stat(c->tg.path, &st) == 0)
-			r = sw_ack_line(&c->ack, "T %s %llu %" PRIu64 "\n",
+		/* The target's identity, so that --check knows it again: its
+		 * inode, a device's size, a file's birth stamp (another file
+		 * that gets the inode number later has another; 0: unknown). */
+		fd = open(c->tg.path, O_RDONLY | O_NONBLOCK);
+		if (fd >= 0 && !c->tg.is_dev && dio_file_birth(fd, &birth) < 0)
+			birth = 0;
+		if (r == 0 && fd >= 0 && fstat(fd, &st) == 0)
+			r = sw_ack_line(&c->ack, "T %s %llu %" PRIu64 " %" PRIu64 "\n",
 			                c->tg.is_dev ? "device" : "file",
 			                (unsigned long long)st.st_ino,
-			                c->tg.is_dev ? c->tg.dev_bytes : 0);
+			                c->tg.is_dev ? c->tg.dev_bytes : 0, birth);
+		if (fd >= 0)
+			close(fd);
 		if (r < 0)
 			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log,
 			         dio_strerror(r));
