@@ -294,11 +294,11 @@ qpid=$!
 	# sleeps in the background so that the TERM trap runs at once
 	spid=''
 	trap 'kill $spid 2>/dev/null; exit 0' TERM
-	sleep "$timeout_s" & spid=$!
+	sleep "$timeout_s" & spid=$!   # the guest's time limit (a watchdog, not a wait)
 	wait "$spid"
 	: >"$tmp/timedout"
 	kill -TERM "$qpid" 2>/dev/null
-	sleep 5 & spid=$!
+	sleep 5 & spid=$!   # TERM's grace before KILL (ended early by qemu's exit)
 	wait "$spid"
 	kill -KILL "$qpid" 2>/dev/null
 ) &
