@@ -100,6 +100,16 @@ elif [ "$DIO_BACKEND" = linux ] && [ -b /dev/loop0 ]; then
 fi
 # Refused before any output file is made.
 [ ! -e "$tmp/p.svg" ] || { echo "FAIL: a plot was written"; fails=$((fails + 1)); }
+# --plot is claimed before the device is opened (not after the whole
+# sweep): into a missing directory, a usage error that comes before the
+# device's refusal; a plot file made for a run that fails is removed.
+expect 2 "--plot '$tmp/missing/p.svg': no such file or directory" --sweep --plot "$tmp/missing/p.svg" /dev/null
+expect 2 "--plot '$tmp' is a directory" --sweep --plot "$tmp" /dev/null
+expect 1 "/dev/null: " --sweep --plot "$tmp/p2.svg" /dev/null
+[ ! -e "$tmp/p2.svg" ] || { echo "FAIL: a failed run left its plot file"; fails=$((fails + 1)); }
+echo old >"$tmp/p3.svg"
+expect 1 "/dev/null: " --sweep --plot "$tmp/p3.svg" /dev/null
+[ "$(cat "$tmp/p3.svg")" = old ] || { echo "FAIL: a failed run changed an existing plot file"; fails=$((fails + 1)); }
 
 [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
 exit 0
