@@ -26,8 +26,10 @@ static const char *const palette[] = {
 #define XTICKS 8
 
 struct axis {
-	double lo, hi;  /* in axis units (log values for log axes) */
-	double step;    /* linear axes: the tick step              */
+	double lo, hi;  /* in axis units (log values for log axes)  */
+	double step;    /* linear axes: the tick step               */
+	double scale;   /* linear axes: axis units are value / scale */
+	int scale_exp;  /* scale = 10^scale_exp                     */
 	int log;
 	double base;
 };
@@ -43,6 +45,8 @@ diot_svg_tick_step(double span, int maxticks)
 		return 1;
 	raw = span / maxticks;
 	mag = pow(10, floor(log10(raw)));
+	if (!(mag > 0) || !isfinite(mag))   /* raw beyond what a power of ten holds */
+		return 1;
 	f = raw / mag;
 	/* f is in [1, 10); a little slack for rounding in the division */
 	if (f <= 1 + 1e-9)
@@ -63,34 +67,117 @@ next_step(double step)
 	return (f < 1.5 ? 2 : f < 3.5 ? 5 : 10) * mag;
 }
 
-void
-diot_svg_axis(double mn, double mx, int maxticks, double *lo, double *hi, double *step)
+/*
+ * Linear data far from 1 (beyond 1e290 either way, or nearer 0 than
+ * 1e-290) is laid out in units of a power of ten: a nice axis of 1.7e308
+ * would end at 2e308, which is infinite, and steps near the smallest
+ * doubles lose their digits.  In units of 10^290 (or 10^-290) the same
+ * data is between about 1e-34 and 1.8e18, where the arithmetic is exact
+ * enough.  Returns the exponent.
+ */
+static int
+axis_scale_exp(double mn, double mx)
+{
+	double m = fmax(fabs(mn), fabs(mx));
+
+	if (m > 1e290)
+		return 290;
+	if (m > 0 && m < 1e-290)
+		return -290;
+	return 0;
+}
+
+/*
+ * The nice axis of data [mn, mx] (finite, mn <= mx, of moderate size):
+ * at most 64 tries, each step larger than the last (by 2 to 2.5 times),
+ * so it ends; should rounding defeat every try (a span below the values'
+ * precision), the data's own ends in maxticks equal steps.
+ */
+static void
+nice_axis(double mn, double mx, int maxticks, double *lo, double *hi, double *step)
 {
 	double span = mx - mn, st;
+	int tries;
 
-	if (maxticks < 1)
-		maxticks = 1;
 	if (mn > 0 && mn < span)
 		mn = 0;
 	span = mx - mn;
 	if (span <= 0)
 		span = fabs(mx) > 0 ? fabs(mx) : 1;
 	st = diot_svg_tick_step(span, maxticks);
-	for (;;) {
+	for (tries = 0; tries < 64 && st > 0 && isfinite(st); tries++) {
 		*lo = floor(mn / st) * st;
 		*hi = ceil(mx / st) * st;
 		if (*hi <= *lo)
 			*hi = *lo + st;
-		if ((*hi - *lo) / st <= maxticks + 1e-9)
-			break;
+		if (*hi > *lo && (*hi - *lo) / st <= maxticks + 1e-9) {
+			*step = st;
+			return;
+		}
 		st = next_step(st);
 	}
-	*step = st;
+	*lo = mn;
+	*hi = mx > mn ? mx : mn + (fabs(mn) > 0 ? fabs(mn) : 1);
+	if (!(*hi > *lo))
+		*hi = nextafter(*lo, INFINITY);
+	*step = (*hi - *lo) / maxticks;
+}
+
+/* The linear axis of data in [mn, mx], in units of 10^*scale_exp. */
+static void
+scaled_axis(double mn, double mx, int maxticks, double *lo, double *hi, double *step,
+            int *scale_exp)
+{
+	double t, scale;
+
+	if (maxticks < 1)
+		maxticks = 1;
+	if (!isfinite(mn) || !isfinite(mx)) {
+		*lo = 0;
+		*hi = 1;
+		*step = 1.0 / maxticks;
+		*scale_exp = 0;
+		return;
+	}
+	if (mn > mx) {
+		t = mn;
+		mn = mx;
+		mx = t;
+	}
+	*scale_exp = axis_scale_exp(mn, mx);
+	scale = pow(10, *scale_exp);
+	nice_axis(mn / scale, mx / scale, maxticks, lo, hi, step);
+}
+
+void
+diot_svg_axis(double mn, double mx, int maxticks, double *lo, double *hi, double *step)
+{
+	double scale;
+	int e;
+
+	scaled_axis(mn, mx, maxticks, lo, hi, step, &e);
+	scale = pow(10, e);
+	*lo *= scale;
+	*hi *= scale;
+	*step *= scale;
+	/* The axis of data near the largest doubles ends at the largest. */
+	if (*lo < -DBL_MAX)
+		*lo = -DBL_MAX;
+	if (*hi > DBL_MAX)
+		*hi = DBL_MAX;
+	if (!isfinite(*step))
+		*step = DBL_MAX / (maxticks < 1 ? 1 : maxticks);
 }
 
 void
 diot_svg_log_axis(double mn, double mx, double base, double *lo, double *hi)
 {
+	if (!(mn > 0) || !isfinite(mn))
+		mn = 1;
+	if (!(mx > 0) || !isfinite(mx))
+		mx = mn;
+	if (!(base > 1) || !isfinite(base))
+		base = 10;
 	*lo = floor(log(mn) / log(base) + 1e-9);
 	*hi = ceil(log(mx) / log(base) - 1e-9);
 	if (*hi <= *lo)
@@ -100,7 +187,7 @@ diot_svg_log_axis(double mn, double mx, double base, double *lo, double *hi)
 static double
 ax_val(const struct axis *a, double v)
 {
-	return a->log ? log(v) / log(a->base) : v;
+	return a->log ? log(v) / log(a->base) : v / a->scale;
 }
 
 static void
@@ -109,21 +196,68 @@ ax_init(struct axis *a, int logscale, double base, double mn, double mx, int max
 	a->log = logscale;
 	a->base = base;
 	a->step = 1;
-	if (logscale)
+	a->scale = 1;
+	a->scale_exp = 0;
+	if (logscale) {
 		diot_svg_log_axis(mn, mx, base, &a->lo, &a->hi);
-	else
-		diot_svg_axis(mn, mx, maxticks, &a->lo, &a->hi, &a->step);
+	} else {
+		scaled_axis(mn, mx, maxticks, &a->lo, &a->hi, &a->step, &a->scale_exp);
+		a->scale = pow(10, a->scale_exp);
+	}
+}
+
+/* A number as mantissa and exponent, the exponent raised by e10: the
+ * labels of scaled axes (2e+308 is not a double). */
+static void
+fmt_exp(char *buf, size_t len, double v, int e10)
+{
+	double m;
+	int e;
+
+	if (v == 0 || !isfinite(v)) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	e = (int)floor(log10(fabs(v)));
+	m = v / pow(10, e);
+	if (fabs(m) >= 9.995) {
+		m /= 10;
+		e++;
+	}
+	snprintf(buf, len, "%.3ge%+d", m, e + e10);
 }
 
 static void
 fmt_tick(char *buf, size_t len, double v, int fmt)
 {
-	if (fmt == DIOT_AXIS_BYTES && v >= 1)
+	if (!isfinite(v))
+		snprintf(buf, len, "?");
+	else if (fmt == DIOT_AXIS_BYTES && v >= 1 && v < 1.8e19)
 		diot_fmt_iec((uint64_t)(v + 0.5), buf, len);
 	else if (fabs(v) >= 1e6 || (fabs(v) < 1e-3 && v != 0))
 		snprintf(buf, len, "%.0e", v);
 	else
 		snprintf(buf, len, "%g", v);
+}
+
+/* The label of a linear axis's tick t (in axis units). */
+static void
+fmt_linear(char *buf, size_t len, const struct axis *a, double t, int fmt)
+{
+	if (a->scale_exp != 0 && t != 0)
+		fmt_exp(buf, len, t, a->scale_exp);
+	else
+		fmt_tick(buf, len, t, fmt);
+}
+
+/* The ticks of a linear axis: at most 64 (the axis has at most maxticks
+ * steps; this bounds a caller's axis too). */
+static int
+n_ticks(const struct axis *a)
+{
+	double n = floor((a->hi - a->lo) / a->step + 0.5);
+
+	return n >= 0 && n <= 64 ? (int)n : 0;
 }
 
 /* The k-th tick of a linear axis, exactly 0 where it should be. */
@@ -146,20 +280,25 @@ x_ticks(FILE *fp, const struct axis *a, int xfmt, double pw, double ph)
 		int step = (int)ceil((a->hi - a->lo) / 12);
 
 		for (t = a->lo; t <= a->hi + 1e-9; t += step) {
+			double v = pow(2, t);
+
 			px = ML + (t - a->lo) / (a->hi - a->lo) * pw;
-			fmt_tick(lab, sizeof(lab), pow(2, t), xfmt);
+			if (isfinite(v) && v >= DBL_MIN)
+				fmt_tick(lab, sizeof(lab), v, xfmt);
+			else
+				snprintf(lab, sizeof(lab), "2^%.0f", t);
 			fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			        "stroke=\"#dddddd\"/>\n", px, MT, px, MT + ph);
 			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
 			        "font-size=\"11\">%s</text>\n", px, MT + ph + 16, lab);
 		}
 	} else {
-		int k, n = (int)floor((a->hi - a->lo) / a->step + 0.5);
+		int k, n = n_ticks(a);
 
 		for (k = 0; k <= n; k++) {
 			t = tick_at(a, k);
 			px = ML + (t - a->lo) / (a->hi - a->lo) * pw;
-			fmt_tick(lab, sizeof(lab), t, xfmt);
+			fmt_linear(lab, sizeof(lab), a, t, xfmt);
 			fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			        "stroke=\"#dddddd\"/>\n", px, MT, px, MT + ph);
 			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
@@ -168,7 +307,8 @@ x_ticks(FILE *fp, const struct axis *a, int xfmt, double pw, double ph)
 	}
 }
 
-/* y ticks: decades with 2 and 5, or nice steps */
+/* y ticks: decades with 2 and 5, or nice steps; over more than 12
+ * decades, every few decades alone */
 static void
 y_ticks(FILE *fp, const struct axis *a, double pw, double ph)
 {
@@ -176,37 +316,51 @@ y_ticks(FILE *fp, const struct axis *a, double pw, double ph)
 	double t, py;
 
 	if (a->log) {
-		for (t = a->lo; t <= a->hi + 1e-9; t += 1) {
+		int every = (int)ceil((a->hi - a->lo) / 12);
+
+		for (t = a->lo; t <= a->hi + 1e-9; t += every) {
 			static const double sub[] = { 1, 2, 5 };
 			size_t k;
 
-			for (k = 0; k < 3; k++) {
-				double v = pow(10, t) * sub[k];
+			for (k = 0; k < (every > 1 ? 1u : 3u); k++) {
+				double lv = t + log10(sub[k]), v = pow(10, lv);
 
-				if (log10(v) > a->hi + 1e-9)
+				if (lv > a->hi + 1e-9)
 					break;
-				py = MT + ph - (log10(v) - a->lo) / (a->hi - a->lo) * ph;
+				py = MT + ph - (lv - a->lo) / (a->hi - a->lo) * ph;
+				if (isfinite(v) && v >= DBL_MIN)
+					fmt_tick(lab, sizeof(lab), v, DIOT_AXIS_PLAIN);
+				else if (k == 0)
+					snprintf(lab, sizeof(lab), "1e%+.0f", t);
+				else
+					continue;
 				fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 				        "stroke=\"%s\"/>\n", ML, py, ML + pw, py,
 				        k == 0 ? "#cccccc" : "#eeeeee");
-				fmt_tick(lab, sizeof(lab), v, DIOT_AXIS_PLAIN);
 				fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
 				        "font-size=\"11\">%s</text>\n", ML - 6, py + 4, lab);
 			}
 		}
 	} else {
-		int k, n = (int)floor((a->hi - a->lo) / a->step + 0.5);
+		int k, n = n_ticks(a);
 
 		for (k = 0; k <= n; k++) {
 			t = tick_at(a, k);
 			py = MT + ph - (t - a->lo) / (a->hi - a->lo) * ph;
-			fmt_tick(lab, sizeof(lab), t, DIOT_AXIS_PLAIN);
+			fmt_linear(lab, sizeof(lab), a, t, DIOT_AXIS_PLAIN);
 			fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			        "stroke=\"#dddddd\"/>\n", ML, py, ML + pw, py);
 			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
 			        "font-size=\"11\">%s</text>\n", ML - 6, py + 4, lab);
 		}
 	}
+}
+
+/* A point a chart draws: finite, and above 0 on a log axis. */
+static int
+shown(const struct diot_chart *c, double x, double y)
+{
+	return isfinite(x) && isfinite(y) && !(c->xlog && x <= 0) && !(c->ylog && y <= 0);
 }
 
 static void
@@ -223,8 +377,7 @@ chart(FILE *fp, const struct diot_chart *c, double y0)
 		for (j = 0; j < c->series[i].n; j++) {
 			double x = c->series[i].x[j], y = c->series[i].y[j];
 
-			if ((c->xlog && x <= 0) || (c->ylog && y <= 0) ||
-			    isnan(x) || isnan(y))
+			if (!shown(c, x, y))
 				continue;
 			any = 1;
 			xmn = fmin(xmn, x); xmx = fmax(xmx, x);
@@ -265,16 +418,14 @@ chart(FILE *fp, const struct diot_chart *c, double y0)
 		fprintf(fp, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
 		        "points=\"", col);
 		for (j = 0, first = 1; j < s->n; j++) {
-			if ((c->xlog && s->x[j] <= 0) || (c->ylog && s->y[j] <= 0) ||
-			    isnan(s->y[j]))
+			if (!shown(c, s->x[j], s->y[j]))
 				continue;
 			fprintf(fp, "%s%.1f,%.1f", first ? "" : " ", PX(s->x[j]), PY(s->y[j]));
 			first = 0;
 		}
 		fputs("\"/>\n", fp);
 		for (j = 0; j < s->n; j++) {
-			if ((c->xlog && s->x[j] <= 0) || (c->ylog && s->y[j] <= 0) ||
-			    isnan(s->y[j]))
+			if (!shown(c, s->x[j], s->y[j]))
 				continue;
 			fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
 			        PX(s->x[j]), PY(s->y[j]), col);

@@ -41,6 +41,14 @@ struct diot_chart {
  * an axis from 0.  diot_svg_log_axis() gives a logarithmic axis (base b,
  * mn > 0) as whole exponents: *lo = floor(log_b mn), *hi = ceil(log_b mx),
  * *hi > *lo.  The charts use these.
+ *
+ * Any data ends and stays small: the axes take at most 64 tries and the
+ * charts draw at most 65 ticks on a linear axis and 13 labelled decades
+ * on a logarithmic one; values that are NaN or infinite are not drawn.
+ * Linear data beyond 1e290 (or nearer 0 than 1e-290) is laid out in
+ * units of 10^290 (10^-290), its ticks labelled "2e+308"; diot_svg_axis()
+ * then gives the axis in real units, its ends held to +-DBL_MAX.  The
+ * axis of NaN or infinite ends is [0, 1].
  */
 double diot_svg_tick_step(double span, int maxticks);
 void diot_svg_axis(double mn, double mx, int maxticks, double *lo, double *hi,

@@ -321,9 +321,9 @@ sw_cmp_json(FILE *fp, const struct cmp *c)
 
 /* The shared, measured points of every run as the points of one run whose
  * methods are "label: method": plot.c then draws a line per run and
- * method. */
-int
-sw_cmp_plot(const char *path, const struct cmp *c)
+ * method.  To path (sw_cmp_plot) or to a stream (sw_cmp_plot_fp). */
+static int
+cmp_plot(const char *path, FILE *fp, const struct cmp *c)
 {
 	struct sw_point *pts = calloc((size_t)c->nshared * (size_t)c->nruns + 1,
 	                              sizeof(*pts));
@@ -350,7 +350,19 @@ sw_cmp_plot(const char *path, const struct cmp *c)
 			n++;
 		}
 	snprintf(what, sizeof(what), "%d runs compared", c->nruns);
-	rc = sw_plot(path, what, pts, n);
+	rc = fp != NULL ? sw_plot_fp(fp, what, pts, n) : sw_plot(path, what, pts, n);
 	free(pts);
 	return rc;
+}
+
+int
+sw_cmp_plot(const char *path, const struct cmp *c)
+{
+	return cmp_plot(path, NULL, c);
+}
+
+int
+sw_cmp_plot_fp(FILE *fp, const struct cmp *c)
+{
+	return cmp_plot(NULL, fp, c);
 }

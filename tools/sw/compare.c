@@ -1,78 +1,30 @@
 /*
- * compare.c -- sync-write --compare RESULT.json...: read saved runs (the
- * documents -f json wrote), name each, align them on the points they
- * share, and hand them to the reports (compare-report.c).
+ * compare.c -- sync-write --compare's model: saved runs (the documents -f
+ * json wrote) read from memory, named, and aligned on the points they
+ * share, for the reports (compare-report.c).  Nothing on the way from a
+ * document's bytes to the reports exits: a document that is not a run's
+ * result is said in a message (sw_cmp_load), so that a fuzzer can drive
+ * the loader, the table and the plot on any bytes (sw_cmp_memory).  The
+ * command itself (files, outputs, signals) is compare-main.c.
  *
- * The path: the outputs are claimed (-o, --plot: distinct from each other
- * and from every input) -> each input is read and checked (a sync-write
- * result of schema 1, or a clear refusal) -> labels (the run's --label,
- * else what it ran on) -> keys (method, size, writers) in the first run's
- * order, shared ones first -> table, CSV or JSON, and the plot.
+ * The path: each input is parsed keeping only what is compared (jread.h's
+ * keep function: the points' per-writer figures are checked but take no
+ * memory) and checked (a sync-write result of schema 1, or a clear
+ * refusal) -> labels (the run's --label, else what it ran on) -> keys
+ * (method, size, writers) in the first run's order, shared ones first ->
+ * table, CSV or JSON, and the plot.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tools/kit/jread.h"
 #include "tools/kit/util.h"
 #include "tools/sw/compare.h"
-
-#define CMP_MAX_BYTES (64u << 20)   /* a saved result is far smaller */
-
-/* The whole of a file (or a pipe: <(ssh host cat run.json) works). */
-static char *
-slurp(const char *path, size_t *len, int *err)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap), *nb;
-	ssize_t r;
-	int fd = open(path, O_RDONLY);
-
-	*err = 0;
-	if (fd < 0 || b == NULL) {
-		*err = fd < 0 ? errno : ENOMEM;
-		if (fd >= 0)
-			close(fd);
-		free(b);
-		return NULL;
-	}
-	for (;;) {
-		if (n == cap) {
-			if (cap >= CMP_MAX_BYTES) {
-				*err = EFBIG;
-				break;
-			}
-			nb = realloc(b, cap *= 2);
-			if (nb == NULL) {
-				*err = ENOMEM;
-				break;
-			}
-			b = nb;
-		}
-		r = read(fd, b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			*err = errno;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	if (*err) {
-		free(b);
-		return NULL;
-	}
-	*len = n;
-	return b;
-}
 
 /* A string of the document (or dflt), with control characters made '?':
  * it is printed on terminals and drawn in SVG. */
@@ -88,9 +40,9 @@ copy_str(char *dst, size_t len, const struct diot_jr *v, const char *dflt)
 			*p = '?';
 }
 
-/* One point of the document; -1 (with why) if it is not a point. */
+/* Point k of the document; -1 (with why) if it is not a point. */
 static int
-load_point(const struct diot_jr *v, struct cmp_point *p, char *why, size_t wl)
+load_point(const struct diot_jr *v, struct cmp_point *p, int k, char *why, size_t wl)
 {
 	const struct diot_jr *a = diot_jr_get(v, "aggregate");
 	const char *m = diot_jr_str(diot_jr_get(v, "method"));
@@ -98,16 +50,19 @@ load_point(const struct diot_jr *v, struct cmp_point *p, char *why, size_t wl)
 	double wr = diot_jr_num(diot_jr_get(v, "writers"), -1);
 
 	memset(p, 0, sizeof(*p));
-	if (m == NULL || strlen(m) >= sizeof(p->method) || size < 1 || size > 1e15 ||
-	    size != floor(size) || wr < 1 || wr > SW_MAX_WRITERS || wr != floor(wr)) {
-		snprintf(why, wl, "a point without a valid method, size_bytes or writers");
+	if (m == NULL || m[0] == '\0' || strlen(m) >= sizeof(p->method) || size < 1 ||
+	    size > 1e15 || size != floor(size) || wr < 1 || wr > SW_MAX_WRITERS ||
+	    wr != floor(wr)) {
+		snprintf(why, wl, "points[%d] is not a valid point: it needs a method (a "
+		         "name of at most %zu bytes), size_bytes (a whole number, 1 to 10^15) "
+		         "and writers (1 to %d)", k, sizeof(p->method) - 1, SW_MAX_WRITERS);
 		return -1;
 	}
-	snprintf(p->method, sizeof(p->method), "%s", m);
+	copy_str(p->method, sizeof(p->method), diot_jr_get(v, "method"), "?");
 	p->size = (uint64_t)size;
 	p->writers = (int)wr;
 	copy_str(p->status, sizeof(p->status), diot_jr_get(v, "status"), "?");
-	p->measured = strcmp(p->status, "ok") == 0 && a != NULL && a->type == DIOT_JR_OBJ &&
+	p->measured = strcmp(p->status, "ok") == 0 && diot_jr_type(a) == DIOT_JR_OBJ &&
 	              diot_jr_num(diot_jr_get(a, "txns"), 0) > 0;
 	p->avg_us = diot_jr_num(diot_jr_get(a, "avg_us"), NAN);
 	p->p50_us = diot_jr_num(diot_jr_get(a, "p50_us"), NAN);
@@ -127,12 +82,24 @@ load_doc(const struct diot_jr *d, struct cmp_run *r, char *why, size_t wl)
 	const struct diot_jr *t = diot_jr_get(d, "target"), *c = diot_jr_get(d, "config");
 	const struct diot_jr *pts = diot_jr_get(d, "points");
 	const char *tool = diot_jr_str(diot_jr_get(d, "tool"));
+	const char *doc = diot_jr_str(diot_jr_get(d, "document"));
 	double schema = diot_jr_num(diot_jr_get(d, "schema"), 0);
 	char layout[16], mode[16];
-	int i;
+	int i, n;
 
-	if (tool == NULL || strcmp(tool, "sync-write") != 0 || pts == NULL ||
-	    pts->type != DIOT_JR_ARR) {
+	/* A comparison (--compare -f json, or a run of several TARGETs) holds
+	 * the points of several runs, not one run's. */
+	if (tool != NULL && strcmp(tool, "sync-write") == 0 && doc != NULL &&
+	    strcmp(doc, "compare") == 0) {
+		snprintf(why, wl, "is the output of %s, not a run's result; compare the runs "
+		         "it was made from%s", diot_jr_bool(diot_jr_get(d, "interleaved"), 0) ?
+		         "a run of several TARGETs (their comparison)" : "--compare",
+		         diot_jr_bool(diot_jr_get(d, "interleaved"), 0) ? " (run each TARGET "
+		         "with its own -f json -o FILE)" : "");
+		return -1;
+	}
+	if (tool == NULL || strcmp(tool, "sync-write") != 0 || doc != NULL ||
+	    diot_jr_type(pts) != DIOT_JR_ARR) {
 		snprintf(why, wl, "not a sync-write result (write one with -f json -o FILE)");
 		return -1;
 	}
@@ -154,46 +121,127 @@ load_doc(const struct diot_jr *d, struct cmp_run *r, char *why, size_t wl)
 	copy_str(layout, sizeof(layout), diot_jr_get(c, "layout"), "?");
 	copy_str(mode, sizeof(mode), diot_jr_get(c, "writers_are"), "?");
 	if (diot_jr_num(diot_jr_get(c, "count"), 0) > 0)
-		snprintf(r->config, sizeof(r->config), "%s layout, %s, %g transactions per "
+		snprintf(r->config, sizeof(r->config), "%s layout, %s, %.15g transactions per "
 		         "writer", layout, mode, diot_jr_num(diot_jr_get(c, "count"), 0));
 	else
 		snprintf(r->config, sizeof(r->config), "%s layout, %s, %g s per point", layout,
 		         mode, diot_jr_num(diot_jr_get(c, "time_s"), 0));
 	r->interrupted = diot_jr_bool(diot_jr_get(d, "interrupted"), 0);
-	r->pts = calloc((size_t)pts->nkids + 1, sizeof(*r->pts));
+	n = diot_jr_count(pts);
+	r->pts = calloc((size_t)n + 1, sizeof(*r->pts));
 	if (r->pts == NULL) {
-		snprintf(why, wl, "out of memory");
+		snprintf(why, wl, "out of memory (%d points)", n);
 		return -1;
 	}
-	for (i = 0; i < pts->nkids; i++)
-		if (load_point(&pts->kids[i], &r->pts[r->npts++], why, wl) < 0)
+	for (i = 0; i < n; i++)
+		if (load_point(diot_jr_kid(pts, i), &r->pts[r->npts++], i, why, wl) < 0)
 			return -1;
 	return 0;
 }
 
-/* Read and check the run saved in file; exits on a file that is not one. */
-static void
-load_run(const char *file, struct cmp_run *r)
+/*
+ * What --compare keeps of a document: the run's description and, of each
+ * point, what the table and the plot show, each only if it has the type
+ * it should (a 50 MB array where a name should be is checked and left
+ * out).  The rest (per_writer, per_rank, per_host, verify, notes) is
+ * checked but takes no memory.
+ */
+struct keep {
+	const char *name;
+	int type;
+};
+
+static int
+keep_in(const struct keep *k, const char *name, int type)
+{
+	for (; k->name != NULL; k++)
+		if (strcmp(k->name, name) == 0)
+			return type == k->type ||
+			       (k->type == DIOT_JR_NUM && type == DIOT_JR_NULL);
+	return 0;
+}
+
+static int
+keep_member(const struct diot_jr_step *path, int n, int type, void *arg)
+{
+	static const struct keep top[] = {
+		{ "tool", DIOT_JR_STR }, { "document", DIOT_JR_STR },
+		{ "interleaved", DIOT_JR_BOOL }, { "schema", DIOT_JR_NUM },
+		{ "label", DIOT_JR_STR }, { "host", DIOT_JR_STR }, { "started", DIOT_JR_STR },
+		{ "os", DIOT_JR_STR }, { "backend", DIOT_JR_STR }, { "target", DIOT_JR_OBJ },
+		{ "config", DIOT_JR_OBJ }, { "interrupted", DIOT_JR_BOOL },
+		{ "points", DIOT_JR_ARR }, { NULL, 0 } };
+	static const struct keep target[] = {
+		{ "path", DIOT_JR_STR }, { "kind", DIOT_JR_STR }, { "fs", DIOT_JR_STR },
+		{ "disk", DIOT_JR_STR }, { NULL, 0 } };
+	static const struct keep config[] = {
+		{ "layout", DIOT_JR_STR }, { "writers_are", DIOT_JR_STR },
+		{ "count", DIOT_JR_NUM }, { "time_s", DIOT_JR_NUM }, { NULL, 0 } };
+	static const struct keep point[] = {
+		{ "method", DIOT_JR_STR }, { "size_bytes", DIOT_JR_NUM },
+		{ "writers", DIOT_JR_NUM }, { "status", DIOT_JR_STR },
+		{ "aggregate", DIOT_JR_OBJ }, { NULL, 0 } };
+	static const struct keep aggregate[] = {
+		{ "txns", DIOT_JR_NUM }, { "avg_us", DIOT_JR_NUM }, { "p50_us", DIOT_JR_NUM },
+		{ "p99_us", DIOT_JR_NUM }, { "p999_us", DIOT_JR_NUM },
+		{ "max_us", DIOT_JR_NUM }, { "txn_per_s", DIOT_JR_NUM },
+		{ "mb_per_s", DIOT_JR_NUM }, { "cpu_us_per_txn", DIOT_JR_NUM },
+		{ NULL, 0 } };
+	const char *last = path[n - 1].key;
+	long *not_object = arg;
+
+	if (n == 1)
+		return keep_in(top, last, type);
+	if (n == 2 && strcmp(path[0].key, "target") == 0)
+		return keep_in(target, last, type);
+	if (n == 2 && strcmp(path[0].key, "config") == 0)
+		return keep_in(config, last, type);
+	if (n == 2 && type != DIOT_JR_OBJ && *not_object < 0)   /* a point? */
+		*not_object = (long)path[1].index;
+	if (n == 2)
+		return type == DIOT_JR_OBJ;
+	if (n == 3)                                 /* a member of a point */
+		return keep_in(point, last, type);
+	return n == 4 && keep_in(aggregate, last, type);
+}
+
+int
+sw_cmp_load(struct cmp_run *r, const char *file, const char *text, size_t len,
+            char *why, size_t wl)
 {
 	struct diot_jr *d;
-	char why[300];
-	size_t len = 0;
-	int e, rc;
-	char *text = slurp(file, &len, &e);
+	char what[400];
+	long not_object = -1;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	r->file = file;
-	if (text == NULL)
-		diot_die(DIOT_EXIT_USAGE, "--compare: cannot read '%s': %s", file,
-		         e == EFBIG ? "larger than any saved result (64 MiB)" : dio_strerror(-e));
-	rc = diot_jr_parse(text, len, &d, why, sizeof(why));
-	free(text);
-	if (rc < 0)
-		diot_die(DIOT_EXIT_USAGE, "--compare: '%s' is not valid JSON: %s", file, why);
-	rc = load_doc(d, r, why, sizeof(why));
+	rc = diot_jr_parse_keep(text, len, keep_member, &not_object, &d, what,
+	                        sizeof(what));
+	if (rc == -EINVAL) {
+		snprintf(why, wl, "'%s' is not valid JSON: %s", file, what);
+		return -1;
+	}
+	if (rc < 0) {                   /* -ERANGE, -EFBIG, -ENOMEM */
+		snprintf(why, wl, "'%s': %s", file, what);
+		return -1;
+	}
+	rc = load_doc(d, r, what, sizeof(what));
+	if (rc == 0 && not_object >= 0) {
+		snprintf(what, sizeof(what), "points[%ld] is not a point (an object)",
+		         not_object);
+		rc = -1;
+	}
 	diot_jr_free(d);
-	if (rc < 0)
-		diot_die(DIOT_EXIT_USAGE, "--compare: '%s': %s", file, why);
+	if (rc < 0) {
+		snprintf(why, wl, "'%s'%s%s", file, strncmp(what, "is ", 3) == 0 ? " " : ": ",
+		         what);
+		free(r->pts);
+		r->pts = NULL;
+		r->npts = 0;
+		return -1;
+	}
+	return 0;
 }
 
 /* The file system as a run's name says it: "unknown file system" (a
@@ -207,14 +255,14 @@ fs_word(const struct cmp_run *r)
 /* Runs without a --label are named by what they ran on: "ext4 on vda",
  * with the host when the runs come from several; names left equal get
  * their run number. */
-static void
+static int
 name_runs(struct cmp *c)
 {
 	char *alike = calloc((size_t)c->nruns + 1, 1);
 	int i, k, hosts = 0;
 
 	if (alike == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
+		return -1;
 	for (i = 1; i < c->nruns; i++)
 		if (strcmp(c->runs[i].host, c->runs[0].host) != 0)
 			hosts = 1;
@@ -266,6 +314,7 @@ name_runs(struct cmp *c)
 				memcpy(c->runs[k].label, t, sizeof(t));
 			}
 	free(alike);
+	return 0;
 }
 
 /* Is p among the points -m, -s and -w ask for (all, if not given)? */
@@ -274,6 +323,8 @@ wanted(const struct sw_opts *o, const struct cmp_point *p)
 {
 	int i, ok;
 
+	if (o == NULL)
+		return 1;
 	for (i = 0, ok = !o->methods_given; i < o->nmethods && !ok; i++)
 		ok = strcmp(o->methods[i].name, p->method) == 0;
 	if (!ok)
@@ -287,55 +338,95 @@ wanted(const struct sw_opts *o, const struct cmp_point *p)
 	return ok;
 }
 
-/* The keys of every wanted point of every run; shared ones first, each
- * group in the order of the first run that has it. */
-static void
+/* A key's hash (FNV-1a over the method, then the size and writers). */
+static uint64_t
+key_hash(const char *method, uint64_t size, int writers)
+{
+	uint64_t h = 1469598103934665603ull;
+	const unsigned char *s = (const unsigned char *)method;
+
+	for (; *s; s++)
+		h = (h ^ *s) * 1099511628211ull;
+	h = (h ^ size) * 1099511628211ull;
+	return (h ^ (uint64_t)(unsigned)writers) * 1099511628211ull;
+}
+
+/*
+ * The keys of every wanted point of every run; shared ones first, each
+ * group in the order of the first run that has it.  Keys are found in a
+ * hash table (open addressing, at most half full), so that runs of many
+ * points align in time linear in their number.  Returns -1 when out of
+ * memory.
+ */
+static int
 align(struct cmp *c, const struct sw_opts *o)
 {
-	int r, i, k, total = 0;
-	struct cmp_key *keys, tmp;
+	size_t total = 0, cap = 16, mask, h;
+	int r, i, k, *table;
+	struct cmp_key *keys, *sorted;
 
 	for (r = 0; r < c->nruns; r++)
-		total += c->runs[r].npts;
-	keys = calloc((size_t)total + 1, sizeof(*keys));
-	if (keys == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
+		total += (size_t)c->runs[r].npts;
+	while (cap < 2 * total + 2)
+		cap *= 2;
+	mask = cap - 1;
+	keys = calloc(total + 1, sizeof(*keys));
+	table = malloc(cap * sizeof(*table));
+	if (keys == NULL || table == NULL)
+		goto nomem;
+	memset(table, 0xff, cap * sizeof(*table));
+	c->keys = keys;
 	for (r = 0; r < c->nruns; r++)
 		for (i = 0; i < c->runs[r].npts; i++) {
 			const struct cmp_point *p = &c->runs[r].pts[i];
 
 			if (!wanted(o, p))
 				continue;
-			for (k = 0; k < c->nkeys; k++)
-				if (strcmp(keys[k].method, p->method) == 0 &&
-				    keys[k].size == p->size && keys[k].writers == p->writers)
+			for (h = key_hash(p->method, p->size, p->writers) & mask;
+			     (k = table[h]) >= 0; h = (h + 1) & mask)
+				if (keys[k].size == p->size && keys[k].writers == p->writers &&
+				    strcmp(keys[k].method, p->method) == 0)
 					break;
-			if (k == c->nkeys) {
+			if (k < 0) {
+				k = c->nkeys;
 				snprintf(keys[k].method, sizeof(keys[k].method), "%s", p->method);
 				keys[k].size = p->size;
 				keys[k].writers = p->writers;
 				keys[k].at = malloc((size_t)c->nruns * sizeof(int));
 				if (keys[k].at == NULL)
-					diot_die(DIOT_EXIT_FAIL, "out of memory");
+					goto nomem;
 				memset(keys[k].at, 0xff, (size_t)c->nruns * sizeof(int));
+				table[h] = k;
 				c->nkeys++;
 			}
 			keys[k].at[r] = i;
 		}
-	/* Stable: shared keys to the front. */
+	free(table);
+	table = NULL;
+	/* Stable: shared keys to the front (through a second array: a
+	 * move per key, not a shift). */
+	sorted = malloc(((size_t)c->nkeys + 1) * sizeof(*sorted));
+	if (sorted == NULL)
+		goto nomem;
 	for (k = 0; k < c->nkeys; k++) {
 		keys[k].shared = 1;
-		for (r = 0; r < c->nruns; r++)
+		for (r = 0; r < c->nruns && keys[k].shared; r++)
 			if (keys[k].at[r] < 0)
 				keys[k].shared = 0;
-		if (!keys[k].shared)
-			continue;
-		tmp = keys[k];
-		memmove(&keys[c->nshared + 1], &keys[c->nshared],
-		        (size_t)(k - c->nshared) * sizeof(*keys));
-		keys[c->nshared++] = tmp;
+		if (keys[k].shared)
+			sorted[c->nshared++] = keys[k];
 	}
-	c->keys = keys;
+	for (i = c->nshared, k = 0; k < c->nkeys; k++)
+		if (!keys[k].shared)
+			sorted[i++] = keys[k];
+	memcpy(keys, sorted, (size_t)c->nkeys * sizeof(*keys));
+	free(sorted);
+	return 0;
+nomem:
+	free(table);
+	if (c->keys == NULL)
+		free(keys);
+	return -1;
 }
 
 double
@@ -346,43 +437,18 @@ sw_cmp_ratio(double v, double first)
 	return v / first;
 }
 
-/* -o and --plot: writable, distinct from each other and from every input
- * (a comparison must not write over the results it reads). */
-static void
-claim(const struct sw_opts *o, struct sw_outputs *out)
-{
-	int i;
-
-	diot_out_init(&out->created);
-	diot_out_remove_at_exit(&out->created);
-	for (i = 0; i < o->noperands; i++) {
-		if (o->output && strcmp(o->output, "-") != 0 &&
-		    diot_out_same(o->output, o->operands[i]))
-			diot_usage_error("--output '%s' is the result '%s' being compared: "
-			                 "name a new file", o->output, o->operands[i]);
-		if (o->plot && diot_out_same(o->plot, o->operands[i]))
-			diot_usage_error("--plot '%s' is the result '%s' being compared: name "
-			                 "a new file", o->plot, o->operands[i]);
-	}
-	if (o->plot)
-		sw_open_results_file(out, o->plot, "--plot");
-	if (o->output && strcmp(o->output, "-") != 0)
-		sw_open_results_file(out, o->output, "--output");
-	sw_distinct_outputs(o);     /* once they exist, so that they can be told apart */
-	signal(SIGPIPE, SIG_IGN);
-}
-
 void
 sw_cmp_release(struct cmp *c)
 {
 	int i;
 
-	for (i = 0; i < c->nruns; i++)
+	for (i = 0; i < c->nruns && c->runs != NULL; i++)
 		free(c->runs[i].pts);
 	for (i = 0; i < c->nkeys; i++)
 		free(c->keys[i].at);
 	free(c->keys);
 	free(c->runs);
+	memset(c, 0, sizeof(*c));
 }
 
 void
@@ -434,59 +500,104 @@ sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_poi
 	r->npts = n;
 }
 
-void
+/* What run r is called in messages: "TARGET 2 'x'" or "'b.json'". */
+static void
+run_name(const struct cmp *c, int r, char *b, size_t len)
+{
+	if (c->interleaved || c->runs[r].file == NULL)
+		snprintf(b, len, "TARGET %d '%s'", r + 1, c->runs[r].target);
+	else
+		snprintf(b, len, "'%s'", c->runs[r].file);
+}
+
+/*
+ * Why nothing is compared, said: a run without a measured point (an
+ * interrupted run says so), else the points -m, -s, -w pick, else runs
+ * of different points.
+ */
+static void
+say_nothing_shared(const struct cmp *c, const struct sw_opts *o)
+{
+	const char *who = c->interleaved ? "sync-write" : "--compare";
+	int r, i, empty = 0;
+	char name[600];
+
+	for (r = 0; r < c->nruns; r++) {
+		int measured = 0;
+
+		for (i = 0; i < c->runs[r].npts; i++)
+			measured += c->runs[r].pts[i].measured;
+		if (measured > 0)
+			continue;
+		empty = 1;
+		run_name(c, r, name, sizeof(name));
+		if (c->runs[r].interrupted)
+			diot_warn("%s: %s: the run was interrupted before %s point was "
+			          "measured%s", who, name, c->runs[r].npts ? "any" : "its first",
+			          c->runs[r].npts ? "" : " (it has no point)");
+		else
+			diot_warn("%s: %s has no measured point (%d point%s, none with status "
+			          "ok)", who, name, c->runs[r].npts, c->runs[r].npts == 1 ? "" : "s");
+	}
+	if (c->nshared > 0 || empty)
+		return;
+	diot_warn("%s: the runs share no point%s", who, o != NULL && (o->methods_given ||
+	          o->sizes_given || o->writers_given) ? " among those -m, -s, -w pick" : "");
+}
+
+int
 sw_cmp_prepare(struct cmp *c, const struct sw_opts *o)
 {
-	name_runs(c);
-	align(c, o);
-	if (c->nshared == 0)
-		diot_warn("%s: the runs share no point%s", c->interleaved ? "sync-write" :
-		          "--compare", o->methods_given || o->sizes_given || o->writers_given
-		          ? " among those -m, -s, -w pick" : "");
-}
-
-int
-sw_cmp_report(const struct sw_opts *o, FILE *fp, const struct cmp *c)
-{
-	int bad = 0;
-
-	if (o->format == SW_FMT_CSV)
-		sw_cmp_csv(fp, c);
-	else if (o->format == SW_FMT_JSON)
-		sw_cmp_json(fp, c);
-	else
-		sw_cmp_table(fp, c);
-	if (o->plot && c->nshared == 0) {
-		diot_warn("--plot '%s': no point is in every run: nothing to draw", o->plot);
-		bad = 1;
-	} else if (o->plot && sw_cmp_plot(o->plot, c) != 0) {
-		diot_warn("--plot '%s': cannot write the plot: %s", o->plot,
-		          dio_strerror(-errno));
-		bad = 1;
+	if (name_runs(c) < 0 || align(c, o) < 0) {
+		if (!c->quiet)
+			diot_warn("out of memory");
+		return -1;
 	}
-	if (sw_close_results(o, fp) != 0)
-		bad = 1;
-	return bad ? -1 : 0;
+	if (!c->quiet)
+		say_nothing_shared(c, o);
+	return 0;
 }
 
 int
-sw_compare_main(const struct sw_opts *o, struct sw_outputs *out)
+sw_cmp_memory(const char *const *texts, const size_t *lens, int n,
+              const struct sw_opts *o, int format, FILE *out, FILE *plot, char *why,
+              size_t wl)
 {
 	struct cmp c;
-	FILE *fp;
-	int i, r;
+	int i, rc = 0;
 
-	claim(o, out);
 	memset(&c, 0, sizeof(c));
-	c.nruns = o->noperands;
-	c.runs = calloc((size_t)c.nruns, sizeof(*c.runs));
-	if (c.runs == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	for (i = 0; i < c.nruns; i++)
-		load_run(o->operands[i], &c.runs[i]);
-	sw_cmp_prepare(&c, o);
-	fp = sw_open_results(o, out);
-	r = sw_cmp_report(o, fp, &c);
+	c.quiet = 1;
+	c.nruns = n;
+	c.runs = calloc((size_t)n + 1, sizeof(*c.runs));
+	if (c.runs == NULL) {
+		snprintf(why, wl, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		/* r->file is kept: names that last. */
+		static const char *const names[] = { "input 1", "input 2", "input 3",
+			"input 4", "input 5", "input 6", "input 7", "input 8" };
+
+		rc = sw_cmp_load(&c.runs[i], i < 8 ? names[i] : "input", texts[i], lens[i],
+		                 why, wl);
+	}
+	if (rc == 0 && sw_cmp_prepare(&c, o) < 0) {
+		snprintf(why, wl, "out of memory");
+		rc = -1;
+	}
+	if (rc == 0 && out != NULL) {
+		if (format == SW_FMT_CSV)
+			sw_cmp_csv(out, &c);
+		else if (format == SW_FMT_JSON)
+			sw_cmp_json(out, &c);
+		else
+			sw_cmp_table(out, &c);
+	}
+	if (rc == 0 && plot != NULL && c.nshared > 0 && sw_cmp_plot_fp(plot, &c) != 0) {
+		snprintf(why, wl, "cannot write the plot");
+		rc = -1;
+	}
 	sw_cmp_release(&c);
-	return r < 0 ? DIOT_EXIT_FAIL : 0;
+	return rc;
 }

@@ -50,24 +50,48 @@ struct cmp {
 	int interleaved;         /* measured in one run, point by point     */
 	struct cmp_key *keys;    /* shared first, in the first run's order */
 	int nkeys, nshared;
+	int quiet;               /* sw_cmp_prepare says nothing (a fuzzer) */
 };
 
-/* compare.c: a target's results as a run to compare (file NULL); then
- * the names and the alignment (-m, -s, -w of o pick the points); the
- * report in o's format and the plot (returns 0, or -1 if an output could
- * not be written, said); and the release of what they allocated. */
+/*
+ * compare.c (none of it exits on what a document holds):
+ * - sw_cmp_load: the run saved in text[0..len) (a document -f json wrote;
+ *   file names it in messages and is kept as r->file); 0, or -1 with why
+ *   ("'a.json': line 12, column 19: points[0].aggregate.mb_per_s: ...").
+ * - sw_cmp_from_run: a target's results as a run to compare (file NULL).
+ * - sw_cmp_prepare: the names and the alignment (-m, -s, -w of o pick the
+ *   points; o NULL: all); says why nothing is shared (unless c->quiet);
+ *   0, or -1 when out of memory.
+ * - sw_cmp_release: what they allocated (c->runs too).
+ * - sw_cmp_memory: all of --compare on n documents in memory, for a fuzzer
+ *   or a test: loaded, prepared (o as above), reported in format
+ *   (SW_FMT_*) to out and plotted to plot (either NULL: not made).  Returns
+ *   0, or -1 with why.  Prints nothing, never exits.
+ */
+int sw_cmp_load(struct cmp_run *r, const char *file, const char *text, size_t len,
+                char *why, size_t wl);
 void sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run,
                      const struct sw_point *pts, int n);
-void sw_cmp_prepare(struct cmp *c, const struct sw_opts *o);
-int sw_cmp_report(const struct sw_opts *o, FILE *fp, const struct cmp *c);
+int sw_cmp_prepare(struct cmp *c, const struct sw_opts *o);
 void sw_cmp_release(struct cmp *c);
+int sw_cmp_memory(const char *const *texts, const size_t *lens, int n,
+                  const struct sw_opts *o, int format, FILE *out, FILE *plot,
+                  char *why, size_t wl);
+
+/* compare-main.c: the report in o's format and the plot (returns 0, or -1
+ * if an output could not be written, said). */
+int sw_cmp_report(const struct sw_opts *o, FILE *fp, const struct cmp *c);
 
 /* compare-report.c */
 void sw_cmp_table(FILE *fp, const struct cmp *c);
 void sw_cmp_csv(FILE *fp, const struct cmp *c);
 void sw_cmp_json(FILE *fp, const struct cmp *c);
 int sw_cmp_plot(const char *path, const struct cmp *c);
+int sw_cmp_plot_fp(FILE *fp, const struct cmp *c);
 /* run k's value over run 0's, NaN where either is missing or 0 */
 double sw_cmp_ratio(double v, double first);
+
+/* plot.c: sw_plot() to a stream (0, or -1 if fp reported an error). */
+int sw_plot_fp(FILE *fp, const char *what, const struct sw_point *pts, int n);
 
 #endif

@@ -12,23 +12,35 @@
 
 #include "tools/kit/svg.h"
 #include "tools/kit/util.h"
+#include "tools/sw/compare.h"
 #include "tools/sw/sw.h"
 
-/* Distinct values of an array of doubles, sorted. */
-static int
-add_unique(double *v, int n, double x)
-{
-	int i, j;
+/*
+ * Every step is a sort or a pass (n log n in the points), so that a
+ * hostile --compare input of a million distinct methods, sizes or writer
+ * counts draws in seconds, not years; svg.c keeps the axes finite and
+ * small whatever the numbers are.
+ */
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* v[0..n) sorted, without repeats; returns the new n. */
+static int
+sort_unique(double *v, int n)
+{
+	int i, k = 0;
+
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	for (i = 0; i < n; i++)
-		if (v[i] == x)
-			return n;
-	for (i = 0; i < n && v[i] < x; i++)
-		;
-	for (j = n; j > i; j--)
-		v[j] = v[j - 1];
-	v[i] = x;
-	return n + 1;
+		if (k == 0 || v[i] != v[k - 1])
+			v[k++] = v[i];
+	return k;
 }
 
 /* The series of the charts; all series together have at most n points per
@@ -38,6 +50,8 @@ struct plot {
 	const struct sw_point *pts;
 	int n, nm, nw;
 	const char **meth;        /* the methods, in order of appearance   */
+	int *mi;                  /* each point's method, an index of meth */
+	int *idx;                 /* point indices, sorted for a chart     */
 	double *ws;               /* the numbers of writers, sorted        */
 	struct diot_series *s1, *s2, *s3;
 	double *pool;
@@ -52,64 +66,149 @@ plot_free(struct plot *g)
 {
 	free(g->pool);
 	free(g->meth);
+	free(g->mi);
+	free(g->idx);
 	free(g->ws);
 	free(g->s1);
 	free(g->s2);
 	free(g->s3);
 }
 
+/* For qsort: by method name, then by index (the first one first). */
+static const struct sw_point *sort_pts;
+static const int *sort_mi;
+
+static int
+by_name(const void *a, const void *b)
+{
+	int i = *(const int *)a, k = *(const int *)b;
+	int c = strcmp(sort_pts[i].method, sort_pts[k].method);
+
+	return c != 0 ? c : (i > k) - (i < k);
+}
+
+/* By method (its index), writers, then the order of the points. */
+static int
+by_series(const void *a, const void *b)
+{
+	int i = *(const int *)a, k = *(const int *)b;
+
+	if (sort_mi[i] != sort_mi[k])
+		return sort_mi[i] < sort_mi[k] ? -1 : 1;
+	if (sort_pts[i].writers != sort_pts[k].writers)
+		return sort_pts[i].writers < sort_pts[k].writers ? -1 : 1;
+	return (i > k) - (i < k);
+}
+
 static int
 plot_init(struct plot *g, const struct sw_point *pts, int n)
 {
-	int i, j;
+	int i, j, *num;
 
 	memset(g, 0, sizeof(*g));
 	g->pts = pts;
 	g->n = n;
 	g->meth = calloc((size_t)n + 1, sizeof(*g->meth));
+	g->mi = calloc((size_t)n + 1, sizeof(*g->mi));
+	g->idx = calloc((size_t)n + 1, sizeof(*g->idx));
 	g->ws = calloc((size_t)n + 1, sizeof(*g->ws));
 	g->s1 = calloc((size_t)n + 1, sizeof(*g->s1));
 	g->s2 = calloc((size_t)n + 1, sizeof(*g->s2));
 	g->s3 = calloc((size_t)n + 1, sizeof(*g->s3));
 	g->pool = calloc(5 * ((size_t)n + 1), sizeof(double));
-	if (!g->meth || !g->ws || !g->s1 || !g->s2 || !g->s3 || !g->pool) {
+	if (!g->meth || !g->mi || !g->idx || !g->ws || !g->s1 || !g->s2 || !g->s3 ||
+	    !g->pool) {
 		plot_free(g);
 		return -1;
 	}
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < g->nm && strcmp(g->meth[j], pts[i].method) != 0; j++)
-			;
-		if (j == g->nm)
-			g->meth[g->nm++] = pts[i].method;
-		g->nw = add_unique(g->ws, g->nw, pts[i].writers);
+	/* The methods in order of appearance: the points sorted by name
+	 * (then index), each takes its name's first point; the first points,
+	 * in order, number the names (num: pool 0 as scratch). */
+	num = (int *)POOL(g, 0);
+	for (i = 0; i < n; i++)
+		g->idx[i] = i;
+	sort_pts = pts;
+	qsort(g->idx, (size_t)n, sizeof(int), by_name);
+	for (i = 0, j = 0; i < n; i++) {
+		if (i == 0 || strcmp(pts[g->idx[i]].method, pts[g->idx[i - 1]].method) != 0)
+			j = g->idx[i];
+		g->mi[g->idx[i]] = j;
 	}
+	for (i = 0; i < n; i++)
+		if (g->mi[i] == i) {
+			num[i] = g->nm;
+			g->meth[g->nm++] = pts[i].method;
+		}
+	for (i = 0; i < n; i++)
+		g->mi[i] = num[g->mi[i]];
+	for (i = 0; i < n; i++)
+		g->ws[i] = pts[i].writers;
+	g->nw = sort_unique(g->ws, n);
 	return 0;
+}
+
+/* A point a chart shows. */
+static int
+usable(const struct sw_point *p)
+{
+	return p->status != 1 && p->agg.txns;
+}
+
+/* The series of a chart from the points in idx[0..c) (sorted by method):
+ * s[j] for method j gets its run of them, x and y from the pools. */
+static void
+fill_series(struct plot *g, struct diot_series *s, int c, int xpool, int ypool,
+            int y2pool, struct diot_series *s2, int by_writers)
+{
+	double *x = POOL(g, xpool), *y = POOL(g, ypool), *y2 = y2pool ? POOL(g, y2pool) : NULL;
+	int j, at = 0;
+
+	for (j = 0; j < g->nm; j++) {
+		int start = at;
+
+		while (at < c && g->mi[g->idx[at]] == j) {
+			const struct sw_point *p = &g->pts[g->idx[at]];
+
+			x[at] = by_writers ? (double)p->writers : (double)p->size;
+			y[at] = by_writers ? p->agg.mb_per_s : p->agg.avg_us;
+			if (y2 != NULL)
+				y2[at] = p->agg.avg_us;
+			at++;
+		}
+		s[j].name = g->meth[j];
+		s[j].n = at - start;
+		s[j].x = x + start;
+		s[j].y = y + start;
+		if (s2 != NULL) {
+			s2[j] = s[j];
+			s2[j].y = y2 + start;
+		}
+	}
 }
 
 /* Chart 1: time per transaction against size, at the fewest writers. */
 static void
 chart_by_size(struct plot *g, const char *what)
 {
-	const struct sw_point *pts = g->pts;
-	size_t used = 0;
-	int i, j;
+	int i, c = 0, j, *count, *at;
 
-	for (j = 0; j < g->nm; j++) {
-		double *x = POOL(g, 0) + used, *y = POOL(g, 1) + used;
-		int c = 0;
-
-		for (i = 0; i < g->n; i++)
-			if (strcmp(pts[i].method, g->meth[j]) == 0 && pts[i].writers == g->ws[0] &&
-			    pts[i].status != 1 && pts[i].agg.txns) {
-				x[c] = (double)pts[i].size;
-				y[c++] = pts[i].agg.avg_us;
-			}
-		g->s1[j].name = g->meth[j];
-		g->s1[j].n = c;
-		g->s1[j].x = x;
-		g->s1[j].y = y;
-		used += (size_t)c;
-	}
+	/* A counting sort by method keeps each method's points in order. */
+	count = (int *)POOL(g, 2);
+	at = (int *)POOL(g, 3);
+	for (j = 0; j <= g->nm; j++)
+		count[j] = 0;
+	for (i = 0; i < g->n; i++)
+		if (g->pts[i].writers == g->ws[0] && usable(&g->pts[i]))
+			count[g->mi[i] + 1]++;
+	for (j = 0; j < g->nm; j++)
+		count[j + 1] += count[j];
+	for (i = 0; i < g->n; i++)
+		if (g->pts[i].writers == g->ws[0] && usable(&g->pts[i])) {
+			at[count[g->mi[i]]++] = i;
+			c++;
+		}
+	memcpy(g->idx, at, (size_t)c * sizeof(int));
+	fill_series(g, g->s1, c, 0, 1, 0, NULL, 0);
 	snprintf(g->title, sizeof(g->title), "Average time per transaction, %g writer%s "
 	         "(%s)", g->ws[0], g->ws[0] == 1 ? "" : "s", what);
 	g->charts[0].title = g->title;
@@ -125,13 +224,14 @@ chart_by_size(struct plot *g, const char *what)
 /* The size charts 2 and 3 are drawn at: 48 KiB (the study's size) if
  * measured, else the middle size. */
 static double
-pick_size(const struct sw_point *pts, int n)
+pick_size(struct plot *g)
 {
-	double sizes[4096], pick;
-	int i, ns = 0;
+	double *sizes = POOL(g, 4), pick;
+	int i, ns;
 
-	for (i = 0; i < n && ns < 4096; i++)
-		ns = add_unique(sizes, ns, (double)pts[i].size);
+	for (i = 0; i < g->n; i++)
+		sizes[i] = (double)g->pts[i].size;
+	ns = sort_unique(sizes, g->n);
 	if (ns == 0)
 		return 0;
 	pick = sizes[ns / 2];
@@ -145,32 +245,17 @@ pick_size(const struct sw_point *pts, int n)
 static void
 charts_by_writers(struct plot *g)
 {
-	const struct sw_point *pts = g->pts;
-	double pick = pick_size(pts, g->n);
-	size_t used = 0;
+	double pick = pick_size(g);
 	char sz[32];
-	int i, j, k;
+	int i, c = 0;
 
-	for (j = 0; j < g->nm; j++) {
-		double *x = POOL(g, 2) + used, *y2 = POOL(g, 3) + used, *y3 = POOL(g, 4) + used;
-		int c = 0;
-
-		for (k = 0; k < g->nw; k++)
-			for (i = 0; i < g->n; i++)
-				if (strcmp(pts[i].method, g->meth[j]) == 0 &&
-				    pts[i].writers == g->ws[k] && pts[i].size == pick &&
-				    pts[i].status != 1 && pts[i].agg.txns) {
-					x[c] = g->ws[k];
-					y2[c] = pts[i].agg.mb_per_s;
-					y3[c++] = pts[i].agg.avg_us;
-				}
-		g->s2[j].name = g->s3[j].name = g->meth[j];
-		g->s2[j].n = g->s3[j].n = c;
-		g->s2[j].x = g->s3[j].x = x;
-		g->s2[j].y = y2;
-		g->s3[j].y = y3;
-		used += (size_t)c;
-	}
+	for (i = 0; i < g->n; i++)
+		if ((double)g->pts[i].size == pick && usable(&g->pts[i]))
+			g->idx[c++] = i;
+	sort_pts = g->pts;
+	sort_mi = g->mi;
+	qsort(g->idx, (size_t)c, sizeof(int), by_series);
+	fill_series(g, g->s2, c, 2, 3, 4, g->s3, 1);
 	diot_fmt_iec((uint64_t)pick, sz, sizeof(sz));
 	snprintf(g->t2, sizeof(g->t2), "Aggregate throughput against writers, %s "
 	         "transactions", sz);
@@ -192,28 +277,40 @@ charts_by_writers(struct plot *g)
 }
 
 int
-sw_plot(const char *path, const char *what, const struct sw_point *pts, int n)
+sw_plot_fp(FILE *fp, const char *what, const struct sw_point *pts, int n)
 {
 	struct plot *g = malloc(sizeof(*g));
-	int rc = -1, nchart = 1;
-	FILE *fp;
+	int rc, nchart = 1;
 
 	if (g == NULL || plot_init(g, pts, n) != 0) {
 		free(g);
 		return -1;
 	}
-	chart_by_size(g, what);
-	if (g->nw > 1) {
-		charts_by_writers(g);
-		nchart = 3;
+	if (n > 0) {
+		chart_by_size(g, what);
+		if (g->nw > 1) {
+			charts_by_writers(g);
+			nchart = 3;
+		}
+	} else {
+		g->charts[0].title = "no points";
 	}
-	fp = fopen(path, "w");
-	if (fp != NULL) {
-		rc = diot_svg_write(fp, "sync-write results", g->charts, nchart);
-		if (fclose(fp) != 0)
-			rc = -1;
-	}
+	rc = diot_svg_write(fp, "sync-write results", g->charts, nchart);
 	plot_free(g);
 	free(g);
+	return rc;
+}
+
+int
+sw_plot(const char *path, const char *what, const struct sw_point *pts, int n)
+{
+	FILE *fp = fopen(path, "w");
+	int rc;
+
+	if (fp == NULL)
+		return -1;
+	rc = sw_plot_fp(fp, what, pts, n);
+	if (fclose(fp) != 0)
+		rc = -1;
 	return rc;
 }
