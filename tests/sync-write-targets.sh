@@ -154,7 +154,11 @@ else
 	bad "odd names: the table:"; cat "$work/t.out"
 fi
 "$SW" -q -n 2 -s 4k -m none -f json "$nl" >"$work/one.json" 2>&1 || bad "odd name, -f json: $(cat "$work/one.json")"
-"$SW" -q -n 2 -s 4k -m none -f json -o "$work/two.json" "$nl" "$odd" || bad "odd names, -f json"
+"$SW" -q -n 2 -s 4k -m none -f json -o "$work/two.json" "$nl" "$odd" 2>"$work/err" ||
+	bad "odd names, -f json: $(cat "$work/err")"
+grep -qxF "sync-write: TARGET 'bad\\xffx\\x01y': 1 byte of the name is not UTF-8: the JSON results write it as U+FFFD" "$work/err" &&
+	ok "odd names, -f json: a warning says which name is not UTF-8" ||
+	bad "odd names, -f json: no warning for the name that is not UTF-8: $(cat "$work/err")"
 if [ -n "$have_py" ]; then
 	python3 - "$work/one.json" "$work/two.json" <<'PY' && ok "odd names: JSON valid, newline kept, bytes as U+FFFD" || fail=1
 import json, sys

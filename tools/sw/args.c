@@ -460,6 +460,28 @@ check_compare(struct sw_opts *o, const char *methods, const char *sizes,
 	return -1;
 }
 
+/* Names are bytes, JSON is UTF-8: say so when a name the JSON results
+ * hold is not UTF-8 (json.h: its bytes that are not are written as
+ * U+FFFD, so the name there is not the file's). */
+static void
+warn_not_utf8(const struct sw_opts *o)
+{
+	size_t bad;
+	int i;
+
+	if (o->format != SW_FMT_JSON)
+		return;
+	for (i = 0; i <= o->noperands; i++) {
+		const char *name = i < o->noperands ? o->operands[i] : o->dir;
+
+		if (name != NULL && (bad = diot_utf8_invalid(name)) > 0)
+			diot_warn("%s '%s': %zu byte%s of the name %s not UTF-8: the JSON "
+			          "results write %s as U+FFFD", i < o->noperands ? (o->compare
+			          ? "RESULT" : "TARGET") : "--dir", name, bad, bad == 1 ? ""
+			          : "s", bad == 1 ? "is" : "are", bad == 1 ? "it" : "each");
+	}
+}
+
 int
 sw_parse_args(int argc, char **argv, struct sw_opts *o)
 {
@@ -477,8 +499,10 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 	r = parse_options(argc, argv, o, &methods, &sizes, &writers);
 	if (r >= 0)
 		return r;
-	if (o->compare)
+	if (o->compare) {
+		warn_not_utf8(o);
 		return check_compare(o, methods, sizes, writers);
+	}
 	o->target = o->noperands ? o->operands[0] : NULL;
 	if (o->check_log) {
 		if (o->noperands > 1)
@@ -503,6 +527,7 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 	check_options(o, methods, sizes, writers);
 	if (o->noperands > 1)
 		sw_targets_named_apart(o);
+	warn_not_utf8(o);
 	return -1;
 }
 
