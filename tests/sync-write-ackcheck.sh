@@ -49,17 +49,21 @@ dd if=/dev/zero of="$work/f" bs=4096 seek=$((off / 4096)) count=1 conv=notrunc 2
 expect 1 "lost: 1; corrupt: 1" --check "$work/ack.log" "$work/f"
 
 # 3b. A transaction issued after the acknowledged one does not excuse a
-#     slot that was lost entirely (zeros are no torn write).
-#     (The log as it was when writer 0 had just issued the transaction
-#     after its newest acknowledged one, in the slot of an older one.)
-n=$(grep -n '^A 0 ' "$work/ack.log" | tail -n 1 | cut -d: -f1)
-head -n "$n" "$work/ack.log" > "$work/ack2.log"
+#     slot that was lost entirely (zeros are no torn write): the log of a
+#     run of 16 slots as it was when its writer had just issued the
+#     transaction after the last one acknowledged, which goes to the slot
+#     of the one acknowledged 16 before; that slot zeroed.
+"$SW" -q -m fdatasync -s 4k -n 20 --region 64k --keep --ack-log "$work/ack3.log" \
+	"$work/f3" >/dev/null || hard "the run of 16 slots"
+n=$(grep -n '^A 0 ' "$work/ack3.log" | tail -n 1 | cut -d: -f1)
+head -n "$n" "$work/ack3.log" > "$work/ack2.log"
 seq=$(tail -n 1 "$work/ack2.log" | awk '{ print $3 + 1 }')
-slots=$(awk '$1 == "P" { s = $6 } END { print s }' "$work/ack2.log")
-off=$(( (seq % slots) * 4096 ))
+off=$(( (seq % 16) * 4096 ))
 echo "I 0 $seq $off" >> "$work/ack2.log"
-dd if=/dev/zero of="$work/f" bs=4096 seek=$((off / 4096)) count=1 conv=notrunc 2>/dev/null
-expect 1 "lost: 2; corrupt: 1" --check "$work/ack2.log" "$work/f"
+expect 0 "in flight (issued, not acknowledged): 1, holding the new data 0, the old 1" \
+	--check "$work/ack2.log" "$work/f3"
+dd if=/dev/zero of="$work/f3" bs=4096 seek=$((off / 4096)) count=1 conv=notrunc 2>/dev/null
+expect 1 "lost: 1; corrupt: 0" --check "$work/ack2.log" "$work/f3"
 
 # 3c. Malformed logs are refused, not trusted.
 printf '# sync-write ack-log 1\nR 1 shared 0 65536 %s\nP 0 none 16 1 4\nA 0 0 0\n' "$work/f" > "$work/bad.log"

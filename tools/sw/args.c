@@ -153,8 +153,10 @@ usage(void)
 "  -h, --help            this help\n"
 "  -V, --version         version\n"
 "\n"
-"Exit status: 0 success, 1 a failure during the run (I/O error, verify or\n"
-"check failure), 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM.\n",
+"Exit status: 0 success, 1 a failure during the run (I/O error, verify\n"
+"failure), 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM; --check:\n"
+"0 OK, 1 acknowledged transactions lost (FAILED), 3 could not check (bad or\n"
+"unreadable log, not the run's target, nothing acknowledged to check).\n",
 	       SW_MAX_TARGETS, SW_DEFAULT_SIZES, SW_DEFAULT_WARMUP, SW_LABEL_MAX);
 }
 

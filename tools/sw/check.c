@@ -1126,11 +1126,11 @@ sw_check_stream(FILE *fp, const char *logname, const char *target_arg)
 		}
 	if (g->nrun > 1)
 		printf("the log holds %d runs; run %" PRIx64 " (lines %lu-%lu) is checked: "
-		       "the newest whose target '%s' is (%s)%s\n", g->nrun, g->run[pick].rid,
+		       "the newest run on '%s' (%s)%s\n", g->nrun, g->run[pick].rid,
 		       g->run[pick].line, g->run[pick].last, target,
-		       h ? "it holds transactions of the run" : why,
-		       pick > 0 ? "; older runs are not checked (the newer one wrote over "
-		       "them)" : "");
+		       h ? "it holds transactions of that run" : why,
+		       pick > 0 ? "; the older runs are not checked: a newer run on a "
+		       "target writes over what they left" : "");
 	st = nothing_to_check(&g->run[pick]);
 	if (st == 0)
 		st = check_run(&g->run[pick], target);

@@ -1,0 +1,219 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# sync-write-ackcheck-hostile.sh -- --check against hostile logs and targets
+# (issue 21).  Exit statuses: 0 every acknowledged transaction is there, 1
+# some are lost (FAILED), 2 bad command line, 3 could not check.  Asserted,
+# a part per class:
+#   1. a file that reused the run's inode number is not the run's target
+#      (3), a copy is checked, the run's own file with everything gone is
+#      a loss (1); an old log without a birth stamp cannot say (3);
+#   2. the four statuses are distinct;
+#   3. a log that contradicts itself (slots, offsets, sizes) is malformed,
+#      with its line number (3), and a log claiming a huge point is read
+#      in little memory;
+#   4. duplicate, unissued, out-of-order records are malformed (3);
+#   5. offsets outside the run's region or device are malformed (3);
+#   6. endless inputs (/dev/zero as log or target, a FIFO) end promptly (3);
+#   7. logs of several runs: the newest run on the target is checked and
+#      named; runs on different targets without a TARGET, and a log with
+#      one run twice, are refused (3); the advice to append with --force
+#      gives a log that checks;
+#   8. a TARGET with a newline in its name is refused with --ack-log (2).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+SW=$top_builddir/tools/sync-write
+work=$(mktemp -d "$top_builddir/sw-ackh.XXXXXX") || hard "mktemp"
+trap 'rm -rf "$work"' EXIT
+fail=0
+
+expect() { _w=$1 _p=$2; shift 2; expect_exit "$_w" "$_p" "$SW" "$@"; }
+# --check bounded in time: a hang is a failure (124), not a stalled suite.
+if command -v timeout >/dev/null 2>&1; then
+	bounded() { timeout 60 "$@"; }
+else
+	bounded() { "$@"; }
+fi
+# A run of 20 fdatasync transactions of 4 KiB per writer (after 8 warm-up
+# ones) in 64 KiB regions, 16 slots: the sequences wrap around.
+sw_run() { "$SW" -q -m fdatasync -s 4k -n 20 --region 64k --keep "$@" >/dev/null; }
+# A log: the header, an R line of a shared run (1 64 KiB region) on
+# $work/f, then the lines given (printf format).
+mklog() {
+	{ printf '# sync-write ack-log 1\nR 1 shared 0 65536 %s\n' "$work/f"; printf "$@"; } \
+		>"$work/x.log"
+}
+rid_of() { awk -v n="$2" '$1 == "R" && ++k == n { print $2 }' "$1"; }
+ino_of() { ls -i "$1" | awk '{ print $1 }'; }
+
+# ------------------------------------------------ 1. target identity
+sw_run --ack-log "$work/r.log" "$work/f" || hard "the first run failed"
+ino=$(awk '$1 == "T" { print $3 }' "$work/r.log")
+birth=$(awk '$1 == "T" { print $5 }' "$work/r.log")
+[ -n "$birth" ] || { echo "FAIL: the T line has no birth stamp: $(grep '^T' "$work/r.log")"; fail=1; }
+expect 0 "OK: every acknowledged" --check "$work/r.log"
+cp "$work/f" "$work/copy"
+expect 0 "OK: every acknowledged" --check "$work/r.log" "$work/copy"
+# An old log (T without the birth stamp) is still read.
+sed 's/^\(T file [0-9]* [0-9]*\) [0-9]*$/\1/' "$work/r.log" >"$work/old.log"
+expect 0 "OK: every acknowledged" --check "$work/old.log"
+# A file of another inode holding nothing of the run: not its target.
+head -c 65536 /dev/zero >"$work/z"
+expect 3 "holds no transaction of run .*: it is not that run's target: it is another file" \
+	--check "$work/r.log" "$work/z"
+# The run's own file, everything gone (zeroed in place): a loss, since its
+# inode and birth stamp say it is the run's file.
+if [ "$birth" != 0 ]; then
+	cp "$work/f" "$work/f.saved"
+	dd if=/dev/zero of="$work/f" bs=65536 count=1 conv=notrunc 2>/dev/null
+	expect 1 "FAILED: 16 acknowledged transactions are not on stable storage" \
+		--check "$work/r.log"
+	# without the stamp, the same inode holding nothing cannot be told from
+	# a new file that got the number
+	expect 3 "cannot say whether it is" --check "$work/old.log"
+	cp "$work/f.saved" "$work/f"
+else
+	echo "SKIP part: the file system under $work keeps no birth stamp"
+fi
+# Inode reuse for real: remove the target, make files until one gets its
+# number (ext4 gives a freed inode again; tmpfs never does).
+rm -f "$work/f"
+i=0 reused=
+while [ $i -lt 200 ]; do
+	: >"$work/n$i"
+	if [ "$(ino_of "$work/n$i")" = "$ino" ]; then reused=$work/n$i; break; fi
+	i=$((i + 1))
+done
+if [ -n "$reused" ] && [ "$birth" != 0 ]; then
+	expect 3 "holds no transaction of run .*: it is not that run's target: it has the inode number of the run's target .* but another birth stamp" \
+		--check "$work/r.log" "$reused"
+	expect 3 "cannot say whether it is" --check "$work/old.log" "$reused"
+elif [ -n "$reused" ]; then
+	expect 3 "cannot say whether it is" --check "$work/r.log" "$reused"
+else
+	echo "SKIP part: no new file got inode $ino back in 200 tries (not ext4?)"
+fi
+# The same, forged: a log whose T line names a file (z) of no transaction
+# of the run by its inode number, with the run's target's birth stamp.
+sed "s/^T file [0-9]* /T file $(ino_of "$work/z") /" "$work/r.log" >"$work/forged.log"
+if [ "$birth" != 0 ] && [ "$(awk '$1 == "T" { print $5 }' "$work/r.log")" != 0 ]; then
+	expect 3 "another birth stamp" --check "$work/forged.log" "$work/z"
+fi
+rm -f "$work"/n* "$work/f.saved"
+
+# ------------------------------------------------ 2. exit statuses
+sw_run --ack-log "$work/ok.log" "$work/f" --force || hard "run"
+expect 0 "^OK: every acknowledged" --check "$work/ok.log" "$work/f"
+off=$(awk '$1 == "A" { o = $4 } END { print o }' "$work/ok.log")
+cp "$work/f" "$work/f.saved"
+dd if=/dev/zero of="$work/f" bs=4096 seek=$((off / 4096)) count=1 conv=notrunc 2>/dev/null
+expect 1 "^FAILED: 1 acknowledged transactions" --check "$work/ok.log" "$work/f"
+cp "$work/f.saved" "$work/f"
+expect 2 "takes one TARGET" --check "$work/ok.log" "$work/f" "$work/z"
+expect 3 "cannot open ack log" --check "$work/nolog"
+expect 3 "is a directory" --check "$work/ok.log" "$work"
+
+# ------------------------------------------------ 3. self-contradiction
+mklog 'P 0 m 4096 1 17\n'
+expect 3 "x.log:3: malformed P line: 17 slots, but the run's 65536-byte region .* holds 16 4096-byte" \
+	--check "$work/x.log"
+mklog 'P 0 m 8192 1 16\n'
+expect 3 "x.log:3: malformed P line: 16 slots" --check "$work/x.log"
+mklog 'P 0 m 4096 1 16\nI 0 0 4096\n'
+expect 3 "x.log:4: malformed I line: writer 0's transaction 0 at offset 4096, but the run's layout puts it at 0" \
+	--check "$work/x.log"
+mklog 'P 0 m 4096 2 16\nI 1 0 0\n'
+expect 3 "x.log:4: malformed I line: writer 1's transaction 0 at offset 0, but the run's layout puts it at 65536" \
+	--check "$work/x.log"
+mklog 'T file 1 4096 0\n'
+expect 3 "x.log:3: malformed T line: a file has 0 as DEVICE-BYTES" --check "$work/x.log"
+mklog 'P 0 m 4096 1 16\nR 2 shared 0 65536 f\n'
+expect 3 "x.log:4: malformed R line: a run has one" --check "$work/x.log"
+mklog 'P 1 m 4096 1 16\nP 0 m 4096 1 16\n'
+expect 3 "x.log:4: malformed P line: point 0 after point 1" --check "$work/x.log"
+# A log that claims a point of 256 writers of 2^44 slots each: read in
+# little memory (no table of slots), and its target checked by the one
+# slot its records name.
+printf '# sync-write ack-log 1\nR 1 shared 0 1125899906842624 %s\nP 0 m 64 256 17592186044416\nI 255 17592186044415 %s\nA 255 17592186044415 %s\n' \
+	"$work/f" 288230376151711680 288230376151711680 >"$work/huge.log"
+[ "$(wc -c <"$work/huge.log")" -lt 300 ] || hard "huge.log is not small"
+expect_exit 3 "holds no transaction of run 1" sh -c "ulimit -v 200000; exec \"$SW\" --check \"$work/huge.log\""
+
+# ------------------------------------------------ 4. records out of order
+mklog 'P 0 m 4096 1 16\nI 0 3 12288\nA 0 3 12288\nI 0 3 12288\n'
+expect 3 "x.log:6: malformed I line: writer 0 issues transaction 3 after 3" --check "$work/x.log"
+mklog 'P 0 m 4096 1 16\nI 0 3 12288\nA 0 3 12288\nI 0 3 16384\n'
+expect 3 "x.log:6: malformed I line: writer 0's transaction 3 at offset 16384" --check "$work/x.log"
+mklog 'P 0 m 4096 1 16\nA 0 3 12288\n'
+expect 3 "x.log:4: malformed A line: writer 0 acknowledges transaction 3, which it did not issue just before (no I line" \
+	--check "$work/x.log"
+mklog 'P 0 m 4096 1 16\nA 0 3 12288\nI 0 3 12288\n'
+expect 3 "x.log:4: malformed A line" --check "$work/x.log"
+mklog 'P 0 m 4096 1 16\nI 0 3 12288\nI 0 4 16384\n'
+expect 3 "x.log:5: malformed I line: writer 0 issues transaction 4 while transaction 3 is not acknowledged" \
+	--check "$work/x.log"
+mklog 'P 0 m 4096 1 16\nI 0 3 12288\nA 0 3 12288\nA 0 3 12288\n'
+expect 3 "x.log:6: malformed A line: .*its last issued was acknowledged already" --check "$work/x.log"
+mklog 'P 0 m 4096 1 16\nI 0 3 12288\nA 0 3 12288\nI 0 5 20480\n'
+expect 3 "x.log:6: malformed I line: writer 0 issues transaction 5 after 3" --check "$work/x.log"
+mklog 'P 0 m 4096 1 16\nI 0 3 12288\nA 0 3 12288\nE\nI 0 4 16384\n'
+expect 3 "x.log:7: malformed I line: after the run's E line" --check "$work/x.log"
+# Records of several writers interleave: a real run of 3 writers checks.
+sw_run -w 3 --threads --ack-log "$work/w3.log" "$work/w3" || hard "3 writers"
+[ "$(awk '$1 == "I" || $1 == "A" { print $2 }' "$work/w3.log" | uniq | wc -l)" -gt 3 ] ||
+	echo "note: the 3 writers' records did not interleave this time"
+expect 0 "^OK: every acknowledged" --check "$work/w3.log"
+
+# ------------------------------------------------ 5. offsets outside
+printf '# sync-write ack-log 1\nR 1 shared 1 65536 %s\nP 0 m 4096 1 16\nI 0 16 65536\n' "$work/f" >"$work/x.log"
+expect 3 "x.log:4: malformed I line: transaction 16 of writer 0, but with --extend a writer stops at its region's 16 slots" \
+	--check "$work/x.log"
+printf '# sync-write ack-log 1\nR 1 shared 0 65536 /dev/sdx\nT device 5 8192 0\nP 0 m 4096 1 16\nI 0 2 8192\n' >"$work/x.log"
+expect 3 "x.log:5: malformed I line: offset 8192 is beyond the end of the device (8192 bytes" \
+	--check "$work/x.log"
+mklog 'P 0 m 4096 1 16\nI 0 99 1000000000\n'
+expect 3 "x.log:4: malformed I line: writer 0's transaction 99 at offset 1000000000, but the run's layout puts it at 12288" \
+	--check "$work/x.log"
+
+# ------------------------------------------------ 6. endless inputs
+expect_exit 3 "neither a regular file nor a block device" bounded "$SW" --check "$work/ok.log" /dev/zero
+expect_exit 3 "ack log '/dev/zero' is a device" bounded "$SW" --check /dev/zero
+expect_exit 3 "not a sync-write ack log" sh -c "head -c 100000000 /dev/zero | $(command -v timeout >/dev/null && echo timeout 60) \"$SW\" --check -"
+{ cat "$work/ok.log"; head -c 100000 /dev/zero | tr '\0' 'A'; } >"$work/long.log"
+expect 3 "malformed line: longer than" --check "$work/long.log"
+mkfifo "$work/fifo" || hard "mkfifo"
+expect_exit 3 "neither a regular file nor a block device" bounded "$SW" --check "$work/ok.log" "$work/fifo"
+# a writer file of a separate layout that is a FIFO: refused, not read
+sw_run -w 2 --layout separate --ack-log "$work/sep.log" "$work/s" || hard "separate run"
+expect 0 "^OK: every acknowledged" --check "$work/sep.log"
+rm -f "$work/s.1" && mkfifo "$work/s.1"
+expect_exit 3 "writer 1's file: '$work/s.1' is neither a regular file" bounded "$SW" --check "$work/sep.log"
+
+# ------------------------------------------------ 7. several runs in a log
+sw_run --ack-log "$work/two.log" "$work/t" || hard "run 1 of two"
+expect 2 "pass --force to append" -q -m none -s 4k -n 1 --ack-log "$work/two.log" "$work/t-new"
+# the advice followed: the log holds both runs
+sw_run --force --ack-log "$work/two.log" "$work/t" || hard "run 2 of two"
+[ "$(grep -c '^R ' "$work/two.log")" = 2 ] || { echo "FAIL: two.log does not hold 2 runs"; fail=1; }
+expect 0 "the log holds 2 runs; run $(rid_of "$work/two.log" 2) (lines [0-9]*-[0-9]*) is checked: the newest run on" \
+	--check "$work/two.log"
+expect 0 "^OK: every acknowledged" --check "$work/two.log" "$work/t"
+# runs on two targets, the first cut short by a crash before the second
+# was appended
+sw_run --ack-log "$work/gh.log" "$work/g" || hard "run on g"
+grep -v '^E$' "$work/gh.log" | head -c -3 >"$work/gh2.log" && mv "$work/gh2.log" "$work/gh.log"
+sw_run --force --ack-log "$work/gh.log" "$work/h" || hard "run on h"
+expect 3 "the log holds 2 runs on different targets .*: name the TARGET" --check "$work/gh.log"
+expect 0 "run $(rid_of "$work/gh.log" 1) (lines 1-[0-9]*) is checked" --check "$work/gh.log" "$work/g"
+expect 0 "last line was cut short (the crash): ignored" --check "$work/gh.log" "$work/g"
+expect 0 "run $(rid_of "$work/gh.log" 2) .* is checked" --check "$work/gh.log" "$work/h"
+expect 3 "is not the target of any of the 2 runs" --check "$work/gh.log" "$work/z"
+cat "$work/ok.log" "$work/ok.log" >"$work/dup.log"
+expect 3 "have the same run id" --check "$work/dup.log" "$work/f"
+
+# ------------------------------------------------ 8. a newline in a name
+nl='
+'
+expect 2 "newline in its name" -q -m none -s 4k -n 1 --ack-log "$work/nl.log" "$work/a${nl}b"
+[ -e "$work/a${nl}b" ] && { echo "FAIL: the refused run created its TARGET"; fail=1; }
+[ -e "$work/nl.log" ] && { echo "FAIL: the refused run created its ack log"; fail=1; }
+exit $fail
