@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +241,92 @@ START_TEST(test_document)
 }
 END_TEST
 
+/* Any data ends, and gives a small document of finite numbers: the
+ * largest and smallest doubles, both signs, equal values, one point,
+ * spans below the values' precision, infinities and NaN (not drawn).
+ * (Before: 1.7e308 spun in the axis code; infinity wrote "-nan" without
+ * end.)  Check's timeout catches a hang. */
+START_TEST(test_extremes)
+{
+	static const double sets[][4] = {
+		{ 1.7e308, 1.7e308, 1.7e308, 1.7e308 },
+		{ -1.7e308, 1.7e308, 0, 1 },
+		{ DBL_MAX, -DBL_MAX, DBL_MAX, -DBL_MAX },
+		{ 5e-324, 5e-324, 5e-324, 5e-324 },
+		{ 0, 5e-324, 1e-320, 2.2e-308 },
+		{ 1e-300, 1e300, 1, 1e-300 },
+		{ 1, 1 + 2.3e-16, 1, 1 },
+		{ 1e18, 1e18 + 256, 1e18, 1e18 },
+		{ 1e300, 1e300 * (1 + 2.3e-16), 1e300, 1e300 },
+		{ INFINITY, 1, -INFINITY, NAN },
+		{ NAN, NAN, NAN, NAN },
+		{ 0, 0, 0, 0 },
+		{ -3, -3, -3, -3 },
+		{ -1e-310, 1e-310, 0, 0 },
+	};
+	size_t i, k, n;
+	int xlog, ylog, maxticks;
+
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		for (n = 1; n <= 4; n++)
+			for (xlog = 0; xlog <= 1; xlog++)
+				for (ylog = 0; ylog <= 1; ylog++) {
+					struct diot_series s = { "s", (int)n, sets[i], sets[i] };
+					struct diot_series s2 = { "t", (int)n, sets[(i + 1) %
+					                          (sizeof(sets) / sizeof(sets[0]))],
+					                          sets[i] };
+					struct diot_series both[2];
+					struct diot_chart c;
+					char *doc = NULL, why[128];
+					size_t len = 0;
+					FILE *fp = open_memstream(&doc, &len);
+
+					both[0] = s;
+					both[1] = s2;
+					memset(&c, 0, sizeof(c));
+					c.title = c.xlabel = c.ylabel = "t";
+					c.xlog = xlog;
+					c.ylog = ylog;
+					c.xfmt = xlog ? DIOT_AXIS_BYTES : DIOT_AXIS_PLAIN;
+					c.nseries = 2;
+					c.series = both;
+					ck_assert_ptr_nonnull(fp);
+					ck_assert_int_eq(diot_svg_write(fp, "x", &c, 1), 0);
+					ck_assert_int_eq(fclose(fp), 0);
+					ck_assert_msg(len < 16384, "set %zu/%zu (log %d %d): %zu bytes",
+					              i, n, xlog, ylog, len);
+					ck_assert_msg(strstr(doc, "nan") == NULL && strstr(doc, "inf") ==
+					              NULL, "set %zu/%zu (log %d %d): %s", i, n, xlog,
+					              ylog, doc);
+					ck_assert_msg(xml_balanced(doc, why, sizeof(why)) == 0, "%s", why);
+					free(doc);
+				}
+		/* The axis alone: finite, in order, around the finite data. */
+		for (maxticks = 1; maxticks <= 8; maxticks++) {
+			double mn = INFINITY, mx = -INFINITY, lo, hi, st;
+
+			for (k = 0; k < 4; k++)
+				if (isfinite(sets[i][k])) {
+					mn = fmin(mn, sets[i][k]);
+					mx = fmax(mx, sets[i][k]);
+				}
+			diot_svg_axis(mn, mx, maxticks, &lo, &hi, &st);
+			ck_assert_msg(isfinite(lo) && isfinite(hi) && isfinite(st) && hi > lo &&
+			              st > 0, "set %zu: [%g, %g] step %g", i, lo, hi, st);
+			if (isfinite(mn))
+				ck_assert_msg(lo <= mn && hi >= mx, "set %zu: [%g, %g] for [%g, %g]",
+				              i, lo, hi, mn, mx);
+			if (isfinite(mn))
+				diot_svg_log_axis(fmax(mn, DBL_TRUE_MIN), fmax(mx, DBL_TRUE_MIN), 10,
+				                  &lo, &hi);
+			else
+				diot_svg_log_axis(mn, mx, 10, &lo, &hi);
+			ck_assert(isfinite(lo) && isfinite(hi) && hi > lo && hi - lo < 700);
+		}
+	}
+}
+END_TEST
+
 /* A legend name longer than the right margin holds widens the document
  * (by about 7 px a character); short names keep it 900 px wide. */
 START_TEST(test_width)
@@ -275,11 +362,14 @@ svg_suite(void)
 	Suite *s = suite_create("svg");
 	TCase *tc = tcase_create("svg");
 
+	/* test_document runs python3: slow on a loaded machine. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_tick_step);
 	tcase_add_test(tc, test_linear_axis);
 	tcase_add_test(tc, test_log_axis);
 	tcase_add_test(tc, test_document);
 	tcase_add_test(tc, test_width);
+	tcase_add_test(tc, test_extremes);
 	suite_add_tcase(s, tc);
 	return s;
 }

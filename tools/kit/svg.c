@@ -160,13 +160,29 @@ diot_svg_axis(double mn, double mx, int maxticks, double *lo, double *hi, double
 	*lo *= scale;
 	*hi *= scale;
 	*step *= scale;
-	/* The axis of data near the largest doubles ends at the largest. */
+	/* Back in real units, the ends may have rounded (near the smallest
+	 * doubles) or overflowed (near the largest): held around the data. */
+	if (isfinite(mn) && isfinite(mx)) {
+		if (*lo > fmin(mn, mx))
+			*lo = fmin(mn, mx);
+		if (*hi < fmax(mn, mx))
+			*hi = fmax(mn, mx);
+	}
 	if (*lo < -DBL_MAX)
 		*lo = -DBL_MAX;
 	if (*hi > DBL_MAX)
 		*hi = DBL_MAX;
-	if (!isfinite(*step))
-		*step = DBL_MAX / (maxticks < 1 ? 1 : maxticks);
+	if (!(*hi > *lo))
+		*hi = nextafter(*lo, INFINITY);
+	if (!(*step > 0) || !isfinite(*step)) {
+		int m = maxticks < 1 ? 1 : maxticks;
+
+		*step = *hi / m - *lo / m;
+		if (!(*step > 0))
+			*step = *hi - *lo;
+		if (!isfinite(*step))
+			*step = DBL_MAX;
+	}
 }
 
 void

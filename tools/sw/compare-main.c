@@ -51,8 +51,10 @@ stop(const struct sw_opts *o, int written)
 	for (i = 0; i < 2 && written; i++)
 		if (what[i] != NULL && lstat(what[i], &st) == 0 && S_ISREG(st.st_mode))
 			unlink(what[i]);
-	diot_die(128 + (int)cmp_sig, "--compare: stopped by a signal (%d)%s", (int)cmp_sig,
-	         what[0] || what[1] ? "; its outputs are removed" : "");
+	diot_die(128 + (int)cmp_sig, "--compare: stopped by %s%s",
+	         cmp_sig == SIGINT ? "SIGINT" : cmp_sig == SIGTERM ? "SIGTERM" : "SIGHUP",
+	         !what[0] && !what[1] ? "" : written ? "; the outputs are removed" :
+	         "; no output is written");
 }
 
 /* The whole of a file (or a pipe), at most CMP_MAX_BYTES (EFBIG beyond);
@@ -109,7 +111,7 @@ slurp(const char *path, size_t *len, int *err)
 }
 
 /* Read, check and load the run saved in file; exits on a file that is not
- * one.  The text goes before the run is built from the tree. */
+ * one.  The text goes once parsed, before the run is built from the tree. */
 static void
 load_run(const struct sw_opts *o, const char *file, struct cmp_run *r)
 {
@@ -123,8 +125,7 @@ load_run(const struct sw_opts *o, const char *file, struct cmp_run *r)
 		diot_die(DIOT_EXIT_USAGE, "--compare: cannot read '%s': %s", file,
 		         e == EFBIG ? "larger than any saved result (at most 64 MiB are read)" :
 		         dio_strerror(-e));
-	rc = sw_cmp_load(r, file, text, len, why, sizeof(why));
-	free(text);
+	rc = sw_cmp_load(r, file, text, len, 1, why, sizeof(why));
 	stop(o, 0);
 	if (rc < 0)
 		diot_die(DIOT_EXIT_USAGE, "--compare: %s", why);

@@ -207,7 +207,7 @@ keep_member(const struct diot_jr_step *path, int n, int type, void *arg)
 
 int
 sw_cmp_load(struct cmp_run *r, const char *file, const char *text, size_t len,
-            char *why, size_t wl)
+            int give_text, char *why, size_t wl)
 {
 	struct diot_jr *d;
 	char what[400];
@@ -218,6 +218,8 @@ sw_cmp_load(struct cmp_run *r, const char *file, const char *text, size_t len,
 	r->file = file;
 	rc = diot_jr_parse_keep(text, len, keep_member, &not_object, &d, what,
 	                        sizeof(what));
+	if (give_text)
+		free((char *)text);
 	if (rc == -EINVAL) {
 		snprintf(why, wl, "'%s' is not valid JSON: %s", file, what);
 		return -1;
@@ -355,15 +357,15 @@ key_hash(const char *method, uint64_t size, int writers)
  * The keys of every wanted point of every run; shared ones first, each
  * group in the order of the first run that has it.  Keys are found in a
  * hash table (open addressing, at most half full), so that runs of many
- * points align in time linear in their number.  Returns -1 when out of
- * memory.
+ * points align in time linear in their number; each key's at is a row of
+ * one block.  Returns -1 when out of memory.
  */
 static int
 align(struct cmp *c, const struct sw_opts *o)
 {
-	size_t total = 0, cap = 16, mask, h;
-	int r, i, k, *table;
-	struct cmp_key *keys, *sorted;
+	size_t total = 0, cap = 16, mask, h, nr = (size_t)c->nruns;
+	int r, i, k, *table = NULL;
+	struct cmp_key *keys = NULL, *sorted = NULL;
 
 	for (r = 0; r < c->nruns; r++)
 		total += (size_t)c->runs[r].npts;
@@ -372,10 +374,10 @@ align(struct cmp *c, const struct sw_opts *o)
 	mask = cap - 1;
 	keys = calloc(total + 1, sizeof(*keys));
 	table = malloc(cap * sizeof(*table));
-	if (keys == NULL || table == NULL)
+	c->at = malloc((total + 1) * nr * sizeof(int));
+	if (keys == NULL || table == NULL || c->at == NULL)
 		goto nomem;
 	memset(table, 0xff, cap * sizeof(*table));
-	c->keys = keys;
 	for (r = 0; r < c->nruns; r++)
 		for (i = 0; i < c->runs[r].npts; i++) {
 			const struct cmp_point *p = &c->runs[r].pts[i];
@@ -388,16 +390,13 @@ align(struct cmp *c, const struct sw_opts *o)
 				    strcmp(keys[k].method, p->method) == 0)
 					break;
 			if (k < 0) {
-				k = c->nkeys;
-				snprintf(keys[k].method, sizeof(keys[k].method), "%s", p->method);
+				k = c->nkeys++;
+				keys[k].method = p->method;
 				keys[k].size = p->size;
 				keys[k].writers = p->writers;
-				keys[k].at = malloc((size_t)c->nruns * sizeof(int));
-				if (keys[k].at == NULL)
-					goto nomem;
-				memset(keys[k].at, 0xff, (size_t)c->nruns * sizeof(int));
+				keys[k].at = c->at + (size_t)k * nr;
+				memset(keys[k].at, 0xff, nr * sizeof(int));
 				table[h] = k;
-				c->nkeys++;
 			}
 			keys[k].at[r] = i;
 		}
@@ -419,13 +418,15 @@ align(struct cmp *c, const struct sw_opts *o)
 	for (i = c->nshared, k = 0; k < c->nkeys; k++)
 		if (!keys[k].shared)
 			sorted[i++] = keys[k];
-	memcpy(keys, sorted, (size_t)c->nkeys * sizeof(*keys));
-	free(sorted);
+	free(keys);
+	c->keys = sorted;
 	return 0;
 nomem:
 	free(table);
-	if (c->keys == NULL)
-		free(keys);
+	free(keys);
+	free(c->at);
+	c->at = NULL;
+	c->nkeys = c->nshared = 0;
 	return -1;
 }
 
@@ -444,8 +445,7 @@ sw_cmp_release(struct cmp *c)
 
 	for (i = 0; i < c->nruns && c->runs != NULL; i++)
 		free(c->runs[i].pts);
-	for (i = 0; i < c->nkeys; i++)
-		free(c->keys[i].at);
+	free(c->at);
 	free(c->keys);
 	free(c->runs);
 	memset(c, 0, sizeof(*c));
@@ -478,11 +478,16 @@ sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_poi
 	r->pts = calloc((size_t)n + 1, sizeof(*r->pts));
 	if (r->pts == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	for (i = 0; i < n; i++) {
-		struct cmp_point *p = &r->pts[i];
+	for (i = 0, r->npts = 0; i < n; i++) {
+		struct cmp_point *p = &r->pts[r->npts];
 		const struct sw_stats *s = &pts[i].agg;
 		static const char *const status[] = { "ok", "n/a", "error", "interrupted" };
 
+		/* A point this target never reached (the run was stopped on an
+		 * earlier target's turn) is not one of its points. */
+		if (pts[i].method[0] == '\0' || pts[i].writers < 1)
+			continue;
+		r->npts++;
 		snprintf(p->method, sizeof(p->method), "%s", pts[i].method);
 		p->size = pts[i].size;
 		p->writers = pts[i].writers;
@@ -497,7 +502,6 @@ sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_poi
 		p->mb_per_s = s->mb_per_s;
 		p->cpu_us = s->cpu_us_per_txn;
 	}
-	r->npts = n;
 }
 
 /* What run r is called in messages: "TARGET 2 'x'" or "'b.json'". */
@@ -518,7 +522,7 @@ run_name(const struct cmp *c, int r, char *b, size_t len)
 static void
 say_nothing_shared(const struct cmp *c, const struct sw_opts *o)
 {
-	const char *who = c->interleaved ? "sync-write" : "--compare";
+	const char *who = c->interleaved ? "" : "--compare: ";
 	int r, i, empty = 0;
 	char name[600];
 
@@ -532,16 +536,16 @@ say_nothing_shared(const struct cmp *c, const struct sw_opts *o)
 		empty = 1;
 		run_name(c, r, name, sizeof(name));
 		if (c->runs[r].interrupted)
-			diot_warn("%s: %s: the run was interrupted before %s point was "
+			diot_warn("%s%s: the run was interrupted before %s point was "
 			          "measured%s", who, name, c->runs[r].npts ? "any" : "its first",
 			          c->runs[r].npts ? "" : " (it has no point)");
 		else
-			diot_warn("%s: %s has no measured point (%d point%s, none with status "
+			diot_warn("%s%s has no measured point (%d point%s, none with status "
 			          "ok)", who, name, c->runs[r].npts, c->runs[r].npts == 1 ? "" : "s");
 	}
 	if (c->nshared > 0 || empty)
 		return;
-	diot_warn("%s: the runs share no point%s", who, o != NULL && (o->methods_given ||
+	diot_warn("%sthe runs share no point%s", who, o != NULL && (o->methods_given ||
 	          o->sizes_given || o->writers_given) ? " among those -m, -s, -w pick" : "");
 }
 
@@ -580,7 +584,7 @@ sw_cmp_memory(const char *const *texts, const size_t *lens, int n,
 			"input 4", "input 5", "input 6", "input 7", "input 8" };
 
 		rc = sw_cmp_load(&c.runs[i], i < 8 ? names[i] : "input", texts[i], lens[i],
-		                 why, wl);
+		                 0, why, wl);
 	}
 	if (rc == 0 && sw_cmp_prepare(&c, o) < 0) {
 		snprintf(why, wl, "out of memory");

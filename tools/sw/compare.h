@@ -37,11 +37,11 @@ struct cmp_run {
 /* The comparison: the runs, and the points shown (index into each run's
  * pts, -1 where that run lacks it, which only left-out points have). */
 struct cmp_key {
-	char method[32];
+	const char *method;      /* a point's (in a run's pts)      */
 	uint64_t size;
 	int writers;
-	int *at;                 /* [nruns] */
 	int shared;              /* in every run */
+	int *at;                 /* [nruns], in c->at              */
 };
 
 struct cmp {
@@ -50,6 +50,7 @@ struct cmp {
 	int interleaved;         /* measured in one run, point by point     */
 	struct cmp_key *keys;    /* shared first, in the first run's order */
 	int nkeys, nshared;
+	int *at;                 /* the keys' at, side by side              */
 	int quiet;               /* sw_cmp_prepare says nothing (a fuzzer) */
 };
 
@@ -58,6 +59,8 @@ struct cmp {
  * - sw_cmp_load: the run saved in text[0..len) (a document -f json wrote;
  *   file names it in messages and is kept as r->file); 0, or -1 with why
  *   ("'a.json': line 12, column 19: points[0].aggregate.mb_per_s: ...").
+ *   With give_text, text is the caller's malloc()ed copy, freed as soon
+ *   as it is parsed (before the run is built: less memory at the peak).
  * - sw_cmp_from_run: a target's results as a run to compare (file NULL).
  * - sw_cmp_prepare: the names and the alignment (-m, -s, -w of o pick the
  *   points; o NULL: all); says why nothing is shared (unless c->quiet);
@@ -69,7 +72,7 @@ struct cmp {
  *   0, or -1 with why.  Prints nothing, never exits.
  */
 int sw_cmp_load(struct cmp_run *r, const char *file, const char *text, size_t len,
-                char *why, size_t wl);
+                int give_text, char *why, size_t wl);
 void sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run,
                      const struct sw_point *pts, int n);
 int sw_cmp_prepare(struct cmp *c, const struct sw_opts *o);
