@@ -134,7 +134,7 @@ if [ -n "$Q" ] && [ -b "$Q" ]; then
 	sync
 	blockdev --rereadpt "$Q" 2>/dev/null
 	i=0
-	while [ $i -lt 20 ] && ! [ -b "${Q}2" ]; do sleep 0.2; i=$((i + 1)); done
+	while [ $i -lt 300 ] && ! [ -b "${Q}2" ]; do sleep 0.2; i=$((i + 1)); done  # 60 s
 	if [ -b "${Q}1" ] && [ -b "${Q}2" ]; then
 		sum=$(dd if="$Q" bs=1M count=8 iflag=direct 2>/dev/null | md5sum)
 		run 2 "disk and partition as outputs" of="$Q,${Q}2" bs=4096 count=1 --force
@@ -201,7 +201,14 @@ fi
 if mkswap "$TB" >/dev/null 2>&1; then
 	dio-dd of="$T" bs="$B" bpt=8 seek=8192 count=4096 rate=512k --force >/tmp/held.out 2>&1 &
 	ddpid=$!
-	sleep 1
+	# under way: holding the disk $TB (claimed before the sg node is
+	# opened to write), up to 60 s
+	i=0
+	until ls -l "/proc/$ddpid/fd" 2>/dev/null | grep -q -- "-> $TB\$" &&
+	      ls -l "/proc/$ddpid/fd" 2>/dev/null | grep -q -- "-> $T\$"; do
+		i=$((i + 1)); [ $i -lt 600 ] || { bad "dio-dd did not open $TB and $T"; break; }
+		sleep 0.1
+	done
 	if swapon "$TB" 2>/tmp/swapon.err; then
 		bad "swapon $TB succeeded while dio-dd wrote to $T"
 		swapoff "$TB"
@@ -225,7 +232,7 @@ if [ -w "$sdbg/add_host" ] && [ -w "$sdbg/ptype" ]; then
 	echo 1 >"$sdbg/ptype" && echo 1 >"$sdbg/add_host"
 	tape=
 	i=0
-	while [ -z "$tape" ] && [ $i -lt 50 ]; do
+	while [ -z "$tape" ] && [ $i -lt 600 ]; do   # 60 s
 		for n in $(ls /sys/class/scsi_generic); do
 			echo "$old" | grep -qx "$n" || tape=/dev/$n
 		done
