@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/kit/util.h"
 #include "tests/testutil.h"
@@ -311,9 +312,11 @@ START_TEST(test_formatting)
 	diot_csv_field(fp, "a,\"b\"");
 	fputc('|', fp);
 	diot_xml_text(fp, "<a & 'b'>");
+	fputc('|', fp);
+	diot_xml_text(fp, "\xc3\xa9\t\x01\xff");    /* UTF-8, tab; U+FFFD for the rest */
 	fclose(fp);
 	ck_assert_str_eq(mem, "\"a\\\"b\\\\c\\n\\u0001\"|plain|\"a,\"\"b\"\"\"|"
-	                 "&lt;a &amp; &apos;b&apos;&gt;");
+	                 "&lt;a &amp; &apos;b&apos;&gt;|\xc3\xa9\t&#xFFFD;&#xFFFD;");
 	free(mem);
 }
 END_TEST
@@ -366,6 +369,44 @@ START_TEST(test_clocks)
 }
 END_TEST
 
+/* Messages are never cut, and stay one line whatever the names in them. */
+START_TEST(test_messages)
+{
+	static char body[20001], got[20100];
+	char tmpl[] = "/tmp/check_tools.XXXXXX", *v;
+	int fd = mkstemp(tmpl), saved = dup(2);
+	ssize_t n;
+
+	ck_assert_int_ge(fd, 0);
+	unlink(tmpl);
+	memset(body, 'p', sizeof(body) - 1);
+	memcpy(body + sizeof(body) - 8, ": why", 6);    /* the reason at the end */
+	fflush(stderr);
+	ck_assert_int_eq(dup2(fd, 2), 2);
+	diot_warn("%s", body);
+	diot_warn("a '%s' b", "new\nline\t\x01\x7f\xff\xc3\xa9");
+	fflush(stderr);
+	dup2(saved, 2);
+	n = pread(fd, got, sizeof(got) - 1, 0);
+	close(fd);
+	ck_assert_int_gt(n, 0);
+	got[n] = '\0';
+	ck_assert_uint_eq(strlen(diot_prog) + 2 + strlen(body) + 1 +
+	                  strlen(diot_prog) + 2 + strlen("a 'new\\nline\\t\\x01\\x7f\\xff\xc3\xa9' b") + 1,
+	                  (size_t)n);
+	ck_assert(strncmp(got + strlen(diot_prog) + 2, body, strlen(body)) == 0);
+	ck_assert(strstr(got, ": why\n") != NULL);
+	ck_assert(strstr(got, ": a 'new\\nline\\t\\x01\\x7f\\xff\xc3\xa9' b\n") != NULL);
+
+	v = diot_visible("ok \xc3\xa9\r\x1b\xc0\xaf");
+	ck_assert_str_eq(v, "ok \xc3\xa9\\r\\x1b\\xc0\\xaf");
+	free(v);
+	v = diot_visible(NULL);
+	ck_assert_str_eq(v, "");
+	free(v);
+}
+END_TEST
+
 static Suite *
 tools_suite(void)
 {
@@ -380,6 +421,7 @@ tools_suite(void)
 	tcase_add_test(tc, test_formatting);
 	tcase_add_test(tc, test_fit);
 	tcase_add_test(tc, test_clocks);
+	tcase_add_test(tc, test_messages);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -30,9 +30,9 @@
 #define SW_DEFAULT_WARMUP 8
 #define SW_DEFAULT_REGION (64ull << 20)
 #define SW_MAX_SIZE (1ull << 30)
-/* Room for a writer's error or a point's note: two paths of PATH_MAX
- * bytes (the target's, the ack log's) and the reason after them. */
-#define SW_MSG_MAX (2 * PATH_MAX + 512)
+/* Room for a writer's error or a point's note: a path of PATH_MAX bytes
+ * (the writer's file, or the ack log) and the reason after it, whole. */
+#define SW_MSG_MAX (PATH_MAX + 1024)
 
 /* ------------------------------------------------------------ options */
 
