@@ -1,29 +1,48 @@
 /*
- * ack.c -- acknowledgement records to a file or to a listener (ack.h).
+ * ack.c -- acknowledgement records to a file or to a listener, and the
+ * listener (ack.h).
+ *
+ * The listener is one thread and one poll() loop, and nothing in it waits
+ * on a peer: every socket is non-blocking, a connection's input is one
+ * line of room (struct diot_ack_reader), its output a count of '+'
+ * answers owed, and a connection that stops taking its answers is simply
+ * no longer read (its sender's writes then block in its own kernel, not
+ * in the listener) until it takes them or its time runs out.  Only the
+ * log writes block, and those are to a local file.  A record is written
+ * to its run's log before its answer is counted as owed, so whatever
+ * ends the listener (a signal, a log that cannot be written), every
+ * answered record is in the log; the logs are synced on the way out.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/ioctl.h>
 #include <sys/time.h>
 #include <unistd.h>
 
 #include "lib/libdirectio.h"
 #include "tools/kit/ack.h"
+#include "tools/kit/outfile.h"
+#include "tools/kit/util.h"
 
 #ifndef MSG_NOSIGNAL
 # define MSG_NOSIGNAL 0     /* then the tool must ignore SIGPIPE itself */
 #endif
-
-#define ACK_MAX_SENDERS 512
+#ifndef O_CLOEXEC
+# define O_CLOEXEC 0
+#endif
 
 static int
 neg_errno(void)
@@ -147,6 +166,46 @@ connect_to(const char *host, const char *port, char *err, size_t errlen)
 }
 
 int
+diot_ack_open_log(const char *path, int append, char *err, size_t errlen)
+{
+	char why[200];
+	struct stat st;
+	int fd, r;
+
+	/* Refused before the open when it is there already... */
+	if (diot_out_writable(path, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "'%s' %s", path, why);
+		return -EINVAL;
+	}
+	/* ...and a FIFO made in between does not make the open wait. */
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+	          (append ? 0 : O_EXCL), 0644);
+	if (fd < 0) {
+		r = neg_errno();
+		if (r == -EEXIST)
+			snprintf(err, errlen, "'%s' exists: an ack log is one run's record; "
+			         "name a new file", path);
+		else
+			snprintf(err, errlen, "'%s': %s", path, dio_strerror(r));
+		return r;
+	}
+	if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode))) {
+		close(fd);
+		snprintf(err, errlen, "'%s' is neither a regular file nor a character "
+		         "device", path);
+		return -EINVAL;
+	}
+	/* Writes to it wait as they should (a terminal, say). */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		r = neg_errno();
+		close(fd);
+		snprintf(err, errlen, "'%s': %s", path, dio_strerror(r));
+		return r;
+	}
+	return fd;
+}
+
+int
 diot_ack_open(struct diot_ack *a, const char *spec, char *err, size_t errlen)
 {
 	int r;
@@ -174,26 +233,81 @@ diot_ack_open(struct diot_ack *a, const char *spec, char *err, size_t errlen)
 		snprintf(err, errlen, "'%s': path too long", spec);
 		return -ENAMETOOLONG;
 	}
-	a->fd = open(spec, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, 0644);
-	if (a->fd < 0) {
-		r = neg_errno();
-		if (r == -EEXIST)
-			snprintf(err, errlen, "'%s' exists: an ack log is one run's record; "
-			         "name a new file", spec);
-		else
-			snprintf(err, errlen, "'%s': %s", spec, dio_strerror(r));
+	r = diot_ack_open_log(spec, 0, err, errlen);
+	if (r < 0)
 		return r;
-	}
+	a->fd = r;
 	a->kind = DIOT_ACK_FILE;
 	a->created = 1;
 	snprintf(a->path, sizeof(a->path), "%s", spec);
 	return 0;
 }
 
+/* Receive one byte; the socket's time limit applies. */
+static int
+recv_byte(int fd, char *c)
+{
+	ssize_t r;
+
+	while ((r = recv(fd, c, 1, 0)) < 0 && errno == EINTR)
+		;
+	if (r == 0)
+		return -ECONNRESET;
+	if (r < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK ? -ETIMEDOUT : neg_errno();
+	return 0;
+}
+
+static int write_all(int fd, const char *p, size_t n, int sock);
+
+/* Say a's run on its connection and take the listener's answer. */
+static int
+hello(const struct diot_ack *a, char *err, size_t errlen)
+{
+	char line[64], why[160];
+	size_t k = 0;
+	int n, r;
+	char c;
+
+	n = snprintf(line, sizeof(line), "H %d %llx\n", DIOT_ACK_WIRE,
+	             (unsigned long long)a->run);
+	r = write_all(a->fd, line, (size_t)n, 1);
+	if (r == 0)
+		r = recv_byte(a->fd, &c);
+	if (r == 0 && c == '+')
+		return 0;
+	if (r == 0 && c == '-') {
+		/* Its reason, to the newline (cut short if it is long). */
+		while (k + 1 < sizeof(why) && recv_byte(a->fd, &why[k]) == 0 && why[k] != '\n')
+			if (why[k] >= ' ' && why[k] < 127)
+				k++;
+		why[k] = '\0';
+		snprintf(err, errlen, "the listener at %s port %s refused the run: %s",
+		         a->host, a->port, k ? why : "no reason given");
+		return -ECONNREFUSED;
+	}
+	if (r == 0)
+		r = -EPROTO;
+	snprintf(err, errlen, "the listener at %s port %s did not take the run's hello: %s%s",
+	         a->host, a->port, dio_strerror(r), r == -ECONNRESET ? " (a listener "
+	         "older than this sender? Both need the same sync-write)" : "");
+	return r;
+}
+
+int
+diot_ack_set_run(struct diot_ack *a, uint64_t run, char *err, size_t errlen)
+{
+	a->run = run;
+	a->has_run = 1;
+	if (a->kind != DIOT_ACK_TCP || a->fd < 0)
+		return 0;
+	return hello(a, err, errlen);
+}
+
 int
 diot_ack_reconnect(struct diot_ack *a, char *err, size_t errlen)
 {
-	int fd;
+	int fd, r;
 
 	if (a->kind != DIOT_ACK_TCP)
 		return 0;
@@ -201,7 +315,16 @@ diot_ack_reconnect(struct diot_ack *a, char *err, size_t errlen)
 	if (fd < 0)
 		return fd;
 	a->fd = fd;
-	return diot_ack_set_answer_time(a, a->answer_s);
+	r = diot_ack_set_answer_time(a, a->answer_s);
+	if (r == 0 && a->has_run)
+		r = hello(a, err, errlen);
+	else if (r < 0)
+		snprintf(err, errlen, "the connection to the listener: %s", dio_strerror(r));
+	if (r < 0) {
+		close(fd);
+		a->fd = -1;
+	}
+	return r;
 }
 
 int
@@ -288,6 +411,252 @@ diot_ack_close(struct diot_ack *a)
 	a->kind = DIOT_ACK_NONE;
 }
 
+/* ------------------------------------------------------- record reader */
+
+/* A cursor over one line, its newline excluded. */
+struct cur {
+	const char *p, *end;
+};
+
+static int
+lit(struct cur *c, const char *s)
+{
+	size_t n = strlen(s);
+
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0)
+		return 0;
+	c->p += n;
+	return 1;
+}
+
+/* One of two words, then a space. */
+static int
+word2(struct cur *c, const char *a, const char *b)
+{
+	struct cur k = *c;
+
+	if (lit(&k, a) && lit(&k, " ")) {
+		*c = k;
+		return 1;
+	}
+	k = *c;
+	if (lit(&k, b) && lit(&k, " ")) {
+		*c = k;
+		return 1;
+	}
+	return 0;
+}
+
+/* A decimal number as printf writes it: no sign, no leading zero, at
+ * most max; followed by a space (consumed) or the end (last). */
+static int
+dec(struct cur *c, uint64_t max, int last)
+{
+	uint64_t v = 0;
+	const char *s = c->p;
+
+	if (s == c->end || *s < '0' || *s > '9')
+		return 0;
+	if (*s == '0' && s + 1 < c->end && s[1] >= '0' && s[1] <= '9')
+		return 0;
+	for (; s < c->end && *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (max - d) / 10)
+			return 0;
+		v = v * 10 + d;
+	}
+	c->p = s;
+	return last ? c->p == c->end : lit(c, " ");
+}
+
+/* A run id: 1 to 16 hex digits, lower case. */
+static int
+hex(struct cur *c, uint64_t *v)
+{
+	const char *s = c->p;
+	int n = 0;
+
+	*v = 0;
+	for (; s < c->end && ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')); s++) {
+		if (++n > 16)
+			return 0;
+		*v = (*v << 4) | (uint64_t)(*s <= '9' ? *s - '0' : *s - 'a' + 10);
+	}
+	c->p = s;
+	return n > 0;
+}
+
+/* A method's name, then a space. */
+static int
+method(struct cur *c)
+{
+	const char *s = c->p;
+
+	while (s < c->end && s - c->p < 64 && ((*s >= 'a' && *s <= 'z') ||
+	       (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' ||
+	       *s == '+' || *s == '.' || *s == '-'))
+		s++;
+	if (s == c->p || s - c->p > 63)
+		return 0;
+	c->p = s;
+	return lit(c, " ");
+}
+
+/* One line of len bytes, '\n' last and nowhere else, no NUL: its cursor. */
+static int
+one_line(const char *line, size_t len, struct cur *c)
+{
+	if (len < 2 || len > DIOT_ACK_LINE_MAX || line[len - 1] != '\n' ||
+	    memchr(line, '\n', len - 1) != NULL || memchr(line, '\0', len) != NULL)
+		return 0;
+	c->p = line;
+	c->end = line + len - 1;
+	return 1;
+}
+
+int
+diot_ack_record_check(const char *line, size_t len, uint64_t *run)
+{
+	const uint64_t u64 = UINT64_MAX, i32 = INT_MAX;
+	struct cur c;
+	uint64_t rid;
+
+	if (!one_line(line, len, &c))
+		return 0;
+	switch (line[0]) {
+	case '#':
+		return lit(&c, "# sync-write ack-log 1") && c.p == c.end;
+	case 'R':
+		if (!(lit(&c, "R ") && hex(&c, &rid) && lit(&c, " ") &&
+		      word2(&c, "shared", "separate") && word2(&c, "0", "1") &&
+		      dec(&c, u64, 0) && c.p < c.end))   /* PATH: the rest */
+			return 0;
+		if (run != NULL)
+			*run = rid;
+		return 1;
+	case 'T':                       /* BIRTH: newer senders' */
+		if (!(lit(&c, "T ") && word2(&c, "file", "device") && dec(&c, u64, 0)))
+			return 0;
+		if (memchr(c.p, ' ', (size_t)(c.end - c.p)) == NULL)
+			return dec(&c, u64, 1);
+		return dec(&c, u64, 0) && dec(&c, u64, 1);
+	case 'P':
+		return lit(&c, "P ") && dec(&c, i32, 0) && method(&c) && dec(&c, u64, 0) &&
+		       dec(&c, i32, 0) && dec(&c, u64, 1);
+	case 'I':
+	case 'A':
+		c.p++;
+		return lit(&c, " ") && dec(&c, i32, 0) && dec(&c, u64, 0) && dec(&c, u64, 1);
+	case 'E':
+		return len == 2;
+	default:
+		return 0;
+	}
+}
+
+int
+diot_ack_hello_check(const char *line, size_t len, uint64_t *run)
+{
+	struct cur c;
+	char v[16];
+
+	snprintf(v, sizeof(v), "H %d ", DIOT_ACK_WIRE);
+	return one_line(line, len, &c) && lit(&c, v) && hex(&c, run) && c.p == c.end;
+}
+
+const char *
+diot_ack_bad_name(int why)
+{
+	switch (why) {
+	case DIOT_ACK_BAD_LONG: return "a line longer than the longest record";
+	case DIOT_ACK_BAD_NUL: return "a NUL byte in a line";
+	case DIOT_ACK_BAD_RECORD: return "a line that is not a record";
+	case DIOT_ACK_BAD_HELLO: return "no hello first (a sender older than this "
+	                                "listener?), or a second hello";
+	case DIOT_ACK_BAD_RUN: return "an R record of another run than its hello's";
+	default: return "?";
+	}
+}
+
+void
+diot_ack_reader_init(struct diot_ack_reader *rd)
+{
+	rd->hello = rd->bad = 0;
+	rd->run = 0;
+	rd->start = rd->used = 0;
+}
+
+char *
+diot_ack_reader_room(struct diot_ack_reader *rd, size_t *room)
+{
+	if (rd->start > 0) {
+		memmove(rd->buf, rd->buf + rd->start, rd->used - rd->start);
+		rd->used -= rd->start;
+		rd->start = 0;
+	}
+	*room = rd->bad ? 0 : sizeof(rd->buf) - rd->used;
+	return rd->buf + rd->used;
+}
+
+void
+diot_ack_reader_add(struct diot_ack_reader *rd, size_t n)
+{
+	rd->used += n;
+}
+
+size_t
+diot_ack_reader_put(struct diot_ack_reader *rd, const void *p, size_t n)
+{
+	size_t room;
+	char *to = diot_ack_reader_room(rd, &room);
+
+	if (n > room)
+		n = room;
+	if (n)
+		memcpy(to, p, n);
+	rd->used += n;
+	return n;
+}
+
+int
+diot_ack_reader_next(struct diot_ack_reader *rd, const char **line, size_t *len)
+{
+	const char *p = rd->buf + rd->start, *nl;
+	size_t n = rd->used - rd->start;
+	uint64_t run = 0;
+
+	if (rd->bad)
+		return rd->bad;
+	nl = memchr(p, '\n', n);
+	if (nl == NULL)
+		/* No newline in a full buffer: longer than any record. */
+		return n >= sizeof(rd->buf) ? (rd->bad = DIOT_ACK_BAD_LONG) : DIOT_ACK_MORE;
+	n = (size_t)(nl - p) + 1;
+	if (memchr(p, '\0', n) != NULL)
+		return rd->bad = DIOT_ACK_BAD_NUL;
+	if (!rd->hello) {
+		if (!diot_ack_hello_check(p, n, &run))
+			return rd->bad = DIOT_ACK_BAD_HELLO;
+		rd->hello = 1;
+		rd->run = run;
+		rd->start += n;
+		*line = p;
+		*len = n;
+		return DIOT_ACK_HELLO;
+	}
+	if (p[0] == 'H')
+		return rd->bad = DIOT_ACK_BAD_HELLO;
+	if (!diot_ack_record_check(p, n, &run))
+		return rd->bad = DIOT_ACK_BAD_RECORD;
+	if (p[0] == 'R' && run != rd->run)
+		return rd->bad = DIOT_ACK_BAD_RUN;
+	rd->start += n;
+	*line = p;
+	*len = n;
+	return DIOT_ACK_RECORD;
+}
+
 /* ------------------------------------------------------------ listener */
 
 int
@@ -315,124 +684,494 @@ diot_ack_listen(const char *spec, int *port, char *err, size_t errlen)
 	return fd;
 }
 
-struct sender {
-	int fd;
-	size_t used;
-	char buf[DIOT_ACK_LINE_MAX];
+#define OWED_MAX 4096           /* answers owed before reading stops      */
+#define ACCEPTS_PER_ROUND 64
+
+/* A run as the listener keeps it (its public part is in the stats). */
+struct srun {
+	int fd;                 /* its log; -1 until its first record      */
+	off_t size;             /* its own log's length: a failed write is
+	                         * cut back to it                          */
+	int conns;              /* open connections that said its hello    */
+	char *path;             /* its own log's name (malloc'd)           */
 };
 
-/* Write the complete lines in s's buffer to the log and answer each.
- * Returns 0, -1 to drop the sender, or -errno for a log write error. */
-static int
-take_lines(struct sender *s, int logfd, struct diot_ack_stats *st)
-{
-	char *nl, *p = s->buf;
-	size_t n;
-	int r;
+struct sconn {
+	int fd;
+	int run;                /* index of its run; -1 before the hello   */
+	uint64_t owed;          /* '+' answers logged, not yet sent        */
+	uint64_t t_open;        /* accepted (the hello's deadline)         */
+	uint64_t t_stall;       /* since when answers are not taken        */
+	uint64_t t_part;        /* since when a line is unfinished         */
+	int backlog;            /* complete lines left in rd: owed too many */
+	const char *refusal;    /* a hello refused: say why, then close    */
+	struct diot_ack_reader rd;
+};
 
-	while ((nl = memchr(p, '\n', s->used - (size_t)(p - s->buf))) != NULL) {
-		n = (size_t)(nl - p) + 1;
-		if (memchr(p, '\0', n) != NULL)
-			return -1;
-		r = write_all(logfd, p, n, 0);
-		if (r < 0)
-			return r;
-		st->records++;
-		if (write_all(s->fd, "+", 1, 1) < 0)
-			return -1;
-		p += n;
+struct server {
+	const struct diot_ack_serve_cfg *cfg;
+	struct diot_ack_stats *st;
+	struct srun runs[DIOT_ACK_MAX_RUNS];
+	struct sconn **conn;
+	int n, max;
+	int first_taken;        /* logfd is a run's                        */
+	int first_regular;      /* logfd is a regular file: runs after the
+	                         * first get their own logs next to it     */
+	off_t first_size;
+	uint64_t hello_ns, stall_ns;
+	unsigned said;          /* bad-line reasons already noted          */
+	char *err;
+	size_t errlen;
+};
+
+static void DIOT_PRINTF(2, 3)
+note(struct server *S, const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+
+	if (S->cfg->note == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	S->cfg->note(S->cfg->note_arg, msg);
+}
+
+static const char *
+log_name(const struct server *S, int run)
+{
+	if (S->st->runs[run].log == 1)
+		return S->runs[run].path;
+	return S->cfg->logpath ? S->cfg->logpath : "standard output";
+}
+
+/* Close connection i; cut (abort): at once, with a reset, whatever its
+ * kernel still holds (a peer that does not read would never see a FIN
+ * queued behind the answers it does not take). */
+static void
+conn_close(struct server *S, int i, int cut)
+{
+	struct sconn *c = S->conn[i];
+	struct linger lg = { 1, 0 };
+
+	if (cut)
+		setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+
+	if (c->run >= 0)
+		S->runs[c->run].conns--;
+	close(c->fd);
+	free(c);
+	S->conn[i] = S->conn[--S->n];
+}
+
+/* The run of a hello: found or added; -1 and *why when refused. */
+static int
+run_of(struct server *S, uint64_t id, const char **why)
+{
+	struct diot_ack_stats *st = S->st;
+	int i;
+
+	for (i = 0; i < st->nruns; i++)
+		if (st->runs[i].id == id)
+			return i;
+	if (!S->first_regular && S->first_taken) {
+		*why = "this listener logs one run (its log is not a regular file) "
+		       "and has one already";
+		return -1;
 	}
-	n = s->used - (size_t)(p - s->buf);
-	memmove(s->buf, p, n);
-	s->used = n;
-	return n == sizeof(s->buf) ? -1 : 0;   /* a full buffer without a newline */
+	if (st->nruns == DIOT_ACK_MAX_RUNS) {
+		*why = "this listener has taken as many runs as it can";
+		return -1;
+	}
+	memset(&st->runs[i], 0, sizeof(st->runs[i]));
+	st->runs[i].id = id;
+	st->runs[i].log = -1;
+	S->runs[i].fd = -1;
+	S->runs[i].path = NULL;
+	S->runs[i].conns = 0;
+	st->nruns++;
+	return i;
+}
+
+/* A run's first record: its log.  0, or -errno with a note said. */
+static int
+run_log(struct server *S, int r)
+{
+	struct diot_ack_run *R = &S->st->runs[r];
+	struct srun *sr = &S->runs[r];
+	const char *base = S->cfg->logpath;
+	size_t n;
+	int fd;
+
+	if (!S->first_taken) {
+		S->first_taken = 1;
+		R->log = 0;
+		sr->fd = S->cfg->logfd;
+		return 0;
+	}
+	if (!S->first_regular) {
+		note(S, "run %llx: refused: the log is not a regular file and holds another "
+		     "run's records", (unsigned long long)R->id);
+		return -EBUSY;
+	}
+	n = strlen(base) + 18;
+	sr->path = malloc(n);
+	if (sr->path == NULL)
+		return -ENOMEM;
+	snprintf(sr->path, n, "%s.%llx", base, (unsigned long long)R->id);
+	fd = open(sr->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOCTTY | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		int e = neg_errno();
+
+		note(S, "run %llx: refused: cannot create its log '%s': %s",
+		     (unsigned long long)R->id, sr->path, dio_strerror(e));
+		free(sr->path);
+		sr->path = NULL;
+		return e;
+	}
+	sr->fd = fd;
+	sr->size = 0;
+	R->log = 1;
+	note(S, "run %llx: another run's records are in '%s'; this run's go to '%s'",
+	     (unsigned long long)R->id, base, sr->path);
+	return 0;
+}
+
+/* Write a record to run r's log.  0, or -errno (the log is left as it
+ * was where it is a file: a record written in part is cut off again). */
+static int
+log_record(struct server *S, int r, const char *line, size_t len)
+{
+	struct srun *sr = &S->runs[r];
+	int own = S->st->runs[r].log == 1;
+	off_t *size = own ? &sr->size : &S->first_size;
+	int e;
+
+	e = write_all(sr->fd, line, len, 0);
+	if (e < 0) {
+		if ((own || S->first_regular) && ftruncate(sr->fd, *size) != 0)
+			e = neg_errno();
+		snprintf(S->err, S->errlen, "writing the log '%s': %s", log_name(S, r),
+		         dio_strerror(e));
+		return e;
+	}
+	*size += (off_t)len;
+	S->st->records++;
+	S->st->runs[r].records++;
+	if (len == 2 && line[0] == 'E')
+		S->st->runs[r].ended = 1;
+	return 0;
+}
+
+/* Send what c is owed, never waiting.  0, or -1: the connection broke. */
+static int
+flush_answers(struct sconn *c)
+{
+	char plus[256];
+	ssize_t w;
+
+	memset(plus, '+', sizeof(plus));
+	while (c->owed > 0) {
+		w = send(c->fd, plus, c->owed < sizeof(plus) ? (size_t)c->owed : sizeof(plus),
+		         MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (w <= 0)
+			return -1;
+		c->owed -= (uint64_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Answers sent but not taken by c's peer, in this machine's kernel: the
+ * socket's send queue where the system says (Linux: TIOCOUTQ, which is
+ * SIOCOUTQ on a socket; the BSDs: FIONWRITE), else 0.  Without it, a peer
+ * that stops reading is seen only once the kernel's buffer is full and
+ * answers wait here.
+ */
+static int
+answers_in_kernel(int fd)
+{
+	int n = 0;
+
+#if defined(__linux__) && defined(TIOCOUTQ)
+	if (ioctl(fd, TIOCOUTQ, &n) != 0)
+		n = 0;
+#elif defined(FIONWRITE)
+	if (ioctl(fd, FIONWRITE, &n) != 0)
+		n = 0;
+#else
+	(void)fd;
+#endif
+	return n;
+}
+
+/* Are c's answers waiting, here or in the kernel, since more than limit?
+ * Only all taken ends the wait: a peer that takes a byte now and then is
+ * no reader. */
+static int
+stalled(struct sconn *c, uint64_t now, uint64_t limit)
+{
+	if (c->owed == 0 && answers_in_kernel(c->fd) == 0) {
+		c->t_stall = 0;
+		return 0;
+	}
+	if (c->t_stall == 0)
+		c->t_stall = now;
+	return now - c->t_stall > limit;
+}
+
+/* Read what c sent (when readable), log its records, count its answers
+ * (up to OWED_MAX owed: the lines after wait in rd, its backlog).  0 to
+ * keep it, 1 to close it (gone), 2 to cut it, -errno when a log could not
+ * be written. */
+static int
+take_input(struct server *S, struct sconn *c, int readable, uint64_t now)
+{
+	struct diot_ack_stats *st = S->st;
+	const char *line;
+	size_t room, len;
+	char *to;
+	ssize_t got;
+	int k, e;
+
+	to = diot_ack_reader_room(&c->rd, &room);
+	if (readable && room > 0) {
+		got = recv(c->fd, to, room, MSG_DONTWAIT);
+		if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (got <= 0) {
+			/* Gone; an unfinished last line was never answered. */
+			st->stray += c->run < 0;
+			return 1;
+		}
+		diot_ack_reader_add(&c->rd, (size_t)got);
+	}
+	while ((k = diot_ack_reader_next(&c->rd, &line, &len)) > 0) {
+		if (k == DIOT_ACK_HELLO) {
+			const char *why = NULL;
+
+			c->run = run_of(S, c->rd.run, &why);
+			if (c->run < 0) {
+				st->refused++;
+				c->refusal = why;
+				return 0;
+			}
+			S->runs[c->run].conns++;
+		} else {
+			if (S->runs[c->run].fd < 0 && run_log(S, c->run) < 0) {
+				st->refused++;
+				return 2;
+			}
+			if ((e = log_record(S, c->run, line, len)) < 0)
+				return e;
+		}
+		c->owed++;
+		if (c->owed >= OWED_MAX)
+			break;
+	}
+	c->backlog = k > 0;
+	if (k < 0) {
+		st->bad++;
+		if (!(S->said & (1u << -k))) {
+			S->said |= 1u << -k;
+			note(S, "a connection was cut for %s (so is every other such "
+			     "connection; the summary counts them)", diot_ack_bad_name(k));
+		}
+		return 2;
+	}
+	if (k == DIOT_ACK_MORE)
+		c->t_part = c->rd.used > c->rd.start ? (c->t_part ? c->t_part : now) : 0;
+	return 0;
+}
+
+/* Send a refused hello its reason (it is closed then). */
+static void
+refuse(struct sconn *c)
+{
+	char msg[200];
+	int n = snprintf(msg, sizeof(msg), "-%s\n", c->refusal);
+
+	if (send(c->fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+		/* Nothing more to do: the sender sees the connection end. */
+	}
 }
 
 static void
-drop(struct sender **tab, int *n, int i)
+accept_new(struct server *S, uint64_t now)
 {
-	close(tab[i]->fd);
-	free(tab[i]);
-	tab[i] = tab[--*n];
+	int k, fd, one = 1, sndbuf = 8192;
+	struct sconn *c;
+
+	for (k = 0; k < ACCEPTS_PER_ROUND; k++) {
+		fd = accept(S->cfg->lfd, NULL, NULL);
+		if (fd < 0)
+			return;         /* EAGAIN: none left; anything else: next round */
+		S->st->connections++;
+		c = S->n < S->max ? malloc(sizeof(*c)) : NULL;
+		if (c == NULL || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) {
+			S->st->refused++;
+			close(fd);
+			free(c);
+			continue;
+		}
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		/* Answers are a byte each and a sender waits for each: a small
+		 * kernel buffer bounds what one that never reads holds there. */
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+		c->fd = fd;
+		c->run = -1;
+		c->owed = 0;
+		c->t_open = now;
+		c->t_stall = c->t_part = 0;
+		c->backlog = 0;
+		c->refusal = NULL;
+		diot_ack_reader_init(&c->rd);
+		S->conn[S->n++] = c;
+	}
+}
+
+/* Sync the logs (and close the runs' own).  0 or the first -errno. */
+static int
+sync_logs(struct server *S)
+{
+	int i, r = 0;
+
+	if (S->first_taken && fsync(S->cfg->logfd) != 0 && errno != EINVAL &&
+	    errno != EROFS) {
+		r = neg_errno();
+		snprintf(S->err, S->errlen, "syncing the log '%s': %s",
+		         S->cfg->logpath ? S->cfg->logpath : "standard output",
+		         dio_strerror(r));
+	}
+	for (i = 0; i < S->st->nruns; i++) {
+		struct srun *sr = &S->runs[i];
+
+		if (S->st->runs[i].log == 1 && (fsync(sr->fd) != 0 || close(sr->fd) != 0) &&
+		    r == 0) {
+			r = neg_errno();
+			snprintf(S->err, S->errlen, "syncing the log '%s': %s", sr->path,
+			         dio_strerror(r));
+		}
+		free(sr->path);
+		sr->path = NULL;
+	}
+	return r;
 }
 
 int
-diot_ack_serve(int lfd, int logfd, const volatile sig_atomic_t *stop,
+diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t *stop,
                struct diot_ack_stats *stp, char *err, size_t errlen)
 {
-	struct sender **tab = calloc(ACK_MAX_SENDERS, sizeof(*tab));
-	struct pollfd pfd[ACK_MAX_SENDERS + 1];
-	struct diot_ack_stats dummy;
-	struct diot_ack_stats *st = stp ? stp : &dummy;
-	int n = 0, i, r, ret = 0;
-	ssize_t got;
+	static struct diot_ack_stats dummy;
+	struct server S;
+	struct pollfd *pfd;
+	struct stat lst;
+	uint64_t now;
+	int i, r, ret = 0;
 
-	memset(st, 0, sizeof(*st));
-	if (tab == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+	memset(&S, 0, sizeof(S));
+	S.cfg = cfg;
+	S.st = stp ? stp : &dummy;
+	memset(S.st, 0, sizeof(*S.st));
+	S.err = err;
+	S.errlen = errlen;
+	S.max = cfg->max_conns > 0 ? cfg->max_conns : DIOT_ACK_MAX_CONNS;
+	S.hello_ns = (uint64_t)(cfg->hello_s > 0 ? cfg->hello_s : DIOT_ACK_HELLO_S) *
+	             1000000000u;
+	S.stall_ns = (uint64_t)(cfg->stall_s > 0 ? cfg->stall_s : DIOT_ACK_STALL_S) *
+	             1000000000u;
+	if (cfg->logpath != NULL && fstat(cfg->logfd, &lst) == 0 && S_ISREG(lst.st_mode)) {
+		S.first_regular = 1;
+		S.first_size = lst.st_size;
 	}
-	while (!(stop != NULL && *stop) && !(st->connections > 0 && n == 0)) {
-		pfd[0].fd = lfd;
-		pfd[0].events = n < ACK_MAX_SENDERS ? POLLIN : 0;
-		for (i = 0; i < n; i++) {
-			pfd[i + 1].fd = tab[i]->fd;
-			pfd[i + 1].events = POLLIN;
+	S.conn = calloc((size_t)S.max, sizeof(*S.conn));
+	pfd = calloc((size_t)S.max + 1, sizeof(*pfd));
+	if (S.conn == NULL || pfd == NULL) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (fcntl(cfg->lfd, F_SETFL, fcntl(cfg->lfd, F_GETFL) | O_NONBLOCK) != 0) {
+		ret = neg_errno();
+		snprintf(err, errlen, "the listening socket: %s", dio_strerror(ret));
+		goto out;
+	}
+	/* Until a run has logged a record and nothing is left open. */
+	while (!(stop != NULL && *stop) && !(S.first_taken && S.n == 0)) {
+		int wait = 200;
+
+		pfd[0].fd = cfg->lfd;
+		pfd[0].events = POLLIN;
+		for (i = 0; i < S.n; i++) {
+			struct sconn *c = S.conn[i];
+
+			if (c->backlog && c->owed < OWED_MAX)
+				wait = 0;       /* lines to take without reading */
+			pfd[i + 1].fd = c->fd;
+			/* One that is owed too many answers is not read. */
+			pfd[i + 1].events = (short)((c->owed < OWED_MAX ? POLLIN : 0) |
+			                            (c->owed > 0 ? POLLOUT : 0));
+			pfd[i + 1].revents = 0;
 		}
-		r = poll(pfd, (nfds_t)n + 1, 200);
+		r = poll(pfd, (nfds_t)S.n + 1, wait);
 		if (r < 0 && errno != EINTR) {
 			ret = neg_errno();
 			snprintf(err, errlen, "poll: %s", dio_strerror(ret));
 			break;
 		}
-		if (r <= 0)
-			continue;
-		for (i = n - 1; i >= 0; i--) {
-			struct sender *s = tab[i];
+		now = diot_now_ns();
+		/* Backwards: conn_close() moves the last one into i's place. */
+		for (i = S.n - 1; r >= 0 && i >= 0; i--) {
+			struct sconn *c = S.conn[i];
+			short ev = pfd[i + 1].revents;
+			int gone = 0;
 
-			if (pfd[i + 1].revents == 0)
-				continue;
-			got = read(s->fd, s->buf + s->used, sizeof(s->buf) - s->used);
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got <= 0) {     /* gone; a torn last line was never answered */
-				drop(tab, &n, i);
-				continue;
-			}
-			s->used += (size_t)got;
-			r = take_lines(s, logfd, st);
-			if (r < -1) {
-				ret = r;
-				snprintf(err, errlen, "writing the log: %s", dio_strerror(r));
+			if (c->owed < OWED_MAX && ((ev & (POLLIN | POLLHUP | POLLERR)) || c->backlog))
+				gone = take_input(&S, c, (ev & (POLLIN | POLLHUP | POLLERR)) != 0,
+				                  now);
+			else if (ev & (POLLHUP | POLLERR))
+				gone = 1;
+			if (gone < 0) {
+				ret = gone;
 				goto out;
 			}
-			if (r < 0) {
-				st->dropped++;
-				drop(tab, &n, i);
+			if (!gone && c->refusal != NULL) {
+				refuse(c);
+				gone = 1;
 			}
+			if (!gone && c->owed > 0 && flush_answers(c) < 0)
+				gone = 2;
+			if (gone)
+				conn_close(&S, i, gone == 2);
 		}
-		if (pfd[0].revents & POLLIN) {
-			int fd = accept(lfd, NULL, NULL), one = 1;
-			struct sender *s;
+		/* Time limits. */
+		for (i = S.n - 1; i >= 0; i--) {
+			struct sconn *c = S.conn[i];
 
-			if (fd < 0)
-				continue;
-			s = malloc(sizeof(*s));
-			if (s == NULL) {
-				close(fd);
-				st->dropped++;
-				continue;
+			if (c->run < 0 && now - c->t_open > S.hello_ns) {
+				S.st->stray++;
+				conn_close(&S, i, 1);
+			} else if (stalled(c, now, S.stall_ns) ||
+			           (c->t_part && now - c->t_part > S.stall_ns)) {
+				S.st->slow++;
+				conn_close(&S, i, 1);
 			}
-			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-			s->fd = fd;
-			s->used = 0;
-			tab[n++] = s;
-			st->connections++;
 		}
+		if (r > 0 && (pfd[0].revents & POLLIN))
+			accept_new(&S, now);
 	}
 out:
-	while (n > 0)
-		drop(tab, &n, n - 1);
-	free(tab);
+	while (S.n > 0)
+		conn_close(&S, S.n - 1, 0);
+	r = sync_logs(&S);
+	if (ret == 0)
+		ret = r;
+	free(S.conn);
+	free(pfd);
 	return ret;
 }

@@ -11,16 +11,24 @@
  * process needs a connection of its own (diot_ack_reconnect() after
  * fork()), since answers cannot be told apart on a shared one.
  *
- * The wire: the sender writes lines of at most DIOT_ACK_LINE_MAX bytes;
- * the listener answers each complete line with the one byte '+' after
- * write() to its log returned.  A line that is too long, or contains a
- * NUL byte, ends that connection (the sender then gets an error).  A
- * listener that holds a record unanswered for answer_s seconds (a hung or
- * stopped listener, a network that went silent) fails the send with
- * -ETIMEDOUT rather than stopping the run for ever.
+ * The wire (version 1).  Each connection first says which run it belongs
+ * to, with the hello line "H 1 RUNID\n" (RUNID: the run's id in lower-case
+ * hex, as in its R record); diot_ack_set_run() sends it and every
+ * connection diot_ack_reconnect() makes from the handle sends it again.
+ * Then the sender writes records, lines of at most DIOT_ACK_LINE_MAX
+ * bytes.  The listener answers the hello, and each record once write()
+ * to that run's log returned, with the one byte '+'; it refuses a hello
+ * with '-', a reason and '\n', then closes.  Only the lines sync-write
+ * writes are records, checked strictly (diot_ack_record_check()); any
+ * other line -- too long, a NUL byte, a record before the hello, an R
+ * record naming another run -- ends that connection unanswered and is
+ * never logged (the sender then gets an error).  A listener that holds a
+ * record unanswered for answer_s seconds (a hung or stopped listener, a
+ * network that went silent) fails the send with -ETIMEDOUT rather than
+ * stopping the run for ever.
  *
  * Functions return 0 (or a descriptor) on success, -errno on failure,
- * with a message in err where they take one.
+ * with a message in err where they take one.  Nothing here prints.
  */
 #ifndef DIOT_ACK_H
 #define DIOT_ACK_H
@@ -31,6 +39,7 @@
 
 #define DIOT_ACK_LINE_MAX 4352
 #define DIOT_ACK_ANSWER_S 30    /* default time a listener has to answer */
+#define DIOT_ACK_WIRE 1         /* the hello's version                   */
 
 enum diot_ack_kind { DIOT_ACK_NONE = 0, DIOT_ACK_FILE, DIOT_ACK_STDOUT, DIOT_ACK_TCP };
 
@@ -39,6 +48,8 @@ struct diot_ack {
 	int fd;                 /* file, standard output, or the socket    */
 	int created;            /* DIOT_ACK_FILE: this run created it      */
 	int answer_s;           /* DIOT_ACK_TCP: limit on an answer, s     */
+	int has_run;            /* DIOT_ACK_TCP: run set, hello sent on    */
+	uint64_t run;           /*   every connection                      */
 	char host[256];         /* DIOT_ACK_TCP: where the listener is     */
 	char port[32];
 	char path[4096];        /* DIOT_ACK_FILE: the log's path           */
@@ -55,10 +66,29 @@ int diot_ack_is_tcp(const char *spec);
  */
 int diot_ack_open(struct diot_ack *a, const char *spec, char *err, size_t errlen);
 
+/*
+ * Open path as an ack log for writing, never waiting: created exclusively
+ * (append 0), or also an existing one appended to (append 1).  An
+ * existing log must be a regular file or a character device (/dev/null):
+ * a FIFO (opening it would wait for a reader), a directory, a socket or a
+ * block device is refused with the reason.  Returns the descriptor or
+ * -errno (-EEXIST: it exists and append is 0) with the reason in err.
+ */
+int diot_ack_open_log(const char *path, int append, char *err, size_t errlen);
+
+/*
+ * The run a's records belong to.  On a listener connection this says so
+ * now (the hello) and waits for the answer; every connection
+ * diot_ack_reconnect() makes from a says it too.  A listener that refuses
+ * the run gives -ECONNREFUSED with its reason in err.  For the other
+ * kinds it only notes the run.
+ */
+int diot_ack_set_run(struct diot_ack *a, uint64_t run, char *err, size_t errlen);
+
 /* In a writer thread or process: a connection of its own to the same
- * listener, in a's copy of the handle (the descriptor it had, the
- * parent's, is left open for the parent); 0 for the other kinds, which
- * share the descriptor. */
+ * listener (saying the run, if set), in a's copy of the handle (the
+ * descriptor it had, the parent's, is left open for the parent); 0 for
+ * the other kinds, which share the descriptor. */
 int diot_ack_reconnect(struct diot_ack *a, char *err, size_t errlen);
 
 /* The time a listener has to answer each record on a's connection (and
@@ -73,22 +103,144 @@ int diot_ack_send(const struct diot_ack *a, const char *line, size_t len);
 /* Close; a created file is kept (it is the run's record). */
 void diot_ack_close(struct diot_ack *a);
 
+/* ------------------------------------------------------ the record reader */
+
 /*
- * The listener.  diot_ack_listen() binds "[HOST:]PORT" (PORT 0: any free
- * port; no HOST: every address), returns the listening descriptor and the
- * port it got.  diot_ack_serve() accepts senders and writes their records
- * to logfd until, after at least one sender came, all of them have
- * closed their connections, or until *stop becomes non-zero.  It fills
- * the counts (may be NULL) and returns 0, or -errno when the log could
- * not be written (senders are then cut off, so none counts a record the
+ * What the listener takes from one connection's bytes, with no socket in
+ * it (a fuzzer feeds it buffers): the bytes go in (diot_ack_reader_put(),
+ * or read straight into diot_ack_reader_room() then
+ * diot_ack_reader_add()), and diot_ack_reader_next() hands out complete
+ * lines one at a time and says what each is.
+ *
+ * The syntax of the records is exactly what sync-write writes
+ * (tools/sw/main.c, point.c, writers.c): fields separated by one space,
+ * numbers in decimal without sign or leading zeros and within their type
+ * (a RUNID in hex, 1 to 16 digits 0-9a-f), nothing else on the line:
+ *
+ *     # sync-write ack-log 1
+ *     R RUNID shared|separate 0|1 REGION PATH      PATH: the rest, not empty
+ *     T file|device INODE DEVICE-BYTES [BIRTH]
+ *     P POINT METHOD SIZE WRITERS SLOTS            METHOD: [a-zA-Z0-9_+.-]{1,63}
+ *     I WRITER SEQUENCE OFFSET
+ *     A WRITER SEQUENCE OFFSET
+ *     E
+ *
+ * POINT and WRITERS and WRITER fit an int, the others 64 bits.  Whether
+ * the records make sense together (a P before an A, a writer below
+ * WRITERS) is --check's business, not the listener's.
+ */
+enum diot_ack_line_kind {
+	DIOT_ACK_MORE = 0,      /* no complete line yet: put more bytes  */
+	DIOT_ACK_HELLO = 1,     /* the hello: rd->run is the run         */
+	DIOT_ACK_RECORD = 2     /* a record: log it, then answer it      */
+};
+/* Why a connection is cut (diot_ack_reader_next() below 0). */
+enum diot_ack_bad {
+	DIOT_ACK_BAD_LONG = -1,     /* a line over DIOT_ACK_LINE_MAX bytes    */
+	DIOT_ACK_BAD_NUL = -2,      /* a NUL byte in a line                   */
+	DIOT_ACK_BAD_RECORD = -3,   /* not a record (the syntax above)        */
+	DIOT_ACK_BAD_HELLO = -4,    /* the first line is not a hello (an older
+	                             * sender), or a second hello             */
+	DIOT_ACK_BAD_RUN = -5       /* an R record of another run than the hello's */
+};
+
+struct diot_ack_reader {
+	int hello;              /* the hello was said                      */
+	int bad;                /* 0, or the enum diot_ack_bad: for good   */
+	uint64_t run;           /* the hello's run                          */
+	size_t start, used;     /* unread bytes: buf[start, used)          */
+	char buf[DIOT_ACK_LINE_MAX];
+};
+
+void diot_ack_reader_init(struct diot_ack_reader *rd);
+/* Where the next bytes go, and how many fit (0: full, or cut). */
+char *diot_ack_reader_room(struct diot_ack_reader *rd, size_t *room);
+/* n bytes were written into the room. */
+void diot_ack_reader_add(struct diot_ack_reader *rd, size_t n);
+/* Copy up to n bytes of p in; returns how many were taken (call next()
+ * until it says MORE, then put the rest). */
+size_t diot_ack_reader_put(struct diot_ack_reader *rd, const void *p, size_t n);
+/*
+ * The next complete line: DIOT_ACK_HELLO or DIOT_ACK_RECORD with *line
+ * and *len (the newline included; valid until the next call on rd), or
+ * DIOT_ACK_MORE, or the reason (enum diot_ack_bad) the connection must be
+ * cut, again on every later call.
+ */
+int diot_ack_reader_next(struct diot_ack_reader *rd, const char **line, size_t *len);
+/* Is line (len bytes, its '\n' included) a record by the syntax above?
+ * 1 or 0; an R record's RUNID goes to *run (may be NULL). */
+int diot_ack_record_check(const char *line, size_t len, uint64_t *run);
+/* A hello ("H 1 RUNID\n")?  1 and *run, or 0. */
+int diot_ack_hello_check(const char *line, size_t len, uint64_t *run);
+/* Words for an enum diot_ack_bad. */
+const char *diot_ack_bad_name(int why);
+
+/* ----------------------------------------------------------- the listener */
+
+/*
+ * diot_ack_listen() binds "[HOST:]PORT" (PORT 0: any free port; no HOST:
+ * every address), returns the listening descriptor and the port it got.
+ *
+ * diot_ack_serve() serves every connection on its own, so that none can
+ * stall another: sockets are non-blocking; each connection has a bounded
+ * input (one line) and a bounded count of answers owed; one that does not
+ * take its answers is no longer read from, and is cut once it has taken
+ * none for stall_s seconds; so is one that leaves a line unfinished that
+ * long, and one that says no hello within hello_s seconds.  Past
+ * max_conns connections a new one is closed at once.
+ *
+ * Logs: the first run that sends a record gets logfd.  Each other run
+ * gets a log of its own, LOGPATH.RUNID, created exclusively next to it
+ * (note() is told its name); when logfd is not a regular file (standard
+ * output, a character device: logpath NULL or not a file), another run is
+ * refused instead.  At most DIOT_ACK_MAX_RUNS runs.  So each log holds
+ * one run's records (after --force, the first log: the runs already in it,
+ * then one run).  A run's own log that got no record is removed.
+ *
+ * It returns once at least one run has logged a record and no connection
+ * is left (every run's connections closed, every stray cut), or once
+ * *stop becomes non-zero.  The logs are then synced (logfd is not closed;
+ * the others are).  It fills *st (may be NULL) and returns 0, or -errno
+ * when a log could not be written (a partly written record is cut off the
+ * log again; every connection is closed, so no sender counts a record the
  * log does not hold).
  */
+#define DIOT_ACK_MAX_RUNS 64
+#define DIOT_ACK_MAX_CONNS 1024
+#define DIOT_ACK_HELLO_S 10
+#define DIOT_ACK_STALL_S 10
+
+struct diot_ack_run {
+	uint64_t id;
+	uint64_t records;       /* logged (and answered, or being)         */
+	int log;                /* -1: none yet; 0: logfd; 1: its own log  */
+	int ended;              /* its E record is logged                  */
+};
+
 struct diot_ack_stats {
-	uint64_t connections, records, dropped;  /* dropped: bad lines or senders */
+	uint64_t connections;   /* accepted                                */
+	uint64_t records;       /* logged                                  */
+	uint64_t bad;           /* cut for a line that is not a record     */
+	uint64_t slow;          /* cut: answers not taken, or a line left
+	                         * unfinished, for stall_s                 */
+	uint64_t stray;         /* closed, or cut, without saying hello    */
+	uint64_t refused;       /* over max_conns, or a run refused        */
+	int nruns;
+	struct diot_ack_run runs[DIOT_ACK_MAX_RUNS];
+};
+
+struct diot_ack_serve_cfg {
+	int lfd;                /* from diot_ack_listen()                  */
+	int logfd;              /* the first run's log                     */
+	const char *logpath;    /* its path (NULL: standard output)        */
+	int hello_s, stall_s;   /* 0: DIOT_ACK_HELLO_S, DIOT_ACK_STALL_S   */
+	int max_conns;          /* 0: DIOT_ACK_MAX_CONNS                   */
+	void (*note)(void *arg, const char *msg);   /* may be NULL         */
+	void *note_arg;
 };
 
 int diot_ack_listen(const char *spec, int *port, char *err, size_t errlen);
-int diot_ack_serve(int lfd, int logfd, const volatile sig_atomic_t *stop,
+int diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t *stop,
                    struct diot_ack_stats *st, char *err, size_t errlen);
 
 #endif /* DIOT_ACK_H */

@@ -2,9 +2,18 @@
  * listen.c -- sync-write --listen [HOST:]PORT --ack-log FILE: the machine
  * that keeps the acknowledgement records of a run on another machine
  * (--ack-log tcp:HOST:PORT there), so that the records survive what
- * happens to the machine under test: diskchecker's design.  Every record
- * is written to the log before it is answered (tools/kit/ack.c); the log
- * is synced once the senders are done or a signal ends the listener.
+ * happens to the machine under test: diskchecker's design.
+ *
+ * Every record is written to its run's log before it is answered
+ * (tools/kit/ack.c serves each connection on its own: a slow, silent or
+ * hostile client cannot stall the others, and only well-formed records
+ * are logged).  Each connection first says its run (the hello).  The
+ * first run that sends a record goes to FILE; each other run to a log of
+ * its own, FILE.RUNID, said on stderr when it starts and in the summary;
+ * so every log holds one run and `sync-write --check LOG TARGET` checks
+ * it.  The listener ends once the runs that started have closed all
+ * their connections, or on SIGINT/SIGTERM/SIGHUP (exit 128 + the
+ * signal); the logs are synced either way.
  */
 #include "config.h"
 
@@ -20,46 +29,97 @@
 #include "tools/sw/sw.h"
 
 /* The log: created (an existing one only with --force, appended to), or
- * standard output. */
+ * standard output.  Never waits (a FIFO is refused). */
 static int
 open_log(const struct sw_opts *o)
 {
-	int fd, e;
+	char err[600];
+	int fd;
 
 	if (strcmp(o->ack_log, "-") == 0)
 		return STDOUT_FILENO;
-	fd = open(o->ack_log, O_WRONLY | O_CREAT | O_APPEND | (o->force ? 0 : O_EXCL), 0644);
-	if (fd < 0) {
-		e = errno;
-		diot_die(DIOT_EXIT_USAGE, "--ack-log '%s': %s%s", o->ack_log, dio_strerror(-e),
-		         e == EEXIST ? " (pass --force to append to an existing log)" : "");
-	}
+	fd = diot_ack_open_log(o->ack_log, o->force, err, sizeof(err));
+	if (fd == -EEXIST)
+		diot_die(DIOT_EXIT_USAGE, "--ack-log '%s' exists: name a new log (or pass "
+		         "--force to append this listener's first run after the runs "
+		         "already in it)", o->ack_log);
+	if (fd < 0)
+		diot_die(DIOT_EXIT_USAGE, "--ack-log %s", err);
 	return fd;
+}
+
+static void
+say(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "%s: %s\n", diot_prog, msg);
+}
+
+/* Where each run went, and how to check it. */
+static void
+summary(const struct sw_opts *o, const struct diot_ack_stats *st)
+{
+	int i;
+
+	fprintf(stderr, "%s: %" PRIu64 " records from %" PRIu64 " connections; cut: %"
+	        PRIu64 " for a line that is not a record, %" PRIu64 " for not taking "
+	        "their answers in time; %" PRIu64 " stray (no hello), %" PRIu64
+	        " refused\n", diot_prog, st->records, st->connections, st->bad, st->slow,
+	        st->stray, st->refused);
+	for (i = 0; i < st->nruns; i++) {
+		const struct diot_ack_run *R = &st->runs[i];
+		const char *end = R->ended ? "" : " (it did not end: no E record)";
+		char path[4200];
+
+		if (R->log < 0)
+			continue;
+		if (strcmp(o->ack_log, "-") == 0) {
+			fprintf(stderr, "%s: run %llx: %" PRIu64 " records on standard "
+			        "output%s\n", diot_prog, (unsigned long long)R->id, R->records,
+			        end);
+			continue;
+		}
+		if (R->log)
+			snprintf(path, sizeof(path), "%s.%llx", o->ack_log,
+			         (unsigned long long)R->id);
+		else
+			snprintf(path, sizeof(path), "%s", o->ack_log);
+		fprintf(stderr, "%s: run %llx: %" PRIu64 " records in '%s'%s; check it "
+		        "with: sync-write --check '%s' TARGET\n", diot_prog,
+		        (unsigned long long)R->id, R->records, path, end, path);
+	}
 }
 
 int
 sw_listen_main(const struct sw_opts *o, const volatile sig_atomic_t *sig)
 {
-	struct diot_ack_stats st;
-	char err[300] = "";
+	struct diot_ack_serve_cfg cfg;
+	static struct diot_ack_stats st;
+	char err[600] = "";
 	int lfd, logfd, port, r;
 
 	lfd = diot_ack_listen(o->listen, &port, err, sizeof(err));
 	if (lfd < 0)
 		diot_die(lfd == -EINVAL ? DIOT_EXIT_USAGE : DIOT_EXIT_FAIL, "%s", err);
 	logfd = open_log(o);
-	fprintf(stderr, "%s: listening on port %d; records go to %s; ends when the "
-	        "senders are done, or on SIGINT/SIGTERM\n", diot_prog, port,
-	        strcmp(o->ack_log, "-") == 0 ? "standard output" : o->ack_log);
-	r = diot_ack_serve(lfd, logfd, sig, &st, err, sizeof(err));
+	fprintf(stderr, "%s: listening on port %d; records go to %s (a run that comes "
+	        "while another is logged there: to %s.RUNID); ends when the runs are "
+	        "done, or on SIGINT/SIGTERM\n", diot_prog, port,
+	        strcmp(o->ack_log, "-") == 0 ? "standard output" : o->ack_log,
+	        strcmp(o->ack_log, "-") == 0 ? "nowhere: refused" : o->ack_log);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.lfd = lfd;
+	cfg.logfd = logfd;
+	cfg.logpath = strcmp(o->ack_log, "-") == 0 ? NULL : o->ack_log;
+	cfg.note = say;
+	r = diot_ack_serve(&cfg, sig, &st, err, sizeof(err));
 	close(lfd);
-	if (r == 0 && fsync(logfd) != 0 && errno != EINVAL && errno != EROFS)
+	if (logfd != STDOUT_FILENO && close(logfd) != 0 && r == 0) {
 		r = -errno;
-	if (logfd != STDOUT_FILENO && close(logfd) != 0 && r == 0)
-		r = -errno;
-	fprintf(stderr, "%s: %" PRIu64 " records from %" PRIu64 " connections; %" PRIu64
-	        " connections cut for a malformed line\n", diot_prog, st.records,
-	        st.connections, st.dropped);
+		snprintf(err, sizeof(err), "closing the log '%s': %s", o->ack_log,
+		         dio_strerror(r));
+	}
+	summary(o, &st);
 	if (r < 0)
 		diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log,
 		         err[0] ? err : dio_strerror(r));

@@ -247,6 +247,9 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 
 		if (r == -EINVAL)
 			diot_usage_error("--ack-log %s", why);
+		/* Every connection says the run: the listener logs each run apart. */
+		if (r == 0)
+			r = diot_ack_set_run(&c->ack, c->run_id, why, sizeof(why));
 		if (r < 0)
 			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log, why);
 	} else if (o->ack_log && strcmp(o->ack_log, "-") != 0) {
