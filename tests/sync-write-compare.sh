@@ -6,7 +6,11 @@
 # tools/sync-write-compare.schema.json), the plot rendered, mismatched runs
 # aligned on what they share with the rest listed, -m/-s/-w picking points,
 # labels; and the refusals (too few results, not JSON, another tool's
-# JSON, an output that is an input, options of a measuring run).
+# JSON, an output that is an input, options of a measuring run); hostile
+# inputs (issue 21): numbers beyond a double, extreme finite numbers in the
+# plot, memory for 50 MB inputs, comparisons given as runs, standard
+# output into an input, an interrupted run of several TARGETs, a stop
+# signal during --compare.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_cmd python3 python3
@@ -198,6 +202,143 @@ expect 2 "1 --label for 2 TARGETs" -q -n 1 --label a "$work/t1" "$work/t2"
 expect 2 "run each with its own --ack-log" -q -n 1 --ack-log "$work/l" "$work/t1" "$work/t2"
 expect 2 "at most 8 are measured interleaved" -q -n 1 a b c d e f g h i
 expect 2 "and TARGET 2 '$work/a.json' are the same file" -q -n 1 "$work/t1" "$work/a.json" -o "$work/a.json" --force
+
+# 7. Hostile inputs (issue 21).
+# 7a. A number beyond a double (which the schema cannot rule out) is refused
+#     by file, member and line, and nothing is drawn.
+python3 - "$work/a.json" "$work/inf.json" "$work/inf2.json" <<'PY'
+import sys
+t = open(sys.argv[1]).read()
+i = t.index('"mb_per_s": '); j = t.index(',', i)
+open(sys.argv[2], "w").write(t[:i] + '"mb_per_s": 1e400' + t[j:])
+open(sys.argv[3], "w").write(t[:i] + '"mb_per_s": 11e308' + t[j:])
+PY
+line=$(grep -n '1e400' "$work/inf.json" | cut -d: -f1)
+expect 2 "'$work/inf.json': line $line, column [0-9]*: points\[0\]\.aggregate\.mb_per_s: the number 1e400 is beyond the range of a double" \
+	--compare "$work/a.json" "$work/inf.json" --plot "$work/inf.svg"
+expect 2 "'$work/inf2.json': line $line, .*the number 11e308 is beyond" --compare "$work/inf2.json" "$work/a.json"
+[ ! -e "$work/inf.svg" ] && ok "a refused comparison leaves no plot" || bad "$work/inf.svg left behind"
+
+# 7b. Any finite numbers: the plot ends, stays small, has no nan or inf,
+#     and renders (before: 1.7e308 spun in the axis code for ever).
+python3 - "$work/a.json" "$work" <<'PY'
+import json, sys
+cases = {"huge": [1.7e308], "neg": [-1.7e308], "tiny": [5e-324], "mixed": [1.7e308, 5e-324, -1.7e308, 0],
+         "same": [3.0], "zero": [0.0], "one": [1e300]}
+for name, vals in cases.items():
+    d = json.load(open(sys.argv[1]))
+    if name == "one":
+        d["points"] = d["points"][:1]
+    for k, p in enumerate(d["points"]):
+        if p["aggregate"]:
+            for m in ("avg_us", "mb_per_s", "txn_per_s", "p99_us"):
+                p["aggregate"][m] = vals[k % len(vals)]
+    json.dump(d, open("%s/x-%s.json" % (sys.argv[2], name), "w"))
+PY
+for x in huge neg tiny mixed same zero one; do
+	rm -f "$work/x.svg"
+	if out=$(timeout 60 "$SW" --compare "$work/x-$x.json" "$work/b.json" --plot "$work/x.svg" 2>&1 >"$work/x.txt"); then
+		sz=$(wc -c <"$work/x.svg")
+		if [ "$sz" -lt 100000 ] && ! grep -qi 'nan\|inf' "$work/x.svg" &&
+			rsvg-convert "$work/x.svg" -o "$work/x.png" 2>/dev/null; then
+			ok "extreme numbers ($x): the plot ends, $sz bytes, finite, renders"
+		else
+			bad "extreme numbers ($x): $sz bytes, $(grep -ci 'nan\|inf' "$work/x.svg") nan/inf"
+		fi
+	else
+		bad "extreme numbers ($x): exit $? $out"
+	fi
+done
+
+# 7c. Memory bounded by what the input justifies (before: 1.2 GB for 50 MB):
+#     50 MB of numbers in a member --compare does not show, and 50 MB of a
+#     million distinct points (aligned in linear time, not quadratic); more
+#     than 64 MiB is refused.
+python3 - "$work/a.json" "$work/flat.json" "$work/many.json" <<'PY'
+import json, sys
+t = json.dumps(json.load(open(sys.argv[1])))
+open(sys.argv[2], "w").write(t[:-1] + ', "junk": [' + ",".join(["0"] * 25000000) + "]}")
+i = t.index('"points": [') + len('"points": [')
+pts = ",".join('{"method":"none","size_bytes":%d,"writers":1}' % (k + 1) for k in range(1000000))
+open(sys.argv[3], "w").write(t[:i] + pts + "," + t[i:])
+PY
+if /usr/bin/time -v true >/dev/null 2>&1; then
+	for f in flat:150000 many:400000; do
+		name=${f%%:*} limit=${f#*:}
+		timeout 300 /usr/bin/time -v "$SW" --compare "$work/a.json" "$work/$name.json" >/dev/null 2>"$work/time.txt"
+		rc=$? rss=$(awk '/Maximum resident/ {print $NF}' "$work/time.txt")
+		mb=$(($(wc -c <"$work/$name.json") / 1000000))
+		[ $rc -eq 0 ] && [ "${rss:-999999999}" -lt $limit ] &&
+			ok "a $mb MB result ($name): exit 0, peak RSS $rss kB (limit $limit kB)" ||
+			bad "a $mb MB result ($name): exit $rc, peak RSS $rss kB (limit $limit kB)"
+	done
+else
+	echo "skipped: no GNU time (/usr/bin/time -v) to measure the peak memory"
+	timeout 300 "$SW" --compare "$work/a.json" "$work/many.json" >/dev/null 2>&1 &&
+		ok "a million points compared in time" || bad "a million points: exit $?"
+fi
+rm -f "$work/flat.json" "$work/many.json"
+truncate -s 65M "$work/big.json"
+expect 2 "cannot read '$work/big.json': larger than any saved result (at most 64 MiB are read)" \
+	--compare "$work/a.json" "$work/big.json"
+rm -f "$work/big.json"
+
+# 7d. A comparison is not a run: --compare's own JSON, and a run of
+#     several TARGETs (before: accepted, '? ? @' everywhere).
+expect 2 "'$work/c.json' is the output of --compare, not a run's result; compare the runs it was made from" \
+	--compare "$work/a.json" "$work/c.json"
+expect 2 "'$work/i.json' is the output of a run of several TARGETs (their comparison), not a run's result" \
+	--compare "$work/i.json" "$work/a.json"
+
+# 7e. Standard output into an input (>> a.json) is refused before anything
+#     is written.
+cp "$work/a.json" "$work/a2.json"
+sum2=$(cksum <"$work/a2.json")
+"$SW" --compare "$work/a2.json" "$work/b.json" >>"$work/a2.json" 2>"$work/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "standard output is the result '$work/a2.json' being compared" "$work/err" &&
+	[ "$(cksum <"$work/a2.json")" = "$sum2" ] &&
+	ok ">> into an input: exit 2, said, the input unchanged" ||
+	bad ">> into an input: exit $rc, $(cat "$work/err")"
+"$SW" --compare "$work/b.json" "$work/a2.json" -o - >>"$work/a2.json" 2>"$work/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(cksum <"$work/a2.json")" = "$sum2" ] && ok "-o - >> into an input: exit 2" ||
+	bad "-o - >> into an input: exit $rc, $(cat "$work/err")"
+
+# 7f. A run of several TARGETs stopped in TARGET 1's first point: it says
+#     which target has no point and why (before: "0 points", blaming
+#     -m/-s/-w).  The first point has begun when both targets are
+#     prefilled (4 MiB each) and the program (not the libtool wrapper
+#     around it, whose subshells come and go) has children: the writers.
+"$SW" -q -m fdatasync -s 4k,8k -t 60 --region 4M -f json -o "$work/ij.json" "$work/j1" \
+	"$second/j2.$$" >/dev/null 2>"$work/ij.err" &
+pid=$! n=0
+in_point() {
+	case $(readlink "/proc/$pid/exe" 2>/dev/null) in *sync-write*) ;; *) return 1 ;; esac
+	[ "$(stat -c %s "$second/j2.$$" 2>/dev/null)" = 4194304 ] &&
+		[ -n "$(ps -o pid= --ppid $pid 2>/dev/null)" ]
+}
+while [ $n -lt 600 ] && ! in_point; do sleep 0.1; n=$((n + 1)); done
+kill -TERM $pid; wait $pid; rc=$?
+if [ $rc -eq 143 ] && grep -q "TARGET 2 '$second/j2.$$': the run was interrupted before its first point was measured (it has no point)" "$work/ij.err" &&
+	grep -q "TARGET 1 '$work/j1': the run was interrupted before any point was measured" "$work/ij.err" &&
+	! grep -q -- "-m, -s, -w" "$work/ij.err"; then
+	ok "an interrupted run of 2 TARGETs says which has no point: $(tail -n 1 "$work/ij.err")"
+else
+	bad "interrupted run of 2 TARGETs: exit $rc: $(cat "$work/ij.err")"
+fi
+rm -f "$second/j2.$$" "$work/j1"
+
+# 7g. A stop signal during --compare (an input that is a FIFO nobody
+#     writes): exit 143, and the outputs it made are gone (before: an
+#     empty -o file).
+mkfifo "$work/fifo"
+"$SW" --compare "$work/a.json" "$work/fifo" -o "$work/o.json" --plot "$work/o.svg" 2>"$work/o.err" &
+pid=$! n=0
+while [ $n -lt 300 ] && ! [ -e "$work/o.json" ]; do sleep 0.1; n=$((n + 1)); done
+kill -TERM $pid; wait $pid; rc=$?
+[ $rc -eq 143 ] && [ ! -e "$work/o.json" ] && [ ! -e "$work/o.svg" ] &&
+	grep -q "stopped by SIGTERM" "$work/o.err" &&
+	ok "SIGTERM during --compare: exit 143, its -o and --plot removed" ||
+	bad "SIGTERM during --compare: exit $rc, $(ls "$work"/o.* 2>/dev/null) $(cat "$work/o.err")"
 
 [ "$(cksum <"$work/a.json")" = "$sum" ] && ok "the inputs are as they were" || bad "a.json changed"
 [ ! -e "$work/t1" ] && [ ! -e "$work/x" ] && ok "refused runs created nothing" || bad "a refused run left files"
