@@ -187,6 +187,13 @@ sw_run -w 2 --layout separate --ack-log "$work/sep.log" "$work/s" || hard "separ
 expect 0 "^OK: every acknowledged" --check "$work/sep.log"
 rm -f "$work/s.1" && mkfifo "$work/s.1"
 expect_exit 3 "writer 1's file: '$work/s.1' is neither a regular file" bounded "$SW" --check "$work/sep.log"
+# that file gone, where the target is the run's by its birth stamp: lost
+rm -f "$work/s.1"
+if [ "$birth" != 0 ]; then
+	expect 1 "s.1: no such file: all of writer 1's transactions are missing" --check "$work/sep.log"
+else
+	expect 3 "writer 1's file: '$work/s.1': no such file" --check "$work/sep.log"
+fi
 
 # ------------------------------------------------ 7. several runs in a log
 sw_run --ack-log "$work/two.log" "$work/t" || hard "run 1 of two"

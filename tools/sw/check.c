@@ -48,9 +48,12 @@
  * of it.  A target that is neither is not checked for that run: "not the
  * run's target", or "cannot say" when only the inode number matches and
  * no birth stamp tells a new file from the run's target that lost
- * everything; it is never reported as a loss.  Of several runs, the
- * newest that the target is the target of is checked (a later run wrote
- * over what the earlier ones left), and the report says which and why.
+ * everything; it is never reported as a loss.  (A writer's file of
+ * --layout separate missing beside a target that is the run's by its
+ * identity is a loss.)  Of several runs, the newest that the target is
+ * the target of is checked (a later run wrote over what the earlier ones
+ * left), and the report says which and why; without a TARGET the runs
+ * must all name one, and two runs with one run id are refused.
  *
  * Exit statuses (check.h): 0 every acknowledged transaction found, 1 some
  * lost or corrupt, 2 bad command line, 3 could not check (a malformed or
@@ -611,7 +614,10 @@ open_part(const char *path, struct stat *st, char *why, size_t len)
 	int fd;
 
 	if (stat(path, &a) != 0) {
-		snprintf(why, len, "'%s': %s", path, dio_strerror(-errno));
+		int e = errno;
+
+		snprintf(why, len, "'%s': %s", path, dio_strerror(-e));
+		errno = e;
 		return -1;
 	}
 	if (S_ISDIR(a.st_mode)) {
@@ -926,10 +932,12 @@ add(struct cksum *t, const struct cksum *n)
 }
 
 /* Check writer w's slots in its file and say what was found; -1 when the
- * file cannot be read (said). */
+ * file cannot be read (said).  mine: the target is the run's by its
+ * identity, so a writer's file (--layout separate) that is not there was
+ * lost with everything in it. */
 static int
 check_writer(const struct ckrun *r, const struct ckwriter *w, const char *target,
-             unsigned char *buf[3], struct cksum *total)
+             int mine, unsigned char *buf[3], struct cksum *total)
 {
 	char fpath[PATH_MAX + 16], why[PATH_MAX + 64];
 	struct cksum n;
@@ -940,7 +948,10 @@ check_writer(const struct ckrun *r, const struct ckwriter *w, const char *target
 	n.newest_ok = n.first_missing = -1;
 	part_path(r, target, w->k, fpath, sizeof(fpath));
 	c.fd = open_part(fpath, &st, why, sizeof(why));
-	if (c.fd < 0) {
+	if (c.fd < 0 && mine && errno == ENOENT && w->k > 0) {
+		printf("  %s: no such file: all of writer %d's transactions are missing\n",
+		       fpath, w->k);
+	} else if (c.fd < 0) {
 		diot_warn("--check: writer %d's file: %s: cannot check", w->k, why);
 		return -1;
 	}
@@ -950,7 +961,8 @@ check_writer(const struct ckrun *r, const struct ckwriter *w, const char *target
 	memcpy(c.buf, buf, sizeof(c.buf));
 	c.n = &n;
 	writer_slots(r, w, check_slot, &c);
-	close(c.fd);
+	if (c.fd >= 0)
+		close(c.fd);
 	if (n.acked > 0) {
 		printf("  writer %d: %" PRIu64 " acknowledged slots; newest acknowledged "
 		       "transaction found: ", w->k, n.acked);
@@ -987,9 +999,9 @@ verdict(const struct cksum *n)
 	return SW_CHECK_OK;
 }
 
-/* Check run r's last point on target. */
+/* Check run r's last point on target (mine: the run's by its identity). */
 static int
-check_run(const struct ckrun *r, const char *target)
+check_run(const struct ckrun *r, const char *target, int mine)
 {
 	unsigned char *buf[3];
 	struct cksum n;
@@ -1009,7 +1021,7 @@ check_run(const struct ckrun *r, const char *target)
 	}
 	memset(&n, 0, sizeof(n));
 	for (i = 0; i < r->nw && !bad; i++)
-		bad = check_writer(r, &r->w[i], target, buf, &n) < 0;
+		bad = check_writer(r, &r->w[i], target, mine, buf, &n) < 0;
 	for (i = 0; i < 3; i++)
 		free(buf[i]);
 	return bad ? SW_CHECK_CANNOT : verdict(&n);
@@ -1057,7 +1069,7 @@ sw_check_stream(FILE *fp, const char *logname, const char *target_arg)
 	struct sw_acklog *g;
 	struct cktarget t;
 	const char *target;
-	int i, j, id, h, pick = -1, st;
+	int i, j, id = ID_NO, h = 0, pick = -1, st;
 
 	if (sw_acklog_read(fp, logname, &g, err, sizeof(err)) != 0) {
 		diot_warn("%s", err);
@@ -1133,7 +1145,7 @@ sw_check_stream(FILE *fp, const char *logname, const char *target_arg)
 		       "target writes over what they left" : "");
 	st = nothing_to_check(&g->run[pick]);
 	if (st == 0)
-		st = check_run(&g->run[pick], target);
+		st = check_run(&g->run[pick], target, id == ID_YES);
 	sw_acklog_free(g);
 	return st;
 }
