@@ -18,6 +18,9 @@
 #include "tools/kit/json.h"
 #include "tools/kit/util.h"
 
+/* The most of a given value a parser's message repeats. */
+#define DIOT_ECHO_MAX 24
+
 static int
 diot_err(char *err, size_t errlen, int code, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -243,7 +246,10 @@ diot_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
 		*out = v * diot_suffixes[i].mult;
 		return 0;
 	}
-	return diot_err(err, errlen, -EINVAL, "unknown suffix '%s' (allowed: %s)", suf,
+	/* What was given is echoed up to DIOT_ECHO_MAX bytes, so that the
+	 * message (err is DIOT_ERR_MAX bytes) always ends with what is allowed. */
+	return diot_err(err, errlen, -EINVAL, "unknown suffix '%.*s%s' (allowed: %s)",
+	                DIOT_ECHO_MAX, suf, strlen(suf) > DIOT_ECHO_MAX ? "..." : "",
 	                diot_size_suffixes());
 }
 
@@ -452,8 +458,10 @@ diot_parse_word(const char *s, const char *const *words, int *index,
 			break;
 		pos += (size_t)k;
 	}
-	return diot_err(err, errlen, -EINVAL, "unknown value '%s' (allowed: %s)",
-	                s ? s : "", list);
+	if (s == NULL)
+		s = "";
+	return diot_err(err, errlen, -EINVAL, "unknown value '%.*s%s' (allowed: %s)",
+	                DIOT_ECHO_MAX, s, strlen(s) > DIOT_ECHO_MAX ? "..." : "", list);
 }
 
 /* ------------------------------------------------------------ formatting */
