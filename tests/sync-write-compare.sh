@@ -213,6 +213,17 @@ i = t.index('"mb_per_s": '); j = t.index(',', i)
 open(sys.argv[2], "w").write(t[:i] + '"mb_per_s": 1e400' + t[j:])
 open(sys.argv[3], "w").write(t[:i] + '"mb_per_s": 11e308' + t[j:])
 PY
+python3 - "$top_srcdir/tools/sync-write.schema.json" "$work/a.json" "$work/inf.json" <<'PY' || fail=1
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.validate(json.load(open(sys.argv[2])), schema)
+try:
+    jsonschema.validate(json.load(open(sys.argv[3])), schema)    # 1e400 reads as inf
+    print("FAIL the schema accepts mb_per_s 1e400")
+    sys.exit(1)
+except jsonschema.ValidationError as e:
+    print("ok   the schema refuses mb_per_s 1e400 (%s)" % e.message)
+PY
 line=$(grep -n '1e400' "$work/inf.json" | cut -d: -f1)
 expect 2 "'$work/inf.json': line $line, column [0-9]*: points\[0\]\.aggregate\.mb_per_s: the number 1e400 is beyond the range of a double" \
 	--compare "$work/a.json" "$work/inf.json" --plot "$work/inf.svg"
