@@ -132,6 +132,11 @@ expect 2 "TARGET 1 '$work/c/soft' and TARGET 3 '$work/c/keep'" \
 	-n 1 -s 4k -m none --force "$work/c/soft" "$work/new" "$work/c/keep"
 expect 2 "'$work/c/a.dat.1' (TARGET 1's file for its writer 1, --layout separate) and TARGET 2 '$work/c/dangling'" \
 	-n 1 -s 4k -m none --layout separate -w 2 --force "$work/c/a.dat" "$work/c/dangling"
+# A writer's file that is an output of the run.
+expect 2 "--output '$work/c/o.1' is '$work/c/o.1', the file --layout separate writes for writer 1 of TARGET '$work/c/o'" \
+	-n 1 -s 4k -m none --layout separate -w 2 -o "$work/c/o.1" "$work/c/o"
+expect 2 "--plot '$work/c/q.1' is '$work/c/q.1', the file --layout separate writes for writer 1 of TARGET '$work/c/q'" \
+	-n 1 -s 4k -m none --layout separate -w 2 --plot "$work/c/q.1" "$work/c/p" "$work/c/q"
 [ "$(snap)" = "$before" ] && [ ! -e "$work/new" ] && [ ! -e "$work/c/a.dat" ] &&
 	[ ! -e "$work/c/a.dat.1" ] && ok "refused TARGETs: nothing made, nothing changed" ||
 	bad "refused TARGETs left or changed files: $(ls -A "$work" "$work/c")"

@@ -309,6 +309,27 @@ size_regions(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size)
 		         tg->path, tg->dev_bytes, max_writers, max_size);
 }
 
+/* A writer's file (--layout separate) that is an output of the run
+ * (-o, --plot, --ack-log, claimed before the target): refused, naming
+ * both. */
+static void
+output_named(const struct sw_ctx *c, const char *path, int k)
+{
+	const struct sw_opts *o = c->o;
+	const char *opt[3] = { "--output", "--plot", "--ack-log" };
+	const char *val[3];
+	int i;
+
+	val[0] = o->output;
+	val[1] = o->plot;
+	val[2] = o->ack_log;
+	for (i = 0; i < 3; i++)
+		if (val[i] != NULL && (strcmp(val[i], path) == 0 || diot_out_same(val[i], path)))
+			diot_die(DIOT_EXIT_USAGE, "%s '%s' is '%s', the file --layout separate "
+			         "writes for writer %d of TARGET '%s': name another output or "
+			         "TARGET", opt[i], val[i], path, k, c->tg.path);
+}
+
 /* --layout separate: TARGET.1 ... TARGET.W-1, never an existing file. */
 static void
 separate_files(struct sw_ctx *c, uint64_t max_writers)
@@ -327,6 +348,8 @@ separate_files(struct sw_ctx *c, uint64_t max_writers)
 		/* --force is for the TARGET named: files that only share its
 		 * name are never overwritten (nor is a symbolic link followed,
 		 * even one that points nowhere yet). */
+		if (lstat(tg->extra[k], &st) == 0)
+			output_named(c, tg->extra[k], k);
 		if (lstat(tg->extra[k], &st) == 0)
 			diot_die(DIOT_EXIT_USAGE, "'%s' exists: --layout separate "
 			         "writes %s.1 ... %s.%d besides the TARGET; remove it or "
