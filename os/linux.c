@@ -32,6 +32,7 @@
 #endif
 
 #include "lib/internal.h"
+#include "os/linux-read.h"
 #include "os/os.h"
 
 #if HAVE_DECL_O_DIRECT
@@ -167,19 +168,21 @@ dio__sysfs_queue(dev_t dev, const char *attr)
 		"/sys/dev/block/%u:%u/queue/%s",
 		"/sys/dev/block/%u:%u/../queue/%s",
 	};
-	char path[128];
-	unsigned long long v;
+	char path[128], line[64];
+	uint64_t v;
 	size_t i;
 	FILE *fp;
+	int r;
 
 	for (i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
 		snprintf(path, sizeof(path), fmt[i], major(dev), minor(dev), attr);
 		fp = fopen(path, "re");
 		if (fp == NULL)
 			continue;
-		if (fscanf(fp, "%llu", &v) != 1)
-			v = 0;
+		r = dio__read_line_fp(fp, line, sizeof(line));
 		fclose(fp);
+		if (r < 0 || dio__parse_u64(line, &v) < 0)
+			v = 0;
 		return v;
 	}
 	return 0;
@@ -318,6 +321,9 @@ dio__sg_resv_conflict(const sg_io_hdr_t *h)
 
 enum { DIO__KIND_OTHER, DIO__KIND_SG, DIO__KIND_BLOCK };
 
+/* Tests only (linux-read.h): SG_IO to a function instead of the kernel. */
+int (*dio__sg_io_hook)(int fd, struct sg_io_hdr *h);
+
 static int
 dio__scsi_kind(int fd, struct stat *st)
 {
@@ -413,6 +419,9 @@ dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
 	if (r->cache_fd == fd) {
 		kind = r->cache_kind;
 		st.st_mode = 0;
+	} else if (dio__sg_io_hook != NULL) {
+		kind = DIO__KIND_SG;
+		memset(&st, 0, sizeof(st));
 	} else {
 		kind = dio__scsi_kind(fd, &st);
 		if (kind < 0) {
@@ -466,7 +475,7 @@ dio__os_scsi_exec(struct dio__scsi_req *r, int fd)
 	for (n = 0; n < r->count; n++) {
 		if (timed)
 			t0 = dio__now_ns();
-		rc = ioctl(fd, SG_IO, &h);
+		rc = dio__sg_io_hook != NULL ? dio__sg_io_hook(fd, &h) : ioctl(fd, SG_IO, &h);
 		if (timed)
 			t1 = dio__now_ns();
 		if (rc < 0)
@@ -555,6 +564,180 @@ dio__os_scsi_mmap(int fd, size_t len, void **addr)
 
 #endif /* HAVE_SCSI_SG_H: else os/scsi-none.c */
 
+/* ------------------------------------------------------------ text readers */
+
+/*
+ * The readers of what the kernel and udev write (linux-read.h): each on a
+ * stream, so that tests can feed them any text; the functions below open
+ * the real files.  A line is read into a fixed buffer: the start of a
+ * longer one is kept and the rest of it read and dropped, so that its
+ * tail is never taken for a line of its own.
+ */
+static int
+dio__next_line(FILE *fp, char *buf, size_t len)
+{
+	size_t n;
+	int c;
+
+	if (fgets(buf, (int)len, fp) == NULL)
+		return 0;
+	n = strlen(buf);
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	else
+		while ((c = getc(fp)) != EOF && c != '\n')
+			;
+	return 1;
+}
+
+int
+dio__mountinfo_next(FILE *fp, struct dio__mount *m)
+{
+	char line[4096], *sep;
+	unsigned maj, min;
+
+	while (dio__next_line(fp, line, sizeof(line))) {
+		memset(m, 0, sizeof(*m));
+		if (sscanf(line, "%*u %*u %u:%u %*s %1023s", &maj, &min, m->mnt) != 3)
+			continue;
+		m->dev = makedev(maj, min);
+		sep = strstr(line, " - ");
+		if (sep != NULL && sscanf(sep + 3, "%63s %1023s", m->fstype, m->source) < 1)
+			m->fstype[0] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+int
+dio__swaps_next(FILE *fp, char *name, size_t len)
+{
+	char line[1024], word[1024];
+
+	while (dio__next_line(fp, line, sizeof(line))) {
+		if (sscanf(line, "%1023s", word) != 1 || word[0] != '/')
+			continue;
+		snprintf(name, len, "%s", word);
+		return 1;
+	}
+	return 0;
+}
+
+int
+dio__read_line_fp(FILE *fp, char *buf, size_t len)
+{
+	size_t n;
+
+	if (len == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (len < 2)
+		return 0;
+	if (fgets(buf, len > INT_MAX ? INT_MAX : (int)len, fp) == NULL) {
+		buf[0] = '\0';
+		return ferror(fp) ? -EIO : 0;
+	}
+	n = strlen(buf);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		buf[--n] = '\0';
+	return 0;
+}
+
+int
+dio__parse_u64(const char *line, uint64_t *v)
+{
+	const char *p = line;
+	uint64_t x = 0, d;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		d = (uint64_t)(*p - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+uint32_t
+dio__parse_write_cache(const char *line)
+{
+	if (strcmp(line, "write back") == 0)
+		return DIO_TRI_YES;
+	if (strcmp(line, "write through") == 0)
+		return DIO_TRI_NO;
+	return DIO_TRI_UNKNOWN;
+}
+
+int
+dio__uevent_devname(FILE *fp, char *buf, size_t len)
+{
+	char line[512];
+
+	while (dio__next_line(fp, line, sizeof(line)))
+		if (strncmp(line, "DEVNAME=", 8) == 0 && line[8] != '\0') {
+			snprintf(buf, len, "/dev/%s", line + 8);
+			return 1;
+		}
+	return 0;
+}
+
+int
+dio__udev_serial_fp(FILE *fp, struct dio_devinfo *o)
+{
+	char line[512];
+
+	while (dio__next_line(fp, line, sizeof(line)))
+		if (strncmp(line, "E:ID_SERIAL=", 12) == 0) {
+			snprintf(o->id_serial, sizeof(o->id_serial), "%s", line + 12);
+			return 1;
+		}
+	return 0;
+}
+
+/* "[none] mq-deadline kyber" -> current "none", offered "none mq-deadline kyber". */
+void
+dio__parse_scheduler(const char *line, struct dio_devinfo *o)
+{
+	const char *p = line, *w;
+	size_t n, used = 0;
+	int bracket;
+
+	while (*p != '\0') {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		w = p;
+		while (*p != '\0' && *p != ' ')
+			p++;
+		n = (size_t)(p - w);
+		bracket = n >= 2 && w[0] == '[' && w[n - 1] == ']';
+		if (bracket) {
+			w++;
+			n -= 2;
+			snprintf(o->scheduler, sizeof(o->scheduler), "%.*s", (int)n, w);
+		}
+		if (used + n + 2 <= sizeof(o->schedulers)) {
+			if (used > 0)
+				o->schedulers[used++] = ' ';
+			memcpy(o->schedulers + used, w, n);
+			used += n;
+			o->schedulers[used] = '\0';
+		}
+	}
+	/* A queue with one choice may print it without brackets. */
+	if (o->scheduler[0] == '\0' && o->schedulers[0] != '\0' &&
+	    strchr(o->schedulers, ' ') == NULL)
+		snprintf(o->scheduler, sizeof(o->scheduler), "%s", o->schedulers);
+}
+
+/* ------------------------------------------------------------ in use */
+
 /*
  * Linux: /proc/self/mountinfo names the device of every mount as MAJ:MIN
  * (field 3); /proc/swaps lists active swap; and an O_EXCL open of a block
@@ -564,24 +747,18 @@ dio__os_scsi_mmap(int fd, size_t len, void **addr)
 static int
 dio__mounted_on(const struct stat *st, char *why, size_t len)
 {
-	char line[4096], mnt[1024], fstype[64], *sep;
-	unsigned maj, min;
+	struct dio__mount m;
 	FILE *fp = fopen("/proc/self/mountinfo", "re");
 	int found = 0;
 
 	if (fp == NULL)
 		return 0;
-	while (!found && fgets(line, sizeof(line), fp) != NULL) {
-		if (sscanf(line, "%*u %*u %u:%u %*s %1023s", &maj, &min, mnt) != 3)
+	while (!found && dio__mountinfo_next(fp, &m)) {
+		if (m.dev != st->st_rdev)
 			continue;
-		if (makedev(maj, min) != st->st_rdev)
-			continue;
-		fstype[0] = '\0';
-		sep = strstr(line, " - ");
-		if (sep == NULL || sscanf(sep + 3, "%63s", fstype) != 1)
-			snprintf(fstype, sizeof(fstype), "?");
 		if (len > 0)
-			snprintf(why, len, "mounted on %s (%s)", mnt, fstype);
+			snprintf(why, len, "mounted on %s (%s)", m.mnt,
+			         m.fstype[0] != '\0' ? m.fstype : "?");
 		found = 1;
 	}
 	fclose(fp);
@@ -591,16 +768,14 @@ dio__mounted_on(const struct stat *st, char *why, size_t len)
 static int
 dio__swap_on(const char *path, const struct stat *st, char *why, size_t len)
 {
-	char line[1024], name[1024];
+	char name[1024];
 	struct stat sst;
 	FILE *fp = fopen("/proc/swaps", "re");
 	int found = 0;
 
 	if (fp == NULL)
 		return 0;
-	while (!found && fgets(line, sizeof(line), fp) != NULL) {
-		if (sscanf(line, "%1023s", name) != 1 || name[0] != '/')
-			continue;
+	while (!found && dio__swaps_next(fp, name, sizeof(name))) {
 		if (stat(name, &sst) == 0 && S_ISBLK(sst.st_mode) &&
 		    sst.st_rdev == st->st_rdev) {
 			if (len > 0)
@@ -752,24 +927,19 @@ dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len)
 		{ 0x65735546, "fuse" }, { 0x9fa0, "proc" }, { 0x62656572, "sysfs" },
 		{ 0x1cd1, "devpts" }, { 0x4d44, "vfat" }, { 0x5346544e, "ntfs" },
 	};
-	char line[4096], *sep;
-	unsigned maj, min;
+	struct dio__mount m;
 	struct statfs sfs;
 	FILE *fp;
 	size_t i;
 
 	fp = fopen("/proc/self/mountinfo", "re");
 	if (fp != NULL) {
-		while (fgets(line, sizeof(line), fp) != NULL) {
-			if (sscanf(line, "%*u %*u %u:%u", &maj, &min) != 2 ||
-			    makedev(maj, min) != st->st_dev)
+		while (dio__mountinfo_next(fp, &m)) {
+			if (m.dev != st->st_dev || m.fstype[0] == '\0')
 				continue;
-			sep = strstr(line, " - ");
-			if (sep != NULL && sscanf(sep + 3, "%63s", line) == 1) {
-				fclose(fp);
-				snprintf(buf, len, "%s", line);
-				return 0;
-			}
+			fclose(fp);
+			snprintf(buf, len, "%s", m.fstype);
+			return 0;
 		}
 		fclose(fp);
 	}
@@ -800,45 +970,31 @@ dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len)
 static int
 dio__read_line(const char *path, char *buf, size_t len)
 {
-	FILE *fp = fopen(path, "re");
-	size_t n;
-	int e;
+	FILE *fp;
+	int r;
 
 	if (len == 0)
 		return -EINVAL;
 	buf[0] = '\0';
+	fp = fopen(path, "re");
 	if (fp == NULL)
 		return DIO__ERR(errno);
-	if (fgets(buf, (int)len, fp) == NULL) {
-		e = ferror(fp) ? EIO : 0;
-		fclose(fp);
-		buf[0] = '\0';
-		return e ? -EIO : 0;
-	}
+	r = dio__read_line_fp(fp, buf, len);
 	fclose(fp);
-	n = strlen(buf);
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
-		buf[--n] = '\0';
-	return 0;
+	return r;
 }
 
 /* dir/attr as an unsigned number; 0 when it could be read. */
 static int
 dio__read_u64(const char *dir, const char *attr, uint64_t *v)
 {
-	char path[PATH_MAX], line[64], *end;
-	unsigned long long x;
+	char path[PATH_MAX], line[64];
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, attr) >= sizeof(path))
 		return -ENAMETOOLONG;
 	if (dio__read_line(path, line, sizeof(line)) < 0 || line[0] == '\0')
 		return -ENOENT;
-	errno = 0;
-	x = strtoull(line, &end, 10);
-	if (errno != 0 || end == line)
-		return -EINVAL;
-	*v = x;
-	return 0;
+	return dio__parse_u64(line, v);
 }
 
 static void
@@ -892,87 +1048,31 @@ dio__first_entry(const char *dir, char *buf, size_t len)
 static int
 dio__devnode(const char *sysdir, char *buf, size_t len)
 {
-	char path[PATH_MAX], line[512];
+	char path[PATH_MAX];
 	FILE *fp;
-	int found = 0;
+	int found;
 
 	snprintf(path, sizeof(path), "%s/uevent", sysdir);
 	fp = fopen(path, "re");
 	if (fp == NULL)
 		return 0;
-	while (fgets(line, sizeof(line), fp) != NULL) {
-		size_t n = strlen(line);
-
-		if (n > 0 && line[n - 1] == '\n')
-			line[--n] = '\0';
-		if (strncmp(line, "DEVNAME=", 8) == 0 && line[8] != '\0') {
-			snprintf(buf, len, "/dev/%s", line + 8);
-			found = 1;
-			break;
-		}
-	}
+	found = dio__uevent_devname(fp, buf, len);
 	fclose(fp);
 	return found;
-}
-
-/* "[none] mq-deadline kyber" -> current "none", offered "none mq-deadline kyber". */
-static void
-dio__parse_scheduler(const char *line, struct dio_devinfo *o)
-{
-	const char *p = line, *w;
-	size_t n, used = 0;
-	int bracket;
-
-	while (*p != '\0') {
-		while (*p == ' ')
-			p++;
-		if (*p == '\0')
-			break;
-		w = p;
-		while (*p != '\0' && *p != ' ')
-			p++;
-		n = (size_t)(p - w);
-		bracket = n >= 2 && w[0] == '[' && w[n - 1] == ']';
-		if (bracket) {
-			w++;
-			n -= 2;
-			snprintf(o->scheduler, sizeof(o->scheduler), "%.*s", (int)n, w);
-		}
-		if (used + n + 2 <= sizeof(o->schedulers)) {
-			if (used > 0)
-				o->schedulers[used++] = ' ';
-			memcpy(o->schedulers + used, w, n);
-			used += n;
-			o->schedulers[used] = '\0';
-		}
-	}
-	/* A queue with one choice may print it without brackets. */
-	if (o->scheduler[0] == '\0' && o->schedulers[0] != '\0' &&
-	    strchr(o->schedulers, ' ') == NULL)
-		snprintf(o->scheduler, sizeof(o->scheduler), "%s", o->schedulers);
 }
 
 /* ID_SERIAL from the udev database entry of block device "MAJ:MIN". */
 static void
 dio__udev_serial(const char *majmin, struct dio_devinfo *o)
 {
-	char path[128], line[512];
+	char path[128];
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "/run/udev/data/b%s", majmin);
 	fp = fopen(path, "re");
 	if (fp == NULL)
 		return;
-	while (fgets(line, sizeof(line), fp) != NULL) {
-		size_t n = strlen(line);
-
-		if (n > 0 && line[n - 1] == '\n')
-			line[--n] = '\0';
-		if (strncmp(line, "E:ID_SERIAL=", 12) == 0) {
-			snprintf(o->id_serial, sizeof(o->id_serial), "%s", line + 12);
-			break;
-		}
-	}
+	(void)dio__udev_serial_fp(fp, o);
 	fclose(fp);
 }
 
@@ -1041,12 +1141,9 @@ dio__blk_facts(dev_t dev, struct dio_devinfo *o, int keep_device)
 		dio__set_tri(q, "rotational", &o->rotational);
 		dio__set_tri(q, "fua", &o->fua);
 		snprintf(p, sizeof(p), "%s/write_cache", q);
-		if (dio__read_line(p, line, sizeof(line)) == 0) {
-			if (strcmp(line, "write back") == 0)
-				o->write_cache = DIO_TRI_YES;
-			else if (strcmp(line, "write through") == 0)
-				o->write_cache = DIO_TRI_NO;
-		}
+		if (dio__read_line(p, line, sizeof(line)) == 0 &&
+		    dio__parse_write_cache(line) != DIO_TRI_UNKNOWN)
+			o->write_cache = dio__parse_write_cache(line);
 		snprintf(p, sizeof(p), "%s/scheduler", q);
 		if (dio__read_line(p, line, sizeof(line)) == 0)
 			dio__parse_scheduler(line, o);
@@ -1079,8 +1176,8 @@ dio__blk_facts(dev_t dev, struct dio_devinfo *o, int keep_device)
 static int
 dio__fs_blockdev(dev_t dev, dev_t *bdev)
 {
-	char line[4096], src[1024], link[64], *sep;
-	unsigned maj, min;
+	struct dio__mount m;
+	char link[64];
 	struct stat st;
 	FILE *fp;
 	int found = 0;
@@ -1093,14 +1190,10 @@ dio__fs_blockdev(dev_t dev, dev_t *bdev)
 	fp = fopen("/proc/self/mountinfo", "re");
 	if (fp == NULL)
 		return 0;
-	while (!found && fgets(line, sizeof(line), fp) != NULL) {
-		if (sscanf(line, "%*u %*u %u:%u", &maj, &min) != 2 ||
-		    makedev(maj, min) != dev)
+	while (!found && dio__mountinfo_next(fp, &m)) {
+		if (m.dev != dev)
 			continue;
-		sep = strstr(line, " - ");
-		if (sep == NULL || sscanf(sep + 3, "%*s %1023s", src) != 1)
-			continue;
-		if (src[0] == '/' && stat(src, &st) == 0 && S_ISBLK(st.st_mode)) {
+		if (m.source[0] == '/' && stat(m.source, &st) == 0 && S_ISBLK(st.st_mode)) {
 			*bdev = st.st_rdev;
 			found = 1;
 		}

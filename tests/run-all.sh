@@ -15,6 +15,11 @@
 #             run without root, the configurations above already are that
 #   mpich     gcc built against MPICH (--with-mpi=mpich; the others use the
 #             default MPI, Open MPI where both are installed), MPI tests only
+#   fuzz      clang --enable-fuzzing: every libFuzzer harness of tests/fuzz/
+#             fuzzed DIO_FUZZ_SECONDS (default 60) with -rss_limit_mb and
+#             -timeout, two at a time ('make fuzz'); fails on any crash, leak,
+#             timeout or out-of-memory input; SKIP (with why) without clang's
+#             libFuzzer
 #
 # DIO_CONFIGS="gcc clang" (or gcc,clang) limits the set.  Tests needing root (loop devices)
 # or QEMU print SKIP with the reason when they cannot run.  Exit status is 0
@@ -28,7 +33,7 @@ set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 top=$src
 root=${DIO_BUILD_ROOT:-$src/build}
-configs=$(echo "${DIO_CONFIGS:-gcc clang sanitize posix nonroot mpich}" | tr ',' ' ')
+configs=$(echo "${DIO_CONFIGS:-gcc clang sanitize posix nonroot mpich fuzz}" | tr ',' ' ')
 jobs=${DIO_JOBS:-$(nproc 2>/dev/null || echo 2)}
 failed=""
 # One kernel download (for the qemu SCSI tests) serves every configuration.
@@ -194,6 +199,33 @@ nonroot_config() {
 	return 0
 }
 
+# Why clang cannot build libFuzzer programs here, or nothing when it can.
+fuzz_unable() {
+	command -v clang >/dev/null 2>&1 || { echo "clang is not installed"; return 0; }
+	_t=$(mktemp -d) || { echo "mktemp failed"; return 0; }
+	printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; return (int)n * 0; }' \
+		>"$_t/h.c"
+	if ! clang -fsanitize=fuzzer,address,undefined "$_t/h.c" -o "$_t/h" >"$_t/log" 2>&1; then
+		echo "clang cannot link -fsanitize=fuzzer programs (its libFuzzer runtime is" \
+		     "missing: on Debian the libclang-rt-dev package): $(head -n 1 "$_t/log")"
+	fi
+	rm -rf "$_t"
+	return 0
+}
+
+# The fuzz configuration: clang --enable-fuzzing, then 'make fuzz' (builds
+# the harnesses, fuzzes each from its committed corpus and reproducers).
+fuzz_config() {
+	dir=$root/fuzz
+	say "fuzz: configure CC=clang --enable-fuzzing"
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	(cd "$dir" && "$src/configure" -q --enable-werror --enable-fuzzing CC=clang) || return 1
+	say "fuzz: make fuzz (${DIO_FUZZ_SECONDS:-60} s a harness, two at a time)"
+	(cd "$dir" && make -s -j"$jobs" fuzz)
+}
+
 san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 for c in $configs; do
 	case $c in
@@ -243,7 +275,15 @@ for c in $configs; do
 			echo "SKIP: mpich configuration: MPICH is not installed (libmpich-dev)"
 		fi
 		;;
-	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix nonroot mpich)"; exit 2 ;;
+	fuzz)
+		why=$(fuzz_unable)
+		if [ -n "$why" ]; then
+			echo "SKIP: fuzz configuration: $why"
+		else
+			fuzz_config || failed="$failed fuzz"
+		fi
+		;;
+	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix nonroot mpich fuzz)"; exit 2 ;;
 	esac
 done
 

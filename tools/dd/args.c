@@ -90,64 +90,82 @@ usage(void)
 
 /* ------------------------------------------------------------ operands */
 
+/* A comma-separated list into out[]: the items point into one copy of v,
+ * kept to exit.  Refused before anything is allocated, so that a held
+ * error (util.h) leaves nothing behind. */
 static int
 split_list(const char *key, const char *v, char **out, int max)
 {
-	char *copy = strdup(v), *item, *save = NULL;
-	int n = 0;
+	char *copy, *item, *save = NULL;
+	const char *c;
+	int n = 0, items = 1;
 
-	if (copy == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	if (*v == '\0')
 		diot_usage_error("%s=: empty (name at least one file or device)", key);
 	if (*v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
 		diot_usage_error("%s='%s': empty item in the list", key, v);
-	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		if (n == max)
-			diot_usage_error("%s=: at most %d files or devices", key, max);
+	for (c = v; *c != '\0'; c++)
+		items += *c == ',';
+	if (items > max)
+		diot_usage_error("%s=: at most %d files or devices", key, max);
+	copy = strdup(v);
+	if (copy == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save))
 		out[n++] = item;
-	}
 	return n;
 }
 
+/* Whether the len bytes at item are word. */
+static int
+flag_is(const char *item, size_t len, const char *word)
+{
+	return strlen(word) == len && memcmp(item, word, len) == 0;
+}
+
+/* iflag= and oflag=, read in place (nothing allocated). */
 static void
 parse_flags(const char *key, const char *v, struct side_flags *f, int is_out)
 {
-	char *copy = strdup(v), *item, *save = NULL;
+	const char *item, *comma;
+	size_t len;
+	int l;
 
-	if (copy == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	if (*v == '\0' || *v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
 		diot_usage_error("%s='%s': empty item in the list", key, v);
-	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		if (strcmp(item, "direct") == 0)
+	for (item = v;; item = comma + 1) {
+		comma = strchr(item, ',');
+		len = comma ? (size_t)(comma - item) : strlen(item);
+		l = len > INT_MAX ? INT_MAX : (int)len;
+		if (flag_is(item, len, "direct"))
 			f->direct = 1;
-		else if (strcmp(item, "sg") == 0)
+		else if (flag_is(item, len, "sg"))
 			f->sg = 1;
-		else if (is_out && strcmp(item, "dsync") == 0)
+		else if (is_out && flag_is(item, len, "dsync"))
 			f->dsync = 1;
-		else if (is_out && strcmp(item, "sync") == 0)
+		else if (is_out && flag_is(item, len, "sync"))
 			f->sync = 1;
-		else if (is_out && strcmp(item, "force") == 0)
+		else if (is_out && flag_is(item, len, "force"))
 			f->force = 1;
-		else if (is_out && strcmp(item, "notrunc") == 0)
+		else if (is_out && flag_is(item, len, "notrunc"))
 			f->notrunc = 1;
-		else if (!is_out && strcmp(item, "nocopy") == 0)
+		else if (!is_out && flag_is(item, len, "nocopy"))
 			f->nocopy = 1;
-		else if (!is_out && (strcmp(item, "dsync") == 0 || strcmp(item, "sync") == 0 ||
-		                     strcmp(item, "force") == 0 ||
-		                     strcmp(item, "notrunc") == 0))
-			diot_usage_error("iflag=%s: '%s' is an output flag (use oflag=%s)",
-			                 v, item, item);
-		else if (is_out && strcmp(item, "nocopy") == 0)
+		else if (!is_out && (flag_is(item, len, "dsync") || flag_is(item, len, "sync") ||
+		                     flag_is(item, len, "force") ||
+		                     flag_is(item, len, "notrunc")))
+			diot_usage_error("iflag=%s: '%.*s' is an output flag (use oflag=%.*s)",
+			                 v, l, item, l, item);
+		else if (is_out && flag_is(item, len, "nocopy"))
 			diot_usage_error("oflag=%s: 'nocopy' is an input flag (iflag=nocopy "
 			                 "reads into the kernel and drops the data)", v);
 		else
-			diot_usage_error("%s=%s: unknown flag '%s' (allowed: %s)", key, v, item,
+			diot_usage_error("%s=%s: unknown flag '%.*s' (allowed: %s)", key, v, l, item,
 			                 is_out ? "direct, dsync, sync, sg, force, notrunc"
 			                        : "direct, nocopy, sg");
+		if (comma == NULL)
+			break;
 	}
-	free(copy);
 }
 
 static void
@@ -267,9 +285,11 @@ parse_operand(struct dd *dd, const char *arg)
 		if (kl > 2 && strcmp(v2 + kl - 2, "/s") == 0)
 			v2[kl - 2] = '\0';
 		if (diot_parse_size_range(v2, 1, UINT64_MAX / 1000000000ull, &dd->o.rate, err,
-		                          sizeof(err)) < 0)
+		                          sizeof(err)) < 0) {
+			free(v2);
 			diot_usage_error("rate='%s': %s (bytes per second, e.g. rate=100M)",
 			                 v, err);
+		}
 		free(v2);
 	} else {
 		diot_usage_error("'%s': unknown operand '%s' (allowed: if, of, mode, bs, "

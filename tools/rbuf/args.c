@@ -194,8 +194,10 @@ parse_sizes(struct opts *o, const char *name, const char *arg)
 
 	if (n < 0)
 		value_error(name, arg, err);
-	if (n > MAX_SIZES)
+	if (n > MAX_SIZES) {
+		free(list);     /* the error may be held, not the exit (util.h) */
 		value_error(name, arg, "more than 32 sizes");
+	}
 	for (o->nsizes = 0; o->nsizes < (size_t)n; o->nsizes++)
 		o->sizes[o->nsizes] = list[n - 1 - (int)o->nsizes];
 	free(list);
@@ -254,8 +256,9 @@ print_version(void)
 	       PACKAGE_VERSION, dio_version_string(), dio_backend_name());
 }
 
-/* One option (id) with its argument into o. */
-static void
+/* One option (id) with its argument into o; 1 after --help or --version
+ * (nothing more to do), else 0. */
+static int
 apply_option(struct opts *o, int id, const struct diot_optstate *st, int *sizes_given,
              int *modes_given)
 {
@@ -333,14 +336,15 @@ apply_option(struct opts *o, int id, const struct diot_optstate *st, int *sizes_
 		break;
 	case OPT_HELP:
 		usage(stdout);
-		exit(0);
+		return 1;
 	case OPT_VERSION:
 		print_version();
-		exit(0);
+		return 1;
 	}
+	return 0;
 }
 
-void
+int
 rbuf_parse_args(int argc, char **argv, struct opts *o)
 {
 	struct diot_optstate st;
@@ -353,7 +357,8 @@ rbuf_parse_args(int argc, char **argv, struct opts *o)
 	o->timeout_s = 60;
 	diot_getopt_init(&st);
 	while ((id = diot_getopt(argc, argv, options, &st)) != DIOT_OPT_END)
-		apply_option(o, id, &st, &sizes_given, &modes_given);
+		if (apply_option(o, id, &st, &sizes_given, &modes_given))
+			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : DIOT_EXIT_FAIL;
 	if (o->device == NULL)
 		diot_usage_error("no DEVICE given");
 	if (o->sweep && (o->size_set || o->mode_set))
@@ -374,4 +379,5 @@ rbuf_parse_args(int argc, char **argv, struct opts *o)
 		memcpy(o->modes, sweep_default_modes, sizeof(sweep_default_modes));
 		o->nmodes = NMODES;
 	}
+	return -1;
 }

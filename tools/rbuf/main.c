@@ -65,7 +65,8 @@ main(int argc, char **argv)
 	int measured = 0, hard = 0, r;
 
 	diot_init(RBUF_PROG);
-	rbuf_parse_args(argc, argv, &o);
+	if ((r = rbuf_parse_args(argc, argv, &o)) >= 0)
+		return r;      /* --help, --version */
 	claim_plot(&o);
 	memset(&d, 0, sizeof(d));
 	rbuf_open_device(&d, &o);

@@ -103,9 +103,11 @@ struct io {
 
 /* ------------------------------------------------------------ args.c */
 
-/* Options into *o; exits 0 for --help/--version, DIOT_EXIT_USAGE on a
- * bad command line. */
-void rbuf_parse_args(int argc, char **argv, struct opts *o);
+/* Options into *o; -1 to run, or the exit status after --help/--version
+ * (0, or DIOT_EXIT_FAIL when standard output could not be written); a bad
+ * command line exits DIOT_EXIT_USAGE (diot_usage_error(): the errors can
+ * be held, tools/kit/util.h). */
+int rbuf_parse_args(int argc, char **argv, struct opts *o);
 
 /* "PROG: message" on stderr when verbose >= level. */
 void rbuf_note(int verbose, int level, const char *fmt, ...) DIOT_PRINTF(3, 4);

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * fuzz.h -- what the harnesses of tests/fuzz/ share.  Each harness is one
+ * libFuzzer entry point, LLVMFuzzerTestOneInput(), that feeds the input to
+ * one parser of the project.  Built with --enable-fuzzing it is linked
+ * with libFuzzer (clang -fsanitize=fuzzer); otherwise with replay.c, a
+ * main() that feeds it every file of the corpus and reproducer
+ * directories given, which is what 'make check' runs (tests/fuzz/replay.sh).
+ *
+ * A harness must not exit, print much, or leave anything behind: the
+ * parsers that end the process on an error are called with the kit's
+ * errors held (tools/kit/util.h: diot_hold_errors()).
+ */
+#ifndef DIO_TESTS_FUZZ_H
+#define DIO_TESTS_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tools/kit/util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The input as a NUL-terminated string (a NUL inside ends it early), malloc'd;
+ * NULL when out of memory. */
+char *fuzz_string(const uint8_t *data, size_t size);
+
+/* A read-only stream of exactly the input's bytes; NULL when it cannot be
+ * made.  fclose() it. */
+FILE *fuzz_stream(const uint8_t *data, size_t size);
+
+/*
+ * The input as the words of a command line: split at each NUL byte (a
+ * trailing NUL ends the last word, not an empty one), after argv[0], at
+ * most max words.  *argv gets a malloc'd, NULL-terminated vector whose
+ * words are in the same allocation; free(*argv) frees everything.
+ * Returns argc, or -1 when out of memory.
+ */
+int fuzz_argv(const uint8_t *data, size_t size, const char *argv0, int max,
+              char ***argv);
+
+/* Standard output to /dev/null for the rest of the process (usage texts
+ * of --help, reports): once.  Standard error stays, for the sanitizers. */
+void fuzz_quiet(void);
+
+/* A little-endian number of n bytes (n <= 8) taken from the front of the
+ * input (*data, *size advance; missing bytes read as 0). */
+uint64_t fuzz_take(const uint8_t **data, size_t *size, size_t n);
+
+/* After a held error (diot_hold_errors()): free the message the kit
+ * keeps for the exit that would follow (a harness holds thousands). */
+void fuzz_held_free(struct diot_held *h);
+
+#endif

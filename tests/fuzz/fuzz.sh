@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# fuzz.sh -- 'make fuzz' (configure --enable-fuzzing): fuzz each harness
+# named (tests/fuzz/HARNESS) for DIO_FUZZ_SECONDS seconds (default 60),
+# DIO_FUZZ_JOBS at a time (default 2), each with -rss_limit_mb
+# (DIO_FUZZ_RSS_MB, default 2048) and -timeout (DIO_FUZZ_TIMEOUT seconds
+# per input, default 10).  It starts from the committed corpus and
+# reproducers (tests/fuzz/corpus/HARNESS, tests/fuzz/repro/HARNESS); what
+# it finds goes under DIO_FUZZ_DIR (default tests/fuzz/work in the build
+# tree): new inputs in HARNESS/corpus, crashes, leaks, timeouts and
+# out-of-memory inputs as HARNESS/crash-*, leak-*, timeout-*, oom-*.
+# Exit 0 only if no harness found anything.
+set -u
+s=${top_srcdir:-.}/tests/fuzz
+b=${top_builddir:-.}
+secs=${DIO_FUZZ_SECONDS:-60}
+jobs=${DIO_FUZZ_JOBS:-2}
+rss=${DIO_FUZZ_RSS_MB:-2048}
+tmo=${DIO_FUZZ_TIMEOUT:-10}
+work=${DIO_FUZZ_DIR:-$b/tests/fuzz/work}
+for v in "$secs" "$jobs" "$rss" "$tmo"; do
+	case $v in
+	''|*[!0-9]*|0) echo "fuzz.sh: DIO_FUZZ_SECONDS, DIO_FUZZ_JOBS, DIO_FUZZ_RSS_MB and" \
+	                    "DIO_FUZZ_TIMEOUT are whole numbers above 0 ('$v' given)" >&2
+	               exit 2 ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "fuzz.sh: name the harnesses (tests/fuzz/NAME)" >&2; exit 2; }
+LSAN_OPTIONS="suppressions=$s/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
+
+one() {  # one harness: program path; its status in $work/NAME/status
+	h=$(basename "$1")
+	d=$work/$h
+	rm -rf "$d" && mkdir -p "$d/corpus" || { echo 1 >"$d/status"; return; }
+	set -- "$1" "$d/corpus" "$s/corpus/$h"
+	[ -d "$s/repro/$h" ] && set -- "$@" "$s/repro/$h"
+	"$@" -max_total_time="$secs" -rss_limit_mb="$rss" -malloc_limit_mb="$rss" \
+	     -timeout="$tmo" -print_final_stats=1 -artifact_prefix="$d/" >"$d/log" 2>&1
+	echo $? >"$d/status"
+}
+
+t0=$(date +%s)
+echo "fuzzing $# harnesses for $secs s each, $jobs at a time (rss limit $rss MB, timeout $tmo s)"
+set -- "$@"
+fails=0
+while [ $# -gt 0 ]; do
+	batch=""
+	n=0
+	while [ $# -gt 0 ] && [ $n -lt "$jobs" ]; do
+		one "$1" &
+		batch="$batch $(basename "$1")"
+		n=$((n + 1))
+		shift
+	done
+	wait
+	for h in $batch; do
+		d=$work/$h
+		st=$(cat "$d/status" 2>/dev/null || echo 1)
+		found=$(ls "$d" | grep -E '^(crash|leak|timeout|oom)-' | tr '\n' ' ')
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$d/log" | tail -n 1)
+		cov=$(grep -E '^#[0-9]+.*(DONE|cov:)' "$d/log" | tail -n 1 | sed -n 's/.*\(cov: [0-9]*\).*/\1/p')
+		corp=$(ls "$d/corpus" | wc -l)
+		if [ "$st" -eq 0 ] && [ -z "$found" ]; then
+			echo "ok: $h: ${runs:-?} runs, ${cov:-cov: ?}, $corp new inputs"
+		else
+			echo "FAIL: $h: exit $st${found:+, found: $found}; the end of $d/log:"
+			tail -n 60 "$d/log"
+			fails=$((fails + 1))
+		fi
+	done
+done
+echo "fuzzing took $(($(date +%s) - t0)) s; findings and new inputs are in $work"
+[ "$fails" -eq 0 ]

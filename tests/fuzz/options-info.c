@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * options-info.c -- harness: dio-info's command line (tools/info/args.c,
+ * info_args()).  The input is the words of argv after the program name,
+ * separated by NUL bytes.  Nothing is probed; a usage error is held
+ * (diot_hold_errors()), not said with an exit.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdlib.h>
+
+#include "tests/fuzz/fuzz.h"
+#include "tools/info/info.h"
+#include "tools/kit/util.h"
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct info_opts o;      /* static: kept across the longjmp */
+	static struct diot_held held;
+	char **argv;
+	int argc;
+
+	fuzz_quiet();                   /* --help, --version */
+	argc = fuzz_argv(data, size, "dio-info", 256, &argv);
+	if (argc < 0)
+		return 0;
+	diot_hold_errors(&held);
+	if (setjmp(held.jb) == 0) {
+		(void)info_args(argc, argv, &o);
+		diot_hold_errors(NULL);
+	}
+	fuzz_held_free(&held);
+	free(argv);
+	return 0;
+}
