@@ -407,6 +407,29 @@ START_TEST(test_messages)
 }
 END_TEST
 
+/* A table column of UTF-8 text: characters, not bytes, never cut inside. */
+START_TEST(test_columns)
+{
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&mem, &len);
+
+	ck_assert_ptr_nonnull(fp);
+	diot_put_cols(fp, "\xce\xb1\xce\xb2\xce\xb3\xce\xb4", 3, 1);   /* 4 Greek letters */
+	fputc('|', fp);
+	diot_put_cols(fp, "ab", 4, 1);
+	fputc('|', fp);
+	diot_put_cols(fp, "ab", 4, 0);
+	fputc('|', fp);
+	diot_put_cols(fp, "\xffz", 1, 1);
+	fputc('|', fp);
+	diot_put_cols(fp, NULL, 2, 1);
+	fclose(fp);
+	ck_assert_str_eq(mem, "\xce\xb1\xce\xb2\xce\xb3|ab  |ab|\xff|  ");
+	free(mem);
+}
+END_TEST
+
 static Suite *
 tools_suite(void)
 {
@@ -422,6 +445,7 @@ tools_suite(void)
 	tcase_add_test(tc, test_fit);
 	tcase_add_test(tc, test_clocks);
 	tcase_add_test(tc, test_messages);
+	tcase_add_test(tc, test_columns);
 	suite_add_tcase(s, tc);
 	return s;
 }

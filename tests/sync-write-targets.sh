@@ -195,5 +195,16 @@ d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
 assert d["label"] == sys.argv[2] and len(d["label"]) == 40, d["label"]
 PY
 fi
+g40=$(printf 'αβγδεζηθικ%.0s' 1 2 3 4)
+"$SW" -q -n 1 -s 4k -m none --label "$g40" --label "$e40" "$work/l1" "$work/l2" >"$work/g.out" 2>&1 ||
+	bad "two TARGETs with 40-character labels: $(cat "$work/g.out")"
+if [ -n "$have_py" ]; then
+	python3 - "$work/g.out" <<'PY' && ok "labels of 40 two-byte characters: the side-by-side table is UTF-8, its headings cut by characters" || fail=1
+import sys
+text = open(sys.argv[1], "rb").read().decode("utf-8")   # a cut character fails here
+head = [l for l in text.splitlines() if " | run 1: " in l]
+assert head and "run 2: " in head[0], text
+PY
+fi
 [ ! -e "$work/l1" ] || bad "--label runs left $work/l1"
 exit $fail

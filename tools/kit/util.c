@@ -595,6 +595,23 @@ diot_xml_text(FILE *fp, const char *s)
 	}
 }
 
+void
+diot_put_cols(FILE *fp, const char *s, int width, int pad)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n;
+	int cols = 0;
+
+	for (; *p && cols < width; p += n, cols++) {
+		n = diot_utf8_len(p);
+		if (n == 0)
+			n = 1;
+		fwrite(p, 1, n, fp);
+	}
+	for (; pad && cols < width; cols++)
+		fputc(' ', fp);
+}
+
 /* Kept for the tools that still call it; json.c formats the number. */
 void
 diot_json_num(FILE *fp, double v)

@@ -230,6 +230,11 @@ char *diot_join(const char *const *v, int n, const char *sep);
  */
 void diot_json_string(FILE *fp, const char *s);
 
+/* Write at most width characters of s (UTF-8: a character is a code
+ * point, never cut; any other byte counts as one), then, with pad, spaces
+ * up to width: a table's column, as printf's "%-*.*s" would be for ASCII. */
+void diot_put_cols(FILE *fp, const char *s, int width, int pad);
+
 /* Write s as one CSV field (quoted when it holds , " or a newline). */
 void diot_csv_field(FILE *fp, const char *s);
 

@@ -90,10 +90,10 @@ table_header(FILE *fp, const struct cmp *c)
 
 		snprintf(head, sizeof(head), "run %d: %s", r + 1, label);
 		free(label);
-		if (r == c->nruns - 1)  /* the last group: no padding at the line's end */
-			fprintf(fp, " | %.*s", w, head);
-		else
-			fprintf(fp, " | %-*.*s", w, w, head);
+		/* w characters (a label is UTF-8: never cut inside one); the
+		 * last group is not padded to the line's end. */
+		fputs(" | ", fp);
+		diot_put_cols(fp, head, w, r != c->nruns - 1);
 	}
 	fprintf(fp, "\n%-18s %9s %3s", "method", "size_B", "wr");
 	for (r = 0; r < c->nruns; r++) {
