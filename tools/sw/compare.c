@@ -190,6 +190,8 @@ keep_member(const struct diot_jr_step *path, int n, int type, void *arg)
 	const char *last = path[n - 1].key;
 	long *not_object = arg;
 
+	if (path[0].key == NULL)                    /* the document is an array */
+		return 0;
 	if (n == 1)
 		return keep_in(top, last, type);
 	if (n == 2 && strcmp(path[0].key, "target") == 0)
@@ -200,6 +202,8 @@ keep_member(const struct diot_jr_step *path, int n, int type, void *arg)
 		*not_object = (long)path[1].index;
 	if (n == 2)
 		return type == DIOT_JR_OBJ;
+	if (last == NULL)                           /* not kept above */
+		return 0;
 	if (n == 3)                                 /* a member of a point */
 		return keep_in(point, last, type);
 	return n == 4 && keep_in(aggregate, last, type);

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * check_sw_compare.c -- sync-write --compare's loader, table and plot on
+ * documents in memory (sw_cmp_memory, the entry a fuzzer drives): real
+ * runs compared; hostile documents refused with a message, never an exit
+ * (a number beyond a double, --compare's own output, points that are not
+ * points, nesting, garbage); extreme finite numbers drawn small and
+ * finite; a million distinct points aligned in linear time (Check's
+ * timeout would catch the quadratic alignment of before).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/sw/compare.h"
+#include "tests/testutil.h"
+
+/* A run's document with points of the given avg_us and mb_per_s. */
+static char *
+doc(const char *label, int npts, double avg, double mb)
+{
+	static const char *const meth[] = { "fdatasync", "dsync" };
+	size_t cap = 4096 + (size_t)npts * 400, at;
+	char *b = malloc(cap);
+	int k;
+
+	ck_assert_ptr_nonnull(b);
+	at = (size_t)snprintf(b, cap, "{\"tool\": \"sync-write\", \"schema\": 1, "
+	                      "\"label\": \"%s\", \"host\": \"h\", \"target\": {\"path\": "
+	                      "\"/t/x\", \"kind\": \"new file\", \"fs\": \"ext4\", \"disk\": "
+	                      "\"vda\"}, \"config\": {\"layout\": \"shared\", \"writers_are\": "
+	                      "\"processes\", \"count\": 5, \"time_s\": null}, "
+	                      "\"interrupted\": false, \"points\": [", label);
+	for (k = 0; k < npts; k++)
+		at += (size_t)snprintf(b + at, cap - at, "%s{\"method\": \"%s\", "
+		                       "\"size_bytes\": %d, \"writers\": %d, \"status\": \"ok\", "
+		                       "\"aggregate\": {\"txns\": 5, \"avg_us\": %.17g, "
+		                       "\"p99_us\": %.17g, \"txn_per_s\": 1000, \"mb_per_s\": "
+		                       "%.17g}, \"per_writer\": [{\"txns\": 5}]}", k ? ", " : "",
+		                       meth[k % 2], 4096 << (k / 4 % 4), 1 << (k / 2 % 2),
+		                       avg, avg, mb);
+	snprintf(b + at, cap - at, "]}");
+	return b;
+}
+
+/* sw_cmp_memory on two documents; returns its result, the report and the
+ * plot in *out and *svg (freed by the caller), why in why. */
+static int
+run2(const char *a, const char *b, int format, char **out, char **svg, char *why,
+     size_t wl)
+{
+	const char *texts[2] = { a, b };
+	size_t lens[2] = { strlen(a), strlen(b) }, ol = 0, sl = 0;
+	FILE *fo = open_memstream(out, &ol), *fs = open_memstream(svg, &sl);
+	int rc;
+
+	ck_assert_ptr_nonnull(fo);
+	ck_assert_ptr_nonnull(fs);
+	why[0] = '\0';
+	rc = sw_cmp_memory(texts, lens, 2, NULL, format, fo, fs, why, wl);
+	ck_assert_int_eq(fclose(fo), 0);
+	ck_assert_int_eq(fclose(fs), 0);
+	return rc;
+}
+
+START_TEST(test_runs)
+{
+	char *a = doc("one", 8, 100, 40), *b = doc("two", 8, 50, 80), *out, *svg, why[600];
+
+	ck_assert_int_eq(run2(a, b, SW_FMT_TABLE, &out, &svg, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(out, "2 runs, 8 points in all of them") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "    0.50") != NULL, "avg_x 0.50: %s", out);
+	ck_assert_msg(strstr(svg, ">one: fdatasync<") != NULL, "%.400s", svg);
+	free(out);
+	free(svg);
+	ck_assert_int_eq(run2(a, b, SW_FMT_JSON, &out, &svg, why, sizeof(why)), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"document\": \"compare\""));
+	/* Its own output is not a run. */
+	free(svg);
+	ck_assert_int_eq(run2(a, out, SW_FMT_CSV, &svg, &svg, why, sizeof(why)), -1);
+	ck_assert_msg(strstr(why, "'input 2' is the output of --compare, not a run's "
+	                      "result; compare the runs it was made from") != NULL, "%s", why);
+	free(out);
+	free(svg);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* Refused, said, not exited. */
+START_TEST(test_refused)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "{\"tool\": \"sync-write\", \"schema\": 1, \"points\": [{\"method\": \"none\", "
+		  "\"size_bytes\": 1, \"writers\": 1,\n \"aggregate\": {\"avg_us\": 1e400}}]}",
+		  "'input 2': line 2, column 26: points[0].aggregate.avg_us: the number 1e400 is "
+		  "beyond the range of a double" },
+		{ "{\"tool\": \"sync-write\", \"schema\": 1, \"points\": [0, 1]}",
+		  "points[0] is not a point (an object)" },
+		{ "{\"tool\": \"sync-write\", \"schema\": 1, \"points\": [{}]}",
+		  "points[0] is not a valid point" },
+		{ "{\"tool\": \"sync-write\", \"schema\": 1, \"points\": [{\"method\": \"none\", "
+		  "\"size_bytes\": 1e300, \"writers\": 1}]}", "points[0] is not a valid point" },
+		{ "{\"tool\": \"sync-write\", \"schema\": 2, \"points\": []}", "schema 2" },
+		{ "{\"tool\": \"sync-write\", \"document\": \"compare\", \"interleaved\": true}",
+		  "is the output of a run of several TARGETs" },
+		{ "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+		  "nested deeper than 64" },
+		{ "[1, [2], {\"points\": []}]", "not a sync-write result" },
+		{ "\xff\xfe garbage", "is not valid JSON" },
+		{ "", "the text ends where a value was expected" },
+	};
+	char *a = doc("one", 2, 1, 1), *out, *svg, why[600];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(run2(a, bad[i].text, SW_FMT_TABLE, &out, &svg, why,
+		                      sizeof(why)), -1);
+		ck_assert_msg(strstr(why, bad[i].why) != NULL, "%zu: '%s', want '%s'", i, why,
+		              bad[i].why);
+		free(out);
+		free(svg);
+	}
+	free(a);
+}
+END_TEST
+
+/* Any finite numbers: a small plot of finite numbers. */
+START_TEST(test_extremes)
+{
+	static const double v[][2] = {
+		{ 1.7976931348623157e308, 1.7976931348623157e308 }, { -1.7e308, 1.7e308 },
+		{ 4.9406564584124654e-324, 1e-320 }, { 0, 0 }, { 1e300, 5e-324 }, { 7, 7 },
+	};
+	char *out, *svg, why[600];
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char *a = doc("a", 8, v[i][0], v[i][1]), *b = doc("b", 1, v[i][1], v[i][0]);
+
+		ck_assert_int_eq(run2(a, b, SW_FMT_TABLE, &out, &svg, why, sizeof(why)), 0);
+		ck_assert_msg(strlen(svg) < 32768, "%zu: %zu bytes", i, strlen(svg));
+		ck_assert_msg(strstr(svg, "nan") == NULL && strstr(svg, "inf") == NULL,
+		              "%zu: %s", i, svg);
+		free(out);
+		free(svg);
+		free(a);
+		free(b);
+	}
+}
+END_TEST
+
+/* A million distinct points, twice: aligned and drawn in linear-ish time. */
+START_TEST(test_many)
+{
+	size_t n = 1000000, cap = n * 64 + 4096, at, k;
+	char *a = malloc(cap), *out, *svg, why[600];
+
+	ck_assert_ptr_nonnull(a);
+	at = (size_t)snprintf(a, cap, "{\"tool\": \"sync-write\", \"schema\": 1, \"points\": [");
+	for (k = 0; k < n; k++)
+		at += (size_t)snprintf(a + at, cap - at, "%s{\"method\":\"none\",\"size_bytes\":"
+		                       "%zu,\"writers\":%zu,\"status\":\"ok\"}", k ? "," : "",
+		                       k / 2 + 1, k % 2 + 1);
+	snprintf(a + at, cap - at, "]}");
+	ck_assert_int_eq(run2(a, a, SW_FMT_CSV, &out, &svg, why, sizeof(why)), 0);
+	ck_assert_ptr_nonnull(strstr(out, "none,500000,2,2,"));
+	free(out);
+	free(svg);
+	free(a);
+}
+END_TEST
+
+static Suite *
+compare_suite(void)
+{
+	Suite *s = suite_create("sw_compare");
+	TCase *tc = tcase_create("sw_compare");
+
+	tcase_set_timeout(tc, 60);     /* a loaded machine; quadratic would be hours */
+	tcase_add_test(tc, test_runs);
+	tcase_add_test(tc, test_refused);
+	tcase_add_test(tc, test_extremes);
+	tcase_add_test(tc, test_many);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run(srunner_create(compare_suite()));
+}
