@@ -4,7 +4,11 @@
 # with --ack-log tcp:HOST:PORT sends.  On loopback: writer processes and
 # threads, every point's records in the listener's log, --check of that
 # log; a listener that goes away fails the run; bad addresses and option
-# combinations are refused.  As root, also across two network namespaces
+# combinations are refused.  Two runs at once get a log each; stray
+# connections, lines that are not records and a client that floods
+# without reading its answers are cut while a real run goes on; a
+# listener stopped by a signal keeps every answered record, whole; a FIFO
+# as a log is refused.  As root, also across two network namespaces
 # joined by a veth pair (two test hosts on this machine).
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -102,7 +106,212 @@ listen "$work/busy.log"
 expect 1 "address already in use" --listen "127.0.0.1:$port" --ack-log "$work/y.log"
 kill "$lpid"; wait "$lpid" 2>/dev/null; lpid=
 
-# 4. Two test hosts: the listener in one network namespace, the writer in
+# 4. Two runs at once: a log per run (the first run's in the log named, the
+#    other's in LOG.RUNID, said on stderr), each checked by --check; then
+#    a --force append of a third run, which --check picks by its target.
+rm -f "$work/fa" "$work/fb" "$work/m.log"*
+listen "$work/m.log"
+"$SW" -q -m fdatasync -s 4k -t 5s --region 4m --keep --ack-log "tcp:127.0.0.1:$port" \
+	"$work/fa" >"$work/ra.out" 2>&1 &
+rapid=$!
+wait_for 60 "run A's first acknowledgement" grep -qs '^A ' "$work/m.log"
+out=$("$SW" -q -m fdatasync -s 4k -w 2 -n 40 --region 4m --keep \
+	--ack-log "tcp:127.0.0.1:$port" "$work/fb" 2>&1) || bad "run B beside run A: $out"
+kill -0 "$rapid" 2>/dev/null && ok "run B ran while run A was running" ||
+	echo "note: run A had ended before run B did (a slow machine): B still came while A's connection was open"
+wait "$rapid" || bad "run A beside run B: $(cat "$work/ra.out")"
+finish
+own=$(sed -n "s/.*; this run's go to '\(.*\)'$/\1/p" "$work/m.log.err")
+if [ -n "$own" ] && [ -f "$own" ] && [ "$(grep -c '^R ' "$work/m.log")" -eq 1 ] &&
+   [ "$(grep -c '^R ' "$own")" -eq 1 ]; then
+	ok "two runs at once: one run's records in each log (${own##*/})"
+else
+	bad "two runs at once: logs: $(ls "$work"/m.log*): $(cat "$work/m.log.err")"
+fi
+grep -q "check it with: sync-write --check '$own' TARGET" "$work/m.log.err" &&
+	ok "the summary names each log and how to check it" ||
+	bad "summary: $(cat "$work/m.log.err")"
+out=$("$SW" --check "$work/m.log" "$work/fa" 2>&1) && echo "$out" | grep -q "^OK: every" &&
+	ok "--check of run A's log" || bad "--check of run A's log: $out"
+out=$("$SW" --check "$own" "$work/fb" 2>&1) && echo "$out" | grep -q "^OK: every" &&
+	ok "--check of run B's log" || bad "--check of run B's log: $out"
+# The refusal's advice: --force appends the next run after run A.
+rm -f "$work/fc" "$work/m.log.err"
+log=$work/m.log
+"$SW" --listen 127.0.0.1:0 --force --ack-log "$work/m.log" 2>"$work/m.log.err" &
+lpid=$!
+wait_for 60 "the listener's port" grep -qs 'listening on port [0-9]*;' "$work/m.log.err" ||
+	hard "the listener did not start: $(cat "$work/m.log.err")"
+port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$work/m.log.err")
+out=$("$SW" -q -m fdatasync -s 4k -n 30 --region 4m --keep \
+	--ack-log "tcp:127.0.0.1:$port" "$work/fc" 2>&1) || bad "run C: $out"
+finish
+[ "$(grep -c '^R ' "$work/m.log")" -eq 2 ] && ok "--force: run C appended after run A" ||
+	bad "--force: $(grep -c '^R ' "$work/m.log") runs in the log"
+out=$("$SW" --check "$work/m.log" "$work/fc" 2>&1) && echo "$out" | grep -q "^OK: every" &&
+	ok "--check of the appended log picks run C by its target" || bad "--check of run C: $out"
+
+# The clients below speak the wire directly: python3.
+cat >"$work/client.py" <<'PY'
+import socket, sys, time
+mode, port = sys.argv[1], int(sys.argv[2])
+def conn(rcvbuf=None):
+    s = socket.socket()
+    if rcvbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.connect(("127.0.0.1", port))
+    return s
+def cut(s, limit=30):
+    """The listener closes s (EOF or a reset) within limit seconds?"""
+    s.settimeout(limit)
+    try:
+        while s.recv(4096):
+            pass
+        return True
+    except ConnectionResetError:
+        return True
+    except socket.timeout:
+        return False
+if mode == "stray":             # connect, close
+    conn().close()
+elif mode == "send":            # bytes (\n, \0 escapes), then: cut?
+    s = conn()
+    s.sendall(sys.argv[3].encode().decode("unicode_escape").encode("latin1"))
+    print("cut" if cut(s) else "kept")
+elif mode == "flood":           # hello, then records, never reading an answer
+    s = conn(4096)
+    s.sendall(b"H 1 f00d\n")
+    s.settimeout(30)
+    if s.recv(1) != b"+":
+        sys.exit(2)
+    print("flooding", flush=True)
+    chunk, t0 = b"A 0 1 0\n" * 8192, time.time()
+    try:
+        while time.time() - t0 < 120:
+            s.sendall(chunk)
+    except OSError:
+        print("cut after %.1f s" % (time.time() - t0), flush=True)
+        sys.exit(0)
+    print("never cut", flush=True)
+    sys.exit(1)
+elif mode == "steady":          # a run's records, each answer awaited
+    sent = open(sys.argv[3], "w")
+    s = conn()
+    s.settimeout(30)
+    lines = ["# sync-write ack-log 1", "R 5ead shared 0 4194304 /nowhere",
+             "T file 1 0", "P 0 none 4096 1 1024"]
+    answered, j = 0, 0
+    try:
+        s.sendall(b"H 1 5ead\n")
+        if s.recv(1) != b"+":
+            sys.exit(2)
+        print("started", flush=True)
+        while j < 10000000:
+            if not lines:
+                lines = ["I 0 %d %d" % (j, j % 1024 * 4096), "A 0 %d %d" % (j, j % 1024 * 4096)]
+                j += 1
+            line = lines.pop(0)
+            sent.write(line + "\n")
+            sent.flush()
+            s.sendall((line + "\n").encode())
+            if s.recv(1) != b"+":
+                break
+            answered += 1
+    except OSError:
+        pass
+    print("answered %d" % answered, flush=True)
+PY
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "skipped: strays, lines that are not records, floods and the stop mid-stream need python3"
+else
+	# 5. Stray connections and lines that are not records: each cut, none
+	#    logged or answered; the listener stays for the run that comes.
+	rm -f "$work/f" "$work/s.log"
+	listen "$work/s.log"
+	python3 "$work/client.py" stray "$port"
+	for line in 'GET / HTTP/1.0\r\n\r\n' '# sync-write ack-log 1\n' 'H 1 abc\nhello world\n' \
+	            'H 1 abc\nA 0 0 0 \n' 'H 1 abc\nR abd shared 0 4096 /f\n' 'H 1 abc\nA 0\0 0 0\n'; do
+		r=$(python3 "$work/client.py" send "$port" "$line")
+		# printf: dash's echo would turn the \n and \0 into bytes.
+		[ "$r" = cut ] && printf "ok   cut: '%s'\n" "$line" ||
+			{ printf "FAIL not cut (%s): '%s'\n" "$r" "$line"; fail=1; }
+	done
+	kill -0 "$lpid" 2>/dev/null && ok "the listener is still there after the strays" ||
+		bad "the strays ended the listener: $(cat "$work/s.log.err")"
+	out=$("$SW" -q -m fdatasync -s 4k -n 20 --region 4m --keep \
+		--ack-log "tcp:127.0.0.1:$port" "$work/f" 2>&1) || bad "run after the strays: $out"
+	finish
+	grep -q "cut: 6 for a line that is not a record, 0 for not taking their answers in time; 1 stray" \
+		"$work/s.log.err" && ok "the summary counts them" || bad "summary: $(cat "$work/s.log.err")"
+	if grep -q 'GET\|hello\|abd\|^H ' "$work/s.log" || [ -e "$work/s.log.abc" ] ||
+	   [ "$(grep -c '^R ' "$work/s.log")" -ne 1 ]; then
+		bad "what was not a record reached a log: $(cat "$work/s.log"*)"
+	else
+		ok "only the run's records in the log"
+	fi
+	out=$("$SW" --check "$work/s.log" "$work/f" 2>&1) && echo "$out" | grep -q "^OK: every" &&
+		ok "--check of the run that came after the strays" || bad "--check: $out"
+
+	# 6. A client that floods records and never reads its answers, while a
+	#    real run sends through the same listener: the run completes (each
+	#    record answered within its 30 s), the flood is cut (10 s).
+	rm -f "$work/f" "$work/fl.log"*
+	listen "$work/fl.log"
+	python3 "$work/client.py" flood "$port" >"$work/flood.out" 2>&1 &
+	fpid=$!
+	wait_for 60 "the flood to start" grep -qs flooding "$work/flood.out" ||
+		bad "flood: $(cat "$work/flood.out")"
+	t0=$(date +%s)
+	out=$("$SW" -q -m fdatasync -s 4k -w 2 -n 100 --region 4m --keep \
+		--ack-log "tcp:127.0.0.1:$port" "$work/f" 2>&1) &&
+		ok "a run beside the flood completed in $(($(date +%s) - t0)) s" ||
+		bad "the run beside the flood: $out"
+	wait_for 60 "the flood to be cut" gone "$fpid"
+	wait "$fpid" && ok "the flood was $(sed -n 's/^cut/cut/p' "$work/flood.out")" ||
+		bad "flood: $(cat "$work/flood.out")"
+	finish
+	grep -q "1 for not taking their answers in time" "$work/fl.log.err" &&
+		ok "the summary counts it" || bad "summary: $(cat "$work/fl.log.err")"
+	own=$(sed -n "s/.*; this run's go to '\(.*\)'$/\1/p" "$work/fl.log.err")
+	out=$("$SW" --check "${own:-none}" "$work/f" 2>&1) && echo "$out" | grep -q "^OK: every" &&
+		ok "--check of the run's own log (the flood had the first)" || bad "--check: $out"
+
+	# 7. Stopped by a signal mid-stream: exit 128 + the signal; every
+	#    answered record is in the log, and nothing but whole records sent
+	#    (one more at most: logged, its answer not yet out).
+	for sig in TERM INT; do
+		rm -f "$work/g.log" "$work/sent"
+		listen "$work/g.log"
+		python3 "$work/client.py" steady "$port" "$work/sent" >"$work/steady.out" 2>&1 &
+		cpid=$!
+		wait_for 60 "200 records in the log" eval '[ "$(wc -l <"$work/g.log")" -ge 200 ]'
+		kill -"$sig" "$lpid"; wait "$lpid"; st=$?; lpid=
+		want=143
+		[ "$sig" = INT ] && want=130
+		[ $st -eq $want ] && ok "SIG$sig: the listener exits $st" || bad "SIG$sig: exit $st"
+		wait_for 60 "the client to end" gone "$cpid"
+		wait "$cpid"
+		n=$(sed -n 's/^answered \([0-9]*\)$/\1/p' "$work/steady.out")
+		k=$(wc -l <"$work/g.log")
+		if [ -n "$n" ] && [ "$k" -ge "$n" ] && [ "$k" -le $((n + 1)) ] &&
+		   [ -z "$(tail -c 1 "$work/g.log")" ] &&
+		   head -n "$k" "$work/sent" | cmp -s - "$work/g.log"; then
+			ok "SIG$sig: the $n answered records in the log, whole, in order ($k lines)"
+		else
+			bad "SIG$sig: $n answered, $k lines in the log: $(tail -n 2 "$work/g.log")"
+		fi
+	done
+fi
+
+# 8. A FIFO as a log: refused at once, never waited on (the listener's,
+#    and a run's own).
+mkfifo "$work/fifo"
+expect_exit 2 "is a FIFO" timeout 20 "$SW" --listen 127.0.0.1:0 --force --ack-log "$work/fifo"
+expect_exit 2 "is a FIFO" timeout 20 "$SW" --listen 127.0.0.1:0 --ack-log "$work/fifo"
+expect_exit 2 "is a FIFO" timeout 20 "$SW" -q -m none -s 4k -n 1 --force --ack-log "$work/fifo" \
+	"$work/g"
+
+# 9. Two test hosts: the listener in one network namespace, the writer in
 #    another, joined by a veth pair.
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null 2>&1; then
 	echo "skipped: two hosts in network namespaces need root and ip (iproute2)"
