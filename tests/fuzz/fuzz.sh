@@ -9,7 +9,9 @@
 # it finds goes under DIO_FUZZ_DIR (default tests/fuzz/work in the build
 # tree): new inputs in HARNESS/corpus, crashes, leaks, timeouts and
 # out-of-memory inputs as HARNESS/crash-*, leak-*, timeout-*, oom-*.
-# Exit 0 only if no harness found anything.
+# The harnesses' own output is closed (-close_fd_mask=3: --check's messages
+# for every input would fill the log); libFuzzer's and the sanitizers'
+# reports stay.  Exit 0 only if no harness found anything.
 set -u
 s=${top_srcdir:-.}/tests/fuzz
 b=${top_builddir:-.}
@@ -36,7 +38,8 @@ one() {  # one harness: program path; its status in $work/NAME/status
 	set -- "$1" "$d/corpus" "$s/corpus/$h"
 	[ -d "$s/repro/$h" ] && set -- "$@" "$s/repro/$h"
 	"$@" -max_total_time="$secs" -rss_limit_mb="$rss" -malloc_limit_mb="$rss" \
-	     -timeout="$tmo" -print_final_stats=1 -artifact_prefix="$d/" >"$d/log" 2>&1
+	     -timeout="$tmo" -print_final_stats=1 -artifact_prefix="$d/" \
+	     -close_fd_mask=3 >"$d/log" 2>&1
 	echo $? >"$d/status"
 }
 

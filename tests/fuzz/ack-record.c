@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * ack-record.c -- harness: the listener's record reader (tools/kit/ack.c,
+ * diot_ack_reader_*()), on the input as the bytes of one connection,
+ * handed over in pieces whose sizes the first input byte picks, by
+ * diot_ack_reader_put() and by diot_ack_reader_room()/_add() in turn.
+ * Every line handed out must end with its newline, fit the reader's
+ * buffer, and be what it is said to be (diot_ack_hello_check(),
+ * diot_ack_record_check()); a cut connection stays cut; and the reader
+ * never takes no bytes while it has no line to give (the listener would
+ * spin on that connection).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/fuzz/fuzz.h"
+#include "tools/kit/ack.h"
+
+static int
+drain(struct diot_ack_reader *rd, int *cut)
+{
+	const char *line;
+	size_t len;
+	uint64_t run;
+	int k, lines = 0;
+
+	for (;;) {
+		k = diot_ack_reader_next(rd, &line, &len);
+		if (k == DIOT_ACK_MORE)
+			return lines;
+		if (k < 0) {
+			if (*cut != 0 && *cut != k)
+				abort();
+			*cut = k;
+			if (diot_ack_bad_name(k) == NULL)
+				abort();
+			return lines;
+		}
+		if (*cut != 0 || len == 0 || len > DIOT_ACK_LINE_MAX || line[len - 1] != '\n')
+			abort();
+		if (k == DIOT_ACK_HELLO && !diot_ack_hello_check(line, len, &run))
+			abort();
+		if (k == DIOT_ACK_RECORD && !diot_ack_record_check(line, len, NULL))
+			abort();
+		if (k != DIOT_ACK_HELLO && k != DIOT_ACK_RECORD)
+			abort();
+		lines++;
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct diot_ack_reader rd;
+	size_t piece, at = 0, took, room;
+	unsigned seed = size > 0 ? data[0] : 0;
+	uint64_t run;
+	int cut = 0, turn = 0;
+	char *p;
+
+	/* The checks alone, on the whole input as one line. */
+	(void)diot_ack_record_check((const char *)data, size, &run);
+	(void)diot_ack_hello_check((const char *)data, size, &run);
+
+	diot_ack_reader_init(&rd);
+	while (at < size && cut == 0) {
+		piece = 1 + (seed * 31u + (unsigned)turn * 7u) % 97u;
+		if (piece > size - at)
+			piece = size - at;
+		if (turn++ % 2 == 0) {
+			took = diot_ack_reader_put(&rd, data + at, piece);
+		} else {
+			p = diot_ack_reader_room(&rd, &room);
+			took = piece < room ? piece : room;
+			if (took > 0) {
+				if (p == NULL)
+					abort();
+				memcpy(p, data + at, took);
+				diot_ack_reader_add(&rd, took);
+			}
+		}
+		if (took > piece)
+			abort();
+		at += took;
+		if (drain(&rd, &cut) == 0 && took == 0 && cut == 0)
+			abort();        /* full, no line, not cut: stuck */
+	}
+	return 0;
+}
