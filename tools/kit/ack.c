@@ -1067,16 +1067,20 @@ int
 diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t *stop,
                struct diot_ack_stats *stp, char *err, size_t errlen)
 {
-	static struct diot_ack_stats dummy;
+	struct diot_ack_stats *own = NULL;
 	struct server S;
 	struct pollfd *pfd;
 	struct stat lst;
-	uint64_t now;
+	uint64_t now, checked = 0;
 	int i, r, ret = 0;
 
 	memset(&S, 0, sizeof(S));
 	S.cfg = cfg;
-	S.st = stp ? stp : &dummy;
+	S.st = stp ? stp : (own = malloc(sizeof(*own)));
+	if (S.st == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	memset(S.st, 0, sizeof(*S.st));
 	S.err = err;
 	S.errlen = errlen;
@@ -1149,8 +1153,8 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 			if (gone)
 				conn_close(&S, i, gone == 2);
 		}
-		/* Time limits. */
-		for (i = S.n - 1; i >= 0; i--) {
+		/* Time limits, ten times a second (not at every record). */
+		for (i = S.n - 1; now - checked >= 100000000u && i >= 0; i--) {
 			struct sconn *c = S.conn[i];
 
 			if (c->run < 0 && now - c->t_open > S.hello_ns) {
@@ -1162,6 +1166,8 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 				conn_close(&S, i, 1);
 			}
 		}
+		if (now - checked >= 100000000u)
+			checked = now;
 		if (r > 0 && (pfd[0].revents & POLLIN))
 			accept_new(&S, now);
 	}
@@ -1173,5 +1179,6 @@ out:
 		ret = r;
 	free(S.conn);
 	free(pfd);
+	free(own);
 	return ret;
 }
