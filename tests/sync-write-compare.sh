@@ -327,7 +327,7 @@ in_point() {
 	[ "$(stat -c %s "$second/j2.$$" 2>/dev/null)" = 4194304 ] &&
 		[ -n "$(ps -o pid= --ppid $pid 2>/dev/null)" ]
 }
-while [ $n -lt 600 ] && ! in_point; do sleep 0.1; n=$((n + 1)); done
+wait_for 60 "the first point of the run of 2 TARGETs" in_point
 kill -TERM $pid; wait $pid; rc=$?
 if [ $rc -eq 143 ] && grep -q "TARGET 2 '$second/j2.$$': the run was interrupted before its first point was measured (it has no point)" "$work/ij.err" &&
 	grep -q "TARGET 1 '$work/j1': the run was interrupted before any point was measured" "$work/ij.err" &&
@@ -344,7 +344,7 @@ rm -f "$second/j2.$$" "$work/j1"
 mkfifo "$work/fifo"
 "$SW" --compare "$work/a.json" "$work/fifo" -o "$work/o.json" --plot "$work/o.svg" 2>"$work/o.err" &
 pid=$! n=0
-while [ $n -lt 300 ] && ! [ -e "$work/o.json" ]; do sleep 0.1; n=$((n + 1)); done
+wait_for 60 "--compare to create its -o" test -e "$work/o.json"
 kill -TERM $pid; wait $pid; rc=$?
 [ $rc -eq 143 ] && [ ! -e "$work/o.json" ] && [ ! -e "$work/o.svg" ] &&
 	grep -q "stopped by SIGTERM" "$work/o.err" &&
