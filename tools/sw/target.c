@@ -474,10 +474,13 @@ static int
 derived(const char *base, const char *name, int W)
 {
 	size_t lb = strlen(base);
-	const char *p = name + lb + 1;
+	const char *p;
 	long k = 0;
 
-	if (strncmp(name, base, lb) != 0 || name[lb] != '.' || *p < '1' || *p > '9')
+	if (strncmp(name, base, lb) != 0 || name[lb] != '.')
+		return 0;
+	p = name + lb + 1;
+	if (*p < '1' || *p > '9')
 		return 0;
 	for (; *p >= '0' && *p <= '9' && k < W; p++)
 		k = k * 10 + (*p - '0');
