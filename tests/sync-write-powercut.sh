@@ -3,13 +3,19 @@
 # cuts of a disk with a volatile write cache (the TCMU RAM disk of the qemu
 # guest, tests/qemu/tcmu-ramdisk.c): boots the guest with a copy of
 # sync-write and runs tests/qemu/guest-sync-write-powercut.sh there (every
-# method on the raw disk, on ext4 and on ext4 with --extend, then with the
-# disk lying about flushes).  Skips (77) without the harness, qemu, a
-# kernel or sg_raw.
+# method on the raw disk, on ext4 and on ext4 with --extend; the durable
+# methods with the disk lying about flushes; a build that acknowledges
+# before its commit, tests/qemu/ack-early.c, on each of those layers).
+# Skips (77) without the harness, qemu, a kernel or sg_raw.
 #
 # Environment: DIO_POWERCUT_CUTS (cuts per method and layer, default 20),
-# DIO_POWERCUT_LIES (cuts per method with the lying disk, default 4), and
-# the harness's own (DIO_QEMU_CACHE, DIO_QEMU_TIMEOUT, ...).
+# DIO_POWERCUT_LIES (cuts per durable method and lying layer, default 2),
+# DIO_POWERCUT_EARLY (cuts per method and layer of the broken build,
+# default 2; 0: none) and DIO_POWERCUT_EARLY_METHODS (its methods, default
+# "fdatasync direct+dsync rwf-dsync"), DIO_POWERCUT_SEED (the seed of the
+# random choices, 1..4294967295; default: from /dev/urandom, printed, so
+# that a run can be replayed with the same counts), and the harness's own
+# (DIO_QEMU_CACHE, DIO_QEMU_TIMEOUT, ...).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 run=${DIO_QEMU_RUN_GUEST:-$top_srcdir/tests/qemu/run-guest.sh}
@@ -18,13 +24,32 @@ run=${DIO_QEMU_RUN_GUEST:-$top_srcdir/tests/qemu/run-guest.sh}
 command -v sg_raw >/dev/null 2>&1 || skip "no sg_raw on the host (sg3-utils)"
 sw=$top_builddir/tests/qemu/sync-write-guest
 [ -x "$sw" ] || hard "$sw is not built"
+la=$top_builddir/tests/qemu/ack-early.la
+[ -f "$la" ] || hard "$la is not built"
+shim=$top_builddir/tests/qemu/.libs/$(sed -n "s/^dlname='\(.*\)'$/\1/p" "$la")
+[ -f "$shim" ] || hard "no shared object of $la (at $shim)"
+cuts=${DIO_POWERCUT_CUTS:-20} lies=${DIO_POWERCUT_LIES:-2} early=${DIO_POWERCUT_EARLY:-2}
+early_methods=${DIO_POWERCUT_EARLY_METHODS:-fdatasync direct+dsync rwf-dsync}
+for v in "$cuts" "$lies" "$early"; do
+	case $v in ''|*[!0-9]*) hard "DIO_POWERCUT_CUTS, _LIES and _EARLY take a count, not '$v'" ;; esac
+done
+seed=${DIO_POWERCUT_SEED:-}
+if [ -z "$seed" ]; then
+	seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ') || hard "cannot read /dev/urandom"
+	[ "$seed" = 0 ] && seed=1
+fi
+case $seed in
+''|0|*[!0-9]*|???????????*) hard "DIO_POWERCUT_SEED must be 1..4294967295, not '$seed'" ;;
+esac
+[ "$seed" -le 4294967295 ] || hard "DIO_POWERCUT_SEED must be 1..4294967295, not '$seed'"
 set --
 for p in mkfs.ext4; do
 	pp=$(PATH=$PATH:/sbin:/usr/sbin command -v "$p" 2>/dev/null) &&
 		set -- "$@" -x "$pp:/bin/$p"
 done
 [ -f /etc/mke2fs.conf ] && set -- "$@" -f /etc/mke2fs.conf
-echo "sync-write-powercut: ${DIO_POWERCUT_CUTS:-20} cuts per method and layer"
+echo "sync-write-powercut: seed $seed (replay: DIO_POWERCUT_SEED=$seed" \
+     "DIO_POWERCUT_CUTS=$cuts DIO_POWERCUT_LIES=$lies DIO_POWERCUT_EARLY=$early)"
 # The TCMU disk as a 512e disk: 512-byte logical blocks, 4 KiB physical
 # ones that a cut keeps or loses whole (a disk does not tear a sector).
 # With 512-byte tearing, a cut during the journal's checkpoint could leave
@@ -32,7 +57,7 @@ echo "sync-write-powercut: ${DIO_POWERCUT_CUTS:-20} cuts per method and layer"
 # the journal, so the mount failed ("Bad message") though the journal held
 # the whole block: seen once in about 2000 ext4 cuts.
 sh "$run" -t "${DIO_QEMU_TIMEOUT:-3600}" -M ext4,crc32c_generic -R "-P 4096" \
-	-x "$sw:/bin/sync-write" \
+	-x "$sw:/bin/sync-write" -x "$shim:/lib/ack-early.so" \
 	-f "$top_srcdir/tests/qemu/powercut.sh:/lib/powercut.sh" "$@" \
 	-- "$top_srcdir/tests/qemu/guest-sync-write-powercut.sh" \
-	"${DIO_POWERCUT_CUTS:-20}" "${DIO_POWERCUT_LIES:-4}"
+	"$cuts" "$lies" "$seed" "$early" "$early_methods"

@@ -14,8 +14,10 @@
  * writes, commits, then logs "acknowledged" (sync-write's I, write,
  * commit, A) now writes, logs A, logs the next I, and only then commits
  * what it has acknowledged.  A power cut in that window loses an
- * acknowledged transaction, which the test must see.  An owed commit's
- * error is dropped: the program was told it had succeeded.
+ * acknowledged transaction, which the test must see.  An owed commit that
+ * fails makes the call that made it fail with its error (the write is
+ * then not done), so that the program stops as it would have, one
+ * acknowledgement too late.
  *
  * It says "ack-early: commits deferred" on standard error when loaded, so
  * that a test can tell that it was.
@@ -45,18 +47,17 @@ ae_fd_ok(int fd)
 	return fd >= 0 && fd < AE_FDS;
 }
 
-/* Make the commit fd owes, if any. */
-static void
+/* Make the commit fd owes, if any: 0, or -1 with errno. */
+static int
 ae_pay(int fd)
 {
-	int how, e = errno;
+	int how;
 
 	if (!ae_fd_ok(fd) || owed[fd] == AE_NONE)
-		return;
+		return 0;
 	how = owed[fd];
 	owed[fd] = AE_NONE;
-	(void)syscall(how == AE_FSYNC ? SYS_fsync : SYS_fdatasync, fd);
-	errno = e;
+	return syscall(how == AE_FSYNC ? SYS_fsync : SYS_fdatasync, fd) == 0 ? 0 : -1;
 }
 
 static void
@@ -141,7 +142,8 @@ ae_pwrite(int fd, const void *buf, size_t len, off_t off)
 {
 	long n;
 
-	ae_pay(fd);
+	if (ae_pay(fd) != 0)
+		return -1;
 	n = syscall(SYS_pwrite64, fd, buf, len, off);
 	if (n >= 0 && ae_fd_ok(fd))
 		ae_owe(fd, per_write[fd]);
@@ -175,7 +177,8 @@ pwritev2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
 	if (how == AE_NONE && (flags & RWF_DSYNC))
 		how = AE_FDATASYNC;
 	flags &= ~RWF_DSYNC;
-	ae_pay(fd);
+	if (ae_pay(fd) != 0)
+		return -1;
 	/* the kernel takes the offset as two longs, low and high */
 	n = syscall(SYS_pwritev2, fd, iov, cnt, (long)off,
 	            (long)((unsigned long long)off >> 32), flags);
@@ -191,8 +194,15 @@ pwritev2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
 int
 close(int fd)
 {
-	ae_pay(fd);
+	int paid = ae_pay(fd), e = errno;
+	long r;
+
 	if (ae_fd_ok(fd))
 		per_write[fd] = AE_NONE;
-	return (int)syscall(SYS_close, fd);
+	r = syscall(SYS_close, fd);
+	if (paid != 0) {
+		errno = e;      /* the commit's error, the descriptor closed */
+		return -1;
+	}
+	return (int)r;
 }
