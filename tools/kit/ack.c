@@ -911,12 +911,15 @@ answers_in_kernel(int fd)
 }
 
 /* Are c's answers waiting, here or in the kernel, since more than limit?
- * Only all taken ends the wait: a peer that takes a byte now and then is
- * no reader. */
+ * A sender waits for each answer before it sends its next record, so one
+ * answer in flight is the most it leaves (a slow network, or a machine
+ * that lost its power, holds that one): more than two there, or any here,
+ * is a peer that does not read.  Only that ending ends the wait: a peer
+ * that takes a byte now and then is no reader. */
 static int
 stalled(struct sconn *c, uint64_t now, uint64_t limit)
 {
-	if (c->owed == 0 && answers_in_kernel(c->fd) == 0) {
+	if (c->owed == 0 && answers_in_kernel(c->fd) <= 2) {
 		c->t_stall = 0;
 		return 0;
 	}

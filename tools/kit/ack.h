@@ -184,9 +184,11 @@ const char *diot_ack_bad_name(int why);
  * diot_ack_serve() serves every connection on its own, so that none can
  * stall another: sockets are non-blocking; each connection has a bounded
  * input (one line) and a bounded count of answers owed; one that does not
- * take its answers is no longer read from, and is cut once it has taken
- * none for stall_s seconds; so is one that leaves a line unfinished that
- * long, and one that says no hello within hello_s seconds.  Past
+ * take its answers is no longer read from, and is cut (with a reset) once
+ * answers have waited for it stall_s seconds, here or, where the system
+ * says, more than two in the kernel (a sender waits for each answer, so
+ * it has one at most in flight); so is one that leaves a line unfinished
+ * that long, and one that says no hello within hello_s seconds.  Past
  * max_conns connections a new one is closed at once.
  *
  * Logs: the first run that sends a record gets logfd.  Each other run
@@ -195,7 +197,9 @@ const char *diot_ack_bad_name(int why);
  * output, a character device: logpath NULL or not a file), another run is
  * refused instead.  At most DIOT_ACK_MAX_RUNS runs.  So each log holds
  * one run's records (after --force, the first log: the runs already in it,
- * then one run).  A run's own log that got no record is removed.
+ * then one run).  A run's own log is created at its first record, so a
+ * run that sends none leaves no file.  A connection that closes before
+ * its hello, or is cut, ends nothing but itself.
  *
  * It returns once at least one run has logged a record and no connection
  * is left (every run's connections closed, every stray cut), or once
