@@ -145,7 +145,7 @@ give_advice(struct dd *dd, const struct side *s, int is_out)
 static void
 check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
 {
-	char why[256];
+	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
 	int r;
 
 	if (s->kind == K_FILE && !dd->o.force)

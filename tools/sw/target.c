@@ -77,7 +77,7 @@ created(struct sw_ctx *c, const char *path)
 static int
 claim_file(struct sw_ctx *c, const char *path)
 {
-	char why[300];
+	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
 	int e, r = diot_out_create(path, c->o->force, &e, why, sizeof(why));
 
 	switch (r) {
@@ -254,7 +254,7 @@ static void
 hold_device(struct sw_ctx *c)
 {
 	struct sw_target *tg = &c->tg;
-	char why[300];
+	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
 	int r;
 
 	if (tg->dev_bytes == 0)
