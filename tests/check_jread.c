@@ -222,7 +222,7 @@ START_TEST(test_keep)
 END_TEST
 
 /* The tree is compact: 16 bytes a value, in one allocation of the size
- * needed (checked through mallinfo-free means: the sizes add up). */
+ * needed; a million values read (16 MB, where it was 48 MB and more). */
 START_TEST(test_compact)
 {
 	size_t n = 1000000, i;

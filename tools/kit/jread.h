@@ -17,8 +17,9 @@
  * fill one allocation of exactly the size needed: 16 bytes per value kept
  * plus its decoded strings (so at most about 8 times the text, for a text
  * of nothing but "0,"; a saved result takes less than its text).  A keep
- * function (diot_jr_parse_keep) leaves out the members a reader does not
- * want: they are checked like the rest, but take no memory.  Nothing is
+ * function (diot_jr_parse_keep) leaves out the members and elements a
+ * reader does not want: they are checked like the rest, but take no
+ * memory.  Nothing is
  * printed and nothing exits: a fuzzer may call these on any bytes.
  */
 #ifndef DIOT_JREAD_H
