@@ -60,9 +60,10 @@ int diot_ack_is_tcp(const char *spec);
 
 /*
  * Open spec: "-" is standard output; "tcp:HOST:PORT" connects to a
- * listener; anything else is a file, created exclusively (an existing
- * file is refused: appending a second run's records to the first run's
- * would make a later check read the wrong run).
+ * listener (then diot_ack_set_run() says the run); anything else is a
+ * file, created exclusively by diot_ack_open_log() (an existing file is
+ * refused: appending a second run's records to the first run's would make
+ * a later check read the wrong run).
  */
 int diot_ack_open(struct diot_ack *a, const char *spec, char *err, size_t errlen);
 
