@@ -727,7 +727,7 @@ struct server {
 static void DIOT_PRINTF(2, 3)
 note(struct server *S, const char *fmt, ...)
 {
-	char msg[600];
+	char msg[2 * 4096 + 512];   /* two paths and the words: never cut */
 	va_list ap;
 
 	if (S->cfg->note == NULL)
@@ -757,7 +757,6 @@ conn_close(struct server *S, int i, int cut)
 
 	if (cut)
 		setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-
 	if (c->run >= 0)
 		S->runs[c->run].conns--;
 	close(c->fd);
