@@ -33,7 +33,7 @@
 static int
 open_log(const struct sw_opts *o)
 {
-	char err[600];
+	char err[2 * 4096 + 512];
 	int fd;
 
 	if (strcmp(o->ack_log, "-") == 0)
@@ -95,7 +95,7 @@ sw_listen_main(const struct sw_opts *o, const volatile sig_atomic_t *sig)
 {
 	struct diot_ack_serve_cfg cfg;
 	static struct diot_ack_stats st;
-	char err[600] = "";
+	char err[2 * 4096 + 512] = "";
 	int lfd, logfd, port, r;
 
 	lfd = diot_ack_listen(o->listen, &port, err, sizeof(err));
