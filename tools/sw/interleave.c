@@ -54,7 +54,8 @@ report(struct sw_ctx *c, int nt, FILE *fp, struct sw_run *runs, struct sw_point 
 			}
 		sw_cmp_from_run(&cmp.runs[k], &runs[k], pts[k], n);
 	}
-	sw_cmp_prepare(&cmp, o);
+	if (sw_cmp_prepare(&cmp, o) < 0)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	r = sw_cmp_report(o, fp, &cmp);
 	sw_cmp_release(&cmp);
 	if (*c[0].sig)
