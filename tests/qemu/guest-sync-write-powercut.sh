@@ -21,7 +21,7 @@
 # ext4 with --extend.  A run is 2 writers (threads of one process) of 4 KiB
 # transactions; the ack log lives on the guest's tmpfs, off the cut disk.
 # Each cut comes once the ack log holds a random number of acknowledgements
-# (8 to 72) -- progress, not time, so that it lands in the run however
+# (8 to 40) -- progress, not time, so that it lands in the run however
 # slow the guest is (an --extend run has room for 4080): the power is cut
 # with a random share (0, 25, 50 or 75%) of the volatile cache reaching
 # the medium, while the writers go on (stopping them first would let the
@@ -33,7 +33,7 @@
 #     durable method LIES times; the disk is honest until 8
 #     acknowledgements, then lies (SYNCHRONIZE CACHE and FUA acknowledged,
 #     nothing persisted; it never writes back by itself), and the cut,
-#     8 to 60 acknowledgements later, keeps nothing: at least 6 of those
+#     8 to 40 acknowledgements later, keeps nothing: at least 6 of those
 #     were written after the lie began, so they must be lost;
 #   early-ack layers (early-LAYER for each of the six above): the broken
 #     build, sync-write under /lib/ack-early.so (its commits made after
@@ -131,10 +131,8 @@ one_cut() {
 	case $layer in *lying-*) lie=1 ;; *) lie=0 ;; esac
 	case $layer in early-*) early=1 ;; *) early=0 ;; esac
 	# the random choices first, so that a replay makes the same ones
-	want=$((8 + RANDOM % 65)) keep=$(( (RANDOM % 4) * 25 )) cseed=$((RANDOM + 1))
-	if [ $lie = 1 ]; then
-		want=$((8 + want % 53)) keep=0
-	fi
+	want=$((8 + RANDOM % 33)) keep=$(( (RANDOM % 4) * 25 )) cseed=$((RANDOM + 1))
+	[ $lie = 1 ] && keep=0
 	rm -f "$ACK"
 	[ -n "$fs" ] && rm -f "$target"
 	set -- -q --threads -m "$method" -s 4k -w 2 -t 120s --region "$region" --force \
@@ -204,8 +202,9 @@ one_cut() {
 	# A durable method's writer was committing, or about to, when the
 	# power went: that commit failed, so the run has one in flight.
 	case " $VOLATILE " in *" $method "*) ;; *) [ "$flight" -gt 0 ] || live=0 ;; esac
-	# 0: all there, 1: acknowledged data lost; anything else is "could not
-	# check" (a bad log, not the run's target), never a verdict.
+	# 0: all there, 1: acknowledged data lost; anything else (3: could
+	# not check, a bad log or not the run's target; 2: usage) is never a
+	# verdict.
 	if [ -z "$acked" ] || [ -z "$lost" ] || [ "$st" -gt 1 ] ||
 	    { [ "$st" = 0 ] && [ "$lost" != 0 ]; } || { [ "$st" = 1 ] && [ "$lost" = 0 ]; }; then
 		bad "$layer $method: --check could not check (exit $st):"
