@@ -52,7 +52,8 @@
 #   - on a lying layer every cut loses some and --check exits 1;
 #   - the broken build loses some in at least one cut of every layer (a
 #     single cut may miss: it may land outside the window between an
-#     acknowledgement and its commit, or keep the block);
+#     acknowledgement and its commit, or keep the block; so a layer with
+#     fewer than 4 such cuts only reports);
 #   - ext4 mounts after every cut; --check can check every cut (an exit
 #     other than 0 or 1 is "could not check", a failure).
 # Prints the seed, one line per cut, a table and ok/FAIL lines; exit 0
@@ -213,8 +214,9 @@ one_cut() {
 		echo "$layer $method 0 0 0 error $live" >>"$TAB"
 		return
 	fi
-	echo "  cut: $layer $method at $at acknowledgements (wanted $((lied + want))$([ $lie = 1 ] &&
-		echo ", lying from $lied")$([ $w = 2 ] && echo ", 90 s passed")) keep $keep%" \
+	echo "  cut: $layer $method at $at acknowledgements ($([ $lie = 1 ] &&
+		echo "lying from $lied, then ")wanted $want$([ $lie = 1 ] && echo " more")$([ $w = 2 ] &&
+		echo ", 90 s passed")) keep $keep%" \
 		"seed $cseed: acknowledged $acked, lost $lost, in flight ${flight:-0}," \
 		"--check exit $st$([ $live = 0 ] && echo ", NOT WHILE TRANSACTIONS WERE IN FLIGHT")"
 	echo "$layer $method $acked $lost ${flight:-0} $st $live" >>"$TAB"
@@ -332,6 +334,8 @@ for l in $LAYERS; do
 		shift 2
 		if [ "$c" -ge "$EARLY" ] && [ "$k" -gt 0 ]; then
 			ok "$p$l: the build that acknowledges before its commit caught in $k of $c cuts ($*)"
+		elif [ "$c" -lt 4 ]; then
+			echo "info - $p$l: the build that acknowledges before its commit caught in $k of $c cuts ($*): too few cuts to require it"
 		else
 			bad "$p$l: the build that acknowledges before its commit caught in $k of $c cuts ($*)"
 		fi
