@@ -204,26 +204,32 @@ static const struct diot_opt options[] = {
 static void
 parse_methods(struct sw_opts *o, const char *s)
 {
-	char *copy = strdup(s), *item, *save = NULL;
+	const char *item;
+	char name[64];
+	size_t len;
 	int n = 0, i, j;
 
 	o->methods = calloc(NDEFAULT + 64, sizeof(*o->methods));
-	if (copy == NULL || o->methods == NULL)
+	if (o->methods == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	if (*s == '\0' || s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,"))
 		diot_usage_error("--methods '%s': empty item in list", s);
-	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		if (strcmp(item, "all") == 0) {
+	/* Items are read in place (nothing to free if a usage error leaves
+	 * through held errors); a name too long for name[] is unknown. */
+	for (item = s; *item != '\0'; item += len + (item[len] == ',')) {
+		len = strcspn(item, ",");
+		snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : 0), item);
+		if (strcmp(name, "all") == 0) {
 			for (i = 0; i < (int)NDEFAULT && n < (int)NDEFAULT + 63; i++)
 				sw_parse_method(default_methods[i], &o->methods[n++]);
 			continue;
 		}
 		if (n >= (int)NDEFAULT + 63)
 			diot_usage_error("--methods: too many methods");
-		if (sw_parse_method(item, &o->methods[n]) != 0)
-			diot_usage_error("--methods: unknown method '%s' (allowed: all, none, "
+		if (len >= sizeof(name) || sw_parse_method(name, &o->methods[n]) != 0)
+			diot_usage_error("--methods: unknown method '%.*s' (allowed: all, none, "
 			                 "fsync, fdatasync, dsync, sync, rwf-dsync, and direct "
-			                 "or direct+ any of those)", item);
+			                 "or direct+ any of those)", (int)len, item);
 		n++;
 	}
 	/* drop duplicates, keep the order given */
@@ -236,7 +242,6 @@ parse_methods(struct sw_opts *o, const char *s)
 				j--;
 			}
 	o->nmethods = n;
-	free(copy);
 }
 
 /* A label is shown in tables and charts and saved in JSON: UTF-8 text

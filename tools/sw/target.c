@@ -438,11 +438,17 @@ file_what(const char *target, int t, int k)
 static void DIOT_NORETURN
 collide(const char *const *targets, int t1, int k1, int t2, int k2)
 {
+	/* Said from a buffer of its own, so that nothing allocated is left
+	 * behind when the error is held (TARGETs are at most PATH_MAX). */
+	static char msg[3 * PATH_MAX + 512];
 	char *a = file_what(targets[t1], t1, k1), *b = file_what(targets[t2], t2, k2);
 
-	diot_usage_error("%s and %s are the same file: each TARGET (and each file "
-	                 "its writers write with --layout separate) must be a file or "
-	                 "device of its own", a, b);
+	snprintf(msg, sizeof(msg), "%s and %s are the same file: each TARGET (and each "
+	         "file its writers write with --layout separate) must be a file or "
+	         "device of its own", a, b);
+	free(a);
+	free(b);
+	diot_usage_error("%s", msg);
 }
 
 /* The directory of path resolved, and its last name: what a path that
@@ -537,8 +543,12 @@ apart_by_inode(const char *const *targets, int nt, int W, const char *const *pat
 		}
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
-			if (f[i].t != f[j].t && f[i].dev == f[j].dev && f[i].ino == f[j].ino)
-				collide(targets, f[i].t, f[i].k, f[j].t, f[j].k);
+			if (f[i].t != f[j].t && f[i].dev == f[j].dev && f[i].ino == f[j].ino) {
+				struct tfile x = f[i], y = f[j];
+
+				free(f);
+				collide(targets, x.t, x.k, y.t, y.k);
+			}
 	free(f);
 }
 
@@ -546,7 +556,7 @@ void
 sw_targets_named_apart(const struct sw_opts *o)
 {
 	const char *const *tg = o->operands;
-	int nt = o->noperands, W = 1, i, m, k;
+	int nt = o->noperands, W = 1, i, m, k, a = -1, ak = 0, b = 0, bk = 0;
 	char *canon[SW_MAX_TARGETS];
 
 	if (nt < 2 || nt > SW_MAX_TARGETS)
@@ -555,17 +565,21 @@ sw_targets_named_apart(const struct sw_opts *o)
 		W = (int)o->writers[o->nwriters - 1];
 	for (i = 0; i < nt; i++)
 		canon[i] = canonical(tg[i]);
-	for (i = 0; i < nt; i++)
-		for (m = i + 1; m < nt; m++) {
+	/* The first collision is said once the names are freed (collide()
+	 * leaves, and a held error must leave nothing allocated). */
+	for (i = 0; i < nt && a < 0; i++)
+		for (m = i + 1; m < nt && a < 0; m++) {
 			if (strcmp(canon[i], canon[m]) == 0)
-				collide(tg, i, 0, m, 0);
-			if ((k = derived(canon[i], canon[m], W)) > 0)
-				collide(tg, i, k, m, 0);
-			if ((k = derived(canon[m], canon[i], W)) > 0)
-				collide(tg, i, 0, m, k);
+				a = i, ak = 0, b = m, bk = 0;
+			else if ((k = derived(canon[i], canon[m], W)) > 0)
+				a = i, ak = k, b = m, bk = 0;
+			else if ((k = derived(canon[m], canon[i], W)) > 0)
+				a = i, ak = 0, b = m, bk = k;
 		}
 	for (i = 0; i < nt; i++)
 		free(canon[i]);
+	if (a >= 0)
+		collide(tg, a, ak, b, bk);
 	apart_by_inode(tg, nt, W, NULL);
 }
 
