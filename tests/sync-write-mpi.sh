@@ -13,7 +13,7 @@
 #  (failures, one voice, the same options, nothing left behind:
 #  tests/sync-write-mpi-job.sh)
 #  - 1 rank x 4 writers and 4 ranks x 1 writer on one host give the same
-#    transactions/s within noise (medians of interleaved pairs);
+#    transactions/s within noise (the median ratio of interleaved pairs);
 #  - what ranks cannot do is refused with a message.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
@@ -80,7 +80,10 @@ expect_exit 2 "is a device: as MPI ranks" run 2 "$SW" -q -n 5 --force /dev/null
 [ -e "$work/a" ] || [ -e "$work/x.log" ] && bad "a refused job created files"
 
 # 6. One host, 1 rank x 4 writers against 4 ranks x 1 writer: the same
-#    transactions/s within noise (medians of 3 interleaved pairs).
+#    transactions/s within noise: the median of the ratios of 5 pairs, each
+#    pair run back to back (on a loaded machine the rate of either varies
+#    2x from one second to the next, with whatever else runs: a pair meets
+#    the same; 3 medians apart once gave 0.51).
 mpi_mode=local
 mpi_write_run "$work"
 # tps NP W: the job's transactions/s (CSV), or its output on failure.
@@ -96,18 +99,21 @@ tps() {
 	echo "$_t"
 }
 a= b=
-for i in 1 2 3; do
+for i in 1 2 3 4 5; do
 	a="$a $(tps 1 4)" b="$b $(tps 4 1)"
 done
 python3 - "$a" "$b" <<'EOF' || fail=1
 import statistics, sys
 a = [float(v) for v in sys.argv[1].split()]
 b = [float(v) for v in sys.argv[2].split()]
-r = statistics.median(b) / statistics.median(a) if len(a) == 3 and len(b) == 3 else 0
-print(("ok   " if 0.6 <= r <= 1.67 else "FAIL ") + "one host: 1 rank x 4 writers %.0f txn/s, "
-      "4 ranks x 1 writer %.0f txn/s (medians of %s and %s): ratio %.2f (within noise: 0.6..1.67)"
-      % (statistics.median(a), statistics.median(b), a, b, r))
-sys.exit(0 if 0.6 <= r <= 1.67 else 1)
+ok = len(a) == 5 and len(b) == 5 and min(a) > 0
+r = statistics.median([y / x for x, y in zip(a, b)]) if ok else 0
+ok = ok and 0.6 <= r <= 1.67
+print(("ok   " if ok else "FAIL ") + "one host: 1 rank x 4 writers %.0f txn/s, "
+      "4 ranks x 1 writer %.0f txn/s (medians of %s and %s): median pair ratio %.2f "
+      "(within noise: 0.6..1.67)" % (statistics.median(a) if a else 0,
+                                     statistics.median(b) if b else 0, a, b, r))
+sys.exit(0 if ok else 1)
 EOF
 
 exit $fail
