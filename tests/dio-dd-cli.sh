@@ -383,8 +383,12 @@ interrupted() {
 		bad "${label}SIG$sig: exit $st"; cat sig.out sig.err | sed 's/^/    /'
 	fi
 }
+if linux_proc; then
 interrupted "" if=in1 bs=4k rate=64k time=1
 SIG=HUP interrupted "" if=in1 bs=4k rate=64k time=1
+else
+	echo "SKIP interrupted runs: waiting for dio-dd to be under way needs Linux's /proc"
+fi
 
 # ------------------------------------------------------------ --processes
 expect 0 "a process per device" if=in1,in2 of=p1,p2 bs=8k bpt=4 thr=2 time=1 --processes
@@ -399,6 +403,7 @@ assert d["total"]["bytes"] == int(sys.argv[2]), (d["total"]["bytes"], sys.argv[2
 assert d["total"]["status"] == "ok"
 assert all(x["bytes"] > 0 and x["calls"] > 0 for x in d["devices"])
 PY
+if linux_proc; then
 # SIGINT reaches the workers, which have sessions of their own
 WORKERS=2 interrupted "--processes, " if=in1,in2 bs=4k rate=64k time=1 --processes
 WORKERS=2 interrupted "--processes --same-session, " if=in1,in2 bs=4k rate=64k time=1 \
@@ -427,6 +432,9 @@ for ss in "" --same-session; do
 		bad "--processes $ss: $n workers, $same in dio-dd's session"
 	fi
 done
+else
+	echo "SKIP --processes signals and sessions: they need Linux's /proc"
+fi
 "$DD" if=in1 bs=64k --processes --same-session --format json >pj.out 2>pj.err &&
 python3 -c 'import json, sys; d = json.load(open("pj.out")); assert d["worker_sessions"] == "one", d' &&
 "$DD" if=in1 bs=64k --processes --format json >pj.out 2>pj.err &&
@@ -434,6 +442,7 @@ python3 -c 'import json, sys; d = json.load(open("pj.out")); assert d["worker_se
 "$DD" if=in1 bs=64k --format json >pj.out 2>pj.err &&
 python3 -c 'import json, sys; d = json.load(open("pj.out")); assert d["worker_sessions"] is None, d' &&
 	ok "json: worker_sessions each / one / null" || bad "json worker_sessions: $(cat pj.err)"
+if linux_proc; then
 # a worker that dies is reported as that device's error
 "$DD" if=in1,in2 bs=4k rate=64k time=1 --processes >pk.out 2>pk.err &
 pid=$!
@@ -445,6 +454,9 @@ if [ $st -eq 1 ] && grep -q "was killed by signal 9" pk.err && [ -z "$(children 
 	ok "--processes, a worker killed: exit 1, '$(grep -o "the process for .* signal 9" pk.err)'"
 else
 	bad "--processes, a worker killed: exit $st"; cat pk.out pk.err | sed 's/^/    /'
+fi
+else
+	echo "SKIP --processes, a worker killed: finding the worker needs Linux's /proc"
 fi
 
 # ------------------------------------------------------------ largepages=

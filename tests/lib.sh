@@ -71,6 +71,13 @@ wait_for() {
 	return 0
 }
 
+# linux_proc: /proc is Linux's (a text status with SigCgt, and io), which
+# catches, children and io_bytes read; elsewhere the cases that wait on
+# them say SKIP.
+linux_proc() {
+	[ -r /proc/self/io ] && grep -q '^SigCgt:' /proc/self/status 2>/dev/null
+}
+
 # gone PID: process PID has ended (and was reaped, if this shell's child:
 # the shell reaps its children as it runs other commands, such as the
 # sleep of wait_for).

@@ -4,6 +4,7 @@
 # exit status is 130 / 143; with processes and with threads.
 . "${top_srcdir:-.}/tests/lib.sh"
 
+linux_proc || skip "waiting for the writers to be under way needs Linux's /proc (io, children)"
 SW=$top_builddir/tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-signals.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT
