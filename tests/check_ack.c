@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -38,6 +39,7 @@ struct server {
 	char logpath[512];
 	char notes[2048];
 	pthread_t thr;
+	volatile sig_atomic_t done;     /* diot_ack_serve() returned */
 };
 
 static void
@@ -55,6 +57,7 @@ serve(void *p)
 	struct server *s = p;
 
 	s->ret = diot_ack_serve(&s->cfg, &s->stop, &s->st, s->err, sizeof(s->err));
+	s->done = 1;
 	return NULL;
 }
 
@@ -661,27 +664,173 @@ START_TEST(test_listener_strays)
 }
 END_TEST
 
-/* Past the cap on connections, a new one is closed at once. */
+/* Past the cap on connections, when every connection's run has logged,
+ * a new one is refused with the reason (not closed silently: its sender
+ * would blame the versions). */
 START_TEST(test_listener_cap)
 {
-	struct diot_ack a, b;
+	char spec[64], err[256];
+	struct diot_ack a, b, c;
 	struct server srv;
-	int fd;
 
 	server_init(&srv, 0, 0);
 	srv.cfg.max_conns = 2;
 	server_go(&srv);
 	sender(&a, srv.port, 1);
-	sender(&b, srv.port, 1);
-	fd = raw(srv.port);
-	ck_assert(closed_by_peer(fd));
-	close(fd);
+	ck_assert_int_eq(diot_ack_send(&a, "# sync-write ack-log 1\n", 23), 0);
+	sender(&b, srv.port, 1);        /* a writer of the run: it has logged */
+	snprintf(spec, sizeof(spec), "tcp:127.0.0.1:%d", srv.port);
+	ck_assert_int_eq(diot_ack_open(&c, spec, err, sizeof(err)), 0);
+	ck_assert_int_eq(diot_ack_set_run(&c, 2, err, sizeof(err)), -ECONNREFUSED);
+	ck_assert_msg(strstr(err, "refused the run: listener full: 2 connections") != NULL,
+	              "%s", err);
+	diot_ack_close(&c);
+	ck_assert_int_eq(diot_ack_send(&b, "A 0 0 0\n", 8), 0);
 	ck_assert_int_eq(diot_ack_send(&a, "E\n", 2), 0);
 	diot_ack_close(&a);
 	diot_ack_close(&b);
 	server_join(&srv);
+	ck_assert_int_eq(srv.ret, 0);
 	ck_assert_uint_eq(srv.st.refused, 1);
+	ck_assert_uint_eq(srv.st.idle, 0);
+	ck_assert_uint_eq(srv.st.records, 3);
 	unlink(srv.logpath);
+}
+END_TEST
+
+/* A raw connection that says run's hello and takes its answer. */
+static int
+raw_hello(int port, uint64_t run)
+{
+	char line[64], c = 0;
+	int fd = raw(port), n;
+
+	n = snprintf(line, sizeof(line), "H 1 %llx\n", (unsigned long long)run);
+	raw_send(fd, line, (size_t)n);
+	ck_assert_int_eq(recv(fd, &c, 1, 0), 1);
+	ck_assert_int_eq(c, '+');
+	return fd;
+}
+
+/* Connections that say a hello and nothing more: at the cap, the oldest
+ * gives its place to a new one; and they do not keep the listener once
+ * the run that logged is done. */
+START_TEST(test_listener_idle)
+{
+	struct diot_ack a;
+	struct server srv;
+	int x, y;
+
+	server_init(&srv, 0, 0);
+	srv.cfg.max_conns = 2;
+	server_go(&srv);
+	x = raw_hello(srv.port, 0x70);
+	y = raw_hello(srv.port, 0x71);
+	sender(&a, srv.port, 0x9);     /* takes x's place */
+	ck_assert(closed_by_peer(x));
+	close(x);
+	ck_assert_int_eq(diot_ack_send(&a, "E\n", 2), 0);
+	diot_ack_close(&a);
+	server_join(&srv);              /* y, silent, does not hold it */
+	ck_assert(closed_by_peer(y));
+	close(y);
+	ck_assert_int_eq(srv.ret, 0);
+	ck_assert_uint_eq(srv.st.idle, 1);
+	ck_assert_uint_eq(srv.st.refused, 0);
+	ck_assert_int_eq(srv.st.nruns, 1);
+	ck_assert_uint_eq(srv.st.runs[0].id, 0x9);
+	ck_assert_uint_eq(srv.st.runs[0].records, 1);
+	unlink(srv.logpath);
+}
+END_TEST
+
+/* More hellos than the listener takes runs, each closed with no record:
+ * none takes a place, and a real run after them is served and ends it. */
+START_TEST(test_listener_hello_runs)
+{
+	struct diot_ack a;
+	struct server srv;
+	int i;
+
+	server_start(&srv);
+	for (i = 0; i < DIOT_ACK_MAX_RUNS + 36; i++)
+		close(raw_hello(srv.port, 0xdead0000u + (unsigned)i));
+	sender(&a, srv.port, 0xbeef);
+	ck_assert_int_eq(diot_ack_send(&a, "A 0 0 0\n", 8), 0);
+	ck_assert_int_eq(diot_ack_send(&a, "E\n", 2), 0);
+	diot_ack_close(&a);
+	server_join(&srv);
+	ck_assert_int_eq(srv.ret, 0);
+	ck_assert_uint_eq(srv.st.refused, 0);
+	ck_assert_int_eq(srv.st.nruns, 1);
+	ck_assert_uint_eq(srv.st.runs[0].id, 0xbeef);
+	ck_assert_int_eq(srv.st.runs[0].log, 0);
+	ck_assert_uint_eq(srv.st.runs[0].records, 2);
+	ck_assert_int_eq(srv.st.runs[0].ended, 1);
+	unlink(srv.logpath);
+}
+END_TEST
+
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* The log is a pipe nobody reads: the listener's write waits; a stop (a
+ * signal) still ends it, at once. */
+START_TEST(test_listener_stop_blocked_log)
+{
+	char line[80];
+	struct sigaction sa;
+	struct server srv;
+	int p[2], fd, i, n, queued = 0, want = 4096;
+
+	ck_assert_int_eq(pipe(p), 0);
+#ifdef F_SETPIPE_SZ
+	fcntl(p[1], F_SETPIPE_SZ, 4096);
+#endif
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;        /* no SA_RESTART: as sync-write's */
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGUSR1, &sa, NULL), 0);
+	server_init(&srv, 0, 0);
+	close(srv.logfd);
+	unlink(srv.logpath);
+	srv.logfd = p[1];
+	srv.cfg.logfd = p[1];
+	srv.cfg.logpath = NULL;         /* as standard output */
+	server_go(&srv);
+	fd = raw(srv.port);
+	raw_send(fd, "H 1 5\n", 6);
+	n = snprintf(line, sizeof(line), "I 2147483647 18446744073709551615 "
+	             "18446744073709551615\n");
+	/* Far more than the pipe holds; answers left unread (under OWED_MAX). */
+	for (i = 0; i < 3000; i++)
+		if (send(fd, line, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) != n)
+			break;
+	/* The pipe fills (to within a record: a short write is whole or
+	 * waits): the listener's write waits. */
+	want -= n;
+	for (i = 0; i < 2000 && queued < want; i++) {
+		struct pollfd q = { p[0], POLLIN, 0 };
+
+		poll(&q, 1, 10);
+		ck_assert_int_eq(ioctl(p[0], FIONREAD, &queued), 0);
+	}
+	ck_assert_msg(queued >= want, "the pipe holds %d bytes", queued);
+	srv.stop = 1;
+	for (i = 0; i < 500 && !srv.done; i++) {
+		struct pollfd q = { -1, 0, 0 };
+
+		pthread_kill(srv.thr, SIGUSR1);
+		poll(&q, 0, 10);
+	}
+	ck_assert_msg(srv.done, "the listener did not stop while its log write waited");
+	server_join(&srv);
+	ck_assert_int_eq(srv.ret, 0);
+	close(fd);
+	close(p[0]);
 }
 END_TEST
 
@@ -970,6 +1119,9 @@ main(void)
 	tcase_add_test(tc, test_listener_one_run_log);
 	tcase_add_test(tc, test_listener_strays);
 	tcase_add_test(tc, test_listener_cap);
+	tcase_add_test(tc, test_listener_idle);
+	tcase_add_test(tc, test_listener_hello_runs);
+	tcase_add_test(tc, test_listener_stop_blocked_log);
 	tcase_add_test(tc, test_listener_flood);
 	tcase_add_test(tc, test_listener_stop);
 	tcase_add_test(tc, test_listener_log_full);

@@ -711,15 +711,17 @@ struct sconn {
 struct server {
 	const struct diot_ack_serve_cfg *cfg;
 	struct diot_ack_stats *st;
-	struct srun runs[DIOT_ACK_MAX_RUNS];
+	struct srun runs[DIOT_ACK_RUN_SLOTS];
 	struct sconn **conn;
 	int n, max;
+	int logged;             /* runs that have a log (a record)         */
 	int first_taken;        /* logfd is a run's                        */
 	int first_regular;      /* logfd is a regular file: runs after the
 	                         * first get their own logs next to it     */
 	off_t first_size;
 	uint64_t hello_ns, stall_ns;
 	unsigned said;          /* bad-line reasons already noted          */
+	const volatile sig_atomic_t *stop;
 	char *err;
 	size_t errlen;
 };
@@ -746,6 +748,23 @@ log_name(const struct server *S, int run)
 	return S->cfg->logpath ? S->cfg->logpath : "standard output";
 }
 
+/* Run r has no connection left and has logged no record: it takes no
+ * place (the last run moves into its slot). */
+static void
+run_forget(struct server *S, int r)
+{
+	struct diot_ack_stats *st = S->st;
+	int last = --st->nruns, i;
+
+	if (r == last)
+		return;
+	st->runs[r] = st->runs[last];
+	S->runs[r] = S->runs[last];
+	for (i = 0; i < S->n; i++)
+		if (S->conn[i]->run == last)
+			S->conn[i]->run = r;
+}
+
 /* Close connection i; cut (abort): at once, with a reset, whatever its
  * kernel still holds (a peer that does not read would never see a FIN
  * queued behind the answers it does not take). */
@@ -757,8 +776,8 @@ conn_close(struct server *S, int i, int cut)
 
 	if (cut)
 		setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-	if (c->run >= 0)
-		S->runs[c->run].conns--;
+	if (c->run >= 0 && --S->runs[c->run].conns == 0 && S->st->runs[c->run].log < 0)
+		run_forget(S, c->run);
 	close(c->fd);
 	free(c);
 	S->conn[i] = S->conn[--S->n];
@@ -779,7 +798,7 @@ run_of(struct server *S, uint64_t id, const char **why)
 		       "and has one already";
 		return -1;
 	}
-	if (st->nruns == DIOT_ACK_MAX_RUNS) {
+	if (S->logged >= DIOT_ACK_MAX_RUNS || st->nruns == DIOT_ACK_RUN_SLOTS) {
 		*why = "this listener has taken as many runs as it can";
 		return -1;
 	}
@@ -803,8 +822,14 @@ run_log(struct server *S, int r)
 	size_t n;
 	int fd;
 
+	if (S->logged >= DIOT_ACK_MAX_RUNS) {
+		note(S, "run %llx: refused: this listener has logged as many runs as it can "
+		     "(%d)", (unsigned long long)R->id, DIOT_ACK_MAX_RUNS);
+		return -EBUSY;
+	}
 	if (!S->first_taken) {
 		S->first_taken = 1;
+		S->logged++;
 		R->log = 0;
 		sr->fd = S->cfg->logfd;
 		return 0;
@@ -832,8 +857,30 @@ run_log(struct server *S, int r)
 	sr->fd = fd;
 	sr->size = 0;
 	R->log = 1;
+	S->logged++;
 	note(S, "run %llx: another run's records are in '%s'; this run's go to '%s'",
 	     (unsigned long long)R->id, base, sr->path);
+	return 0;
+}
+
+/* write() all of p to a log; a signal that sets *stop ends the wait
+ * (a pipe nobody reads, a stopped terminal): -EINTR, written in part. */
+static int
+log_write(int fd, const char *p, size_t n, const volatile sig_atomic_t *stop)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if (stop != NULL && *stop)
+			return -EINTR;
+		w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? neg_errno() : -EIO;
+		p += w;
+		n -= (size_t)w;
+	}
 	return 0;
 }
 
@@ -847,7 +894,7 @@ log_record(struct server *S, int r, const char *line, size_t len)
 	off_t *size = own ? &sr->size : &S->first_size;
 	int e;
 
-	e = write_all(sr->fd, line, len, 0);
+	e = log_write(sr->fd, line, len, S->stop);
 	if (e < 0) {
 		if ((own || S->first_regular) && ftruncate(sr->fd, *size) != 0)
 			e = neg_errno();
@@ -1003,6 +1050,54 @@ refuse(struct sconn *c)
 	}
 }
 
+/* Has c's run logged a record?  (Not yet, or no hello: it may give its
+ * place to a new connection.) */
+static int
+conn_logged(const struct server *S, const struct sconn *c)
+{
+	return c->run >= 0 && S->st->runs[c->run].log >= 0;
+}
+
+/* At max_conns: make room by cutting the oldest connection whose run has
+ * logged nothing (a hello and silence, or no hello yet).  A run's
+ * connections that wait at its start while the target is prepared belong
+ * to a run that has logged its R record, so they are never taken.  1 when
+ * room was made, 0 when every connection's run has logged. */
+static int
+make_room(struct server *S)
+{
+	int i, old = -1;
+
+	for (i = 0; i < S->n; i++)
+		if (!conn_logged(S, S->conn[i]) &&
+		    (old < 0 || S->conn[i]->t_open < S->conn[old]->t_open))
+			old = i;
+	if (old < 0)
+		return 0;
+	S->st->idle++;
+	conn_close(S, old, 1);
+	return 1;
+}
+
+/* Refuse a new connection past the cap: say why (its sender reads this
+ * as the answer to its hello), then close. */
+static void
+refuse_full(struct server *S, int fd)
+{
+	char msg[96], junk[256];
+	int n = snprintf(msg, sizeof(msg), "-listener full: %d connections\n", S->n);
+
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0 &&
+	    send(fd, msg, (size_t)n, MSG_NOSIGNAL) == n) {
+		shutdown(fd, SHUT_WR);
+		/* Take what came (the hello): unread bytes would make close()
+		 * reset the connection, and the refusal could be lost. */
+		while (recv(fd, junk, sizeof(junk), MSG_DONTWAIT) > 0)
+			;
+	}
+	close(fd);
+}
+
 static void
 accept_new(struct server *S, uint64_t now)
 {
@@ -1014,7 +1109,12 @@ accept_new(struct server *S, uint64_t now)
 		if (fd < 0)
 			return;         /* EAGAIN: none left; anything else: next round */
 		S->st->connections++;
-		c = S->n < S->max ? malloc(sizeof(*c)) : NULL;
+		if (S->n >= S->max && !make_room(S)) {
+			S->st->refused++;
+			refuse_full(S, fd);
+			continue;
+		}
+		c = malloc(sizeof(*c));
 		if (c == NULL || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) {
 			S->st->refused++;
 			close(fd);
@@ -1035,6 +1135,19 @@ accept_new(struct server *S, uint64_t now)
 		diot_ack_reader_init(&c->rd);
 		S->conn[S->n++] = c;
 	}
+}
+
+/* Is every connection left one whose run said hello and logged nothing?
+ * (A connection with no hello yet is waited for: hello_s bounds it.) */
+static int
+only_idle(const struct server *S)
+{
+	int i;
+
+	for (i = 0; i < S->n; i++)
+		if (S->conn[i]->run < 0 || conn_logged(S, S->conn[i]))
+			return 0;
+	return 1;
 }
 
 /* Sync the logs (and close the runs' own).  0 or the first -errno. */
@@ -1086,7 +1199,9 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 	memset(S.st, 0, sizeof(*S.st));
 	S.err = err;
 	S.errlen = errlen;
-	S.max = cfg->max_conns > 0 ? cfg->max_conns : DIOT_ACK_MAX_CONNS;
+	S.stop = stop;
+	S.max = cfg->max_conns > 0 && cfg->max_conns < DIOT_ACK_MAX_CONNS ? cfg->max_conns :
+	        DIOT_ACK_MAX_CONNS;
 	S.hello_ns = (uint64_t)(cfg->hello_s > 0 ? cfg->hello_s : DIOT_ACK_HELLO_S) *
 	             1000000000u;
 	S.stall_ns = (uint64_t)(cfg->stall_s > 0 ? cfg->stall_s : DIOT_ACK_STALL_S) *
@@ -1107,8 +1222,9 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 		snprintf(err, errlen, "the listening socket: %s", dio_strerror(ret));
 		goto out;
 	}
-	/* Until a run has logged a record and nothing is left open. */
-	while (!(stop != NULL && *stop) && !(S.first_taken && S.n == 0)) {
+	/* Until a run has logged a record and nothing is left open but the
+	 * connections of runs that have logged none. */
+	while (!(stop != NULL && *stop) && !(S.first_taken && only_idle(&S))) {
 		int wait = 200;
 
 		pfd[0].fd = cfg->lfd;
@@ -1142,6 +1258,8 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 				                  now);
 			else if (ev & (POLLHUP | POLLERR))
 				gone = 1;
+			if (gone == -EINTR && stop != NULL && *stop)
+				goto out;       /* stopped while a log write waited */
 			if (gone < 0) {
 				ret = gone;
 				goto out;

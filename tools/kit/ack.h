@@ -189,29 +189,42 @@ const char *diot_ack_bad_name(int why);
  * answers have waited for it stall_s seconds, here or, where the system
  * says, more than two in the kernel (a sender waits for each answer, so
  * it has one at most in flight); so is one that leaves a line unfinished
- * that long, and one that says no hello within hello_s seconds.  Past
- * max_conns connections a new one is closed at once.
+ * that long, and one that says no hello within hello_s seconds.  At
+ * max_conns connections (at most DIOT_ACK_MAX_CONNS), a new one takes the
+ * place of the oldest connection whose run has logged no record yet (a
+ * hello and nothing since: it is cut, and counted idle); when every
+ * connection's run has logged, the new one is answered "-listener full: N
+ * connections" and closed, so its sender says why.
  *
  * Logs: the first run that sends a record gets logfd.  Each other run
  * gets a log of its own, LOGPATH.RUNID, created exclusively next to it
  * (note() is told its name); when logfd is not a regular file (standard
  * output, a character device: logpath NULL or not a file), another run is
- * refused instead.  At most DIOT_ACK_MAX_RUNS runs.  So each log holds
+ * refused instead.  At most DIOT_ACK_MAX_RUNS runs that logged a record;
+ * a run that has logged none takes no place once its connections are
+ * gone (it is forgotten: its next hello starts it again).  So each log holds
  * one run's records (after --force, the first log: the runs already in it,
  * then one run).  A run's own log is created at its first record, so a
  * run that sends none leaves no file.  A connection that closes before
  * its hello, or is cut, ends nothing but itself.
  *
  * It returns once at least one run has logged a record and no connection
- * is left (every run's connections closed, every stray cut), or once
- * *stop becomes non-zero.  The logs are then synced (logfd is not closed;
- * the others are).  It fills *st (may be NULL) and returns 0, or -errno
- * when a log could not be written (a partly written record is cut off the
- * log again; every connection is closed, so no sender counts a record the
- * log does not hold).
+ * is left but those of runs that have logged none (every logging run's
+ * connections closed, every stray cut or said hello), or once *stop
+ * becomes non-zero -- also while a log write waits (a pipe nobody reads,
+ * a stopped terminal): the write gives up, the record is not answered,
+ * and where the log is a regular file the part written is cut off again.
+ * The logs are then synced (logfd is not closed; the others are).  It
+ * fills *st (may be NULL) and returns 0, or -errno when a log could not
+ * be written (a partly written record is cut off the log again; every
+ * connection is closed, so no sender counts a record the log does not
+ * hold).
  */
 #define DIOT_ACK_MAX_RUNS 64
 #define DIOT_ACK_MAX_CONNS 1024
+/* Runs known at once: those that logged, and one per connection at most
+ * of those that have not yet. */
+#define DIOT_ACK_RUN_SLOTS (DIOT_ACK_MAX_RUNS + DIOT_ACK_MAX_CONNS)
 #define DIOT_ACK_HELLO_S 10
 #define DIOT_ACK_STALL_S 10
 
@@ -229,9 +242,11 @@ struct diot_ack_stats {
 	uint64_t slow;          /* cut: answers not taken, or a line left
 	                         * unfinished, for stall_s                 */
 	uint64_t stray;         /* closed, or cut, without saying hello    */
+	uint64_t idle;          /* cut at max_conns: its run had logged
+	                         * nothing (its place went to a new one)   */
 	uint64_t refused;       /* over max_conns, or a run refused        */
-	int nruns;
-	struct diot_ack_run runs[DIOT_ACK_MAX_RUNS];
+	int nruns;              /* at the end: the runs that logged        */
+	struct diot_ack_run runs[DIOT_ACK_RUN_SLOTS];
 };
 
 struct diot_ack_serve_cfg {

@@ -11,9 +11,10 @@
  * first run that sends a record goes to FILE; each other run to a log of
  * its own, FILE.RUNID, said on stderr when it starts and in the summary;
  * so every log holds one run and `sync-write --check LOG TARGET` checks
- * it.  The listener ends once the runs that started have closed all
- * their connections, or on SIGINT/SIGTERM/SIGHUP (exit 128 + the
- * signal); the logs are synced either way.
+ * it.  The listener ends once the runs that logged have closed all
+ * their connections (a run that only said hello keeps it no longer), or
+ * on SIGINT/SIGTERM/SIGHUP (exit 128 + the signal), even while a write to
+ * the log waits; the logs are synced either way.
  */
 #include "config.h"
 
@@ -64,8 +65,9 @@ summary(const struct sw_opts *o, const struct diot_ack_stats *st)
 	fprintf(stderr, "%s: %" PRIu64 " records from %" PRIu64 " connections; cut: %"
 	        PRIu64 " for a line that is not a record, %" PRIu64 " for not taking "
 	        "their answers in time; %" PRIu64 " stray (no hello), %" PRIu64
+	        " idle (a hello, then nothing, at the cap on connections), %" PRIu64
 	        " refused\n", diot_prog, st->records, st->connections, st->bad, st->slow,
-	        st->stray, st->refused);
+	        st->stray, st->idle, st->refused);
 	for (i = 0; i < st->nruns; i++) {
 		const struct diot_ack_run *R = &st->runs[i];
 		const char *end = R->ended ? "" : " (it did not end: no E record)";
