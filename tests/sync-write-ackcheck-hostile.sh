@@ -18,7 +18,19 @@
 #      named; runs on different targets without a TARGET, and a log with
 #      one run twice, are refused (3); the advice to append with --force
 #      gives a log that checks;
-#   8. a TARGET with a newline in its name is refused with --ack-log (2).
+#   8. a TARGET with a newline in its name is refused with --ack-log (2);
+#   9. a target a later run wrote over is not a loss: wholly overwritten,
+#      nothing could be checked (3); in part, the rest is checked (0); an
+#      earlier run's transaction in an acknowledged slot is a loss (1); a
+#      run of no known order (the same millisecond) is never a loss (3);
+#  10. a device of the run's target's size that holds nothing of the run is
+#      not taken as its target (3); of several runs in a log, the one whose
+#      transactions the device holds is checked; an earlier run's
+#      transaction on a device used again is a loss (1) (root, loop
+#      devices: SKIP without);
+#  11. a log ending in NUL bytes (a file system's tail after a power cut)
+#      is checked, the tail ignored and said so; a NUL followed by more
+#      records is malformed (3).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 SW=$top_builddir/tools/sync-write
@@ -223,4 +235,109 @@ nl='
 expect 2 "newline in its name" -q -m none -s 4k -n 1 --ack-log "$work/nl.log" "$work/a${nl}b"
 [ -e "$work/a${nl}b" ] && { echo "FAIL: the refused run created its TARGET"; fail=1; }
 [ -e "$work/nl.log" ] && { echo "FAIL: the refused run created its ack log"; fail=1; }
+
+# ------------------------------------------------ 9. a later run wrote over
+# (fdatasync runs of 50 transactions in a 64 KiB region: 16 slots, all
+# written again by each run)
+sw9() { "$SW" -q --keep -m fdatasync -s 4k -n 50 --region 64k "$@" >/dev/null; }
+sw9 --ack-log "$work/a.log" "$work/o" || hard "run a"
+cp "$work/o" "$work/o.a"
+sw9 --force --ack-log "$work/b.log" "$work/o" || hard "run b"
+ra=$(rid_of "$work/a.log" 1) rb=$(rid_of "$work/b.log" 1)
+expect 3 "16 slots overwritten by a later run $rb" --check "$work/a.log" "$work/o"
+expect 3 "could not check: another run ($rb) wrote over this target since run $ra" \
+	--check "$work/a.log" "$work/o"
+expect 0 "^OK: every acknowledged transaction is on" --check "$work/b.log" "$work/o"
+# the ids order the runs: both marked (bit 63), b's time part (the hex
+# digits but the last 5) the larger
+case $ra$rb in
+[89a-f]???????????????[89a-f]???????????????) ;;
+*) echo "FAIL: run ids $ra, $rb are not 16 hex digits with bit 63 set"; fail=1 ;;
+esac
+[ "${ra%?????}" != "${rb%?????}" ] &&
+	[ "$(printf '%s\n%s\n' "${ra%?????}" "${rb%?????}" | LC_ALL=C sort | tail -n 1)" = "${rb%?????}" ] ||
+	{ echo "FAIL: run id $rb (the later run) does not order after $ra"; fail=1; }
+# in part: a run of 1 transaction (8 warm-up) on a's image, not prefilled:
+# slots 0-8 overwritten, a's 7 others checked
+cp "$work/o.a" "$work/p"
+# (no T line: an old log; the file is the run's by the transactions on it)
+awk '$1 != "T"' "$work/a.log" | sed "s|65536 $work/o\$|65536 $work/p|" >"$work/pa.log"
+"$SW" -q --keep --force --no-prefill -m fdatasync -s 4k -n 1 --region 64k "$work/p" >/dev/null ||
+	hard "the partial run"
+expect 0 "OK: every acknowledged transaction that could be verified (7 of 16)" \
+	--check "$work/pa.log" "$work/p"
+expect 0 "9 slots overwritten by a later run" --check "$work/pa.log" "$work/p"
+# an earlier run's transaction where b's newest acknowledged one belongs
+# (what a lying disk leaves on a file or device used again): a loss
+off=$(awk '$1 == "A" { o = $4 } END { print o }' "$work/b.log")
+cp "$work/o" "$work/o.b"
+dd if="$work/o.a" of="$work/o" bs=4096 skip=$((off / 4096)) seek=$((off / 4096)) count=1 \
+	conv=notrunc 2>/dev/null
+expect 1 "at offset $off was acknowledged but is a transaction of an earlier run" \
+	--check "$work/b.log" "$work/o"
+expect 1 "^FAILED: 1 acknowledged transactions" --check "$work/b.log" "$work/o"
+cp "$work/o.b" "$work/o"
+# a run id of the same millisecond (another low part): no order, never a loss
+case $rb in *0) rx=${rb%?}1 ;; *) rx=${rb%?}0 ;; esac
+sed "s/^R $rb /R $rx /" "$work/b.log" >"$work/x9.log"
+expect 3 "16 slots hold a transaction of run $rb, which cannot be told to be earlier or later" \
+	--check "$work/x9.log" "$work/o"
+# an id that is not time-ordered (an older sync-write's): no order either
+sed "s/^R $rb /R 1234 /" "$work/b.log" >"$work/x9.log"
+expect 3 "could not check: another run ($rb) wrote over" --check "$work/x9.log" "$work/o"
+
+# ------------------------------------------------ 10. devices
+L0= L1=
+if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null 2>&1; then
+	echo "SKIP part 10: loop devices need root and losetup"
+else
+	truncate -s 8M "$work/d0" "$work/d1"
+	L0=$(losetup -f --show "$work/d0" 2>/dev/null) &&
+		L1=$(losetup -f --show "$work/d1" 2>/dev/null) || L1=
+	trap 'for l in $L0 $L1; do losetup -d "$l"; done; rm -rf "$work"' EXIT
+	if [ -z "$L0" ] || [ -z "$L1" ]; then
+		echo "SKIP part 10: no loop device (losetup -f failed)"
+	else
+		sw10() { "$SW" -q --force -m fdatasync -s 4k -n 50 --region 64k "$@" >/dev/null; }
+		sw10 --ack-log "$work/dev.log" "$L0" || hard "run on $L0"
+		expect 3 "holds no transaction of run .*: cannot say whether it is: it is a device of the size of the run's target ($L0, 8388608 bytes).*if it is the run's target, everything was lost" \
+			--check "$work/dev.log" "$L1"
+		expect 0 "^OK: every acknowledged" --check "$work/dev.log" "$L0"
+		# a second run in the log, on the other device of that size
+		sw10 --ack-log "$work/dev.log" "$L1" || hard "run on $L1"
+		expect 0 "run $(rid_of "$work/dev.log" 1) (lines 1-[0-9]*) is checked: the newest run on '$L0' (it holds transactions of that run)" \
+			--check "$work/dev.log" "$L0"
+		expect 0 "run $(rid_of "$work/dev.log" 2) .* is checked" --check "$work/dev.log" "$L1"
+		# the device used again, and the later run's newest acknowledged
+		# transaction lost, the earlier run's left: a loss
+		dd if="$L0" of="$work/d0.img" bs=65536 count=1 2>/dev/null
+		sw10 --ack-log "$work/dev2.log" "$L0" || hard "second run on $L0"
+		off=$(awk '$1 == "A" { o = $4 } END { print o }' "$work/dev2.log")
+		dd if="$work/d0.img" of="$L0" bs=4096 skip=$((off / 4096)) seek=$((off / 4096)) count=1 \
+			conv=notrunc,fsync 2>/dev/null
+		expect 1 "was acknowledged but is a transaction of an earlier run" \
+			--check "$work/dev2.log" "$L0"
+		# the earlier run's log on the device the later run wrote over:
+		# the one slot put back is checked, the others are the later run's
+		expect 0 "15 slots overwritten by a later run $(rid_of "$work/dev2.log" 1)" \
+			--check "$work/dev.log" "$L0"
+		expect 0 "OK: every acknowledged transaction that could be verified (1 of 16)" \
+			--check "$work/dev.log" "$L0"
+	fi
+fi
+
+# ------------------------------------------------ 11. a tail of NUL bytes
+head -n -1 "$work/b.log" >"$work/z.log" && head -c 300 /dev/zero >>"$work/z.log"
+expect 0 "the log ends in NUL bytes .*: ignored" --check "$work/z.log" "$work/o"
+expect 0 "^OK: every acknowledged" --check "$work/z.log" "$work/o"
+# a line cut short, then NULs longer than any record
+{ head -n -1 "$work/b.log"; printf 'A 0 5'; head -c 20000 /dev/zero; } >"$work/z.log"
+expect 0 "the log ends in NUL bytes" --check "$work/z.log" "$work/o"
+# NULs in the middle, records after them: malformed, with the line
+n=$(($(wc -l <"$work/b.log") - 2))
+{ head -n $n "$work/b.log"; head -c 30 /dev/zero; echo; tail -n 2 "$work/b.log"; } >"$work/z.log"
+expect 3 "z.log:$((n + 1)): malformed line: it holds a NUL byte with more than NUL bytes after it" \
+	--check "$work/z.log" "$work/o"
+{ head -n $n "$work/b.log"; head -c 30 /dev/zero; echo; } >"$work/z.log"
+expect 3 "z.log:$((n + 1)): malformed line: it holds a NUL byte" --check "$work/z.log" "$work/o"
 exit $fail

@@ -115,7 +115,8 @@ struct ckrun {
 	int writers;
 	struct ckwriter *w;           /* sorted by k                         */
 	int nw, capw;
-	int ended, torn_tail, state;
+	int ended, state;
+	int torn_tail;                /* 1 a last line cut short, 2 NULs     */
 };
 
 struct sw_acklog {
@@ -138,6 +139,10 @@ struct ckslot {
 struct cksum {
 	uint64_t ok, newer, lost, corrupt, acked;
 	uint64_t flight, flight_old, flight_new, flight_torn;
+	/* not verifiable, none a loss: a later run's transaction, a run's of
+	 * no known order, no intact transaction where another run wrote */
+	uint64_t later, unordered, gap;
+	uint64_t later_rid, unordered_rid;
 	int64_t newest_ok, first_missing;
 };
 
@@ -497,6 +502,7 @@ read_line(FILE *fp, char *buf, size_t cap, size_t *len)
 			return 1;
 		}
 		if (n + 1 >= cap) {
+			ungetc(c, fp);  /* the rest is looked at (nul_tail()) */
 			*len = n;
 			return -1;
 		}
@@ -507,6 +513,42 @@ read_line(FILE *fp, char *buf, size_t cap, size_t *len)
 	if (ferror(fp))
 		return -2;
 	return n ? 2 : 0;
+}
+
+/*
+ * A line holding a NUL byte: is it where the log's torn tail begins?  What
+ * a file system leaves after a power cut when the file's size got ahead of
+ * its data is NUL bytes to the end: so from the line's first NUL on, every
+ * byte of the line and of the rest of the stream is NUL (at most
+ * CK_NUL_TAIL_MAX bytes are read: a stream of NULs without end is not a
+ * tail).  1 yes, 0 no (a NUL with something after it: malformed), -2 a
+ * read error.
+ */
+#define CK_NUL_TAIL_MAX (1ull << 30)
+static int
+nul_tail(FILE *fp, const char *line, size_t n, int rl)
+{
+	const char *p = memchr(line, '\0', n);
+	char buf[65536];
+	unsigned long long total = 0;
+	size_t i, got;
+
+	if (rl == 1)            /* a newline after the NUL: more follows */
+		return 0;
+	for (i = (size_t)(p - line); i < n; i++)
+		if (line[i] != '\0')
+			return 0;
+	if (rl == 2)            /* the line ended at the end of the stream */
+		return 1;
+	while ((got = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		for (i = 0; i < got; i++)
+			if (buf[i] != '\0')
+				return 0;
+		total += got;
+		if (total > CK_NUL_TAIL_MAX)
+			return 0;
+	}
+	return ferror(fp) ? -2 : 1;
 }
 
 void
@@ -557,11 +599,27 @@ sw_acklog_read(FILE *fp, const char *name, struct sw_acklog **out, char *err, si
 		} else if (rl == -2) {
 			snprintf(err, errlen, "%s: read error: %s", name, dio_strerror(-errno));
 			r = SW_CHECK_CANNOT;
+		} else if (memchr(line, '\0', n) != NULL) {
+			int t = nul_tail(fp, line, n, rl);
+
+			if (t == 1) {
+				/* NUL bytes to the end: the torn tail a file
+				 * system leaves after a power cut, ignored. */
+				cur(g)->torn_tail = 2;
+				break;
+			}
+			if (t == -2) {
+				snprintf(err, errlen, "%s: read error: %s", name,
+				         dio_strerror(-errno));
+				r = SW_CHECK_CANNOT;
+			} else {
+				r = malformed(g, "line: it holds a NUL byte with more than "
+				              "NUL bytes after it (only a torn tail, NUL "
+				              "bytes to the end of the log, is ignored)");
+			}
 		} else if (rl == -1) {
 			r = malformed(g, "line: longer than %d bytes (a record is shorter)",
 			              CK_LINE_MAX);
-		} else if (memchr(line, '\0', n) != NULL) {
-			r = malformed(g, "line: it holds a NUL byte");
 		} else if (rl == 2) {
 			/* Cut short by the crash: the last write of a record
 			 * that never completed, ignored. */
@@ -680,10 +738,11 @@ part_path(const struct ckrun *r, const char *target, int k, char *buf, size_t le
 enum { ID_NO, ID_MAYBE, ID_YES };
 
 /*
- * Is t run r's target by its identity?  ID_YES (the same file or a
- * device of its size), ID_NO (another kind of thing, another size), or
- * ID_MAYBE: only the transactions on it can tell (a copy, a file that
- * reused the inode number, no identity to compare).  why says which.
+ * Is t run r's target by its identity?  ID_YES (the same file), ID_NO
+ * (another kind of thing, another size), or ID_MAYBE: only the
+ * transactions on it can tell (a copy, a file that reused the inode
+ * number, a device of the right size -- any device of that size has it --,
+ * no identity to compare).  why says which.
  */
 static int
 identity(const struct ckrun *r, const struct cktarget *t, char *why, size_t len)
@@ -709,9 +768,11 @@ identity(const struct ckrun *r, const struct cktarget *t, char *why, size_t len)
 			         "had %" PRIu64, t->bytes, r->path, r->dev_bytes);
 			return ID_NO;
 		}
-		snprintf(why, len, "a device of the run's target's size, %" PRIu64 " bytes",
-		         t->bytes);
-		return ID_YES;
+		snprintf(why, len, "cannot say whether it is: it is a device of the size "
+		         "of the run's target (%s, %" PRIu64 " bytes), and a device is known "
+		         "by nothing else; if it is the run's target, everything was lost",
+		         r->path, t->bytes);
+		return ID_MAYBE;
 	}
 	if (t->ino != r->ino) {
 		snprintf(why, len, "it is another file than the run's target (%s: inode "
@@ -814,10 +875,41 @@ holds_slot(const struct ckslot *s, void *arg)
 	       SW_TXN_OK && rrid == h->r->rid;
 }
 
-/* Does any slot the log names hold a transaction of run r?  Stops at the
- * first found: 1, 0, or -1 out of memory. */
+/*
+ * The order of run id other against mine (check.h, SW_RID_TIME): 1 other
+ * is of a later run, -1 of an earlier one, 0 cannot be told (the same
+ * millisecond, or an id that is not time-ordered).
+ */
 static int
-holds_run(const struct ckrun *r, const char *target)
+rid_order(uint64_t mine, uint64_t other)
+{
+	if (!(mine & SW_RID_ORDERED) || !(other & SW_RID_ORDERED) ||
+	    SW_RID_TIME(mine) == SW_RID_TIME(other))
+		return 0;
+	return SW_RID_TIME(other) > SW_RID_TIME(mine) ? 1 : -1;
+}
+
+/* Does the slot hold an intact transaction of another run that is not
+ * known to be earlier than run r (a run that may have written over the
+ * target since)? */
+static int
+over_slot(const struct ckslot *s, void *arg)
+{
+	struct holds *h = arg;
+	uint64_t rrid, rseq, roff;
+	uint32_t rpoint, rwriter;
+	size_t size = (size_t)h->r->size;
+
+	return pread(h->fd, h->buf, size, (off_t)s->off) == (ssize_t)size &&
+	       sw_read_txn(h->buf, size, &rrid, &rpoint, &rwriter, &rseq, &roff) ==
+	       SW_TXN_OK && rrid != h->r->rid && rid_order(h->r->rid, rrid) >= 0;
+}
+
+/* Does any slot the log names answer fn (holds_slot, over_slot)?  Stops
+ * at the first: 1, 0, or -1 out of memory. */
+static int
+scan_run(const struct ckrun *r, const char *target,
+         int (*fn)(const struct ckslot *s, void *arg))
 {
 	char fpath[PATH_MAX + 16], why[PATH_MAX + 64];
 	struct holds h;
@@ -834,11 +926,18 @@ holds_run(const struct ckrun *r, const char *target)
 		part_path(r, target, r->w[i].k, fpath, sizeof(fpath));
 		if ((h.fd = open_part(fpath, &st, why, sizeof(why))) < 0)
 			continue;
-		found = writer_slots(r, &r->w[i], holds_slot, &h);
+		found = writer_slots(r, &r->w[i], fn, &h);
 		close(h.fd);
 	}
 	free(h.buf);
 	return found;
+}
+
+/* Does any slot the log names hold a transaction of run r? */
+static int
+holds_run(const struct ckrun *r, const char *target)
+{
+	return scan_run(r, target, holds_slot);
 }
 
 /* ------------------------------------------------------------ checking */
@@ -846,6 +945,7 @@ holds_run(const struct ckrun *r, const char *target)
 struct ckw {
 	const struct ckrun *r;
 	int k, fd;
+	int over;                 /* another run (not earlier) wrote there  */
 	const char *fpath;
 	unsigned char *buf[3];
 	struct cksum *n;
@@ -902,7 +1002,34 @@ check_slot(const struct ckslot *s, void *arg)
 			return 0;
 		}
 	}
-	n->flight -= flight;        /* a loss, whatever was in flight */
+	if (st == SW_TXN_OK && rrid != g->rid && rid_order(g->rid, rrid) >= 0) {
+		/* A later run's transaction (or one of a run whose order
+		 * cannot be told): that run wrote over this one's slot, which
+		 * says nothing of this run's durability; not verifiable. */
+		n->flight -= flight;
+		if (rid_order(g->rid, rrid) > 0) {
+			n->later++;
+			if (n->later_rid == 0 || SW_RID_TIME(rrid) > SW_RID_TIME(n->later_rid))
+				n->later_rid = rrid;
+		} else {
+			n->unordered++;
+			n->unordered_rid = rrid;
+		}
+		return 0;
+	}
+	if (st != SW_TXN_OK && c->over) {
+		/* No intact transaction, on a target another run wrote over
+		 * since: its fill or its transactions of another size may
+		 * be what is there; not verifiable. */
+		n->flight -= flight;
+		n->gap++;
+		return 0;
+	}
+	/* A loss, whatever was in flight: zeros or garbage on a target no
+	 * other run wrote over since, an older transaction of this run, or
+	 * one of an earlier run (what a lying disk leaves on a device or
+	 * file system used again). */
+	n->flight -= flight;
 	if (st == SW_TXN_CORRUPT)
 		n->corrupt++;
 	else
@@ -913,7 +1040,7 @@ check_slot(const struct ckslot *s, void *arg)
 		printf("  %s: writer %d, transaction %" PRId64 " at offset %" PRIu64
 		       " was acknowledged but is %s\n", c->fpath, w, s->acked, s->off,
 		       st == SW_TXN_CORRUPT ? "corrupt" : st == SW_TXN_MISSING ? "missing"
-		       : "an older transaction");
+		       : rrid != g->rid ? "a transaction of an earlier run" : "an older transaction");
 	return 0;
 }
 
@@ -929,6 +1056,14 @@ add(struct cksum *t, const struct cksum *n)
 	t->flight_old += n->flight_old;
 	t->flight_new += n->flight_new;
 	t->flight_torn += n->flight_torn;
+	t->later += n->later;
+	t->unordered += n->unordered;
+	t->gap += n->gap;
+	if (n->later_rid != 0 && (t->later_rid == 0 ||
+	                          SW_RID_TIME(n->later_rid) > SW_RID_TIME(t->later_rid)))
+		t->later_rid = n->later_rid;
+	if (n->unordered_rid != 0)
+		t->unordered_rid = n->unordered_rid;
 }
 
 /* Check writer w's slots in its file and say what was found; -1 when the
@@ -937,7 +1072,7 @@ add(struct cksum *t, const struct cksum *n)
  * lost with everything in it. */
 static int
 check_writer(const struct ckrun *r, const struct ckwriter *w, const char *target,
-             int mine, unsigned char *buf[3], struct cksum *total)
+             int mine, int over, unsigned char *buf[3], struct cksum *total)
 {
 	char fpath[PATH_MAX + 16], why[PATH_MAX + 64];
 	struct cksum n;
@@ -956,6 +1091,7 @@ check_writer(const struct ckrun *r, const struct ckwriter *w, const char *target
 		return -1;
 	}
 	c.r = r;
+	c.over = over;
 	c.k = w->k;
 	c.fpath = fpath;
 	memcpy(c.buf, buf, sizeof(c.buf));
@@ -980,8 +1116,10 @@ check_writer(const struct ckrun *r, const struct ckwriter *w, const char *target
 }
 
 static int
-verdict(const struct cksum *n)
+verdict(const struct ckrun *r, const struct cksum *n)
 {
+	uint64_t unver = n->later + n->unordered + n->gap, found = n->ok + n->newer;
+
 	printf("acknowledged slots: %" PRIu64 "; durable: %" PRIu64 " (%" PRIu64
 	       " of them overwritten by a later transaction); torn in-flight "
 	       "(never acknowledged): %" PRIu64 "; lost: %" PRIu64 "; corrupt: %"
@@ -990,10 +1128,37 @@ verdict(const struct cksum *n)
 	printf("in flight (issued, not acknowledged): %" PRIu64 ", holding the new "
 	       "data %" PRIu64 ", the old %" PRIu64 ", torn %" PRIu64 " (none of these is "
 	       "a loss)\n", n->flight, n->flight_new, n->flight_old, n->flight_torn);
+	if (unver) {
+		printf("not verifiable (none of them a loss): %" PRIu64 " acknowledged "
+		       "slots", unver);
+		if (n->later)
+			printf("; %" PRIu64 " slots overwritten by a later run %" PRIx64,
+			       n->later, n->later_rid);
+		if (n->unordered)
+			printf("; %" PRIu64 " slots hold a transaction of run %" PRIx64 ", "
+			       "which cannot be told to be earlier or later than run %" PRIx64,
+			       n->unordered, n->unordered_rid, r->rid);
+		if (n->gap)
+			printf("; %" PRIu64 " slots hold no intact transaction, on a target "
+			       "another run wrote over since", n->gap);
+		printf("\n");
+	}
 	if (n->lost || n->corrupt) {
 		printf("FAILED: %" PRIu64 " acknowledged transactions are not on stable "
 		       "storage\n", n->lost + n->corrupt);
 		return SW_CHECK_LOST;
+	}
+	if (unver && found == 0) {
+		diot_warn("--check: could not check: another run (%" PRIx64 ") wrote over "
+		          "this target since run %" PRIx64 ", so none of its %" PRIu64
+		          " acknowledged slots could be verified", n->later_rid ? n->later_rid
+		          : n->unordered_rid, r->rid, n->acked);
+		return SW_CHECK_CANNOT;
+	}
+	if (unver) {
+		printf("OK: every acknowledged transaction that could be verified (%" PRIu64
+		       " of %" PRIu64 ") is on stable storage\n", found, n->acked);
+		return SW_CHECK_OK;
 	}
 	printf("OK: every acknowledged transaction is on stable storage\n");
 	return SW_CHECK_OK;
@@ -1005,13 +1170,16 @@ check_run(const struct ckrun *r, const char *target, int mine)
 {
 	unsigned char *buf[3];
 	struct cksum n;
-	int i, bad = 0;
+	int i, bad = 0, over;
 
 	printf("checking point %d (%s, %" PRIu64 "-byte transactions, %d writer%s) of "
 	       "run %" PRIx64 " on %s%s\n", r->point, r->method, r->size, r->writers,
 	       r->writers == 1 ? "" : "s", r->rid, target,
 	       r->ended ? " (the run had ended cleanly)" : "");
-	if (r->torn_tail)
+	if (r->torn_tail == 2)
+		printf("  the log ends in NUL bytes (a file system's tail after a crash, "
+		       "where the log's size got ahead of its data): ignored\n");
+	else if (r->torn_tail)
 		printf("  the log's last line was cut short (the crash): ignored\n");
 	for (i = 0; i < 3; i++)
 		buf[i] = malloc((size_t)r->size);
@@ -1020,11 +1188,19 @@ check_run(const struct ckrun *r, const char *target, int mine)
 		bad = 1;
 	}
 	memset(&n, 0, sizeof(n));
+	/* Has another run, not known to be earlier, written over the target
+	 * since?  Then a slot without an intact transaction is no proof of a
+	 * loss. */
+	over = bad ? 0 : scan_run(r, target, over_slot);
+	if (over < 0) {
+		diot_warn("--check: out of memory");
+		bad = 1;
+	}
 	for (i = 0; i < r->nw && !bad; i++)
-		bad = check_writer(r, &r->w[i], target, mine, buf, &n) < 0;
+		bad = check_writer(r, &r->w[i], target, mine, over, buf, &n) < 0;
 	for (i = 0; i < 3; i++)
 		free(buf[i]);
-	return bad ? SW_CHECK_CANNOT : verdict(&n);
+	return bad ? SW_CHECK_CANNOT : verdict(r, &n);
 }
 
 /* ------------------------------------------------------------ which run */

@@ -9,6 +9,7 @@
 #define SW_CHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* --check's exit statuses (sync-write(1), EXIT STATUS). */
@@ -17,6 +18,20 @@
 #define SW_CHECK_USAGE  2   /* bad command line                           */
 #define SW_CHECK_CANNOT 3   /* could not check: bad log, not the run's target,
                              * unreadable log or target, nothing to check */
+
+/*
+ * A run id (sync-write's R record, every transaction's header) orders
+ * runs in time: bit 63 set (the mark of such an id: no id of an older
+ * sync-write has it), then the milliseconds since the epoch when the run
+ * started (bits 20-62), then 20 bits of the monotonic clock's nanoseconds
+ * and the process id, which only tell apart runs of one millisecond.  Of
+ * two such ids, the one with the larger time part is of the later run;
+ * with equal time parts, or without the mark, the order cannot be told.
+ */
+#define SW_RID_ORDERED  (1ull << 63)
+#define SW_RID_TIME(rid) (((rid) >> 20) & ((1ull << 43) - 1))
+#define SW_RID_MAKE(ms, low) (SW_RID_ORDERED | (((uint64_t)(ms) & ((1ull << 43) - 1)) << 20) \
+                              | ((uint64_t)(low) & 0xfffffu))
 
 struct sw_acklog;
 

@@ -32,6 +32,7 @@
 
 #include "tools/kit/outfile.h"
 #include "tools/kit/util.h"
+#include "tools/sw/check.h"
 #include "tools/sw/sw.h"
 
 static volatile sig_atomic_t g_signal;
@@ -177,7 +178,18 @@ sw_ctx_init(struct sw_ctx *c, struct sw_opts *o, const volatile sig_atomic_t *si
 	 * never call it): every writer count of a point is W x ranks.n. */
 	c->ranks.n = 1;
 	c->ranks.stopped_by = -1;
-	c->run_id = ((uint64_t)time(NULL) << 20) ^ diot_now_ns() ^ ((uint64_t)getpid() << 40);
+	/* Time-ordered (check.h, SW_RID_MAKE): --check tells a later run
+	 * that wrote over the target from an earlier one a disk kept. */
+	{
+		struct timespec now;
+		uint64_t ms;
+
+		if (clock_gettime(CLOCK_REALTIME, &now) == 0)
+			ms = (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
+		else
+			ms = (uint64_t)time(NULL) * 1000u;
+		c->run_id = SW_RID_MAKE(ms, diot_now_ns() ^ ((uint64_t)getpid() * 2654435761u));
+	}
 }
 
 /* What a target's run allocated, freed before main returns (the files to
