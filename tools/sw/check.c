@@ -28,37 +28,59 @@
  * which transaction every slot must hold, and no table of slots is ever
  * allocated.  A last line without its newline (what a crash leaves; also
  * just before the next run's header, when a run was appended to a log
- * cut short) is ignored, and said so.
+ * cut short) is ignored, and said so; so are NUL bytes from some point to
+ * the end of the log (what ext4 or XFS leave after a power cut when the
+ * file's size got ahead of its data), after a line cut short or not.  A
+ * NUL byte with anything but NUL bytes after it is malformed.
  *
  * Checking.  For every slot, the newest acknowledged transaction (or a
  * newer one) must be on the target, intact.  A slot whose newest issued
  * transaction was never acknowledged is in flight: it may hold the old
  * transaction, the new one, or (sector by sector) a mix of both, all of
- * which are reported and none counted as a loss.  Anything else, zeros
- * included, is a loss.  Reads are the slots the records name, inside
+ * which are reported and none counted as a loss.  Run ids order runs in
+ * time (check.h, SW_RID_TIME): an intact transaction of a LATER run in an
+ * acknowledged slot means that run wrote over the target since; it is
+ * counted as "overwritten by a later run", neither verified nor lost, and
+ * once another run that is not known to be earlier wrote over the target,
+ * a slot holding no intact transaction (that run's fill, or its
+ * transactions of another size) is not verifiable either.  So is a
+ * transaction of a run whose order cannot be told (the same millisecond,
+ * an id of an older sync-write).  When no acknowledged slot could be
+ * verified so, the check could not check (3).  Anything else, zeros
+ * included, is a loss: an older transaction of the run, or an intact one
+ * of an EARLIER run (what a lying disk leaves on a device or a file
+ * system used again).  Reads are the slots the records name, inside
  * the run's region; a target that is not a regular file or a block
  * device (a FIFO, /dev/zero) is refused before it is read.
  *
  * Which run, and is this its target?  A file is the run's target by
  * identity when its inode number and its birth stamp (dio_file_birth():
  * birth time and generation, which a new file reusing the inode number
- * does not share) are those the T line recorded; a device when it has
- * the recorded size.  A target that holds a transaction of the run (its
- * run id is in every transaction header) is the run's target, or a copy
- * of it.  A target that is neither is not checked for that run: "not the
- * run's target", or "cannot say" when only the inode number matches and
- * no birth stamp tells a new file from the run's target that lost
- * everything; it is never reported as a loss.  (A writer's file of
+ * does not share) are those the T line recorded.  A device is known by
+ * its size alone, which any device of that size shares: a device of the
+ * recorded size is only "maybe".  A target that holds a transaction of
+ * the run (its run id is in every transaction header) is the run's
+ * target, or a copy of it.  A target that is neither is not checked for
+ * that run: "not the run's target", or "cannot say" when only the inode
+ * number or a device's size matches (and no birth stamp tells a new file
+ * from the run's target): if it is the target, everything was lost, but
+ * that is never reported as a loss.  (A writer's file of
  * --layout separate missing beside a target that is the run's by its
  * identity is a loss.)  Of several runs, the newest that the target is
  * the target of is checked (a later run wrote over what the earlier ones
  * left), and the report says which and why; without a TARGET the runs
  * must all name one, and two runs with one run id are refused.
  *
- * Exit statuses (check.h): 0 every acknowledged transaction found, 1 some
- * lost or corrupt, 2 bad command line, 3 could not check (a malformed or
- * unreadable log, a target that is not the run's or cannot be read, a
- * log with nothing acknowledged to check).
+ * Of several runs, those the target holds transactions of are preferred
+ * by the rule above: a device is only picked for a run it holds a
+ * transaction of, a file also by its inode and birth stamp.
+ *
+ * Exit statuses (check.h): 0 every acknowledged transaction found (of
+ * those that could be verified), 1 some lost or corrupt -- never anything
+ * else --, 2 bad command line, 3 could not check (a malformed or
+ * unreadable log, a target that is not the run's, cannot be told to be or
+ * cannot be read, a log with nothing acknowledged to check, a target
+ * another run wrote over since).
  */
 #include "config.h"
 
