@@ -7,8 +7,11 @@
 # combinations are refused.  Two runs at once get a log each; stray
 # connections, lines that are not records and a client that floods
 # without reading its answers are cut while a real run goes on; a
-# listener stopped by a signal keeps every answered record, whole; a FIFO
-# as a log is refused.  As root, also across two network namespaces
+# listener stopped by a signal keeps every answered record, whole (also
+# while its write to a pipe nobody reads waits); hello-only runs take no
+# place, silent connections at the cap give theirs to a real run, and a
+# run past the cap is told the listener is full; a FIFO as a log is
+# refused.  As root, also across two network namespaces
 # joined by a veth pair (two test hosts on this machine).
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -153,8 +156,13 @@ out=$("$SW" --check "$work/m.log" "$work/fc" 2>&1) && echo "$out" | grep -q "^OK
 
 # The clients below speak the wire directly: python3.
 cat >"$work/client.py" <<'PY'
-import socket, sys, time
+import os, resource, socket, sys, time
 mode, port = sys.argv[1], int(sys.argv[2])
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+if hard == resource.RLIM_INFINITY or hard > 4096:
+    hard = 4096
+if soft != resource.RLIM_INFINITY and soft < hard:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 def conn(rcvbuf=None):
     s = socket.socket()
     if rcvbuf:
@@ -194,6 +202,73 @@ elif mode == "flood":           # hello, then records, never reading an answer
         sys.exit(0)
     print("never cut", flush=True)
     sys.exit(1)
+elif mode == "hellos":          # N runs that say hello, then close
+    for i in range(int(sys.argv[3])):
+        s = conn()
+        s.settimeout(30)
+        s.sendall(b"H 1 %x\n" % (0xdead0000 + i))
+        if s.recv(1) != b"+":
+            print("hello %d refused" % i)
+            sys.exit(1)
+        s.close()
+elif mode == "hold":            # N connections of run RUN (the first logs
+    n, run, logs, flag = int(sys.argv[3]), sys.argv[4], sys.argv[5] == "1", sys.argv[6]
+    held, refused = [], 0       # a record if LOGS), held until FLAG exists
+    for i in range(n):
+        s = conn()
+        s.settimeout(30)
+        try:
+            s.sendall(b"H 1 %s\n" % run.encode())
+            a = s.recv(1)
+            if a == b"+" and logs and not held:
+                s.sendall(b"# sync-write ack-log 1\n")
+                a = s.recv(1)
+        except OSError:
+            a = b""
+        if a == b"+":
+            held.append(s)
+        else:
+            refused += 1
+            s.close()
+    print("held %d refused %d" % (len(held), refused), flush=True)
+    t0 = time.time()
+    while not os.path.exists(flag) and time.time() - t0 < 300:
+        time.sleep(0.05)
+    cut = 0
+    for s in held:
+        s.setblocking(False)
+        try:
+            cut += s.recv(1) == b""
+        except BlockingIOError:
+            pass
+        except OSError:
+            cut += 1
+        s.close()
+    print("cut %d" % cut, flush=True)
+elif mode == "pump":            # a run's records, each answer awaited:
+    s = conn()                  # says when one is not answered in 2 s
+    s.settimeout(30)
+    s.sendall(b"H 1 b10c\n")
+    if s.recv(1) != b"+":
+        sys.exit(2)
+    s.settimeout(2)
+    j = 0
+    try:
+        while j < 10000000:
+            s.sendall(b"I 0 %d 0\n" % j)
+            if s.recv(1) != b"+":
+                break
+            j += 1
+        print("ended after %d" % j, flush=True)
+    except socket.timeout:
+        print("stalled after %d" % j, flush=True)
+        s.settimeout(120)
+        try:
+            s.recv(1)
+        except OSError:
+            pass
+    except OSError:
+        print("cut after %d" % j, flush=True)
 elif mode == "steady":          # a run's records, each answer awaited
     sent = open(sys.argv[3], "w")
     s = conn()
@@ -301,6 +376,87 @@ else
 			bad "SIG$sig: $n answered, $k lines in the log: $(tail -n 2 "$work/g.log")"
 		fi
 	done
+
+	# 7b. Hellos that cost nothing: more runs than the listener takes say
+	#     hello and close; none takes a place, a real run is served after
+	#     them, and the listener then ends.
+	rm -f "$work/f" "$work/h.log"*
+	listen "$work/h.log"
+	out=$(python3 "$work/client.py" hellos "$port" 100 2>&1) &&
+		ok "100 runs said hello and closed" || bad "hellos: $out"
+	out=$("$SW" -q --keep -m fdatasync -s 4k -n 20 --region 64k \
+		--ack-log "tcp:127.0.0.1:$port" "$work/f" 2>&1) &&
+		ok "a run after 100 hello-only runs is served" || bad "the run after the hellos: $out"
+	finish
+	[ "$(ls "$work"/h.log* | grep -vc '\.err$')" -eq 1 ] && grep -q '^E$' "$work/h.log" &&
+		ok "only the real run has a log" || bad "logs: $(ls "$work"/h.log*)"
+
+	# 7c. Connections that say hello and then nothing, as many as the
+	#     listener holds: a real run still gets in (the oldest silent one
+	#     gives its place), and they do not keep the listener once it is done.
+	rm -f "$work/f" "$work/i.log"* "$work/go"
+	listen "$work/i.log"
+	python3 "$work/client.py" hold "$port" 1024 1d1e 0 "$work/go" >"$work/hold.out" 2>&1 &
+	hpid=$!
+	wait_for 120 "the silent connections" grep -qs '^held' "$work/hold.out" ||
+		bad "hold: $(cat "$work/hold.out")"
+	out=$("$SW" -q --keep -m fdatasync -s 4k -n 20 --region 64k \
+		--ack-log "tcp:127.0.0.1:$port" "$work/f" 2>&1) &&
+		ok "a run beside $(sed -n 's/^held \([0-9]*\).*/\1/p' "$work/hold.out") silent connections is served" ||
+		bad "the run beside the silent connections: $out"
+	finish
+	: >"$work/go"
+	wait "$hpid"
+	grep -q "^cut [1-9]" "$work/hold.out" && grep -q " idle (a hello" "$work/i.log.err" &&
+		ok "the silent connections were cut ($(tail -n 1 "$work/hold.out"))" ||
+		bad "silent connections: $(cat "$work/hold.out") $(cat "$work/i.log.err")"
+
+	# 7d. As many connections as the listener holds, all of a run that has
+	#     logged: the next run is refused, and told why.
+	rm -f "$work/f" "$work/j.log"* "$work/go"
+	listen "$work/j.log"
+	python3 "$work/client.py" hold "$port" 1100 1f 1 "$work/go" >"$work/hold.out" 2>&1 &
+	hpid=$!
+	wait_for 120 "the connections" grep -qs '^held' "$work/hold.out" ||
+		bad "hold: $(cat "$work/hold.out")"
+	out=$("$SW" -q --keep -m fdatasync -s 4k -n 20 --region 64k \
+		--ack-log "tcp:127.0.0.1:$port" "$work/f" 2>&1)
+	st=$?
+	case $st:$out in
+	1:*"refused the run: listener full: "[0-9]*" connections"*)
+		ok "a run past the cap: exit 1, refused: listener full" ;;
+	*)	bad "a run past the cap: exit $st: $out" ;;
+	esac
+	: >"$work/go"
+	wait "$hpid"
+	finish
+
+	# 7e. The log is a pipe nobody reads: the listener's write waits, and
+	#     SIGINT still ends it (exit 130).
+	rm -f "$work/p.pid" "$work/p.rc"
+	("$SW" --listen 127.0.0.1:0 --ack-log - 2>"$work/p.err" & echo $! >"$work/p.pid"
+	 wait $!; echo $? >"$work/p.rc") | sleep 600 &
+	spid=$!
+	wait_for 60 "the listener's port" grep -qs 'listening on port [0-9]*;' "$work/p.err" ||
+		hard "the listener did not start: $(cat "$work/p.err")"
+	port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$work/p.err")
+	python3 "$work/client.py" pump "$port" >"$work/pump.out" 2>&1 &
+	cpid=$!
+	wait_for 120 "a record not answered" grep -qs '^stalled' "$work/pump.out" ||
+		bad "pump: $(cat "$work/pump.out")"
+	kill -INT "$(cat "$work/p.pid")"
+	if wait_for 30 "the listener to end" test -s "$work/p.rc"; then
+		[ "$(cat "$work/p.rc")" -eq 130 ] &&
+			ok "SIGINT while the log write waited: the listener exits 130" ||
+			bad "SIGINT while the log write waited: exit $(cat "$work/p.rc"): $(cat "$work/p.err")"
+	else
+		bad "SIGINT while the log write waited: the listener is still there"
+		kill -KILL "$(cat "$work/p.pid")"
+	fi
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	wait_for 60 "the pump to end" gone "$cpid"
+	wait "$cpid"
 fi
 
 # 8. A FIFO as a log: refused at once, never waited on (the listener's,

@@ -8,7 +8,8 @@
  * answers owed, and a connection that stops taking its answers is simply
  * no longer read (its sender's writes then block in its own kernel, not
  * in the listener) until it takes them or its time runs out.  Only the
- * log writes block, and those are to a local file.  A record is written
+ * log writes block, and those are to a local file (or a pipe, a terminal:
+ * a stop still ends a write that waits, see log_write()).  A record is written
  * to its run's log before its answer is counted as owed, so whatever
  * ends the listener (a signal, a log that cannot be written), every
  * answered record is in the log; the logs are synced on the way out.
@@ -29,6 +30,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -1178,6 +1180,25 @@ sync_logs(struct server *S)
 	return r;
 }
 
+/* The connections the descriptors this process may open leave room for
+ * (besides the runs' own logs, the standard ones, the listening socket
+ * and the first log): never so many that accept() fails for want of a
+ * descriptor, which would leave a new connection unanswered, not refused. */
+static int
+fd_room(int max)
+{
+	struct rlimit rl;
+	const rlim_t keep = DIOT_ACK_MAX_RUNS + 16;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return max;
+	if (rl.rlim_cur <= keep + 1)
+		return 1;
+	if (rl.rlim_cur - keep - 1 < (rlim_t)max)
+		return (int)(rl.rlim_cur - keep - 1);
+	return max;
+}
+
 int
 diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t *stop,
                struct diot_ack_stats *stp, char *err, size_t errlen)
@@ -1202,6 +1223,7 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 	S.stop = stop;
 	S.max = cfg->max_conns > 0 && cfg->max_conns < DIOT_ACK_MAX_CONNS ? cfg->max_conns :
 	        DIOT_ACK_MAX_CONNS;
+	S.max = fd_room(S.max);
 	S.hello_ns = (uint64_t)(cfg->hello_s > 0 ? cfg->hello_s : DIOT_ACK_HELLO_S) *
 	             1000000000u;
 	S.stall_ns = (uint64_t)(cfg->stall_s > 0 ? cfg->stall_s : DIOT_ACK_STALL_S) *

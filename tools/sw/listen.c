@@ -23,6 +23,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "tools/kit/ack.h"
@@ -47,6 +48,24 @@ open_log(const struct sw_opts *o)
 	if (fd < 0)
 		diot_die(DIOT_EXIT_USAGE, "--ack-log %s", err);
 	return fd;
+}
+
+/* Descriptors enough for DIOT_ACK_MAX_CONNS connections and every run's
+ * log, where the hard limit allows (else the listener takes fewer
+ * connections: diot_ack_serve() fits its cap to the limit). */
+static void
+fd_limit(void)
+{
+	const rlim_t want = DIOT_ACK_MAX_CONNS + DIOT_ACK_MAX_RUNS + 32;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+		/* Kept as it is: fewer connections at once. */
+	}
 }
 
 static void
@@ -100,6 +119,7 @@ sw_listen_main(const struct sw_opts *o, const volatile sig_atomic_t *sig)
 	char err[2 * 4096 + 512] = "";
 	int lfd, logfd, port, r;
 
+	fd_limit();
 	lfd = diot_ack_listen(o->listen, &port, err, sizeof(err));
 	if (lfd < 0)
 		diot_die(lfd == -EINVAL ? DIOT_EXIT_USAGE : DIOT_EXIT_FAIL, "%s", err);
