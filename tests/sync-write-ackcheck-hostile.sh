@@ -24,7 +24,8 @@
 #      earlier run's transaction in an acknowledged slot is a loss (1); a
 #      run of no known order (the same millisecond) is never a loss (3);
 #  10. a device of the run's target's size that holds nothing of the run is
-#      not taken as its target (3); of several runs in a log, the one whose
+#      not taken as its target (3), the node the log names is (a loss when
+#      nothing of the run is left, 1); of several runs in a log, the one whose
 #      transactions the device holds is checked; an earlier run's
 #      transaction on a device used again is a loss (1) (root, loop
 #      devices: SKIP without);
@@ -303,6 +304,12 @@ else
 		expect 3 "holds no transaction of run .*: cannot say whether it is: it is a device of the size of the run's target ($L0, 8388608 bytes).*if it is the run's target, everything was lost" \
 			--check "$work/dev.log" "$L1"
 		expect 0 "^OK: every acknowledged" --check "$work/dev.log" "$L0"
+		# the device node the log names, everything of the run gone: a
+		# loss (what a power cut leaves on a disk of a volatile cache)
+		dd if="$L0" of="$work/d0.keep" bs=65536 count=1 2>/dev/null
+		dd if=/dev/zero of="$L0" bs=65536 count=1 conv=notrunc,fsync 2>/dev/null
+		expect 1 "FAILED: 16 acknowledged transactions" --check "$work/dev.log" "$L0"
+		dd if="$work/d0.keep" of="$L0" bs=65536 count=1 conv=notrunc,fsync 2>/dev/null
 		# a second run in the log, on the other device of that size
 		sw10 --ack-log "$work/dev.log" "$L1" || hard "run on $L1"
 		expect 0 "run $(rid_of "$work/dev.log" 1) (lines 1-[0-9]*) is checked: the newest run on '$L0' (it holds transactions of that run)" \

@@ -58,7 +58,10 @@
  * birth time and generation, which a new file reusing the inode number
  * does not share) are those the T line recorded.  A device is known by
  * its size alone, which any device of that size shares: a device of the
- * recorded size is only "maybe".  A target that holds a transaction of
+ * recorded size is only "maybe", unless it is the very node the run
+ * wrote: the path the log names, with the inode number the T line
+ * recorded (a power-cut test checks its raw disk so, and a cut may leave
+ * nothing of the run on it).  A target that holds a transaction of
  * the run (its run id is in every transaction header) is the run's
  * target, or a copy of it.  A target that is neither is not checked for
  * that run: "not the run's target", or "cannot say" when only the inode
@@ -760,7 +763,8 @@ part_path(const struct ckrun *r, const char *target, int k, char *buf, size_t le
 enum { ID_NO, ID_MAYBE, ID_YES };
 
 /*
- * Is t run r's target by its identity?  ID_YES (the same file), ID_NO
+ * Is t run r's target by its identity?  ID_YES (the same file, the same
+ * device node of the same size), ID_NO
  * (another kind of thing, another size), or ID_MAYBE: only the
  * transactions on it can tell (a copy, a file that reused the inode
  * number, a device of the right size -- any device of that size has it --,
@@ -789,6 +793,15 @@ identity(const struct ckrun *r, const struct cktarget *t, char *why, size_t len)
 			snprintf(why, len, "it has %" PRIu64 " bytes, the run's target (%s) "
 			         "had %" PRIu64, t->bytes, r->path, r->dev_bytes);
 			return ID_NO;
+		}
+		if (t->ino == r->ino && strcmp(t->path, r->path) == 0) {
+			/* The very node the run wrote, by its name and inode
+			 * number, of its size (a power-cut test checks its raw
+			 * disk so, where a cut may leave nothing of the run). */
+			snprintf(why, len, "the device node the run wrote (%s, inode %" PRIu64
+			         ") and of its size, %" PRIu64 " bytes", r->path, r->ino,
+			         t->bytes);
+			return ID_YES;
 		}
 		snprintf(why, len, "cannot say whether it is: it is a device of the size "
 		         "of the run's target (%s, %" PRIu64 " bytes), and a device is known "
