@@ -1142,9 +1142,13 @@ check_writer(const struct ckrun *r, const struct ckwriter *w, const char *target
 		else
 			printf("none");
 		if (n.first_missing >= 0)
-			printf("; first missing: %" PRId64 "\n", n.first_missing);
+			printf("; first missing: %" PRId64, n.first_missing);
 		else
-			printf("; none missing\n");
+			printf("; none missing");
+		if (n.later + n.unordered + n.gap)
+			printf("; %" PRIu64 " not verifiable (another run wrote there)",
+			       n.later + n.unordered + n.gap);
+		printf("\n");
 	}
 	add(total, &n);
 	return 0;
