@@ -459,6 +459,36 @@ else
 	wait "$cpid"
 fi
 
+# 4b. A run that is still setting its target up when another run ends: the
+#    listener stays for it (its log's first line went out with its hello).
+#    Run B's first write (the prefill) is held 4 s by strace; run A starts
+#    and ends meanwhile.
+if ! command -v strace >/dev/null 2>&1; then
+	echo "skipped: a run held in its set-up needs strace"
+else
+	rm -f "$work/fa" "$work/fb" "$work/s.log"*
+	listen "$work/s.log"
+	strace -o /dev/null -e trace=pwrite64 -e inject=pwrite64:delay_enter=4000000:when=1 \
+		"$SW" -q -m fdatasync -s 4k -n 20 --region 1m --keep \
+		--ack-log "tcp:127.0.0.1:$port" "$work/fb" >"$work/rb.out" 2>&1 &
+	rbpid=$!
+	# (B's connection is made just before its hello and first line: then
+	# the 4 s prefill)
+	wait_for 60 "run B's connection to the listener" sh -c \
+		"ss -Htn state established '( dport = :$port )' | grep -q ." ||
+		bad "run B did not connect"
+	out=$("$SW" -q -m fdatasync -s 4k -n 20 --region 64k --keep \
+		--ack-log "tcp:127.0.0.1:$port" "$work/fa" 2>&1) || bad "run A: $out"
+	grep -q '^R ' "$work/s.log" &&
+		echo "note: run B had its target set up before run A ended (a slow machine)" ||
+		ok "run A ended while run B was setting its target up"
+	wait "$rbpid" && ok "run B, set up while another run ended, was served" ||
+		bad "run B: $(cat "$work/rb.out")"
+	finish
+	out=$("$SW" --check "$work/s.log" "$work/fb" 2>&1) && echo "$out" | grep -q "^OK: every" &&
+		ok "--check of run B's log" || bad "--check of run B's log: $out"
+fi
+
 # 8. A FIFO as a log: refused at once, never waited on (the listener's,
 #    and a run's own).
 mkfifo "$work/fifo"

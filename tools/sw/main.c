@@ -262,6 +262,11 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 		/* Every connection says the run: the listener logs each run apart. */
 		if (r == 0)
 			r = diot_ack_set_run(&c->ack, c->run_id, why, sizeof(why));
+		/* The log's first line at once: the listener keeps a run that has
+		 * logged (and so stays up) while this one sets its target up. */
+		if (r == 0 && (r = sw_ack_line(&c->ack, "# sync-write ack-log 1\n")) < 0)
+			snprintf(why, sizeof(why), "%s", dio_strerror(r));
+		c->ack_header_sent = r == 0;
 		if (r < 0)
 			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log, why);
 	} else if (o->ack_log && strcmp(o->ack_log, "-") != 0) {
@@ -360,7 +365,7 @@ sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 	if (SW_ACK_ON(c)) {
 		if (strchr(c->tg.path, '\n') != NULL)  /* sw_claim_outputs() refused it */
 			diot_die(DIOT_EXIT_FAIL, "--ack-log: a newline in the target's name");
-		r = sw_ack_line(&c->ack, "# sync-write ack-log 1\n");
+		r = c->ack_header_sent ? 0 : sw_ack_line(&c->ack, "# sync-write ack-log 1\n");
 		if (r == 0)
 			r = sw_ack_line(&c->ack, "R %llx %s %d %" PRIu64 " %s\n",
 			                (unsigned long long)c->run_id,

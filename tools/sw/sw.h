@@ -126,6 +126,7 @@ struct sw_ctx {
 	struct diot_outlist *created;       /* files to remove at exit        */
 	uint64_t run_id;
 	struct diot_ack ack;                /* --ack-log (kind NONE: none)    */
+	int ack_header_sent;                /* the log's first line is out    */
 	int progress_on;
 	size_t progress_len;
 	struct sw_ranks ranks;              /* 1 rank without MPI             */
