@@ -55,10 +55,18 @@ if [ $dev_tests = yes ]; then
 	expect 1 "refusing to write to '$work/img': it is in use (backs the loop device $dev)" \
 		--force -s 4k -n 1 "$work/img"
 	# The device is held for the whole run: a mount meanwhile fails.
-	"$SW" -q --force -m fdatasync -s 4k -t 4s "$dev" >/dev/null 2>&1 &
+	# (-t 60s, stopped by SIGTERM once tried: a loaded machine may take
+	# seconds to see the writer, and the run must still be on then)
+	"$SW" -q --force -m fdatasync -s 4k -t 60s "$dev" >/dev/null 2>&1 &
 	swpid=$!
-	# under way: its writer exists (forked once the device is claimed)
-	has_writer() { [ -n "$(children "$1")" ]; }
+	# under way: a writer process has written (the device is claimed before
+	# the target is prepared and the writers start)
+	has_writer() {
+		for _p in $(children "$1"); do
+			[ "$(io_bytes wchar "$_p")" -gt 0 ] && return 0
+		done
+		return 1
+	}
 	wait_for 60 "sync-write's writer process on $dev" has_writer $swpid ||
 		{ echo "FAIL: sync-write on $dev did not start its writer"; fail=1; }
 	# (the run overwrites the file system, so only "busy" proves the claim)
@@ -69,7 +77,11 @@ if [ $dev_tests = yes ]; then
 	else
 		echo "FAIL: mount failed for another reason: $(cat "$work/mount.err")"; fail=1
 	fi
-	wait $swpid || { echo "FAIL: the run on $dev failed"; fail=1; }
+	gone $swpid && { echo "FAIL: the run on $dev ended before it was stopped"; fail=1; }
+	kill -TERM $swpid
+	wait $swpid
+	st=$?
+	[ $st -eq 143 ] || { echo "FAIL: the run on $dev, stopped by SIGTERM: exit $st"; fail=1; }
 	# A 4096-byte-sector device too small for the default regions: the
 	# shrunk regions stay aligned for direct I/O (and 6 KiB is n/a).
 	losetup -d "$dev"; dev=
