@@ -241,15 +241,10 @@ diot_say_held(const struct diot_held *h, int with_where)
 void
 diot_die(int status, const char *fmt, ...)
 {
-	char *body;
 	va_list ap;
 
 	va_start(ap, fmt);
-	body = diot_vfmt(fmt, ap);
-	va_end(ap);
-	diot_held_fatal(status, 0, body);
-	diot_say(diot_where, body ? body : fmt);
-	diot_exit(status);
+	diot_vdie(status, fmt, ap);     /* does not return */
 }
 
 void

@@ -103,12 +103,14 @@ rbuf_probe_buffer(struct dev *d, const struct opts *o)
 		diot_die(DIOT_EXIT_FAIL,
 		         "%s: READ BUFFER (%sdescriptor mode) could not be sent: %s", d->path,
 		         o->echo ? "echo buffer " : "", why);
-	if (r > 0)
-		diot_die(DIOT_EXIT_FAIL,
-		         "%s: the device refused READ BUFFER (%sdescriptor mode, buffer id "
-		         "%d): %s\n%s: without READ BUFFER, use --command read to time "
-		         "READ(10) of a few blocks instead", d->path, o->echo ? "echo buffer "
-		         : "", o->buffer_id, why, RBUF_PROG);
+	if (r > 0) {
+		/* Two messages: a message is one line (the kit shows a newline
+		 * in it as \n). */
+		diot_warn("%s: the device refused READ BUFFER (%sdescriptor mode, buffer id "
+		          "%d): %s", d->path, o->echo ? "echo buffer " : "", o->buffer_id, why);
+		diot_die(DIOT_EXIT_FAIL, "without READ BUFFER, use --command read to time "
+		         "READ(10) of a few blocks instead");
+	}
 	if (o->echo) {
 		/* SPC: the echo buffer's capacity in 13 bits of bytes 2-3; its
 		 * offset is always 0. */

@@ -355,17 +355,12 @@ log_point(struct sw_acklog *g, struct ckrun *r, char *line)
 	return 0;
 }
 
-/* Where writer k's transaction seq goes (target.c, sw_txn_offset()). */
+/* Where writer k's transaction seq goes (txn.c: the writers' rule). */
 static uint64_t
 txn_offset(const struct ckrun *r, int k, uint64_t seq)
 {
-	uint64_t slot = r->extend ? seq : seq % r->slots;
-
-	if (r->separate)
-		return slot * r->size;
-	if (r->extend)
-		return (slot * (uint64_t)r->writers + (uint64_t)k) * r->size;
-	return (uint64_t)k * r->region + slot * r->size;
+	return sw_layout_offset(r->separate, r->extend, r->region, r->slots, r->writers,
+	                        r->size, k, seq);
 }
 
 /* Writer k of the last point: its entry, made when make is set. */

@@ -377,7 +377,7 @@ sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 		fd = open(c->tg.path, O_RDONLY | O_NONBLOCK);
 		if (fd >= 0 && !c->tg.is_dev && dio_file_birth(fd, &birth) < 0)
 			birth = 0;
-		if (r == 0 && fd >= 0 && fstat(fd, &st) == 0)
+		if (r == 0 && (fd >= 0 ? fstat(fd, &st) : stat(c->tg.path, &st)) == 0)
 			r = sw_ack_line(&c->ack, "T %s %llu %" PRIu64 " %" PRIu64 "\n",
 			                c->tg.is_dev ? "device" : "file",
 			                (unsigned long long)st.st_ino,

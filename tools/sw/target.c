@@ -20,6 +20,7 @@
 #include "tools/kit/outfile.h"
 #include "tools/kit/util.h"
 #include "tools/sw/sw.h"
+#include "tools/sw/txn.h"
 
 const char *
 sw_file_of(const struct sw_ctx *c, int k)
@@ -33,13 +34,9 @@ sw_txn_offset(const struct sw_ctx *c, uint64_t slots, int writers, uint64_t size
               int k, uint64_t j)
 {
 	const struct sw_opts *o = c->o;
-	uint64_t slot = o->extend ? j : j % slots;
 
-	if (o->layout == SW_LAYOUT_SEPARATE)
-		return slot * size;
-	if (o->extend)   /* writers interleave at the growing end of one file */
-		return (slot * (uint64_t)writers + (uint64_t)k) * size;
-	return (uint64_t)k * o->region + slot * size;
+	return sw_layout_offset(o->layout == SW_LAYOUT_SEPARATE, o->extend, o->region, slots,
+	                        writers, size, k, j);
 }
 
 /* Before a point: a fresh, empty file to extend, or no cached pages. */

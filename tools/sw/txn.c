@@ -117,3 +117,16 @@ sw_torn_mix(const unsigned char *buf, const unsigned char *a, const unsigned cha
 	}
 	return 1;
 }
+
+uint64_t
+sw_layout_offset(int separate, int extend, uint64_t region, uint64_t slots, int writers,
+                 uint64_t size, int k, uint64_t j)
+{
+	uint64_t slot = extend ? j : j % slots;
+
+	if (separate)
+		return slot * size;
+	if (extend)
+		return (slot * (uint64_t)writers + (uint64_t)k) * size;
+	return (uint64_t)k * region + slot * size;
+}

@@ -30,6 +30,13 @@ void sw_make_txn(unsigned char *buf, size_t size, uint64_t run_id, uint32_t poin
 int sw_read_txn(unsigned char *buf, size_t size, uint64_t *rid, uint32_t *point,
                 uint32_t *writer, uint64_t *seq, uint64_t *off);
 
+/* Where transaction j of writer k goes: the one rule of the layouts, for
+ * the writers and --check.  separate: each writer a file of its own;
+ * extend: appended (writers interleave in one file), else overwritten in
+ * slots of the writer's region. */
+uint64_t sw_layout_offset(int separate, int extend, uint64_t region, uint64_t slots,
+                          int writers, uint64_t size, int k, uint64_t j);
+
 /* Is buf, 512-byte sector by sector, a mix of transactions a and b? */
 int sw_torn_mix(const unsigned char *buf, const unsigned char *a,
                 const unsigned char *b, size_t size);
