@@ -275,15 +275,12 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 		if (diot_out_writable(o->ack_log, why, sizeof(why)) < 0)
 			diot_usage_error("--ack-log '%s' %s", o->ack_log, why);
 		c->ack.kind = DIOT_ACK_FILE;
-		c->ack.fd = open(o->ack_log, O_WRONLY | O_CREAT | O_APPEND |
-		                 (o->force ? 0 : O_EXCL), 0644);
-		if (c->ack.fd < 0) {
-			int e = errno;
-
-			diot_die(DIOT_EXIT_USAGE, "--ack-log '%s': %s%s", o->ack_log,
-			         dio_strerror(e), e == EEXIST ? " (pass --force to "
-			         "append to an existing log)" : "");
-		}
+		/* (never waits: a FIFO made since the check above is refused) */
+		c->ack.fd = diot_ack_open_log(o->ack_log, o->force, why, sizeof(why));
+		if (c->ack.fd < 0)
+			diot_die(DIOT_EXIT_USAGE, "--ack-log %s%s", why,
+			         c->ack.fd == -EEXIST ? " (pass --force to append to an "
+			         "existing log)" : "");
 		if (!o->force)
 			out->kept[out->nkept++] = diot_out_created(&out->created, o->ack_log);
 	} else if (o->ack_log) {
