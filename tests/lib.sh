@@ -71,6 +71,12 @@ wait_for() {
 	return 0
 }
 
+# sanitized: the build is instrumented by AddressSanitizer (its shadow
+# memory makes address-space limits and peak-memory bounds meaningless).
+sanitized() {
+	grep -q -e '-fsanitize=[a-z,]*address' "${top_builddir:-.}/Makefile" 2>/dev/null
+}
+
 # linux_proc: /proc is Linux's (a text status with SigCgt, and io), which
 # catches, children and io_bytes read; elsewhere the cases that wait on
 # them say SKIP.

@@ -273,7 +273,14 @@ i = t.index('"points": [') + len('"points": [')
 pts = ",".join('{"method":"none","size_bytes":%d,"writers":1}' % (k + 1) for k in range(1000000))
 open(sys.argv[3], "w").write(t[:i] + pts + "," + t[i:])
 PY
-if /usr/bin/time -v true >/dev/null 2>&1; then
+if sanitized; then
+	# (AddressSanitizer's shadow and quarantine: peak memory says nothing)
+	echo "note: an AddressSanitizer build: the peak-memory bounds are not asserted"
+	for name in flat many; do
+		timeout 300 "$SW" --compare "$work/a.json" "$work/$name.json" >/dev/null 2>&1 &&
+			ok "a large result ($name) compared" || bad "a large result ($name): exit $?"
+	done
+elif /usr/bin/time -v true >/dev/null 2>&1; then
 	for f in flat:150000 many:400000; do
 		name=${f%%:*} limit=${f#*:}
 		timeout 300 /usr/bin/time -v "$SW" --compare "$work/a.json" "$work/$name.json" >/dev/null 2>"$work/time.txt"
