@@ -468,6 +468,8 @@ if ! command -v strace >/dev/null 2>&1; then
 else
 	rm -f "$work/fa" "$work/fb" "$work/s.log"*
 	listen "$work/s.log"
+	# (LeakSanitizer cannot run under ptrace: sanitizer builds)
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	strace -o /dev/null -e trace=pwrite64 -e inject=pwrite64:delay_enter=4000000:when=1 \
 		"$SW" -q -m fdatasync -s 4k -n 20 --region 1m --keep \
 		--ack-log "tcp:127.0.0.1:$port" "$work/fb" >"$work/rb.out" 2>&1 &
