@@ -250,9 +250,23 @@ sw9 --ack-log "$work/a.log" "$work/o" || hard "run a"
 cp "$work/o" "$work/o.a"
 sw9 --force --ack-log "$work/b.log" "$work/o" || hard "run b"
 ra=$(rid_of "$work/a.log" 1) rb=$(rid_of "$work/b.log" 1)
-expect 3 "16 slots overwritten by a later run $rb" --check "$work/a.log" "$work/o"
-expect 3 "could not check: another run ($rb) wrote over this target since run $ra" \
-	--check "$work/a.log" "$work/o"
+# Without a birth stamp (a backend that has none: POSIX, illumos) the
+# file holding only b's transactions cannot be told from a new file that
+# reused the inode number: also exit 3, said so.
+nostamp="without a birth stamp (the log records none) nothing tells"
+if [ "$(awk '$1 == "T" { print $5 }' "$work/a.log")" = 0 ]; then
+	echo "note: no birth stamps here ($("$SW" --version | sed -n 's/.*, \(backend .*\)/\1/p'))"
+	stamps=no
+else
+	stamps=yes
+fi
+if [ $stamps = yes ]; then
+	expect 3 "16 slots overwritten by a later run $rb" --check "$work/a.log" "$work/o"
+	expect 3 "could not check: another run ($rb) wrote over this target since run $ra" \
+		--check "$work/a.log" "$work/o"
+else
+	expect 3 "$nostamp" --check "$work/a.log" "$work/o"
+fi
 expect 0 "^OK: every acknowledged transaction is on" --check "$work/b.log" "$work/o"
 # the ids order the runs: both marked (bit 63), b's time part (the hex
 # digits but the last 5) the larger
@@ -286,11 +300,13 @@ cp "$work/o.b" "$work/o"
 # a run id of the same millisecond (another low part): no order, never a loss
 case $rb in *0) rx=${rb%?}1 ;; *) rx=${rb%?}0 ;; esac
 sed "s/^R $rb /R $rx /" "$work/b.log" >"$work/x9.log"
-expect 3 "16 slots hold a transaction of run $rb, which cannot be told to be earlier or later" \
-	--check "$work/x9.log" "$work/o"
+[ $stamps = yes ] && x9="16 slots hold a transaction of run $rb, which cannot be told to be earlier or later" ||
+	x9=$nostamp
+expect 3 "$x9" --check "$work/x9.log" "$work/o"
 # an id that is not time-ordered (an older sync-write's): no order either
 sed "s/^R $rb /R 1234 /" "$work/b.log" >"$work/x9.log"
-expect 3 "could not check: another run ($rb) wrote over" --check "$work/x9.log" "$work/o"
+[ $stamps = yes ] && x9="could not check: another run ($rb) wrote over" || x9=$nostamp
+expect 3 "$x9" --check "$work/x9.log" "$work/o"
 
 # ------------------------------------------------ 10. devices
 L0= L1=
@@ -305,7 +321,13 @@ else
 		echo "SKIP part 10: no loop device (losetup -f failed)"
 	else
 		sw10() { "$SW" -q --force -m fdatasync -s 4k -n 50 --region 64k "$@" >/dev/null; }
-		sw10 --ack-log "$work/dev.log" "$L0" || hard "run on $L0"
+		if ! out=$(sw10 --ack-log "$work/dev.log" "$L0" 2>&1); then
+			case $out in
+			*"cannot tell whether it is in use"*)
+				echo "SKIP part 10: this backend writes no device ($out)" ;;
+			*) hard "run on $L0: $out" ;;
+			esac
+		else
 		expect 3 "holds no transaction of run .*: cannot say whether it is: it is a device of the size of the run's target ($L0, 8388608 bytes).*if it is the run's target, everything was lost" \
 			--check "$work/dev.log" "$L1"
 		expect 0 "^OK: every acknowledged" --check "$work/dev.log" "$L0"
@@ -335,6 +357,7 @@ else
 			--check "$work/dev.log" "$L0"
 		expect 0 "OK: every acknowledged transaction that could be verified (1 of 16)" \
 			--check "$work/dev.log" "$L0"
+		fi
 	fi
 fi
 
