@@ -892,17 +892,26 @@ struct holds {
 	unsigned char *buf;
 };
 
+/* The run id of the intact transaction in slot s: 1 and *rid, or 0. */
 static int
-holds_slot(const struct ckslot *s, void *arg)
+slot_rid(const struct holds *h, const struct ckslot *s, uint64_t *rid)
 {
-	struct holds *h = arg;
-	uint64_t rrid, rseq, roff;
+	uint64_t rseq, roff;
 	uint32_t rpoint, rwriter;
 	size_t size = (size_t)h->r->size;
 
 	return pread(h->fd, h->buf, size, (off_t)s->off) == (ssize_t)size &&
-	       sw_read_txn(h->buf, size, &rrid, &rpoint, &rwriter, &rseq, &roff) ==
-	       SW_TXN_OK && rrid == h->r->rid;
+	       sw_read_txn(h->buf, size, rid, &rpoint, &rwriter, &rseq, &roff) ==
+	       SW_TXN_OK;
+}
+
+static int
+holds_slot(const struct ckslot *s, void *arg)
+{
+	struct holds *h = arg;
+	uint64_t rrid;
+
+	return slot_rid(h, s, &rrid) && rrid == h->r->rid;
 }
 
 /*
@@ -926,13 +935,9 @@ static int
 over_slot(const struct ckslot *s, void *arg)
 {
 	struct holds *h = arg;
-	uint64_t rrid, rseq, roff;
-	uint32_t rpoint, rwriter;
-	size_t size = (size_t)h->r->size;
+	uint64_t rrid;
 
-	return pread(h->fd, h->buf, size, (off_t)s->off) == (ssize_t)size &&
-	       sw_read_txn(h->buf, size, &rrid, &rpoint, &rwriter, &rseq, &roff) ==
-	       SW_TXN_OK && rrid != h->r->rid && rid_order(h->r->rid, rrid) >= 0;
+	return slot_rid(h, s, &rrid) && rrid != h->r->rid && rid_order(h->r->rid, rrid) >= 0;
 }
 
 /* Does any slot the log names answer fn (holds_slot, over_slot)?  Stops
