@@ -19,7 +19,8 @@
 #if !defined(__x86_64__) && !defined(__amd64__)
 # define _FILE_OFFSET_BITS 64
 #endif
-#define HAVE_DECL_O_DIRECT 0
+/* sys/fcntl.h declares O_DIRECT (0x2000000) outside _STRICT_SYMBOLS. */
+#define HAVE_DECL_O_DIRECT 1
 #define HAVE_DECL_O_DSYNC 1
 #define HAVE_DECL_O_SYNC 1
 #define HAVE_DECL_O_RSYNC 1

@@ -330,8 +330,27 @@ dio_mech_name(int mech)
 	case DIO_MECH_NONE:     return "none";
 	case DIO_MECH_O_DIRECT: return "O_DIRECT";
 	case DIO_MECH_DIRECTIO: return "directio()";
+	case DIO_MECH_RAW:      return "raw device";
+	case DIO_MECH_FORCED:   return "forcedirectio";
 	}
 	return "invalid";
+}
+
+const char *
+dio_direct_limit_text(unsigned bit)
+{
+	switch (bit) {
+	case DIO_DLIM_SYNC_EXTEND:
+		return "O_SYNC/O_DSYNC writes that extend the file are buffered";
+	case DIO_DLIM_SYNC_HOLES:
+		return "O_SYNC/O_DSYNC writes are buffered while the file has a hole";
+	case DIO_DLIM_MAPPED:
+		return "requests are buffered while the file is mapped (mmap)";
+	case DIO_DLIM_CACHED:
+		return "requests are buffered while the file has cached pages that "
+		       "cannot be dropped";
+	}
+	return NULL;
 }
 
 const char *

@@ -141,6 +141,7 @@ dio_open(dio_file **fp, const char *path, unsigned flags, int direct, int sync,
          unsigned mode)
 {
 	int oflags, syncfl, flag, fd, fl, created, r;
+	char why[160];
 	dio_file *f;
 
 	if (fp == NULL)
@@ -207,20 +208,24 @@ dio_open(dio_file **fp, const char *path, unsigned flags, int direct, int sync,
 		memset(&f->align, 0, sizeof(f->align));
 
 	if (direct == DIO_DIRECT_OFF) {
-		/* Where direct I/O is advice kept on the file (directio()), an
-		 * earlier user may have left it on: switch it off.  Failure
-		 * means the file system has no direct I/O at all. */
-		(void)dio__os_set_direct(fd, 0);
+		/* Nothing is switched off: where direct I/O is advice kept on
+		 * the file (directio()), it belongs to every user of the file,
+		 * and a reader must not take it from a database.  What is in
+		 * effect anyway (a raw disk, a forcedirectio mount) is said. */
+		r = dio__os_get_direct(fd);
+		f->mech = r > 0 ? r : DIO_MECH_NONE;
 	} else {
-		r = dio__os_set_direct(fd, 1);
+		why[0] = '\0';
+		r = dio__os_set_direct(fd, 1, why, sizeof(why));
 		if (r >= 0) {
 			f->mech = r;
 		} else if (direct == DIO_DIRECT_TRY) {
 			dio__log(DIO_LOG_INFO, "open %s: direct I/O not available (%s); "
-			         "using buffered I/O", path, dio_strerror(r));
+			         "using buffered I/O", path, why[0] ? why : dio_strerror(r));
 			f->mech = DIO_MECH_NONE;
 		} else {
 			dio__fail(NULL, r, "open %s: direct I/O requested but %s", path,
+			          why[0] ? why :
 			          r == -ENOTSUP ? "the file system or platform refuses it"
 			                        : dio_strerror(r));
 			close(fd);
@@ -323,6 +328,7 @@ dio_file_created(const dio_file *f)
 int
 dio_file_set_direct(dio_file *f, int direct)
 {
+	char why[160];
 	int r;
 
 	if (f == NULL)
@@ -330,7 +336,8 @@ dio_file_set_direct(dio_file *f, int direct)
 	if (direct < DIO_DIRECT_OFF || direct > DIO_DIRECT_TRY)
 		return dio__fail(f, -EINVAL, "set direct: policy %d is not OFF, ON or TRY",
 		                 direct);
-	r = dio__os_set_direct(f->fd, direct != DIO_DIRECT_OFF);
+	why[0] = '\0';
+	r = dio__os_set_direct(f->fd, direct != DIO_DIRECT_OFF, why, sizeof(why));
 	if (r >= 0) {
 		f->mech = r;
 		return r;
@@ -341,6 +348,7 @@ dio_file_set_direct(dio_file *f, int direct)
 		return DIO_MECH_NONE;
 	}
 	return dio__fail(f, r, "set direct %s: %s", direct ? "on" : "off",
+	                 why[0] ? why :
 	                 r == -ENOTSUP ? "the file system or platform refuses direct I/O"
 	                               : dio_strerror(r));
 }
@@ -350,7 +358,7 @@ dio_fd_set_direct(int fd, int on)
 {
 	if (fd < 0)
 		return -EBADF;
-	return dio__os_set_direct(fd, on != 0);
+	return dio__os_set_direct(fd, on != 0, NULL, 0);
 }
 
 int

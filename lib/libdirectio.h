@@ -161,7 +161,18 @@ enum dio_open_flag {
 enum dio_mech {
 	DIO_MECH_NONE     = 0, /**< buffered: the page cache is used           */
 	DIO_MECH_O_DIRECT = 1, /**< Linux O_DIRECT (open or fcntl F_SETFL)     */
-	DIO_MECH_DIRECTIO = 2  /**< directio(fd, DIRECTIO_ON) advice (Solaris) */
+	DIO_MECH_DIRECTIO = 2, /**< directio(fd, DIRECTIO_ON) advice (Solaris) */
+	/**
+	 * A raw disk node (illumos /dev/rdsk): every transfer goes between
+	 * the device and the caller's pages (physio), there is no cache to
+	 * turn off, and none to turn on.
+	 */
+	DIO_MECH_RAW      = 3,
+	/**
+	 * The file system is mounted forcedirectio (illumos UFS, NFS): direct
+	 * for every file, whatever the advice; it cannot be turned off.
+	 */
+	DIO_MECH_FORCED   = 4
 };
 
 /** Which open flag carries the sync policy. */
@@ -179,9 +190,19 @@ enum dio_sync_flag {
  * With DIO_DIRECT_ON, a file system or device that refuses direct I/O
  * makes the call fail with -ENOTSUP (and, if the call created the file,
  * the file is removed again).  With DIO_DIRECT_TRY the handle is opened
- * buffered instead; dio_file_direct() then returns DIO_MECH_NONE.  On
- * Solaris/illumos directio() is advice: the file system may still buffer
- * individual requests that break its rules (see dio_align_fd()).
+ * buffered instead; dio_file_direct() then returns DIO_MECH_NONE.
+ *
+ * Solaris/illumos: direct I/O is reported only where it happens: on ufs,
+ * nfs and smbfs once directio(DIRECTIO_ON) succeeds (DIO_MECH_DIRECTIO),
+ * on a raw disk node (DIO_MECH_RAW) and on a forcedirectio mount
+ * (DIO_MECH_FORCED).  ZFS accepts the advice and ignores it, so there, and
+ * on any other file system, DIO_DIRECT_ON fails with -ENOTSUP.  The
+ * advice is kept per file, not per descriptor, with no permission check:
+ * a buffered open (DIO_DIRECT_OFF) therefore leaves it as other users set
+ * it, and it stays on after dio_close() (dio_file_set_direct() with
+ * DIO_DIRECT_OFF takes it back for every user of the file).  UFS still
+ * buffers single requests that break its rules: see dio_align_fd() and
+ * struct dio_align's direct_limits.
  *
  * On failure *fp is NULL.  The reason is in the return value; since there
  * is no handle, a detail string goes to the log callback.
@@ -222,15 +243,21 @@ DIO_EXTERN int dio_file_created(const dio_file *f);
  * Turn direct I/O on or off on an open handle (policy as for dio_open();
  * TRY never fails for lack of support).  Returns the dio_mech now in
  * effect, or -ENOTSUP when DIO_DIRECT_ON cannot be honoured (the handle is
- * then left as it was), or another -errno.
+ * then left as it was; dio_file_errdetail() says why, e.g. that ZFS
+ * ignores the advice), or another -errno.  Where direct I/O cannot be
+ * turned off (DIO_MECH_RAW, DIO_MECH_FORCED), DIO_DIRECT_OFF returns that
+ * mechanism.  On Solaris/illumos DIO_DIRECT_OFF calls
+ * directio(DIRECTIO_OFF), which switches the advice off for every user of
+ * the file.
  */
 DIO_EXTERN int dio_file_set_direct(dio_file *f, int direct);
 
 /**
  * Turn direct I/O on (on != 0) or off on a raw descriptor: Linux
- * fcntl(F_SETFL, O_DIRECT), Solaris/illumos directio(DIRECTIO_ON/OFF).
- * Returns the dio_mech now in effect, -ENOTSUP if the file system (or
- * this platform) has no direct I/O, or another -errno.
+ * fcntl(F_SETFL, O_DIRECT), Solaris/illumos directio(DIRECTIO_ON/OFF)
+ * where it is honoured (see dio_open()).  Returns the dio_mech now in
+ * effect, -ENOTSUP if the file system (or this platform) has no direct
+ * I/O or ignores it, or another -errno.
  */
 DIO_EXTERN int dio_fd_set_direct(int fd, int on);
 
@@ -336,15 +363,50 @@ struct dio_align {
 	uint32_t source;         /**< dio_align_source of mem/offset_align           */
 	uint32_t is_device;      /**< 1 for a block or character device              */
 	uint64_t device_bytes;   /**< capacity of a device, 0 otherwise/unknown      */
-	uint32_t reserved[8];    /**< zero; room to grow without breaking the ABI     */
+	/**
+	 * dio_direct_limit bits: requests that the file system serves
+	 * buffered even with direct I/O on and the alignment above kept
+	 * (illumos UFS, NFS); 0 where none are known.
+	 */
+	uint32_t direct_limits;
+	uint32_t reserved[7];    /**< zero; room to grow without breaking the ABI     */
 };
+
+/**
+ * Requests a file system serves through its cache although direct I/O is
+ * on and the request is aligned (struct dio_align direct_limits).
+ */
+enum dio_direct_limit {
+	/** An O_SYNC or O_DSYNC write that extends the file (UFS). */
+	DIO_DLIM_SYNC_EXTEND = 0x1,
+	/** An O_SYNC or O_DSYNC write while the file has a hole anywhere (UFS). */
+	DIO_DLIM_SYNC_HOLES  = 0x2,
+	/** Any request while the file is mapped with mmap() (UFS). */
+	DIO_DLIM_MAPPED      = 0x4,
+	/**
+	 * A request while the file has cached pages that cannot be dropped
+	 * (UFS: pages in the range that are locked or being written; NFS: any
+	 * cached page of the file).
+	 */
+	DIO_DLIM_CACHED      = 0x8
+};
+
+/**
+ * One line saying what the dio_direct_limit bit means ("O_SYNC/O_DSYNC
+ * writes that extend the file are buffered"), or NULL for a bit that is
+ * not one.
+ */
+DIO_EXTERN const char *dio_direct_limit_text(unsigned bit);
 
 /**
  * Fill *a for an open descriptor.  Linux: statx STATX_DIOALIGN where the
  * kernel reports it, BLKSSZGET/BLKPBSZGET/BLKIOOPT for block devices, the
  * backing device's sizes from sysfs, then the page size as a guess.
- * illumos: DKIOCGMEDIAINFOEXT for devices, UFS directio rules for files.
- * Returns 0 or a -errno.
+ * illumos: DKIOCGMEDIAINFOEXT for devices (a slice or partition sized by
+ * DKIOCEXTPARTINFO; a /dev/dsk block node through its raw /dev/rdsk
+ * twin, whose ioctls it takes), UFS and NFS directio rules for files.  On
+ * an sd disk DKIOCGMEDIAINFOEXT makes the driver send TEST UNIT READY and
+ * READ CAPACITY to the device.  Returns 0 or a -errno.
  */
 DIO_EXTERN int dio_align_fd(int fd, struct dio_align *a);
 
@@ -1004,7 +1066,19 @@ struct dio_devinfo {
 	uint32_t loop_direct;
 	char controller[32];     /**< illumos DKIOCINFO: controller name and number ("ahci0") */
 	uint32_t media_type;     /**< illumos DKIOCGMEDIAINFOEXT dki_media_type       */
-	uint32_t reserved[32];   /**< zero; room to grow without breaking the ABI     */
+	/**
+	 * dio_tri, for a file: its file system accepts direct I/O advice and
+	 * ignores it (illumos ZFS answers directio() with success and keeps
+	 * every read and write in its cache).
+	 */
+	uint32_t direct_ignored;
+	/**
+	 * dio_tri, for a file: its file system acknowledges fsync(),
+	 * fdatasync() and O_SYNC/O_DSYNC writes without making anything
+	 * durable (ZFS sync=disabled, read with zfs get).
+	 */
+	uint32_t sync_disabled;
+	uint32_t reserved[30];   /**< zero; room to grow without breaking the ABI     */
 };
 
 /**
@@ -1013,8 +1087,15 @@ struct dio_devinfo {
  * the block device holding its file system (found by its device number;
  * on Linux also through the mount's source, as for btrfs).  Facts are
  * read from the kernel (Linux: sysfs and SG_GET_VERSION_NUM; illumos:
- * DKIOCINFO, DKIOCGMEDIAINFOEXT, DKIOCGETWCE, DKIOCSOLIDSTATE); devices
- * are opened read-only and non-blocking, and nothing is sent to them.
+ * DKIOCINFO, DKIOCGMEDIAINFOEXT, DKIOCEXTPARTINFO, DKIOCGETWCE,
+ * DKIOCSOLIDSTATE, DKIOCREMOVABLE, DKIOCREADONLY, on the raw /dev/rdsk
+ * twin of a /dev/dsk node).  Devices are opened read-only and
+ * non-blocking.  On Linux nothing is sent to them; on illumos the sd
+ * driver answers some of those ioctls by asking the device (TEST UNIT
+ * READY and READ CAPACITY for DKIOCGMEDIAINFOEXT, MODE SENSE for
+ * DKIOCGETWCE and DKIOCREADONLY), which can clear a pending unit
+ * attention.  For a file on ZFS, illumos runs zfs(8) get to read the
+ * dataset's sync property (sync_disabled).
  *
  * Returns 0, even when most facts are unknown (a file on tmpfs has no
  * device; /dev/null has no queue); -ENOENT, -EACCES... when path cannot

@@ -93,29 +93,42 @@ dio__statx_refuses_direct(int fd)
 }
 
 int
-dio__os_set_direct(int fd, int on)
+dio__os_set_direct(int fd, int on, char *why, size_t len)
 {
 #if DIO__HAVE_ODIRECT
 	int fl = fcntl(fd, F_GETFL), want;
 
 	if (fl < 0)
 		return DIO__ERR(errno);
-	if (on && dio__statx_refuses_direct(fd))
+	if (on && dio__statx_refuses_direct(fd)) {
+		if (len > 0)
+			snprintf(why, len, "statx reports no direct I/O alignment for it");
 		return -ENOTSUP;
+	}
 	want = on ? (fl | O_DIRECT) : (fl & ~O_DIRECT);
 	if (want != fl && fcntl(fd, F_SETFL, want) != 0) {
 		/* setfl says EINVAL when the file has no direct_IO support. */
-		return errno == EINVAL ? -ENOTSUP : DIO__ERR(errno);
+		if (errno != EINVAL)
+			return DIO__ERR(errno);
+		if (len > 0)
+			snprintf(why, len, "fcntl(F_SETFL, O_DIRECT) says EINVAL: the "
+			         "file system has no direct I/O");
+		return -ENOTSUP;
 	}
 	/* Trust only what the kernel reports back. */
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0)
 		return DIO__ERR(errno);
-	if (on && !(fl & O_DIRECT))
+	if (on && !(fl & O_DIRECT)) {
+		if (len > 0)
+			snprintf(why, len, "O_DIRECT did not stay set on the descriptor");
 		return -ENOTSUP;
+	}
 	return (fl & O_DIRECT) ? DIO_MECH_O_DIRECT : DIO_MECH_NONE;
 #else
 	(void)fd;
+	if (on && len > 0)
+		snprintf(why, len, "this build has no O_DIRECT");
 	return on ? -ENOTSUP : DIO_MECH_NONE;
 #endif
 }

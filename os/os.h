@@ -22,13 +22,19 @@
 unsigned dio__os_caps(void);
 
 /*
- * Turn direct I/O on or off for fd.  Returns the dio_mech now in effect,
- * -ENOTSUP when the file system or platform refuses direct I/O (state is
- * unchanged), or another -errno.
+ * Turn direct I/O on or off for fd.  Returns the dio_mech now in effect
+ * (a mechanism that cannot be turned off, such as a raw disk, also for
+ * on == 0), -ENOTSUP when the file system or platform refuses or ignores
+ * direct I/O (state is unchanged), or another -errno.  When it fails, why
+ * (len bytes, len may be 0) says why in a few words where the backend
+ * knows more than the errno.
  */
-int dio__os_set_direct(int fd, int on);
+int dio__os_set_direct(int fd, int on, char *why, size_t len);
 
-/* Direct I/O state of fd as a dio_mech, or -ENOTSUP if it cannot be read. */
+/*
+ * Direct I/O in effect on fd as a dio_mech, or -ENOTSUP if it cannot be
+ * read (advice that leaves no trace, such as directio()).
+ */
 int dio__os_get_direct(int fd);
 
 /*

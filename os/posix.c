@@ -28,10 +28,12 @@ dio__os_caps(void)
 }
 
 int
-dio__os_set_direct(int fd, int on)
+dio__os_set_direct(int fd, int on, char *why, size_t len)
 {
 	if (fcntl(fd, F_GETFL) < 0)
 		return DIO__ERR(errno);
+	if (on && len > 0)
+		snprintf(why, len, "the posix backend has no direct I/O");
 	return on ? -ENOTSUP : DIO_MECH_NONE;
 }
 

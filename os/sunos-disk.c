@@ -1,0 +1,365 @@
+/*
+ * sunos-disk.c -- disk facts on Solaris/illumos: the dkio(4I) ioctls that
+ * sd, blkdev (NVMe, virtio), cmdk and lofi answer on a raw disk node, the
+ * raw twin of a block node, dio_devinfo(), and ZFS's sync property.
+ *
+ * specfs answers no ioctl on a block (/dev/dsk) node (ENOTTY), so every
+ * question about a block node is asked of its raw (/dev/rdsk) twin: the
+ * same minor of the same driver, hence the same st_rdev.  Which ioctls
+ * make sd talk to the device is in libdirectio.h (dio_devinfo()) and
+ * doc/illumos.md.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stropts.h>
+#include <sys/param.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_DKIO_H
+# include <sys/dkio.h>
+#endif
+
+#include "lib/internal.h"
+#include "os/os.h"
+#include "os/sunos.h"
+
+/* zfs(8), which reads a dataset's properties. */
+#ifndef DIO__ZFS_PATH
+# define DIO__ZFS_PATH "/usr/sbin/zfs"
+#endif
+
+extern char **environ;
+
+/* sd and ssd count dki_maxtransfer and partitions of fixed disks in
+ * logical blocks, everyone else (and removable media) in DEV_BSIZE. */
+static int
+dio__counts_in_lbsize(const char *driver, int removable)
+{
+	return !removable && (strcmp(driver, "sd") == 0 || strcmp(driver, "ssd") == 0);
+}
+
+int
+dio__sunos_is_disk(int fd)
+{
+#ifdef HAVE_SYS_DKIO_H
+	struct dk_cinfo ci;
+
+	memset(&ci, 0, sizeof(ci));
+	return ioctl(fd, DKIOCINFO, &ci) == 0;
+#else
+	(void)fd;
+	return 0;
+#endif
+}
+
+int
+dio__sunos_media(int fd, struct dio__sunos_media *m)
+{
+#ifdef HAVE_SYS_DKIO_H
+	struct dk_minfo_ext mi;
+	struct extpart_info pi;
+	struct dk_cinfo ci;
+	struct stat st;
+	char drv[DK_DEVLEN + 1];
+	uint64_t unit;
+	int rem = 0;
+
+	memset(m, 0, sizeof(*m));
+	memset(&mi, 0, sizeof(mi));
+	if (ioctl(fd, DKIOCGMEDIAINFOEXT, &mi) != 0)
+		return DIO__ERR(errno);
+	if (mi.dki_lbsize == 0)
+		return -EIO;
+	m->lbsize = mi.dki_lbsize;
+	m->pbsize = mi.dki_pbsize ? mi.dki_pbsize : mi.dki_lbsize;
+	m->media_type = mi.dki_media_type;
+	/* dki_capacity is the whole LUN whatever node is open: a slice or
+	 * partition is as large as DKIOCEXTPARTINFO (x86) or, failing that,
+	 * fstat() (specfs's size of an open partition) says. */
+	m->bytes = (uint64_t)mi.dki_capacity * mi.dki_lbsize;
+	memset(&ci, 0, sizeof(ci));
+	drv[0] = '\0';
+	if (ioctl(fd, DKIOCINFO, &ci) == 0)
+		snprintf(drv, sizeof(drv), "%.*s", DK_DEVLEN, ci.dki_dname);
+	(void)ioctl(fd, DKIOCREMOVABLE, &rem);
+	unit = dio__counts_in_lbsize(drv, rem) ? mi.dki_lbsize : DEV_BSIZE;
+	memset(&pi, 0, sizeof(pi));
+	if (ioctl(fd, DKIOCEXTPARTINFO, &pi) == 0 && pi.p_length > 0)
+		m->bytes = (uint64_t)pi.p_length * unit;
+	else if (fstat(fd, &st) == 0 && st.st_size > 0 &&
+	         (uint64_t)st.st_size < m->bytes)
+		m->bytes = (uint64_t)st.st_size;
+	return 0;
+#else
+	(void)fd;
+	memset(m, 0, sizeof(*m));
+	return -ENOTSUP;
+#endif
+}
+
+/* Is candidate a character (chr) or block node of device number rdev? */
+static int
+dio__is_node(const char *candidate, int chr, dev_t rdev)
+{
+	struct stat st;
+
+	return stat(candidate, &st) == 0 && st.st_rdev == rdev &&
+	       (chr ? S_ISCHR(st.st_mode) : S_ISBLK(st.st_mode));
+}
+
+int
+dio__sunos_node_in(const char *dir, int chr, dev_t rdev, char *out, size_t len)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int found = 0;
+
+	if (d == NULL)
+		return -ENOENT;
+	while (!found && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(out, len, "%s/%s", dir, e->d_name);
+		found = dio__is_node(out, chr, rdev);
+	}
+	closedir(d);
+	return found ? 0 : -ENOENT;
+}
+
+/*
+ * The raw node with device number rdev: by name from path when given
+ * ("/dev/dsk/X" -> "/dev/rdsk/X", "/devices/...:a" -> "/devices/...:a,raw"),
+ * else by looking through /dev/rdsk.  0 with out set, or -ENOENT.
+ */
+int
+dio__sunos_raw_twin(const char *path, dev_t rdev, char *out, size_t len)
+{
+	const char *dsk;
+
+	if (path != NULL) {
+		dsk = strstr(path, "/dsk/");
+		if (dsk != NULL)
+			snprintf(out, len, "%.*s/rdsk/%s", (int)(dsk - path), path, dsk + 5);
+		else
+			snprintf(out, len, "%s,raw", path);
+		if (dio__is_node(out, 1, rdev))
+			return 0;
+	}
+	return dio__sunos_node_in("/dev/rdsk", 1, rdev, out, len);
+}
+
+/* The facts of the disk node open as fd; 1 when it is a disk. */
+static int
+dio__dk_facts(int fd, struct dio_devinfo *o)
+{
+#ifdef HAVE_SYS_DKIO_H
+	struct dio__sunos_media m;
+	struct dk_cinfo ci;
+	char drv[DK_DEVLEN + 1];
+	int v, disk = 0, rem = 0, have_ci;
+
+	memset(&ci, 0, sizeof(ci));
+	have_ci = ioctl(fd, DKIOCINFO, &ci) == 0;
+	if (have_ci) {
+		disk = 1;
+		snprintf(drv, sizeof(drv), "%.*s", DK_DEVLEN, ci.dki_dname);
+		snprintf(o->controller, sizeof(o->controller), "%.*s%u", DK_DEVLEN,
+		         ci.dki_cname, (unsigned)ci.dki_cnum);
+		snprintf(o->name, sizeof(o->name), "%s%u", drv, (unsigned)ci.dki_unit);
+	}
+	if (ioctl(fd, DKIOCREMOVABLE, &rem) == 0)
+		o->removable = rem ? DIO_TRI_YES : DIO_TRI_NO;
+	if (dio__sunos_media(fd, &m) == 0) {
+		disk = 1;
+		o->logical_block = m.lbsize;
+		o->physical_block = m.pbsize;
+		o->size_bytes = m.bytes;
+		o->media_type = m.media_type;
+	}
+	if (have_ci) {
+		uint64_t unit = dio__counts_in_lbsize(drv, rem) && o->logical_block
+		                ? o->logical_block : DEV_BSIZE;
+
+		o->max_sectors_kb = (uint32_t)((uint64_t)ci.dki_maxtransfer * unit / 1024u);
+	}
+	v = 0;
+	if (ioctl(fd, DKIOCGETWCE, &v) == 0)
+		o->write_cache = v ? DIO_TRI_YES : DIO_TRI_NO;
+	v = 0;
+	if (ioctl(fd, DKIOCSOLIDSTATE, &v) == 0)
+		o->rotational = v ? DIO_TRI_NO : DIO_TRI_YES;
+	v = 0;
+	if (ioctl(fd, DKIOCREADONLY, &v) == 0)
+		o->read_only = v ? DIO_TRI_YES : DIO_TRI_NO;
+	return disk;
+#else
+	(void)fd; (void)o;
+	return 0;
+#endif
+}
+
+/*
+ * Is path a disk node, safe to open for ioctls?  Opening some character
+ * devices acts (a tape rewinds on close), so only nodes that are disks by
+ * name are opened: /dev/dsk/..., /dev/rdsk/..., or a /devices node whose
+ * minor name is a slice or partition ("...:a", "...:a,raw", "...:q,raw",
+ * "...:wd,raw").
+ */
+static int
+dio__disk_node(const char *path)
+{
+	char real[PATH_MAX];
+	const char *colon;
+
+	if (strstr(path, "/dsk/") != NULL || strstr(path, "/rdsk/") != NULL)
+		return 1;
+	if (realpath(path, real) == NULL || strncmp(real, "/devices/", 9) != 0)
+		return 0;
+	colon = strrchr(real, ':');
+	if (colon == NULL)
+		return 0;
+	colon++;
+	if (strncmp(colon, "wd", 2) == 0)
+		colon += 2;
+	else if (colon[0] >= 'a' && colon[0] <= 'z')
+		colon++;
+	else
+		return 0;
+	return colon[0] == '\0' || strcmp(colon, ",raw") == 0;
+}
+
+/*
+ * ZFS's sync property of dataset, as zfs(8) get prints it: YES when
+ * "disabled" (commits are acknowledged and nothing is made durable), NO
+ * for "standard" and "always", UNKNOWN when it cannot be read.
+ */
+static int
+dio__zfs_sync_disabled(const char *dataset)
+{
+	char *argv[] = { "zfs", "get", "-H", "-o", "value", "sync", NULL, NULL };
+	posix_spawn_file_actions_t fa;
+	char out[64];
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+	int p[2], st, r;
+
+	if (dataset[0] == '\0' || dataset[0] == '-' || pipe(p) != 0)
+		return DIO_TRI_UNKNOWN;
+	argv[6] = (char *)(uintptr_t)dataset;
+	(void)fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	if (posix_spawn_file_actions_init(&fa) != 0) {
+		close(p[0]);
+		close(p[1]);
+		return DIO_TRI_UNKNOWN;
+	}
+	(void)posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	(void)posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	(void)posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	r = posix_spawn(&pid, DIO__ZFS_PATH, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[1]);
+	if (r != 0) {
+		close(p[0]);
+		return DIO_TRI_UNKNOWN;
+	}
+	while (got < sizeof(out) - 1 &&
+	       ((n = read(p[0], out + got, sizeof(out) - 1 - got)) > 0 ||
+	        (n < 0 && errno == EINTR)))
+		if (n > 0)
+			got += (size_t)n;
+	close(p[0]);
+	out[got] = '\0';
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	out[strcspn(out, "\n")] = '\0';
+	if (strcmp(out, "disabled") == 0)
+		return DIO_TRI_YES;
+	if (strcmp(out, "standard") == 0 || strcmp(out, "always") == 0)
+		return DIO_TRI_NO;
+	return DIO_TRI_UNKNOWN;
+}
+
+/* A file: the mount holding it, and for UFS its disk's facts. */
+static int
+dio__file_devinfo(const struct stat *st, struct dio_devinfo *o)
+{
+	struct dio__sunos_mount m;
+	struct stat dst;
+	int fd;
+
+	if (dio__sunos_mount_of(st->st_dev, &m) != 1)
+		return 0;
+	if (strcmp(m.fstype, "zfs") == 0) {
+		o->direct_ignored = DIO_TRI_YES;
+		o->sync_disabled = (uint32_t)dio__zfs_sync_disabled(m.special);
+		return 0;       /* a pool has no one disk of its own */
+	}
+	o->direct_ignored = DIO_TRI_NO;
+	if (m.special[0] != '/' || stat(m.special, &dst) != 0 || !S_ISBLK(dst.st_mode))
+		return 0;       /* NFS, tmpfs...: no disk here */
+	snprintf(o->device, sizeof(o->device), "%s", m.special);
+	if (dio__sunos_raw_twin(m.special, dst.st_rdev, o->disk, sizeof(o->disk)) != 0)
+		return 0;       /* the device is known, its facts are not */
+	fd = open(o->disk, O_RDONLY | O_NONBLOCK | O_NDELAY | O_CLOEXEC);
+	if (fd < 0) {
+		o->disk[0] = '\0';
+		return 0;
+	}
+	(void)dio__dk_facts(fd, o);
+	close(fd);
+	return 0;
+}
+
+int
+dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
+{
+	int fd, e;
+
+	if (o->kind == DIO_DEVINFO_FILE)
+		return dio__file_devinfo(st, o);
+	if (!dio__disk_node(path))
+		return 0;       /* a tape, a terminal...: opening it may act */
+	snprintf(o->device, sizeof(o->device), "%s", path);
+	snprintf(o->disk, sizeof(o->disk), "%s", path);
+	if (S_ISBLK(st->st_mode) &&
+	    dio__sunos_raw_twin(path, st->st_rdev, o->disk, sizeof(o->disk)) != 0) {
+		/* No raw twin to ask: the size specfs keeps for an open
+		 * partition is all there is. */
+		struct stat bst;
+
+		o->disk[0] = '\0';
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_NDELAY | O_CLOEXEC);
+		if (fd < 0)
+			return DIO__ERR(errno);
+		if (fstat(fd, &bst) == 0 && bst.st_size > 0 &&
+		    (uint64_t)bst.st_size < (UINT64_C(1) << 62))
+			o->size_bytes = (uint64_t)bst.st_size;
+		close(fd);
+		o->kind = DIO_DEVINFO_BLOCK;
+		return 0;
+	}
+	fd = open(o->disk, O_RDONLY | O_NONBLOCK | O_NDELAY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		o->device[0] = o->disk[0] = '\0';
+		return DIO__ERR(e);
+	}
+	if (!dio__dk_facts(fd, o))
+		o->device[0] = o->disk[0] = '\0';     /* not a disk */
+	else if (o->kind == DIO_DEVINFO_CHAR)
+		o->kind = DIO_DEVINFO_BLOCK;          /* a raw disk node */
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * sunos.h -- what the files of the Solaris/illumos backend share.
+ *
+ *   sunos.c        direct I/O (directio(), raw disks, forcedirectio),
+ *                  alignment, file system type, large pages;
+ *   sunos-disk.c   disk facts from the dkio(4I) ioctls, raw twins of
+ *                  block nodes, dio_devinfo(), ZFS's sync property;
+ *   sunos-inuse.c  /etc/mnttab, the in-use check, device claims;
+ *   sunos-swap.c   swapctl() and libdiskmgt, which must be built outside
+ *                  the large-file environment of 32-bit builds;
+ *   sunos-scsi.c   USCSICMD pass-through.
+ *
+ * doc/illumos.md names the illumos-gate source each behaviour relies on.
+ */
+#ifndef DIO_SUNOS_H
+#define DIO_SUNOS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The mount holding a file, from /etc/mnttab. */
+struct dio__sunos_mount {
+	char special[256];       /* "/dev/dsk/c0t0d0s0", "rpool/export", "srv:/x" */
+	char mountp[256];
+	char fstype[32];
+	int forcedirectio;       /* mounted forcedirectio (UFS, NFS)               */
+};
+
+/* What the dkio ioctls say about a disk node's media. */
+struct dio__sunos_media {
+	uint32_t lbsize;         /* logical block, bytes                            */
+	uint32_t pbsize;         /* physical block, bytes                           */
+	uint32_t media_type;
+	uint64_t bytes;          /* the slice or partition (else the whole disk)    */
+};
+
+/* sunos-inuse.c */
+int dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *m);
+void dio__sunos_disk_stem(const char *path, char *out, size_t len);
+
+/* sunos-disk.c */
+int dio__sunos_is_disk(int fd);
+int dio__sunos_media(int fd, struct dio__sunos_media *m);
+int dio__sunos_raw_twin(const char *path, dev_t rdev, char *out, size_t len);
+/* The node in dir (character if chr, else block) whose st_rdev is rdev:
+ * 0 with out set, or -ENOENT. */
+int dio__sunos_node_in(const char *dir, int chr, dev_t rdev, char *out, size_t len);
+
+/*
+ * sunos-swap.c: 1 in use (why set), 0 not, -errno could not tell (why
+ * set).  Swap is on the device path, or for a disk (stem not "") on any
+ * /dev/dsk or /dev/rdsk slice of the disk named stem.
+ */
+int dio__sunos_swap_holds(const char *stem, const char *path, char *why,
+                          size_t len);
+int dio__sunos_dm_inuse(const char *node, char *why, size_t len);
+
+#endif /* DIO_SUNOS_H */
