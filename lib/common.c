@@ -349,6 +349,9 @@ dio_direct_limit_text(unsigned bit)
 	case DIO_DLIM_CACHED:
 		return "requests are buffered while the file has cached pages that "
 		       "cannot be dropped";
+	case DIO_DLIM_CACHED_ANY:
+		return "requests are buffered while the file has any cached page "
+		       "(clean pages are not dropped)";
 	}
 	return NULL;
 }

@@ -384,11 +384,16 @@ enum dio_direct_limit {
 	/** Any request while the file is mapped with mmap() (UFS). */
 	DIO_DLIM_MAPPED      = 0x4,
 	/**
-	 * A request while the file has cached pages that cannot be dropped
-	 * (UFS: pages in the range that are locked or being written; NFS: any
-	 * cached page of the file).
+	 * A request while the file has cached pages that the file system
+	 * fails to drop (UFS invalidates them first).
 	 */
-	DIO_DLIM_CACHED      = 0x8
+	DIO_DLIM_CACHED      = 0x8,
+	/**
+	 * A request while the file has any cached page: clean pages are not
+	 * dropped, so a file read or written buffered before stays cached
+	 * until memory pressure takes its pages (NFS, smbfs).
+	 */
+	DIO_DLIM_CACHED_ANY  = 0x10
 };
 
 /**

@@ -235,7 +235,7 @@ dio__os_align(int fd, const struct stat *st, struct dio_align *a)
 		a->offset_align = 1;
 		a->mem_align = 1;
 		a->source = DIO_ALIGN_SRC_FSRULE;
-		a->direct_limits = DIO_DLIM_MAPPED | DIO_DLIM_CACHED;
+		a->direct_limits = DIO_DLIM_MAPPED | DIO_DLIM_CACHED_ANY;
 	}
 	/* ZFS and the others: no direct I/O, source stays NONE. */
 	return 0;

@@ -228,8 +228,13 @@ START_TEST(test_direct_refused)
 	ck_assert_int_eq(dio_fd_get_direct(dio_file_fd(f)), DIO_MECH_NONE);
 	ck_assert_int_eq(dio_file_set_direct(f, DIO_DIRECT_ON), -ENOTSUP);
 	ck_assert_int_eq(dio_file_errdetail(f, detail, sizeof(detail)), -ENOTSUP);
-	ck_assert_str_eq(detail, "set direct on: the file system or platform "
-	                 "refuses direct I/O");
+	/* The backend's own reason, not a generic one: linux names O_DIRECT
+	 * or statx, the posix backend itself. */
+	ck_assert_msg(strncmp(detail, "set direct on: ", 15) == 0 &&
+	              (strstr(detail, "O_DIRECT") != NULL ||
+	               strstr(detail, "statx") != NULL ||
+	               strstr(detail, "posix backend") != NULL),
+	              "reason '%s'", detail);
 	ck_assert_int_eq(dio_file_set_direct(f, DIO_DIRECT_TRY), DIO_MECH_NONE);
 	ck_assert_int_eq(dio_file_direct(f), DIO_MECH_NONE);
 	ck_assert_int_gt(dio_pread(f, detail, 16, 0), -1);

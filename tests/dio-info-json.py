@@ -21,7 +21,8 @@ TOP = ["tool", "version", "library", "backend", "os", "path", "type",
        "scsi", "durability", "advice"]
 SECTIONS = {
     "direct_io": ["supported", "mechanism", "probe", "probe_file",
-                  "write_probe", "write_probe_detail", "detail"],
+                  "write_probe", "write_probe_detail", "detail", "ignored_by_fs",
+                  "limits"],
     "alignment": ["mem_align", "offset_align", "read_offset_align",
                   "logical_block", "physical_block", "preferred_io", "source",
                   "large_page_bytes"],
@@ -29,7 +30,7 @@ SECTIONS = {
                "size_bytes", "in_use", "in_use_reason", "max_sectors_kb",
                "max_hw_sectors_kb", "max_segments", "read_ahead_kb",
                "scheduler", "schedulers", "nr_requests", "rotational",
-               "write_cache", "fua", "dma_align_bytes", "optimal_io_size",
+               "write_cache", "fs_sync_disabled", "fua", "dma_align_bytes", "optimal_io_size",
                "minimum_io_size", "logical_block_size", "physical_block_size",
                "read_only", "removable", "scsi_address", "wwid", "id_serial",
                "loop_backing_file", "loop_direct_io", "controller",

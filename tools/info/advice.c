@@ -323,6 +323,18 @@ advise_direct(const struct facts *f, struct advice_list *l)
 			       "file system that has it (ext4, xfs; ufs on illumos) or use the "
 			       "block device", fs);
 	}
+	if (f->di.direct_ignored == DIO_TRI_YES)
+		advise(l, "zfs-direct", "%s accepts direct I/O advice (directio(), "
+		       "O_DIRECT) and ignores it: every read and write goes through its "
+		       "cache, so libdirectio reports no direct I/O here; for unbuffered "
+		       "I/O use ufs or a raw disk node (/dev/rdsk)",
+		       f->fs_type[0] ? f->fs_type : "this file system");
+	if (f->di.sync_disabled == DIO_TRI_YES)
+		advise(l, "sync-disabled", "the ZFS dataset holding %s has sync=disabled: "
+		       "fsync(), fdatasync() and O_SYNC/O_DSYNC writes return at once and "
+		       "nothing is made durable, so a power cut loses acknowledged data "
+		       "and sync-write's timings measure memory; zfs set sync=standard "
+		       "restores durability", f->path);
 	if (f->plat.on_linux && f->mech == DIO_MECH_O_DIRECT && strcmp(f->fs_type, "zfs") == 0)
 		advise(l, "zfs-direct", "OpenZFS before 2.3 accepts O_DIRECT but still reads "
 		       "and writes through its ARC cache: check the version (zfs version) "

@@ -51,6 +51,35 @@ info_platform(struct platform *p)
 }
 
 /*
+ * Ask for direct I/O on h and note what came of it: the mechanism, or
+ * why not in the library's words (e.g. that ZFS ignores the advice).
+ */
+static int
+try_direct(struct facts *f, dio_file *h)
+{
+	char why[300];
+	const char *w;
+	int r;
+
+	r = dio_file_set_direct(h, DIO_DIRECT_ON);
+	f->mech = dio_file_direct(h);
+	if (r != -ENOTSUP)
+		return r;
+	if (!f->plat.has_direct) {
+		snprintf(f->direct_note, sizeof(f->direct_note), "refused: this build "
+		         "(libdirectio backend %s) has no direct I/O", f->plat.backend);
+		return r;
+	}
+	why[0] = '\0';
+	(void)dio_file_errdetail(h, why, sizeof(why));
+	w = strncmp(why, "set direct on: ", 15) == 0 ? why + 15 : why;
+	snprintf(f->direct_note, sizeof(f->direct_note), "refused: %s", w[0] ? w :
+	         f->is_dev ? "the device driver has no direct I/O" :
+	         "the file system refuses direct I/O");
+	return r;
+}
+
+/*
  * Direct I/O on an open descriptor: ask for it (DIO_DIRECT_ON through an
  * adopted handle) and read back what is in effect.
  */
@@ -68,17 +97,9 @@ probe_fd(struct facts *f, int fd, int kind, const char *file)
 		f->probe_err = r;
 		return;
 	}
-	r = dio_file_set_direct(h, DIO_DIRECT_ON);
-	f->mech = dio_file_direct(h);
+	r = try_direct(f, h);
 	if (r < 0 && r != -ENOTSUP)
 		f->probe_err = r;
-	else if (r == -ENOTSUP && !f->plat.has_direct)
-		snprintf(f->direct_note, sizeof(f->direct_note), "refused: this build "
-		         "(libdirectio backend %s) has no direct I/O", f->plat.backend);
-	else if (r == -ENOTSUP)
-		snprintf(f->direct_note, sizeof(f->direct_note), "refused: %s",
-		         f->is_dev ? "the device driver has no direct I/O" :
-		         "the file system refuses direct I/O");
 	if (dio_align_fd(fd, &f->al) == 0)
 		f->have_al = 1;
 	dio_close(h);
@@ -133,7 +154,7 @@ probe_temp(struct facts *f, const char *dir)
 		snprintf(path, sizeof(path), "%s/.dio-info.%ld.%d", dir,
 		         (long)getpid(), i);
 		r = dio_open(&h, path, DIO_O_RDWR | DIO_O_CREAT | DIO_O_EXCL,
-		             DIO_DIRECT_TRY, DIO_SYNC_NONE, 0600);
+		             DIO_DIRECT_OFF, DIO_SYNC_NONE, 0600);
 		if (r != -EEXIST)
 			break;
 	}
@@ -144,18 +165,12 @@ probe_temp(struct facts *f, const char *dir)
 		f->probe_err = r;
 		return;
 	}
-	f->mech = dio_file_direct(h);
+	r = try_direct(f, h);
 	if (dio_file_align(h, &f->al) == 0)
 		f->have_al = 1;
-	if (f->mech == DIO_MECH_NONE) {
-		if (f->plat.has_direct)
-			snprintf(f->direct_note, sizeof(f->direct_note), "refused: the file "
-			         "system refuses direct I/O");
-		else
-			snprintf(f->direct_note, sizeof(f->direct_note), "refused: this "
-			         "build (libdirectio backend %s) has no direct I/O",
-			         f->plat.backend);
-	} else {
+	if (r < 0 && r != -ENOTSUP) {
+		f->probe_err = r;
+	} else if (f->mech != DIO_MECH_NONE) {
 		dio_file_align(h, &a);
 		n = a.offset_align ? a.offset_align : 4096;
 		if (n < 4096 && 4096 % n == 0)

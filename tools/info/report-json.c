@@ -92,6 +92,20 @@ json_direct(struct diot_json *j, const struct facts *f)
 	jflag(j, "write_probe", f->write_probe > 0, f->write_probe >= 0);
 	jstr(j, "write_probe_detail", f->write_probe >= 0 ? f->write_detail : NULL);
 	jstr(j, "detail", f->probe_err < 0 ? dio_strerror(f->probe_err) : f->direct_note);
+	/* A file system that accepts the advice and ignores it (illumos ZFS),
+	 * and the requests it serves buffered anyway (UFS, NFS). */
+	jtri(j, "ignored_by_fs", (int)f->di.direct_ignored);
+	if (f->have_al && f->al.direct_limits != 0) {
+		unsigned bit;
+
+		diot_json_array(j, "limits");
+		for (bit = 1; bit != 0 && bit <= f->al.direct_limits; bit <<= 1)
+			if ((f->al.direct_limits & bit) && dio_direct_limit_text(bit))
+				diot_json_str(j, NULL, dio_direct_limit_text(bit));
+		diot_json_close(j);
+	} else {
+		diot_json_null(j, "limits");
+	}
 	diot_json_close(j);
 }
 
@@ -165,6 +179,7 @@ json_device(struct diot_json *j, const struct facts *f)
 	jnum(j, "nr_requests", d->nr_requests, d->nr_requests);
 	jtri(j, "rotational", (int)d->rotational);
 	jtri(j, "write_cache", (int)d->write_cache);
+	jtri(j, "fs_sync_disabled", (int)d->sync_disabled);
 	jtri(j, "fua", (int)d->fua);
 	jnum(j, "dma_align_bytes", d->dma_align, d->dma_align);
 	jnum(j, "optimal_io_size", d->optimal_io, d->optimal_io || d->settings_dir[0]);

@@ -145,6 +145,7 @@ text_direct(const struct facts *f)
 {
 	size_t large_page = dio_large_page_size();
 	char b[TEXT_BUF];
+	unsigned bit;
 
 	printf("\nDirect I/O\n");
 	kv("supported", "%s", mech_str(f, b, sizeof(b)));
@@ -162,6 +163,9 @@ text_direct(const struct facts *f)
 		kv("physical block", "%s", u32s(f->al.physical_block, b, sizeof(b), " bytes"));
 		kv("preferred I/O size", "%s", u32s(f->al.preferred_io, b, sizeof(b), " bytes"));
 		kv("figures from", "%s", dio_align_source_name((int)f->al.source));
+		for (bit = 1; bit != 0 && bit <= f->al.direct_limits; bit <<= 1)
+			if ((f->al.direct_limits & bit) && dio_direct_limit_text(bit))
+				kv("buffered anyway", "%s", dio_direct_limit_text(bit));
 	} else {
 		kv("alignment", "unknown");
 	}

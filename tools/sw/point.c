@@ -138,9 +138,26 @@ point_na(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 	if (m->direct && tg->direct_refused) {
 		snprintf(p->note, sizeof(p->note), "%s refuses direct I/O (%s)",
 		         tg->is_dev ? "the device" : "the file system",
-		         (dio_caps() & (DIO_CAP_O_DIRECT | DIO_CAP_DIRECTIO))
-		             ? dio_strerror(tg->direct_refused)
-		             : "this build has no direct I/O mechanism");
+		         !(dio_caps() & (DIO_CAP_O_DIRECT | DIO_CAP_DIRECTIO))
+		             ? "this build has no direct I/O mechanism"
+		             : tg->direct_why[0] ? tg->direct_why
+		             : dio_strerror(tg->direct_refused));
+		return 1;
+	}
+	/* Requests the file system serves buffered though direct I/O is on
+	 * (illumos UFS): the row would measure buffered writes. */
+	if (m->direct && m->sync != DIO_SYNC_NONE && c->o->extend &&
+	    (tg->align.direct_limits & DIO_DLIM_SYNC_EXTEND)) {
+		snprintf(p->note, sizeof(p->note), "%s buffers O_SYNC/O_DSYNC writes "
+		         "that extend a file even with direct I/O on: with --extend "
+		         "this row would measure buffered writes", tg->fstype);
+		return 1;
+	}
+	if (m->direct && m->sync != DIO_SYNC_NONE && tg->holes &&
+	    (tg->align.direct_limits & DIO_DLIM_SYNC_HOLES)) {
+		snprintf(p->note, sizeof(p->note), "%s buffers O_SYNC/O_DSYNC writes "
+		         "to a file that has a hole, and the target has one: drop "
+		         "--no-prefill (the prefill writes every block)", tg->fstype);
 		return 1;
 	}
 	if (m->direct && tg->align.offset_align > 1 && p->size % tg->align.offset_align) {
@@ -324,6 +341,13 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m, in
 	r = sw_ranks_merge(c, p, t, r);     /* MPI ranks: the job's point */
 	if (r > 0 && SW_RANK0(c))
 		speed_hint(c, p, m);
+	if (r > 0 && SW_RANK0(c) && m->direct && !p->hint[0] &&
+	    (c->tg.align.direct_limits & DIO_DLIM_CACHED_ANY))
+		snprintf(p->hint, sizeof(p->hint), "%s serves direct requests through "
+		         "its cache while the file has any cached page, and the prefill "
+		         "left some: these writes may not have been direct", c->tg.fstype);
+	if (w0->mech == DIO_MECH_DIRECTIO)
+		sw_target_advice_off(c, p->writers);
 	diot_team_free(t);
 	return r > 0 ? 0 : r;
 }

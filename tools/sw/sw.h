@@ -103,6 +103,8 @@ struct sw_target {
 	char *extra[SW_MAX_WRITERS]; /* separate layout: files 1..W-1     */
 	int claim_fd;             /* device held exclusively, or < 0      */
 	int direct_refused;       /* -errno of the direct probe, or 0     */
+	char direct_why[200];     /* the library's reason for refusing it  */
+	int holes;                /* the file has a hole (SEEK_HOLE)       */
 	int rotational;           /* dio_tri: the disk under the target spins */
 	char disk[64];            /* its name, for the hint; "" unknown   */
 };
@@ -138,6 +140,7 @@ int sw_listen_main(const struct sw_opts *o, const volatile sig_atomic_t *sig);
 /* target.c */
 void sw_setup_target(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size);
 const char *sw_file_of(const struct sw_ctx *c, int k);
+void sw_target_advice_off(const struct sw_ctx *c, int writers);
 uint64_t sw_txn_offset(const struct sw_ctx *c, uint64_t slots, int writers, uint64_t size,
                        int k, uint64_t j);
 void sw_prepare_point(const struct sw_ctx *c, int W);

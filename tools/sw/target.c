@@ -226,14 +226,28 @@ probe_target(struct sw_ctx *c, const struct stat *st)
 	dio_file *f;
 	int r;
 
-	r = dio_open(&f, tg->path, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE, 0);
-	if (r == -ENOTSUP || r == -EINVAL) {
-		tg->direct_refused = r;
-		r = dio_open(&f, tg->path, DIO_O_RDWR, DIO_DIRECT_OFF, DIO_SYNC_NONE, 0);
-	}
+	r = dio_open(&f, tg->path, DIO_O_RDWR, DIO_DIRECT_OFF, DIO_SYNC_NONE, 0);
 	if (r < 0)
 		diot_die(DIOT_EXIT_FAIL, "cannot open '%s' for writing: %s", tg->path,
 		         dio_strerror(r));
+	r = dio_file_set_direct(f, DIO_DIRECT_ON);
+	if (r == -ENOTSUP || r == -EINVAL) {
+		char why[sizeof(tg->direct_why) + 32];
+
+		tg->direct_refused = r;
+		why[0] = '\0';
+		(void)dio_file_errdetail(f, why, sizeof(why));
+		snprintf(tg->direct_why, sizeof(tg->direct_why), "%s",
+		         strncmp(why, "set direct on: ", 15) == 0 ? why + 15 : why);
+	} else if (r < 0) {
+		diot_die(DIOT_EXIT_FAIL, "cannot turn direct I/O on for '%s': %s",
+		         tg->path, dio_strerror(r));
+	} else if (r == DIO_MECH_DIRECTIO) {
+		/* Advice kept on the file (illumos directio()): the writers set
+		 * it again for the direct methods; buffered ones must not
+		 * inherit it from this probe. */
+		(void)dio_file_set_direct(f, DIO_DIRECT_OFF);
+	}
 	dio_file_align(f, &tg->align);
 	tg->dev_bytes = tg->align.device_bytes;
 	if (tg->is_dev)
@@ -389,6 +403,58 @@ fill_regions(struct sw_ctx *c, uint64_t max_writers)
 	}
 }
 
+/*
+ * Does a writer's file have a hole once prepared?  Where a file system
+ * buffers synchronous writes to a file with holes even with direct I/O on
+ * (UFS, dio_align's DIO_DLIM_SYNC_HOLES), direct O_SYNC/O_DSYNC methods
+ * are then not what they say (point.c).
+ */
+static void
+find_holes(struct sw_ctx *c, uint64_t max_writers)
+{
+#ifdef SEEK_HOLE
+	int k, n = c->o->layout == SW_LAYOUT_SEPARATE ? (int)max_writers : 1;
+	struct stat st;
+	off_t h;
+	int fd;
+
+	if (c->tg.is_dev || !(c->tg.align.direct_limits & DIO_DLIM_SYNC_HOLES))
+		return;
+	for (k = 0; k < n && !c->tg.holes; k++) {
+		fd = open(sw_file_of(c, k), O_RDONLY | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && st.st_size > 0) {
+			h = lseek(fd, 0, SEEK_HOLE);
+			c->tg.holes = h >= 0 && h < st.st_size;
+		}
+		close(fd);
+	}
+#else
+	(void)c; (void)max_writers;
+#endif
+}
+
+/*
+ * Take back the direct I/O advice a direct point's writers left on their
+ * files (illumos directio() is kept on the file, not the descriptor), so
+ * that the next buffered point is buffered.  The files are the run's own.
+ */
+void
+sw_target_advice_off(const struct sw_ctx *c, int writers)
+{
+	int k, n = c->o->layout == SW_LAYOUT_SEPARATE ? writers : 1;
+	dio_file *f;
+
+	for (k = 0; k < n; k++) {
+		if (dio_open(&f, sw_file_of(c, k), DIO_O_RDONLY, DIO_DIRECT_OFF,
+		             DIO_SYNC_NONE, 0) < 0)
+			continue;
+		(void)dio_file_set_direct(f, DIO_DIRECT_OFF);
+		dio_close(f);
+	}
+}
+
 void
 sw_setup_target(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size)
 {
@@ -403,6 +469,7 @@ sw_setup_target(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size)
 	if (c->o->layout == SW_LAYOUT_SEPARATE)
 		separate_files(c, max_writers);
 	fill_regions(c, max_writers);
+	find_holes(c, max_writers);
 }
 
 /* ------------------------------------------------------------ several TARGETs */
