@@ -450,11 +450,16 @@ DIO_EXTERN int dio_file_birth(int fd, uint64_t *stamp);
  * file system or one on a partition/slice of it), active swap, held
  * exclusively by another driver (RAID, device-mapper) or backing a loop
  * device; an SCSI generic node (Linux sg) whose disk is any of those; a
- * regular file that backs a loop device.  Returns 1 when in use, with a
- * reason such as "mounted on /mnt (ext4)" in why (len bytes, may be 0), 0
- * when not, -ENOTBLK for what is neither a device nor a regular file,
- * -ENOTSUP where the platform gives no way to tell (for regular files
- * that is the usual answer off Linux), or another -errno.  Tools that
+ * regular file that backs a loop device.  On illumos: a mount, active
+ * swap or a libdiskmgt use (ZFS pool member, dump device...) of any slice
+ * or partition of the disk, whichever node is named; a check that cannot
+ * be completed (libdiskmgt's error, swapctl failing, /dev/dsk unreadable,
+ * a build without libdiskmgt) gives -errno with why set, never 0.
+ * Returns 1 when in use, with a reason such as "mounted on /mnt (ext4)"
+ * in why (len bytes, may be 0), 0 when not, -ENOTBLK for what is neither
+ * a device nor a regular file, -ENOTSUP where the platform gives no way
+ * to tell (for regular files that is the usual answer off Linux), or
+ * another -errno.  Tools that
  * write to devices refuse unless this returns 0.  The answer can change
  * the moment after: see dio_device_claim().
  */
