@@ -135,6 +135,10 @@ text_head(const struct facts *f)
 	printf("%s: %s\n", f->path, f->type);
 	if (f->is_reg || f->is_dir)
 		kv("file system", "%s", f->fs_type[0] ? f->fs_type : "unknown");
+	if (f->di.sync_disabled != DIO_TRI_UNKNOWN)
+		kv("commits", "%s", f->di.sync_disabled == DIO_TRI_YES ?
+		   "NOT durable: the ZFS dataset has sync=disabled" :
+		   "durable (ZFS sync=standard or always)");
 	if (f->is_reg)
 		kv("file size", "%s", bytes_str((uint64_t)f->st.st_size, b, sizeof(b)));
 }
