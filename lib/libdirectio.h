@@ -264,7 +264,9 @@ DIO_EXTERN int dio_fd_set_direct(int fd, int on);
 /**
  * Read back whether direct I/O is on for a raw descriptor: returns the
  * dio_mech in effect, or -ENOTSUP where the OS cannot tell (directio()
- * advice cannot be queried; see DIO_CAP_GET_DIRECT).
+ * advice cannot be queried; see DIO_CAP_GET_DIRECT).  On illumos only what
+ * is direct whatever the advice is known: DIO_MECH_RAW for a raw disk
+ * node, DIO_MECH_FORCED on a forcedirectio mount, else -ENOTSUP.
  */
 DIO_EXTERN int dio_fd_get_direct(int fd);
 
