@@ -824,6 +824,150 @@ START_TEST(ufs_file_devinfo)
 }
 END_TEST
 
+/* ------------------------------------------------ the other branches */
+
+START_TEST(other_answers)
+{
+	struct dbl_node *n, *b;
+	struct dio_devinfo o;
+	struct dio_align a;
+	struct stat st;
+	const char *f = mkfile("a", "ufs");
+	char why[160], buf[64];
+	uint64_t stamp;
+	int fd;
+
+	ck_assert_uint_eq(dio_caps() & (DIO_CAP_DIRECTIO | DIO_CAP_SCSI),
+	                  DIO_CAP_DIRECTIO | DIO_CAP_SCSI);
+	ck_assert_int_eq(dio__os_scsi_xfer_ok(DIO_SCSI_XFER_INDIRECT), 0);
+	ck_assert_int_eq(dio__os_scsi_xfer_ok(DIO_SCSI_XFER_MMAP), -ENOTSUP);
+	ck_assert_int_eq(dio__os_scsi_reserve(0, 4096), -ENOTSUP);
+
+	/* fstatvfs() failing is passed on. */
+	fd = open(f, O_RDWR);
+	dbl.statvfs_errno = EIO;
+	ck_assert_int_eq(dio__os_set_direct(fd, 1, why, sizeof(why)), -EIO);
+	ck_assert_int_eq(dio_fs_type(fd, buf, sizeof(buf)), -EIO);
+	ck_assert_int_eq(dio_align_fd(fd, &a), 0);
+	ck_assert_uint_eq(a.source, DIO_ALIGN_SRC_NONE);
+	dbl.statvfs_errno = 0;
+	ck_assert_int_eq(dio_file_birth(fd, &stamp), -ENOTSUP);
+	ck_assert_int_eq(dio__os_pwrite_dsync(fd, buf, 1, 0), -ENOTSUP);
+	ck_assert_int_eq(dio__os_read_discard(fd, 0, 512), -ENOTSUP);
+	close(fd);
+	/* A directory is neither a file nor a disk. */
+	fd = open(dir, O_RDONLY);
+	why[0] = '\0';
+	ck_assert_int_eq(dio__os_set_direct(fd, 1, why, sizeof(why)), -ENOTSUP);
+	ck_assert_str_ne(why, "");
+	ck_assert_int_eq(dio__os_set_direct(fd, 0, why, sizeof(why)), DIO_MECH_NONE);
+	close(fd);
+
+	/* A disk whose medium cannot be asked (no medium: EIO; lbsize 0):
+	 * still a disk by DKIOCINFO, no sizes. */
+	n = disk_pair(0, "s0", 0, 512, 1000000);
+	n->minfo_errno = ENXIO;
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/rdsk/c0t0d0s0", &o), 0);
+	ck_assert_str_eq(o.name, "sd0");
+	ck_assert_uint_eq(o.size_bytes, 0);
+	ck_assert_uint_eq(o.logical_block, 0);
+	ck_assert_uint_eq(o.max_sectors_kb, 128);       /* 256 x 512 */
+	n->minfo_errno = 0;
+	n->lbsize = 0;
+	fd = open_node("/dev/rdsk/c0t0d0s0");
+	ck_assert_int_eq(dio_align_fd(fd, &a), 0);
+	ck_assert_uint_eq(a.logical_block, 0);
+	ck_assert_uint_eq(a.source, DIO_ALIGN_SRC_NONE);
+	close(fd);
+	/* No physical block size reported: the logical one. */
+	n->lbsize = 512;
+	n->pbsize = 0;
+	n->solid = 1;
+	n->ro = 1;
+	n->wce = DBL_NA;
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/rdsk/c0t0d0s0", &o), 0);
+	ck_assert_uint_eq(o.physical_block, 512);
+	ck_assert_uint_eq(o.rotational, DIO_TRI_NO);
+	ck_assert_uint_eq(o.read_only, DIO_TRI_YES);
+	ck_assert_uint_eq(o.write_cache, DIO_TRI_UNKNOWN);
+	/* The raw node cannot be opened: the error, no names. */
+	n->open_errno = EACCES;
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/rdsk/c0t0d0s0", &o), -EACCES);
+	ck_assert_str_eq(o.disk, "");
+	n->open_errno = 0;
+
+	/* A /dev/rdsk node that is not a disk: no names kept. */
+	(void)dbl_node_add("/dev/rdsk/c9t0d0s0", 1, 99, 0);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/rdsk/c9t0d0s0", &o), 0);
+	ck_assert_str_eq(o.disk, "");
+	ck_assert_str_eq(o.device, "");
+	ck_assert_uint_eq(o.kind, DIO_DEVINFO_CHAR);
+
+	/* A block node without a raw twin: specfs' size only. */
+	b = dbl_node_add("/dev/dsk/c8t0d0s0", 0, SD, 8 * 64);
+	b->size = 5 << 20;
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/dsk/c8t0d0s0", &o), 0);
+	ck_assert_str_eq(o.device, "/dev/dsk/c8t0d0s0");
+	ck_assert_str_eq(o.disk, "");
+	ck_assert_uint_eq(o.size_bytes, 5 << 20);
+	ck_assert_uint_eq(o.kind, DIO_DEVINFO_BLOCK);
+	fd = open_node("/dev/dsk/c8t0d0s0");
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	memset(&a, 0, sizeof(a));
+	ck_assert_int_eq(dio__os_align(fd, &st, &a), 0);
+	ck_assert_uint_eq(a.device_bytes, 5 << 20);
+	ck_assert_uint_eq(a.logical_block, 0);
+	close(fd);
+	b->open_errno = EBUSY;
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/dsk/c8t0d0s0", &o), -EBUSY);
+
+	/* A file on a mount whose special is not a block node (lofs of a
+	 * directory) or is gone: no disk. */
+	(void)dbl_mount_add("/export/home", "/home", "lofs", "rw", dev_of(f));
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(stat(f, &st), 0);
+	o.kind = DIO_DEVINFO_FILE;
+	ck_assert_int_eq(dio__os_devinfo(f, &st, &o), 0);
+	ck_assert_str_eq(o.device, "");
+	ck_assert_uint_eq(o.direct_ignored, DIO_TRI_NO);
+	/* ... or whose raw twin is missing. */
+	snprintf(dbl.mount[0].special, sizeof(dbl.mount[0].special), "/dev/dsk/c8t0d0s0");
+	b->open_errno = 0;
+	memset(&o, 0, sizeof(o));
+	o.kind = DIO_DEVINFO_FILE;
+	ck_assert_int_eq(dio__os_devinfo(f, &st, &o), 0);
+	ck_assert_str_eq(o.device, "/dev/dsk/c8t0d0s0");
+	ck_assert_str_eq(o.disk, "");
+	/* No mount table: nothing known. */
+	dbl.mnttab_errno = ENOENT;
+	memset(&o, 0, sizeof(o));
+	o.kind = DIO_DEVINFO_FILE;
+	ck_assert_int_eq(dio__os_devinfo(f, &st, &o), 0);
+	ck_assert_uint_eq(o.direct_ignored, DIO_TRI_UNKNOWN);
+	fd = open(f, O_RDONLY);
+	ck_assert_int_eq(dio_fd_get_direct(fd), -ENOTSUP);
+	close(fd);
+	dbl.mnttab_errno = 0;
+
+	/* The in-use check skips mount entries it cannot stat or that are
+	 * not devices, and takes a negative dm_inuse() as "cannot tell". */
+	(void)dbl_mount_add("/dev/dsk/c7t0d0s0", "/gone", "ufs", "rw", makedev(SD, 7 * 64));
+	(void)dbl_mount_add(dir, "/lofs", "lofs", "rw", makedev(1, 9));
+	(void)disk_pair(7, "s0", 0, 512, 1000);
+	dbl.node[dbl.nnodes - 2].path[9] = 'X';        /* stat() fails */
+	ck_assert_int_eq(in_use("/dev/rdsk/c7t0d0s0", why, sizeof(why)), 0);
+	dbl_node_find("/dev/dsk/c0t0d0s0")->dm_inuse = -EBUSY;
+	ck_assert_int_eq(in_use("/dev/rdsk/c0t0d0s0", why, sizeof(why)), -EIO);
+	ck_assert_ptr_nonnull(strstr(why, "libdiskmgt"));
+}
+END_TEST
+
 /* ------------------------------------------------ 11. USCSICMD */
 
 static uint8_t sense[DIO_SCSI_SENSE_MAX];
@@ -987,6 +1131,7 @@ sunos_suite(void)
 	tcase_add_test(t, zfs_sync_disabled);
 	tcase_add_test(t, ufs_file_devinfo);
 	tcase_add_test(t, uscsi_outputs);
+	tcase_add_test(t, other_answers);
 	suite_add_tcase(s, t);
 	return s;
 }

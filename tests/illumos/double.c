@@ -599,6 +599,8 @@ dio_dbl_dm_inuse(char *name, char **msg, int who, int *errp)
 		*errp = n->dm_errno;
 		return 0;
 	}
+	if (n->dm_inuse < 0)
+		return n->dm_inuse;     /* the swap check's error (ZPOOL callers) */
 	if (n->dm_inuse) {
 		*msg = strdup(n->dm_msg[0] ? n->dm_msg : "in use\n");
 		return 1;

@@ -49,7 +49,8 @@ struct dbl_node {
 	/* DKIOCREMOVABLE, DKIOCGETWCE, DKIOCSOLIDSTATE, DKIOCREADONLY:
 	 * 0/1 or DBL_NA */
 	int removable, wce, solid, ro;
-	/* dm_inuse(): 0 free, 1 in use (dm_msg), or dm_errno set in *errp */
+	/* dm_inuse(): 0 free, 1 in use (dm_msg), < 0 returned as is, or
+	 * dm_errno set in *errp */
 	int dm_inuse;
 	char dm_msg[96];
 	int dm_errno;
