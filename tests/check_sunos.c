@@ -1105,6 +1105,150 @@ START_TEST(uscsi_outputs)
 }
 END_TEST
 
+START_TEST(more_answers)
+{
+	static const uint8_t inq[6] = { 0x12, 0, 0, 0, 36, 0 };
+	struct dio__scsi_req r;
+	struct dio_devinfo o;
+	struct dio_align a;
+	struct dbl_node *n;
+	struct stat st;
+	const char *f = mkfile("a", "ufs");
+	uint8_t data[36];
+	char why[160];
+	void *addr;
+	int fd;
+
+	/* Descriptors that are not open. */
+	ck_assert_int_eq(dio__os_set_direct(-1, 1, why, sizeof(why)), -EBADF);
+	ck_assert_int_eq(dio__os_get_direct(-1), -EBADF);
+	ck_assert_uint_eq(dio__os_large_page_size(), 0);        /* no memcntl here */
+	ck_assert_int_eq(dio__os_large_pages(data, 0, 0), -ENOTSUP);
+	ck_assert_int_eq(dio__os_scsi_mmap(0, 4096, &addr), -ENOTSUP);
+
+	/* Claims do not exist; probing sends nothing. */
+	n = disk_pair(0, "s0", 0, 512, 1000000);
+	ck_assert_int_eq(dio_device_claim("/dev/rdsk/c0t0d0s0"), -ENOTSUP);
+	fd = open_node("/dev/rdsk/c0t0d0s0");
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	ck_assert_int_eq(dio__os_scsi_probe(fd, &st, "/dev/rdsk/c0t0d0s0"), 0);
+	ck_assert_int_eq(dbl.nuscsi_seen, 0);
+
+	/* A data-in command; success with no status written is GOOD. */
+	dbl.uscsi[0].status = DBL_NO_WRITE;
+	dbl.nuscsi = 1;
+	req_init(&r, inq, 1);
+	r.dir = DIO_SCSI_DIR_IN;
+	r.buf = data;
+	r.len = sizeof(data);
+	ck_assert_int_eq(dio__os_scsi_exec(&r, fd), 0);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_uint_eq(r.good, 1);
+	ck_assert_int_eq(dbl.uscsi_seen[0].flags & USCSI_READ, USCSI_READ);
+	/* The other refusals say why. */
+	dbl.uscsi[0].err = EACCES;
+	dbl.nuscsi_seen = 0;
+	req_init(&r, inq, 1);
+	ck_assert_int_eq(dio__os_scsi_exec(&r, fd), -EACCES);
+	ck_assert_ptr_nonnull(strstr(detail, "reserved"));
+	dbl.uscsi[0].err = EAGAIN;
+	dbl.nuscsi_seen = 0;
+	req_init(&r, inq, 1);
+	ck_assert_int_eq(dio__os_scsi_exec(&r, fd), -EAGAIN);
+	ck_assert_ptr_nonnull(strstr(detail, "format"));
+	dbl.uscsi[0].err = EINVAL;
+	dbl.nuscsi_seen = 0;
+	req_init(&r, inq, 1);
+	ck_assert_int_eq(dio__os_scsi_exec(&r, fd), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(detail, "USCSICMD"));
+	close(fd);
+
+	/* A block node whose raw twin cannot tell its medium. */
+	n->minfo_errno = EIO;
+	dbl_node_find("/dev/dsk/c0t0d0s0")->size = 7 << 20;
+	fd = open_node("/dev/dsk/c0t0d0s0");
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	memset(&a, 0, sizeof(a));
+	ck_assert_int_eq(dio__os_align(fd, &st, &a), 0);
+	ck_assert_uint_eq(a.device_bytes, 7 << 20);
+	ck_assert_uint_eq(a.logical_block, 0);
+	close(fd);
+	n->minfo_errno = 0;
+
+	/* A file on a UFS slice whose raw twin cannot be opened. */
+	(void)dbl_mount_add("/dev/dsk/c0t0d0s0", "/data", "ufs", "rw", dev_of(f));
+	n->open_errno = EACCES;
+	ck_assert_int_eq(stat(f, &st), 0);
+	memset(&o, 0, sizeof(o));
+	o.kind = DIO_DEVINFO_FILE;
+	ck_assert_int_eq(dio__os_devinfo(f, &st, &o), 0);
+	ck_assert_str_eq(o.device, "/dev/dsk/c0t0d0s0");
+	ck_assert_str_eq(o.disk, "");
+	n->open_errno = 0;
+
+	/* Disks named by /devices paths or links to them. */
+	n = dbl_node_add("/devices/pci@0,0/pci1af4,2@4/sd@2,0:wd,raw", 1, SD, 2 * 64 + 7);
+	dbl_disk(n, "sd", 2, 512, 1000);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/devices/pci@0,0/pci1af4,2@4/sd@2,0:wd,raw", &o), 0);
+	ck_assert_str_eq(o.name, "sd2");
+	n = dbl_node_add("/dev/bootdisk", 1, SD, 2 * 64 + 7);
+	snprintf(n->real, sizeof(n->real), "/devices/pci@0,0/pci1af4,2@4/sd@2,0:wd,raw");
+	dbl_disk(n, "sd", 2, 512, 1000);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/bootdisk", &o), 0);
+	ck_assert_str_eq(o.name, "sd2");
+	/* Not disks: a minor that is not a slice, a path outside /devices,
+	 * a /devices node without a minor name. */
+	n = dbl_node_add("/dev/ctl", 1, SD, 2 * 64 + 60);
+	snprintf(n->real, sizeof(n->real), "/devices/pci@0,0/pci1af4,2@4/sd@2,0:0");
+	dbl_disk(n, "sd", 2, 512, 1000);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/ctl", &o), 0);
+	ck_assert_str_eq(o.name, "");
+	n = dbl_node_add("/dev/other", 1, SD, 2 * 64 + 61);
+	snprintf(n->real, sizeof(n->real), "/dev/other");
+	dbl_disk(n, "sd", 2, 512, 1000);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/other", &o), 0);
+	ck_assert_str_eq(o.name, "");
+	n = dbl_node_add("/devices/pseudo/nominor", 1, SD, 2 * 64 + 62);
+	dbl_disk(n, "sd", 2, 512, 1000);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/devices/pseudo/nominor", &o), 0);
+	ck_assert_str_eq(o.name, "");
+
+	/* Swap keeps growing faster than it is listed: cannot tell. */
+	(void)disk_pair(3, "s0", 0, 512, 1000);
+	snprintf(dbl.swap[0], sizeof(dbl.swap[0]), "/dev/zvol/dsk/rpool/swap");
+	dbl.nswap = 1;
+	dbl.swap_grow = 3;
+	dbl.swap_grow_each = 1;
+	ck_assert_int_eq(in_use("/dev/rdsk/c3t0d0s0", why, sizeof(why)), -ENOMEM);
+	ck_assert_ptr_nonnull(strstr(why, "swapctl"));
+}
+END_TEST
+
+
+/* No /dev/rdsk at all: a block node is known by its own size only. */
+START_TEST(no_raw_directory)
+{
+	struct dbl_node *b = dbl_node_add("/dev/dsk/c0t0d0s0", 0, SD, 0);
+	struct dio_align a;
+	struct stat st;
+	int fd;
+
+	b->size = 1 << 20;
+	fd = open_node("/dev/dsk/c0t0d0s0");
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	memset(&a, 0, sizeof(a));
+	ck_assert_int_eq(dio__os_align(fd, &st, &a), 0);
+	ck_assert_uint_eq(a.device_bytes, 1 << 20);
+	ck_assert_uint_eq(a.logical_block, 0);
+	close(fd);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 static Suite *
@@ -1132,6 +1276,8 @@ sunos_suite(void)
 	tcase_add_test(t, ufs_file_devinfo);
 	tcase_add_test(t, uscsi_outputs);
 	tcase_add_test(t, other_answers);
+	tcase_add_test(t, more_answers);
+	tcase_add_test(t, no_raw_directory);
 	suite_add_tcase(s, t);
 	return s;
 }

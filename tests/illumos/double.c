@@ -566,10 +566,13 @@ dio_dbl_swapctl(int cmd, void *arg)
 	if (dbl.swap_grow > 0) {
 		/* Areas added since SC_GETNSWP: the caller's table may now be
 		 * too small (ENOMEM, vm_swap.c). */
-		for (; dbl.swap_grow > 0 && dbl.nswap < 8; dbl.swap_grow--, dbl.nswap++)
+		int k = dbl.swap_grow;
+
+		for (; k > 0 && dbl.nswap < 32; k--, dbl.nswap++)
 			snprintf(dbl.swap[dbl.nswap], sizeof(dbl.swap[0]),
 			         "/dev/zvol/dsk/rpool/swap%d", dbl.nswap);
-		dbl.swap_grow = 0;
+		if (!dbl.swap_grow_each)
+			dbl.swap_grow = 0;
 		n = dbl.nswap;
 	}
 	if (t->swt_n < n)

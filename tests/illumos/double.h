@@ -102,10 +102,11 @@ struct dbl_state {
 	int mnttab_errno;
 	/* swapctl(): the areas, errors of SC_GETNSWP / SC_LIST, and areas
 	 * that appear once between the two (the list grew: ENOMEM) */
-	char swap[8][128];
+	char swap[32][128];
 	int nswap;
 	int swap_errno_count, swap_errno_list;
 	int swap_grow;
+	int swap_grow_each;             /* grow by swap_grow at every SC_LIST */
 	int nswapctl;
 	/* dm_inuse(): the names asked */
 	char dm_asked[DBL_CALLS][128];
