@@ -134,6 +134,8 @@ dio__sunos_node_in(const char *dir, int chr, dev_t rdev, char *out, size_t len)
 		found = dio__is_node(out, chr, rdev);
 	}
 	closedir(d);
+	if (!found && len > 0)
+		out[0] = '\0';
 	return found ? 0 : -ENOENT;
 }
 
@@ -247,7 +249,9 @@ dio__disk_node(const char *path)
 static int
 dio__zfs_sync_disabled(const char *dataset)
 {
-	char *argv[] = { "zfs", "get", "-H", "-o", "value", "sync", NULL, NULL };
+	char a0[] = "zfs", a1[] = "get", a2[] = "-H", a3[] = "-o", a4[] = "value",
+	     a5[] = "sync";
+	char *argv[] = { a0, a1, a2, a3, a4, a5, NULL, NULL };
 	posix_spawn_file_actions_t fa;
 	char out[64];
 	size_t got = 0;
@@ -255,10 +259,12 @@ dio__zfs_sync_disabled(const char *dataset)
 	pid_t pid;
 	int p[2], st, r;
 
-	if (dataset[0] == '\0' || dataset[0] == '-' || pipe(p) != 0)
+	/* Close-on-exec from the start, so that a fork elsewhere in the
+	 * process cannot keep the write end open (the child's standard
+	 * output is a dup2(), which clears it). */
+	if (dataset[0] == '\0' || dataset[0] == '-' || pipe2(p, O_CLOEXEC) != 0)
 		return DIO_TRI_UNKNOWN;
 	argv[6] = (char *)(uintptr_t)dataset;
-	(void)fcntl(p[0], F_SETFD, FD_CLOEXEC);
 	if (posix_spawn_file_actions_init(&fa) != 0) {
 		close(p[0]);
 		close(p[1]);

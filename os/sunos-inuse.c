@@ -71,6 +71,7 @@ dio__next_mount(FILE *fp, struct extmnttab *m)
 int
 dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *out)
 {
+	char opt[] = MNTOPT_FORCEDIRECTIO;  /* hasmntopt() takes a char * */
 	struct extmnttab m;
 	struct mnttab plain;
 	FILE *fp = fopen(MNTTAB, "r");
@@ -94,7 +95,7 @@ dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *out)
 		plain.mnt_mntopts = m.mnt_mntopts;
 		plain.mnt_time = m.mnt_time;
 		out->forcedirectio = m.mnt_mntopts != NULL &&
-		                     hasmntopt(&plain, MNTOPT_FORCEDIRECTIO) != NULL;
+		                     hasmntopt(&plain, opt) != NULL;
 		found = 1;
 	}
 	fclose(fp);
