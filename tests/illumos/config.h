@@ -65,6 +65,7 @@
 #define opendir(p) dio_dbl_opendir(p)
 #define realpath(p, r) dio_dbl_realpath(p, r)
 #define fopen(p, m) dio_dbl_fopen(p, m)
+#define fclose(fp) dio_dbl_fclose(fp)
 #define ioctl(...) dio_dbl_ioctl(__VA_ARGS__)
 #define fstatvfs(fd, b) dio_dbl_fstatvfs(fd, b)
 #define directio(fd, a) dio_dbl_directio(fd, a)

@@ -153,6 +153,7 @@ int dio_dbl_fstat(int fd, struct stat *st);
 DIR *dio_dbl_opendir(const char *path);
 char *dio_dbl_realpath(const char *path, char *resolved);
 FILE *dio_dbl_fopen(const char *path, const char *mode);
+int dio_dbl_fclose(FILE *fp);
 int dio_dbl_ioctl(int fd, unsigned long req, ...);
 int dio_dbl_fstatvfs(int fd, struct statvfs *buf);
 int dio_dbl_directio(int fd, int advice);
