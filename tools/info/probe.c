@@ -205,6 +205,42 @@ probe_temp(struct facts *f, const char *dir)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/*
+ * Where direct I/O is advice kept on the file (illumos directio()), a
+ * file is not probed, since turning the advice on would change it for
+ * everyone using it.  What the library can tell without it is said: direct
+ * anyway (a raw disk node, a forcedirectio mount), or a file system that
+ * ignores the advice (ZFS; the library refuses it there without calling
+ * anything, so asking changes nothing).
+ */
+static void
+probe_advice(struct facts *f)
+{
+	int fd = open(f->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int m;
+
+	if (fd < 0) {
+		f->probe = PROBE_OPEN;
+		f->probe_err = -errno;
+		return;
+	}
+	m = dio_fd_get_direct(fd);
+	if (m > 0) {
+		f->probe = PROBE_OPEN;
+		f->mech = m;
+		if (dio_align_fd(fd, &f->al) == 0)
+			f->have_al = 1;
+	} else if (f->di.direct_ignored == DIO_TRI_YES) {
+		probe_fd(f, fd, PROBE_OPEN, NULL);
+	} else {
+		snprintf(f->direct_note, sizeof(f->direct_note), "not probed: turning "
+		         "direct I/O on would change this file for everyone using it");
+		if (dio_align_fd(fd, &f->al) == 0)
+			f->have_al = 1;
+	}
+	close(fd);
+}
+
 static void
 probe_direct(struct facts *f, int probe_write)
 {
@@ -255,17 +291,8 @@ probe_direct(struct facts *f, int probe_write)
 		         "devices has side effects)" : "(no data blocks of its own)");
 		return;
 	}
-	if (!can_undo && S_ISCHR(f->st.st_mode) && strcmp(f->plat.backend, "sunos") == 0) {
-		/* illumos raw disk nodes (/dev/rdsk) go through physio. */
-		snprintf(f->direct_note, sizeof(f->direct_note), "not applicable: a raw "
-		         "disk node caches nothing; every read and write goes to the disk");
-		return;
-	}
-	if (f->is_reg && !can_undo) {
-		snprintf(f->direct_note, sizeof(f->direct_note), "not probed: turning "
-		         "direct I/O on would change this file for everyone using it");
-		if (dio_align_path(f->path, &f->al) == 0)
-			f->have_al = 1;
+	if (!can_undo && (f->is_reg || S_ISCHR(f->st.st_mode))) {
+		probe_advice(f);
 		return;
 	}
 	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
