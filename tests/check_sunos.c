@@ -1105,6 +1105,23 @@ START_TEST(uscsi_outputs)
 }
 END_TEST
 
+/* A character node of sd unit 2, minor part given, reached as path (real:
+ * what its links resolve to, or NULL): dio_devinfo() names it want ("" when
+ * it does not take it for a disk). */
+static void
+node_named(const char *path, const char *real, int part, const char *want)
+{
+	struct dio_devinfo o;
+	struct dbl_node *n = dbl_node_add(path, 1, SD, 2 * 64 + part);
+
+	if (real != NULL)
+		snprintf(n->real, sizeof(n->real), "%s", real);
+	dbl_disk(n, "sd", 2, 512, 1000);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo(path, &o), 0);
+	ck_assert_str_eq(o.name, want);
+}
+
 START_TEST(more_answers)
 {
 	static const uint8_t inq[6] = { 0x12, 0, 0, 0, 36, 0 };
@@ -1187,36 +1204,14 @@ START_TEST(more_answers)
 	n->open_errno = 0;
 
 	/* Disks named by /devices paths or links to them. */
-	n = dbl_node_add("/devices/pci@0,0/pci1af4,2@4/sd@2,0:wd,raw", 1, SD, 2 * 64 + 7);
-	dbl_disk(n, "sd", 2, 512, 1000);
-	memset(&o, 0, sizeof(o));
-	ck_assert_int_eq(dio_devinfo("/devices/pci@0,0/pci1af4,2@4/sd@2,0:wd,raw", &o), 0);
-	ck_assert_str_eq(o.name, "sd2");
-	n = dbl_node_add("/dev/bootdisk", 1, SD, 2 * 64 + 7);
-	snprintf(n->real, sizeof(n->real), "/devices/pci@0,0/pci1af4,2@4/sd@2,0:wd,raw");
-	dbl_disk(n, "sd", 2, 512, 1000);
-	memset(&o, 0, sizeof(o));
-	ck_assert_int_eq(dio_devinfo("/dev/bootdisk", &o), 0);
-	ck_assert_str_eq(o.name, "sd2");
+	node_named("/devices/pci@0,0/pci1af4,2@4/sd@2,0:wd,raw", NULL, 7, "sd2");
+	node_named("/dev/bootdisk", "/devices/pci@0,0/pci1af4,2@4/sd@2,0:wd,raw", 7,
+	           "sd2");
 	/* Not disks: a minor that is not a slice, a path outside /devices,
 	 * a /devices node without a minor name. */
-	n = dbl_node_add("/dev/ctl", 1, SD, 2 * 64 + 60);
-	snprintf(n->real, sizeof(n->real), "/devices/pci@0,0/pci1af4,2@4/sd@2,0:0");
-	dbl_disk(n, "sd", 2, 512, 1000);
-	memset(&o, 0, sizeof(o));
-	ck_assert_int_eq(dio_devinfo("/dev/ctl", &o), 0);
-	ck_assert_str_eq(o.name, "");
-	n = dbl_node_add("/dev/other", 1, SD, 2 * 64 + 61);
-	snprintf(n->real, sizeof(n->real), "/dev/other");
-	dbl_disk(n, "sd", 2, 512, 1000);
-	memset(&o, 0, sizeof(o));
-	ck_assert_int_eq(dio_devinfo("/dev/other", &o), 0);
-	ck_assert_str_eq(o.name, "");
-	n = dbl_node_add("/devices/pseudo/nominor", 1, SD, 2 * 64 + 62);
-	dbl_disk(n, "sd", 2, 512, 1000);
-	memset(&o, 0, sizeof(o));
-	ck_assert_int_eq(dio_devinfo("/devices/pseudo/nominor", &o), 0);
-	ck_assert_str_eq(o.name, "");
+	node_named("/dev/ctl", "/devices/pci@0,0/pci1af4,2@4/sd@2,0:0", 60, "");
+	node_named("/dev/other", "/dev/other", 61, "");
+	node_named("/devices/pseudo/nominor", NULL, 62, "");
 
 	/* Swap keeps growing faster than it is listed: cannot tell. */
 	(void)disk_pair(3, "s0", 0, 512, 1000);
