@@ -1,7 +1,8 @@
 /*
  * os.h -- the contract between the portable library (lib/) and one OS
- * backend (os/linux.c, os/sunos.c, os/posix.c).  Each backend implements
- * every function here; Makefile.am compiles exactly one of them, with
+ * backend (os/linux.c; os/sunos.c with the os/sunos-*.c files os/sunos.h
+ * lists; os/posix.c).  Each backend implements every function here;
+ * Makefile.am compiles exactly one of them, with
  * os/scsi-none.c for the SCSI part when the build has no pass-through and
  * os/linux-uring.c or os/uring-none.c for the io_uring part.  lib/ holds
  * no OS #ifdef: anything that differs by OS goes through this file.
