@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "tools/info/info.h"
+#include "tools/kit/direct.h"
 #include "tools/kit/util.h"
 
 const char *
@@ -58,7 +59,6 @@ static int
 try_direct(struct facts *f, dio_file *h)
 {
 	char why[300];
-	const char *w;
 	int r;
 
 	r = dio_file_set_direct(h, DIO_DIRECT_ON);
@@ -70,10 +70,8 @@ try_direct(struct facts *f, dio_file *h)
 		         "(libdirectio backend %s) has no direct I/O", f->plat.backend);
 		return r;
 	}
-	why[0] = '\0';
-	(void)dio_file_errdetail(h, why, sizeof(why));
-	w = strncmp(why, "set direct on: ", 15) == 0 ? why + 15 : why;
-	snprintf(f->direct_note, sizeof(f->direct_note), "refused: %s", w[0] ? w :
+	diot_direct_refusal(h, why, sizeof(why));
+	snprintf(f->direct_note, sizeof(f->direct_note), "refused: %s", why[0] ? why :
 	         f->is_dev ? "the device driver has no direct I/O" :
 	         "the file system refuses direct I/O");
 	return r;

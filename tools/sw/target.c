@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tools/kit/direct.h"
 #include "tools/kit/outfile.h"
 #include "tools/kit/util.h"
 #include "tools/sw/sw.h"
@@ -232,13 +233,8 @@ probe_target(struct sw_ctx *c, const struct stat *st)
 		         dio_strerror(r));
 	r = dio_file_set_direct(f, DIO_DIRECT_ON);
 	if (r == -ENOTSUP || r == -EINVAL) {
-		char why[sizeof(tg->direct_why) + 32];
-
 		tg->direct_refused = r;
-		why[0] = '\0';
-		(void)dio_file_errdetail(f, why, sizeof(why));
-		snprintf(tg->direct_why, sizeof(tg->direct_why), "%s",
-		         strncmp(why, "set direct on: ", 15) == 0 ? why + 15 : why);
+		diot_direct_refusal(f, tg->direct_why, sizeof(tg->direct_why));
 	} else if (r < 0) {
 		diot_die(DIOT_EXIT_FAIL, "cannot turn direct I/O on for '%s': %s",
 		         tg->path, dio_strerror(r));
