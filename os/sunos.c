@@ -70,25 +70,20 @@ dio__os_caps(void)
 	return caps;
 }
 
-/* Is the regular file fd (fstat st) on a forcedirectio mount? */
+/*
+ * Is the regular file st, on a file system of type fs, on a forcedirectio
+ * mount?  Only ufs and nfs have the option, so the mount table is read for
+ * their files alone.
+ */
 static int
-dio__forced(const struct stat *st)
+dio__forced(const char *fs, const struct stat *st)
 {
 	struct dio__sunos_mount m;
 
+	if (strcmp(fs, "ufs") != 0 && strcmp(fs, "nfs") != 0)
+		return 0;
 	return dio__sunos_mount_of(st->st_dev, &m) == 1 && m.forcedirectio &&
 	       (strcmp(m.fstype, "ufs") == 0 || strcmp(m.fstype, "nfs") == 0);
-}
-
-/* What is in effect on fd whatever the advice: RAW, FORCED or 0. */
-static int
-dio__direct_anyway(int fd, const struct stat *st)
-{
-	if (S_ISCHR(st->st_mode))
-		return dio__sunos_is_disk(fd) ? DIO_MECH_RAW : 0;
-	if (S_ISREG(st->st_mode) && dio__forced(st))
-		return DIO_MECH_FORCED;
-	return 0;
 }
 
 static int
@@ -104,13 +99,11 @@ dio__os_set_direct(int fd, int on, char *why, size_t len)
 {
 	struct statvfs vfs;
 	struct stat st;
-	int m;
 
 	if (fstat(fd, &st) != 0)
 		return DIO__ERR(errno);
-	m = dio__direct_anyway(fd, &st);
-	if (m > 0)
-		return m;       /* on or off, it stays direct */
+	if (S_ISCHR(st.st_mode) && dio__sunos_is_disk(fd))
+		return DIO_MECH_RAW;    /* on or off, it stays direct */
 	if (S_ISBLK(st.st_mode))
 		return on ? dio__refuse(why, len, "%s", "a block device node goes "
 		                        "through the cache; its raw /dev/rdsk node "
@@ -120,6 +113,8 @@ dio__os_set_direct(int fd, int on, char *why, size_t len)
 		                        "disk") : DIO_MECH_NONE;
 	if (fstatvfs(fd, &vfs) != 0)
 		return DIO__ERR(errno);
+	if (dio__forced(vfs.f_basetype, &st))
+		return DIO_MECH_FORCED; /* on or off, it stays direct */
 	if (strcmp(vfs.f_basetype, "zfs") == 0)
 		return on ? dio__refuse(why, len, "%s", "ZFS accepts directio() and "
 		                        "ignores it: every read and write goes through "
@@ -151,13 +146,17 @@ dio__os_set_direct(int fd, int on, char *why, size_t len)
 int
 dio__os_get_direct(int fd)
 {
+	struct statvfs vfs;
 	struct stat st;
-	int m;
 
 	if (fstat(fd, &st) != 0)
 		return DIO__ERR(errno);
-	m = dio__direct_anyway(fd, &st);
-	return m > 0 ? m : -ENOTSUP;
+	if (S_ISCHR(st.st_mode) && dio__sunos_is_disk(fd))
+		return DIO_MECH_RAW;
+	if (S_ISREG(st.st_mode) && fstatvfs(fd, &vfs) == 0 &&
+	    dio__forced(vfs.f_basetype, &st))
+		return DIO_MECH_FORCED;
+	return -ENOTSUP;
 }
 
 int64_t
