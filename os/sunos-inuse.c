@@ -138,9 +138,8 @@ dio__mounted(const struct stat *st, const char *stem, char *why, size_t len)
 	return found;
 }
 
-/* Is path a node of the /dev/dsk or /dev/rdsk directories? */
-static int
-dio__in_dsk(const char *path)
+int
+dio__sunos_in_dsk(const char *path)
 {
 	return strncmp(path, "/dev/dsk/", 9) == 0 || strncmp(path, "/dev/rdsk/", 10) == 0;
 }
@@ -193,7 +192,7 @@ dio__os_device_in_use(const char *path, const struct stat *st, char *why,
 	/* A disk named another way (/devices/..., a link of one's own) is
 	 * known by its /dev/dsk name, which holds the disk's name. */
 	snprintf(name, sizeof(name), "%s", path);
-	disk = dio__in_dsk(path) ||
+	disk = dio__sunos_in_dsk(path) ||
 	       dio__sunos_node_in("/dev/dsk", 0, st->st_rdev, name, sizeof(name)) == 0;
 	stem[0] = '\0';
 	if (disk)

@@ -30,12 +30,6 @@
 #include "os/os.h"
 #include "os/sunos.h"
 
-static int
-dio__in_dsk(const char *path)
-{
-	return strncmp(path, "/dev/dsk/", 9) == 0 || strncmp(path, "/dev/rdsk/", 10) == 0;
-}
-
 int
 dio__sunos_swap_holds(const char *stem, const char *path, char *why, size_t len)
 {
@@ -80,7 +74,7 @@ dio__sunos_swap_holds(const char *stem, const char *path, char *why, size_t len)
 
 		dio__sunos_disk_stem(sp, sstem, sizeof(sstem));
 		if (strcmp(sp, path) == 0 ||
-		    (stem[0] != '\0' && dio__in_dsk(sp) && strcmp(sstem, stem) == 0)) {
+		    (stem[0] != '\0' && dio__sunos_in_dsk(sp) && strcmp(sstem, stem) == 0)) {
 			if (len > 0)
 				snprintf(why, len, "active swap (%s)", sp);
 			r = 1;

@@ -38,6 +38,8 @@ struct dio__sunos_media {
 /* sunos-inuse.c */
 int dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *m);
 void dio__sunos_disk_stem(const char *path, char *out, size_t len);
+/* Is path a node of the /dev/dsk or /dev/rdsk directories? */
+int dio__sunos_in_dsk(const char *path);
 
 /* sunos-disk.c */
 int dio__sunos_is_disk(int fd);
