@@ -133,7 +133,11 @@ mpi_write_run() {
 			echo "  --mca btl tcp,self --mca btl_tcp_if_include $mpi_subnet --mca oob_tcp_if_include $mpi_subnet \\"
 			echo '  ${DIO_SW_TIMES:+-x DIO_SW_TIMES} ${RANK1_ARGS:+-x RANK1_ARGS} ${RANK1_PREFIX:+-x RANK1_PREFIX} -x ASAN_OPTIONS "$@"'
 		elif [ "$MPI_FLAVOR" = openmpi ]; then
+			# Loopback only: another test's hosts come and go meanwhile
+			# (make check -j), and a rank that took their bridge's
+			# address failed its bind once the bridge was gone.
 			echo "exec '$MPIEXEC' -np \"\$np\" --oversubscribe --bind-to none --mca btl tcp,self \\"
+			echo "  --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \\"
 			echo '  ${DIO_SW_TIMES:+-x DIO_SW_TIMES} ${RANK1_ARGS:+-x RANK1_ARGS} ${RANK1_PREFIX:+-x RANK1_PREFIX} -x ASAN_OPTIONS "$@"'
 		elif [ "$mpi_mode" = netns ]; then
 			echo "exec '$MPIEXEC' -n \"\$np\" -hosts \"\$hosts\" -launcher ssh -launcher-exec '$mpi_agent' -iface $mpi_iface \"\$@\""
