@@ -394,7 +394,7 @@ else
 	# 7c. Connections that say hello and then nothing, as many as the
 	#     listener holds: a real run still gets in (the oldest silent one
 	#     gives its place), and they do not keep the listener once it is done.
-	rm -f "$work/f" "$work/i.log"* "$work/go"
+	rm -f "$work/f" "$work/i.log"* "$work/go" "$work/hold.out"
 	listen "$work/i.log"
 	python3 "$work/client.py" hold "$port" 1024 1d1e 0 "$work/go" >"$work/hold.out" 2>&1 &
 	hpid=$!
@@ -413,7 +413,10 @@ else
 
 	# 7d. As many connections as the listener holds, all of a run that has
 	#     logged: the next run is refused, and told why.
-	rm -f "$work/f" "$work/j.log"* "$work/go"
+	# (hold.out gone first: the shell truncates it in the client's child,
+	# so 7c's "held" line could otherwise start the run before the
+	# connections are there)
+	rm -f "$work/f" "$work/j.log"* "$work/go" "$work/hold.out"
 	listen "$work/j.log"
 	python3 "$work/client.py" hold "$port" 1100 1f 1 "$work/go" >"$work/hold.out" 2>&1 &
 	hpid=$!
@@ -425,7 +428,7 @@ else
 	case $st:$out in
 	1:*"refused the run: listener full: "[0-9]*" connections"*)
 		ok "a run past the cap: exit 1, refused: listener full" ;;
-	*)	bad "a run past the cap: exit $st: $out" ;;
+	*)	bad "a run past the cap: exit $st: $out; the client: $(cat "$work/hold.out")" ;;
 	esac
 	: >"$work/go"
 	wait "$hpid"
