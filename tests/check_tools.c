@@ -60,14 +60,19 @@ START_TEST(test_size_suffixes)
 	assert_size("200MiB", 209715200ull);
 	assert_size("18446744073709551615", UINT64_MAX);
 	assert_size("16777215T", 16777215ull << 40);
+	/* dd's own: c (bytes), w (2-byte words), P and E */
+	assert_size("7c", 7);
+	assert_size("3w", 6);
+	assert_size("2P", 2ull << 50);
+	assert_size("1EB", 1000000000000000000ull);
 }
 END_TEST
 
 START_TEST(test_size_errors)
 {
-	assert_size_err("4kk", -EINVAL, "unknown suffix 'kk' (allowed: b=512; k, K, KiB, "
-	                "m, M, MiB, g, G, GiB, t, T, TiB: powers of 1024; kB, KB, MB, GB, "
-	                "TB: powers of 1000)");
+	assert_size_err("4kk", -EINVAL, "unknown suffix 'kk' (allowed: c=1, w=2, b=512; k, "
+	                "K, KiB, m, M, MiB, g, G, GiB, t, T, TiB, P, PiB, E, EiB: powers of "
+	                "1024; kB, KB, MB, GB, TB, PB, EB: powers of 1000)");
 	assert_size_err("4mb", -EINVAL, "unknown suffix 'mb'");
 	assert_size_err("4 K", -EINVAL, "unknown suffix ' K'");
 	assert_size_err("4Kib", -EINVAL, "unknown suffix 'Kib'");

@@ -56,7 +56,7 @@ expect 2 "--buffer-id goes with --command rbuf" -c read --buffer-id 1 /dev/null
 expect 2 "one DEVICE only (got '4m' and '/dev/null'); -t takes no value, as in sg_rbuf: the bytes per run are -s OVERALL, the bytes per command -b EACH" -t 4m /dev/null
 
 # Bad values: exit 2 (a usage error) with the parser's specific message.
-expect 2 "dio-rbuf: --size '4kk': unknown suffix 'kk' (allowed: b=512; k, K, KiB, m, M, MiB, g, G, GiB, t, T, TiB: powers of 1024; kB, KB, MB, GB, TB: powers of 1000)" --size 4kk /dev/null
+expect 2 "dio-rbuf: --size '4kk': unknown suffix 'kk' (allowed: c=1, w=2, b=512; k, K, KiB, m, M, MiB, g, G, GiB, t, T, TiB, P, PiB, E, EiB: powers of 1024; kB, KB, MB, GB, TB, PB, EB: powers of 1000)" --size 4kk /dev/null
 expect 2 "dio-rbuf: -s '4kk': unknown suffix 'kk'" -s 4kk /dev/null
 expect 2 "dio-rbuf: --size '1.5M': fractions are not supported" --size=1.5M /dev/null
 expect 2 "dio-rbuf: --size '0': must be at least 1 byte" --size 0 /dev/null

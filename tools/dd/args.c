@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include <stddef.h>
+
 #include "tools/dd/dd.h"
 
 
@@ -9,6 +11,8 @@ const char *const format_words[] = { "table", "csv", "json", NULL };
 /* fadvise=: "none" gives no hint (the default, as dd); the others are
  * posix_fadvise() advice for the whole of every file and block device. */
 const char *const fadvise_words[] = { "none", "normal", "sequential", "random", NULL };
+/* status= as dd spells it (STATUS_DEFAULT is not given by a word). */
+const char *const status_words[] = { "", "none", "noxfer", "progress", NULL };
 
 /* ------------------------------------------------------------ usage */
 
@@ -123,12 +127,40 @@ flag_is(const char *item, size_t len, const char *word)
 	return strlen(word) == len && memcmp(item, word, len) == 0;
 }
 
+/* The flags of iflag= and oflag=: where each is allowed (1 input, 2
+ * output, 3 both) and the field it sets. */
+struct flag_word {
+	const char *word;
+	int sides;
+	size_t field;
+};
+
+#define FLAG(w, sides, f) { w, sides, offsetof(struct side_flags, f) }
+static const struct flag_word flag_words[] = {
+	FLAG("direct", 3, direct), FLAG("dsync", 3, dsync), FLAG("sync", 3, sync),
+	FLAG("nocache", 3, nocache), FLAG("sg", 3, sg),
+	FLAG("count_bytes", 1, count_bytes), FLAG("skip_bytes", 1, skip_bytes),
+	FLAG("fullblock", 1, fullblock), FLAG("nocopy", 1, nocopy),
+	FLAG("seek_bytes", 2, seek_bytes), FLAG("append", 2, append),
+	FLAG("force", 2, force), FLAG("notrunc", 2, notrunc),
+};
+#undef FLAG
+
+/* dd's flags dio-dd does not take, and why. */
+static const char *const flag_refused[][2] = {
+	{ "nonblock", "the transfers block, one call at a time or queued (engine=)" },
+	{ "noatime", "not supported" }, { "noctty", "not supported" },
+	{ "nofollow", "not supported" }, { "directory", "not supported" },
+	{ "nolinks", "not supported" }, { "binary", "not supported" },
+	{ "text", "not supported" }, { "cio", "not supported" },
+};
+
 /* iflag= and oflag=, read in place (nothing allocated). */
 static void
 parse_flags(const char *key, const char *v, struct side_flags *f, int is_out)
 {
 	const char *item, *comma;
-	size_t len;
+	size_t len, k;
 	int l;
 
 	if (*v == '\0' || *v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
@@ -137,35 +169,126 @@ parse_flags(const char *key, const char *v, struct side_flags *f, int is_out)
 		comma = strchr(item, ',');
 		len = comma ? (size_t)(comma - item) : strlen(item);
 		l = len > INT_MAX ? INT_MAX : (int)len;
-		if (flag_is(item, len, "direct"))
-			f->direct = 1;
-		else if (flag_is(item, len, "sg"))
-			f->sg = 1;
-		else if (is_out && flag_is(item, len, "dsync"))
-			f->dsync = 1;
-		else if (is_out && flag_is(item, len, "sync"))
-			f->sync = 1;
-		else if (is_out && flag_is(item, len, "force"))
-			f->force = 1;
-		else if (is_out && flag_is(item, len, "notrunc"))
-			f->notrunc = 1;
-		else if (!is_out && flag_is(item, len, "nocopy"))
-			f->nocopy = 1;
-		else if (!is_out && (flag_is(item, len, "dsync") || flag_is(item, len, "sync") ||
-		                     flag_is(item, len, "force") ||
-		                     flag_is(item, len, "notrunc")))
-			diot_usage_error("iflag=%s: '%.*s' is an output flag (use oflag=%.*s)",
-			                 v, l, item, l, item);
-		else if (is_out && flag_is(item, len, "nocopy"))
-			diot_usage_error("oflag=%s: 'nocopy' is an input flag (iflag=nocopy "
-			                 "reads into the kernel and drops the data)", v);
-		else
+		for (k = 0; k < sizeof(flag_words) / sizeof(flag_words[0]); k++)
+			if (flag_is(item, len, flag_words[k].word))
+				break;
+		if (k < sizeof(flag_words) / sizeof(flag_words[0])) {
+			if (!(flag_words[k].sides & (is_out ? 2 : 1)))
+				diot_usage_error("%s=%s: '%.*s' is an %s flag (use %s=%.*s)", key, v,
+				                 l, item, is_out ? "input" : "output",
+				                 is_out ? "iflag" : "oflag", l, item);
+			*(int *)(void *)((char *)f + flag_words[k].field) = 1;
+		} else {
+			for (k = 0; k < sizeof(flag_refused) / sizeof(flag_refused[0]); k++)
+				if (flag_is(item, len, flag_refused[k][0]))
+					diot_usage_error("%s=%s: dd's flag '%.*s' is not taken by dio-dd "
+					                 "(%s)", key, v, l, item, flag_refused[k][1]);
 			diot_usage_error("%s=%s: unknown flag '%.*s' (allowed: %s)", key, v, l, item,
-			                 is_out ? "direct, dsync, sync, sg, force, notrunc"
-			                        : "direct, nocopy, sg");
+			                 is_out ? "direct, dsync, sync, nocache, sg, seek_bytes, "
+			                          "append, force, notrunc"
+			                        : "direct, dsync, sync, nocache, sg, count_bytes, "
+			                          "skip_bytes, fullblock, nocopy");
+		}
 		if (comma == NULL)
 			break;
 	}
+}
+
+/* conv=: the conversions that keep the data as it is; dd's others are
+ * refused by name. */
+static void
+parse_conv(const char *v, struct conv *c)
+{
+	static const char *const refused[] = {
+		"ascii", "ebcdic", "ibm", "block", "unblock", "lcase", "ucase", "sparse",
+		"swab", NULL
+	};
+	const char *item, *comma;
+	size_t len;
+	int l, k;
+
+	if (*v == '\0' || *v == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+		diot_usage_error("conv='%s': empty item in the list", v);
+	for (item = v;; item = comma + 1) {
+		comma = strchr(item, ',');
+		len = comma ? (size_t)(comma - item) : strlen(item);
+		l = len > INT_MAX ? INT_MAX : (int)len;
+		if (flag_is(item, len, "fdatasync"))
+			c->fdatasync = 1;
+		else if (flag_is(item, len, "fsync"))
+			c->fsync = 1;
+		else if (flag_is(item, len, "notrunc"))
+			c->notrunc = 1;
+		else if (flag_is(item, len, "excl"))
+			c->excl = 1;
+		else if (flag_is(item, len, "nocreat"))
+			c->nocreat = 1;
+		else if (flag_is(item, len, "sync"))
+			c->sync = 1;
+		else if (flag_is(item, len, "noerror"))
+			c->noerror = 1;
+		else {
+			for (k = 0; refused[k] != NULL; k++)
+				if (flag_is(item, len, refused[k]))
+					diot_usage_error("conv=%s: dd's conversion '%.*s' is not taken "
+					                 "by dio-dd, which moves the data as it is "
+					                 "(allowed: fdatasync, fsync, notrunc, excl, "
+					                 "nocreat, sync, noerror)", v, l, item);
+			diot_usage_error("conv=%s: unknown conversion '%.*s' (allowed: fdatasync, "
+			                 "fsync, notrunc, excl, nocreat, sync, noerror)", v, l, item);
+		}
+		if (comma == NULL)
+			break;
+	}
+	if (c->excl && c->nocreat)
+		diot_usage_error("conv=%s: excl (the output must be new) and nocreat (it must "
+		                 "exist) cannot both hold", v);
+}
+
+/*
+ * A dd number: digits with an optional suffix (the kit's, dd's c, w, b
+ * among them), or a product of such, "2x512", "1xM" (x alone: 1).  For
+ * bs=, count=, skip=, seek=.
+ */
+static void
+parse_dd_number(const char *key, const char *v, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char part[64], err[DIOT_ERR_MAX];
+	const char *p = v, *x;
+	uint64_t prod = 1, f;
+	size_t len;
+
+	if (*v == '\0')
+		diot_usage_error("%s=: empty (a number, e.g. %s=4K)", key, key);
+	for (;;) {
+		x = strchr(p, 'x');
+		len = x ? (size_t)(x - p) : strlen(p);
+		if (len >= sizeof(part))
+			diot_usage_error("%s='%s': not a number", key, v);
+		memcpy(part, p, len);
+		part[len] = '\0';
+		if (len == 0 && x != NULL && p == v)
+			diot_usage_error("%s='%s': a product needs a number before 'x' (e.g. "
+			                 "2x512)", key, v);
+		f = 1;
+		/* a suffix alone is one of it: "1xM" */
+		if (len > 0 && (part[0] < '0' || part[0] > '9') && len + 1 < sizeof(part)) {
+			memmove(part + 1, part, len + 1);
+			part[0] = '1';
+		}
+		if (len > 0 && diot_parse_size(part, &f, err, sizeof(err)) < 0)
+			diot_usage_error("%s='%s': %s", key, v, err);
+		if (f != 0 && prod > UINT64_MAX / f)
+			diot_usage_error("%s='%s': too large", key, v);
+		prod *= f;
+		if (x == NULL)
+			break;
+		p = x + 1;
+	}
+	if (prod < min || prod > max)
+		diot_usage_error("%s='%s' is %" PRIu64 ": allowed %" PRIu64 " to %" PRIu64, key,
+		                 v, prod, min, max);
+	*out = prod;
 }
 
 static void
@@ -181,7 +304,7 @@ parse_u(const char *key, const char *v, uint64_t min, uint64_t max, uint64_t *ou
 static const char *const operand_words[] = {
 	"if", "of", "mode", "bs", "bpt", "count", "skip", "seek", "iflag", "oflag",
 	"thr", "engine", "qd", "rate", "time", "dio", "fadvise", "largepages",
-	"bufoff", NULL
+	"bufoff", "ibs", "obs", "conv", "status", NULL
 };
 /* struct opts has a "given" mark for each of them */
 typedef char operand_marks_fit[sizeof(operand_words) / sizeof(operand_words[0]) <=
@@ -198,15 +321,21 @@ parse_operand(struct dd *dd, const char *arg)
 	size_t kl;
 
 	if (eq == NULL || eq == arg)
-		diot_usage_error("'%s': operands are KEY=VALUE (if=, of=, bs=, count=, "
-		                 "skip=, seek=, bpt=, iflag=, oflag=, thr=, mode=, engine=, "
-		                 "qd=, rate=, time=, dio=, fadvise=, largepages=, bufoff=)", arg);
+		diot_usage_error("'%s': operands are KEY=VALUE (if=, of=, bs=, ibs=, obs=, "
+		                 "count=, skip=, seek=, conv=, iflag=, oflag=, status=, bpt=, "
+		                 "thr=, mode=, engine=, qd=, rate=, time=, dio=, fadvise=, "
+		                 "largepages=, bufoff=)", arg);
 	kl = (size_t)(eq - arg);
 	if (kl >= sizeof(key))
 		diot_usage_error("'%s': unknown operand", arg);
 	memcpy(key, arg, kl);
 	key[kl] = '\0';
 	v = eq + 1;
+	/* dd's other names of skip= and seek= */
+	if (strcmp(key, "iseek") == 0)
+		strcpy(key, "skip");
+	else if (strcmp(key, "oseek") == 0)
+		strcpy(key, "seek");
 	for (k = 0; operand_words[k] != NULL; k++)
 		if (strcmp(key, operand_words[k]) == 0)
 			break;
@@ -227,15 +356,27 @@ parse_operand(struct dd *dd, const char *arg)
 	} else if (strcmp(key, "of") == 0) {
 		dd->o.nof = split_list(key, v, dd->o.ofs, MAX_DEVS);
 	} else if (strcmp(key, "bs") == 0) {
-		if (diot_parse_size_range(v, 1, MAX_BS, &dd->o.bs, err, sizeof(err)) < 0)
-			diot_usage_error("bs='%s': %s", v, err);
+		parse_dd_number(key, v, 1, MAX_BS, &dd->o.bs);
+		dd->o.bs_set = 1;
+	} else if (strcmp(key, "ibs") == 0) {
+		parse_dd_number(key, v, 1, MAX_BS, &dd->o.ibs);
+	} else if (strcmp(key, "obs") == 0) {
+		parse_dd_number(key, v, 1, MAX_BS, &dd->o.obs);
 	} else if (strcmp(key, "count") == 0) {
-		parse_u(key, v, 0, UINT64_MAX / 2, &dd->o.count);
+		parse_dd_number(key, v, 0, UINT64_MAX / 2, &dd->o.count);
 		dd->o.count_set = 1;
 	} else if (strcmp(key, "skip") == 0) {
-		parse_u(key, v, 0, UINT64_MAX / 2, &dd->o.skip);
+		parse_dd_number(key, v, 0, UINT64_MAX / 2, &dd->o.skip);
 	} else if (strcmp(key, "seek") == 0) {
-		parse_u(key, v, 0, UINT64_MAX / 2, &dd->o.seek);
+		parse_dd_number(key, v, 0, UINT64_MAX / 2, &dd->o.seek);
+	} else if (strcmp(key, "conv") == 0) {
+		parse_conv(v, &dd->o.conv);
+	} else if (strcmp(key, "status") == 0) {
+		if (*v == '\0' || diot_parse_word(v, status_words, &idx, err, sizeof(err)) < 0 ||
+		    idx == STATUS_DEFAULT)
+			diot_usage_error("status='%s': allowed none (errors only), noxfer (no "
+			                 "transfer line), progress (a line every second)", v);
+		dd->o.status = idx;
 	} else if (strcmp(key, "bpt") == 0) {
 		parse_u(key, v, 1, 1u << 24, &dd->o.bpt);
 	} else if (strcmp(key, "thr") == 0) {
@@ -292,9 +433,10 @@ parse_operand(struct dd *dd, const char *arg)
 		}
 		free(v2);
 	} else {
-		diot_usage_error("'%s': unknown operand '%s' (allowed: if, of, mode, bs, "
-		                 "bpt, count, skip, seek, iflag, oflag, thr, engine, qd, "
-		                 "rate, time, dio, fadvise, largepages, bufoff)", arg, key);
+		diot_usage_error("'%s': unknown operand '%s' (allowed: if, of, bs, ibs, obs, "
+		                 "count, skip (iseek), seek (oseek), conv, iflag, oflag, "
+		                 "status, mode, bpt, thr, engine, qd, rate, time, dio, "
+		                 "fadvise, largepages, bufoff)", arg, key);
 	}
 }
 
@@ -321,6 +463,7 @@ parse_args(struct dd *dd, int argc, char **argv)
 	int id, idx;
 
 	dd->o.bs = 512;
+	dd->o.ibs = dd->o.obs = 0;
 	dd->o.bpt = 1;
 	dd->o.thr = 1;
 	dd->o.qd = 1;
@@ -363,6 +506,20 @@ parse_args(struct dd *dd, int argc, char **argv)
 			return stdout_ok() ? 0 : DIOT_EXIT_FAIL;
 		}
 	}
+	/* dd's rule: bs= sets both sizes (and each read is written as it
+	 * came); without it ibs= and obs= (default 512) and reblocking. */
+	if (dd->o.bs_set) {
+		if (dd->o.ibs || dd->o.obs)
+			diot_usage_error("bs= sets both block sizes: give bs= or ibs=/obs=, "
+			                 "not both");
+		dd->o.ibs = dd->o.obs = dd->o.bs;
+	} else {
+		if (dd->o.ibs == 0)
+			dd->o.ibs = 512;
+		if (dd->o.obs == 0)
+			dd->o.obs = 512;
+		dd->o.bs = dd->o.ibs;
+	}
 	return -1;
 }
 
@@ -372,8 +529,11 @@ static char *
 flags_text(const struct side_flags *f)
 {
 	return diot_strdupf("direct %d dsync %d sync %d nocopy %d sg %d force %d "
-	                    "notrunc %d", f->direct, f->dsync, f->sync, f->nocopy, f->sg,
-	                    f->force, f->notrunc);
+	                    "notrunc %d count_bytes %d skip_bytes %d seek_bytes %d "
+	                    "fullblock %d append %d nocache %d", f->direct, f->dsync,
+	                    f->sync, f->nocopy, f->sg, f->force, f->notrunc, f->count_bytes,
+	                    f->skip_bytes, f->seek_bytes, f->fullblock, f->append,
+	                    f->nocache);
 }
 
 static char *
@@ -399,6 +559,13 @@ dd_opts_items(const struct dd *dd, struct diot_mpi_item *it)
 	ITEM("of=", diot_join((const char *const *)o->ofs, o->nof, ","));
 	ITEM("mode=", number_text((uint64_t)o->mode, o->mode_set));
 	ITEM("bs=", number_text(o->bs, 1));
+	ITEM("ibs=", number_text(o->ibs, 1));
+	ITEM("obs=", number_text(o->obs, 1));
+	ITEM("conv=", diot_strdupf("fdatasync %d fsync %d notrunc %d excl %d nocreat %d "
+	                           "sync %d noerror %d", o->conv.fdatasync, o->conv.fsync,
+	                           o->conv.notrunc, o->conv.excl, o->conv.nocreat,
+	                           o->conv.sync, o->conv.noerror));
+	ITEM("status=", number_text((uint64_t)o->status, 1));
 	ITEM("bpt=", number_text(o->bpt, 1));
 	ITEM("count=", number_text(o->count, o->count_set));
 	ITEM("skip=", number_text(o->skip, 1));

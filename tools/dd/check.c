@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
 #include "tools/dd/dd.h"
@@ -72,23 +73,65 @@ check_offset(struct dd *dd, const char *key, uint64_t blocks)
 		                 blocks, dd->o.count, dd->o.bs);
 }
 
+/* Anything that asks dio-dd's parallel or pass-through machinery (where
+ * of=/dev/null keeps its meaning of nowhere: a read). */
+static int
+asks_parallel(const struct dd *dd)
+{
+	const struct opts *o = &dd->o;
+
+	return o->nif > 1 || o->thr > 1 || o->qd > 1 || o->engine_set || o->procs ||
+	       o->bpt > 1 || o->iflag.nocopy || o->iflag.sg || o->rate || o->dio;
+}
+
 void
 check_operands(struct dd *dd)
 {
 	int i;
 
-	if (!dd->o.nif && !dd->o.nof)
-		diot_usage_error("nothing to do: name an input (if=) to read, an output "
-		                 "(of=) to write, or both to copy");
-	/* of=/dev/null (under any name): nowhere. */
+	/* of=/dev/null (under any name) with dio-dd's parallel reads: nowhere,
+	 * a read.  On a dd command line it is an output, written as dd does. */
 	if (dd->o.nof == 1 && dd->o.nif && (!dd->o.mode_set || dd->o.mode == MODE_READ) &&
-	    is_dev_null(dd->o.ofs[0])) {
+	    is_dev_null(dd->o.ofs[0]) && (asks_parallel(dd) || dd->o.mode_set)) {
 		dd->o.nof = 0;
 		if (!dd->o.mode_set)
 			dd->o.mode = MODE_READ;
 	}
+	/* dd's defaults: no if= is standard input, no of= standard output
+	 * (mode=read and mode=write say there is none). */
+	if (!dd->o.mode_set || dd->o.mode == MODE_COPY) {
+		if (!dd->o.nif && dd->o.nof > 1)
+			diot_usage_error("of= names %d outputs and if= is missing: standard input "
+			                 "is one input; give mode=write to write a generated "
+			                 "pattern to them, or if= with as many inputs", dd->o.nof);
+		if (!dd->o.nof && dd->o.nif > 1)
+			diot_usage_error("if= names %d inputs and of= is missing: standard output "
+			                 "takes one; give mode=read to read them only, or of= with "
+			                 "as many outputs", dd->o.nif);
+		if (!dd->o.nif) {
+			dd->o.ifs[0] = (char *)"/dev/stdin";
+			dd->o.nif = 1;
+			dd->std_in = 1;
+		}
+		if (!dd->o.nof) {
+			dd->o.ofs[0] = (char *)"/dev/stdout";
+			dd->o.nof = 1;
+			dd->std_out = 1;
+		}
+		if ((dd->std_in || dd->std_out) && dd->mpi != NULL && dd->mpi->on)
+			diot_usage_error("as MPI ranks, standard input and output are mpirun's: "
+			                 "give if= and of= (or mode=read, mode=write)");
+		if (dd->std_in && isatty(STDIN_FILENO))
+			diot_usage_error("if= is not given, so the input is standard input, which "
+			                 "is a terminal: give if=FILE, or mode=write to write a "
+			                 "generated pattern");
+		if (dd->std_out && isatty(STDOUT_FILENO))
+			diot_usage_error("of= is not given, so the data would go to standard "
+			                 "output, which is a terminal: give of=FILE (of=/dev/null "
+			                 "to read only), or mode=read");
+	}
 	if (!dd->o.mode_set)
-		dd->o.mode = dd->o.nif && dd->o.nof ? MODE_COPY : dd->o.nif ? MODE_READ : MODE_WRITE;
+		dd->o.mode = MODE_COPY;
 	switch (dd->o.mode) {
 	case MODE_READ:
 		if (!dd->o.nif)
@@ -116,8 +159,16 @@ check_operands(struct dd *dd)
 	if (dd->o.mode == MODE_WRITE && (dd->o.iflag.direct || dd->o.iflag.nocopy || dd->o.iflag.sg))
 		diot_usage_error("iflag= is given but there is no input (if=)");
 	if (dd->o.mode == MODE_READ && (dd->o.oflag.direct || dd->o.oflag.dsync || dd->o.oflag.sync ||
-	                            dd->o.oflag.sg || dd->o.oflag.notrunc))
+	                            dd->o.oflag.sg || dd->o.oflag.notrunc || dd->o.oflag.append ||
+	                            dd->o.oflag.seek_bytes || dd->o.oflag.nocache))
 		diot_usage_error("oflag= is given but there is no output (of=)");
+	if (dd->o.mode == MODE_READ && (dd->o.conv.fdatasync || dd->o.conv.fsync ||
+	                                dd->o.conv.notrunc || dd->o.conv.excl ||
+	                                dd->o.conv.nocreat))
+		diot_usage_error("conv= names an output conversion but there is no output "
+		                 "(of=)");
+	if (dd->o.conv.notrunc)
+		dd->o.oflag.notrunc = 1;
 	if (dd->o.mode == MODE_WRITE && dd->o.skip)
 		diot_usage_error("skip= counts input blocks, and there is no input (if=); "
 		                 "use seek= for the output");
@@ -142,9 +193,6 @@ check_operands(struct dd *dd)
 	if (dd->o.same_session && !dd->o.procs)
 		diot_usage_error("--same-session is about the worker processes of --processes; "
 		                 "give both, or neither");
-	if (dd->o.count_set && dd->o.count == 0)
-		diot_usage_error("count=0: nothing to transfer (count is in blocks of bs, "
-		                 "at least 1)");
 	for (i = 0; i < dd->o.nif; i++)
 		if (dd->o.ifs[i][0] == '\0')
 			diot_usage_error("if=: empty name");
@@ -193,9 +241,9 @@ check_opened(struct dd *dd)
 		           "or oflag=direct)");
 }
 
-/* Check bs against a side's direct-I/O granularity. */
+/* Check a block size against a side's direct-I/O granularity. */
 static void
-check_direct_align(struct dd *dd, const struct side *s, int is_out)
+check_direct_size(struct dd *dd, const struct side *s, int is_out, uint64_t size)
 {
 	uint32_t g = s->align.offset_align;
 	char a[32];
@@ -204,12 +252,19 @@ check_direct_align(struct dd *dd, const struct side *s, int is_out)
 		return;
 	if (!is_out && s->align.read_offset_align)
 		g = s->align.read_offset_align;
-	if (g > 1 && dd->o.bs % g != 0)
-		fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " is not a multiple of the direct "
-		           "I/O granularity of '%s' (%s, from %s); use bs=%s or a multiple "
-		           "of it, or drop %sflag=direct", dd->o.bs, s->path,
-		           diot_fmt_iec(g, a, sizeof(a)),
-		           dio_align_source_name((int)s->align.source), a, is_out ? "o" : "i");
+	if (g > 1 && size % g != 0)
+		fail_setup(dd, DIOT_EXIT_USAGE, "%s=%" PRIu64 " is not a multiple of the direct "
+		           "I/O granularity of '%s' (%s, from %s); use %s=%s or a multiple "
+		           "of it, or drop %sflag=direct", dd->o.bs_set ? "bs" : is_out ? "obs" : "ibs",
+		           size, s->path, diot_fmt_iec(g, a, sizeof(a)),
+		           dio_align_source_name((int)s->align.source),
+		           dd->o.bs_set ? "bs" : is_out ? "obs" : "ibs", a, is_out ? "o" : "i");
+}
+
+static void
+check_direct_align(struct dd *dd, const struct side *s, int is_out)
+{
+	check_direct_size(dd, s, is_out, dd->o.bs);
 }
 
 /*
@@ -243,12 +298,14 @@ plan_device(struct dd *dd, struct dev *d)
 	d->out_base = (int64_t)(dd->o.seek * dd->o.bs);
 	/* How many blocks. */
 	if (d->in.path) {
-		if (dd->o.skip * dd->o.bs > d->in.size)
-			fail_setup(dd, DIOT_EXIT_USAGE, "skip=%" PRIu64 " is beyond the end of "
-			           "'%s' (%" PRIu64 " bytes = %" PRIu64 " blocks of %" PRIu64
-			           ")", dd->o.skip, d->in.path, d->in.size, d->in.size / dd->o.bs,
-			           dd->o.bs);
-		rem = d->in.size - dd->o.skip * dd->o.bs;
+		if (dd->o.skip * dd->o.bs > d->in.size && (d->in.kind == K_FILE || d->in.size > 0)) {
+			/* as dd: said, and nothing is read */
+			diot_warn("'%s': cannot skip to specified offset (skip=%" PRIu64 " is past "
+			          "its %" PRIu64 " bytes)", d->in.path, dd->o.skip, d->in.size);
+			rem = 0;
+		} else {
+			rem = d->in.size - dd->o.skip * dd->o.bs;
+		}
 		avail = rem / dd->o.bs + (rem % dd->o.bs != 0);
 		/* A file may grow: read count= blocks or to its end; a
 		 * device ends where it ends. */
@@ -286,7 +343,7 @@ plan_device(struct dd *dd, struct dev *d)
 		           dd->o.bs, dd->o.seek, d->nblocks);
 	/* SCSI WRITE takes whole blocks: an input ending in a piece of
 	 * one cannot be copied to sg whole. */
-	if (d->out.kind == K_SG && d->in.path) {
+	if (d->out.kind == K_SG && d->in.path && dd->o.skip * dd->o.bs <= d->in.size) {
 		rem = d->in.size - dd->o.skip * dd->o.bs;
 		if ((!dd->o.count_set || dd->o.count > rem / dd->o.bs) && rem % dd->o.bs != 0) {
 			char hint[80] = "";
@@ -301,12 +358,44 @@ plan_device(struct dd *dd, struct dev *d)
 			           d->out.path, dd->o.bs, d->in.path, rem, rem % dd->o.bs, hint);
 		}
 	}
-	if (d->in.path && d->nblocks == 0)
+	if (d->in.path && d->nblocks == 0 && !(dd->o.count_set && dd->o.count == 0) &&
+	    dd->o.skip * dd->o.bs <= d->in.size)
 		diot_warn("if= '%s' %s: nothing to read (a file that does not report "
 		          "its size, such as those under /proc, is read with count=)",
 		          d->in.path, d->in.size == 0 ? "reports a size of 0 bytes"
 		                                      : "has nothing after skip=");
 	d->ntransfers = (d->nblocks + dd->o.bpt - 1) / dd->o.bpt;
+	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
+	                  d->out.align.mem_align);
+}
+
+/*
+ * The plan of dd's loop (stream.c): the direct I/O granularity against
+ * ibs and obs, where it starts in bytes (skip= in ibs blocks or bytes,
+ * seek= in obs blocks or bytes), and the largest offset.
+ */
+void
+plan_stream(struct dd *dd, struct dev *d)
+{
+	const struct opts *o = &dd->o;
+	uint64_t skip = o->iflag.skip_bytes ? o->skip : o->skip * o->ibs;
+	uint64_t seek = o->oflag.seek_bytes ? o->seek : o->seek * o->obs;
+
+	if (o->skip && !o->iflag.skip_bytes && o->skip > (uint64_t)INT64_MAX / o->ibs)
+		diot_usage_error("skip=%" PRIu64 " blocks of ibs=%" PRIu64 " is beyond the "
+		                 "largest file offset", o->skip, o->ibs);
+	if (o->seek && !o->oflag.seek_bytes && o->seek > (uint64_t)INT64_MAX / o->obs)
+		diot_usage_error("seek=%" PRIu64 " blocks of obs=%" PRIu64 " is beyond the "
+		                 "largest file offset", o->seek, o->obs);
+	if (d->in.path)
+		check_direct_size(dd, &d->in, 0, o->ibs);
+	if (d->out.path)
+		check_direct_size(dd, &d->out, 1, o->obs);
+	d->in_base = (int64_t)skip;
+	d->out_base = (int64_t)seek;
+	if (d->in.kind == K_FILE && skip > d->in.size)
+		diot_warn("'%s': cannot skip to specified offset (skip=%" PRIu64 " is past "
+		          "its %" PRIu64 " bytes)", d->in.path, o->skip, d->in.size);
 	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
 	                  d->out.align.mem_align);
 }

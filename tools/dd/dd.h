@@ -44,7 +44,10 @@
 #define NLOG2 64                 /* log2 latency buckets in the reports */
 
 enum mode { MODE_READ, MODE_WRITE, MODE_COPY };
-enum path_kind { K_NONE, K_FILE, K_BLOCK, K_SG };
+/* K_STREAM: read and written in order with read()/write(): a pipe, FIFO,
+ * socket, terminal, a character device that is no SCSI device (/dev/zero,
+ * /dev/null, /dev/urandom), or standard input/output. */
+enum path_kind { K_NONE, K_FILE, K_BLOCK, K_SG, K_STREAM };
 enum engine { ENG_SYNC, ENG_AIO, ENG_URING, ENG_POSIX };
 enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
 
@@ -59,13 +62,29 @@ extern const char *const fadvise_words[];
 
 struct side_flags {
 	int direct, dsync, sync, nocopy, sg, force, notrunc;
+	/* dd's: iflag= count_bytes, skip_bytes, fullblock; oflag= seek_bytes,
+	 * append; both nocache */
+	int count_bytes, skip_bytes, seek_bytes, fullblock, append, nocache;
 };
+
+/* conv= (dd's conversions that make sense without changing the data). */
+struct conv {
+	int fdatasync, fsync, notrunc, excl, nocreat, sync, noerror;
+};
+
+/* status= (dd's): what is said on standard error besides errors. */
+enum status { STATUS_DEFAULT, STATUS_NONE, STATUS_NOXFER, STATUS_PROGRESS };
+extern const char *const status_words[];
 
 struct opts {
 	char *ifs[MAX_DEVS], *ofs[MAX_DEVS];
 	int nif, nof;
 	uint64_t bs, count, skip, seek, bpt, thr, qd, rate;
+	uint64_t ibs, obs;       /* dd's input and output block sizes            */
+	int bs_set;              /* bs= given: no reblocking (dd's rule)         */
 	int count_set, qd_set, mode_set, mode, engine, engine_set;
+	int status;              /* enum status                                 */
+	struct conv conv;
 	int time, dio, format, format_set, force, procs, same_session, fadvise;
 	int small_pages;         /* largepages=0                                */
 	uint64_t bufoff;         /* bufoff=                                     */
@@ -90,6 +109,8 @@ struct side {
 	uint64_t sg_blocks;      /* sg: capacity in blocks                      */
 	int use16;               /* sg: READ/WRITE(16) needed                   */
 	int claim_fd;            /* output device held exclusively, or -1       */
+	int std;                 /* 0/1: standard input/output itself; else -1  */
+	int seekable;            /* K_STREAM: lseek works (a tty, /dev/null...)  */
 	uint32_t allow_dio;      /* sg with dio=1: the driver's allow_dio (tri) */
 	char allow_dio_path[64]; /* and where it is set                         */
 	struct dio_align align;
@@ -115,6 +136,11 @@ struct dev {
 	uint64_t bytes, rbytes, wbytes, calls;
 	uint64_t io_ns, cpu_ns, t_end;
 	uint64_t sg_cmds, sg_not_direct;
+	/* dd's records, counted per call (full: as long as asked; partial:
+	 * shorter), and the bytes so far: under lock, read while running
+	 * (status=progress, SIGUSR1) */
+	uint64_t rfull, rpart, wfull, wpart, done;
+	int active;              /* threads still running (the last syncs)      */
 	size_t buf_page;         /* page size of the threads' buffers           */
 	int err;
 	char errmsg[DD_MSG_MAX];
@@ -214,6 +240,11 @@ struct dd {
 	char total_io[64];
 	/* set by main.c's signal handler: stop now; which signal (0: none) */
 	const volatile sig_atomic_t *stop, *signal;
+	int stream;              /* dd's loop (stream.c) runs the one device      */
+	int data_stdout;         /* the output is standard output               */
+	int std_in, std_out;     /* if=/of= not given: standard input/output    */
+	int progress_shown;      /* a status=progress line is on the terminal    */
+	volatile sig_atomic_t *usr1;  /* SIGUSR1 seen: say the statistics      */
 	struct diot_mpi *mpi;    /* the MPI job this run is a rank of (ranks.c) */
 	char (*rank_hosts)[DIOT_MPI_HOST_MAX]; /* rank 0: each rank's host */
 };
@@ -233,6 +264,7 @@ void choose_engine(struct dd *dd);
 void check_operands(struct dd *dd);
 void check_opened(struct dd *dd);
 void plan_device(struct dd *dd, struct dev *d);
+void plan_stream(struct dd *dd, struct dev *d);
 
 /* open.c */
 void DIOT_PRINTF(3, 4) DIOT_NORETURN fail_setup(struct dd *dd, int status, const char *fmt, ...);
@@ -246,11 +278,19 @@ void check_aliases(struct dd *dd);
 
 /* engine.c */
 void *worker(void *arg);
+void count_records(struct dev *d, int is_out, uint64_t n, uint64_t size);
+void finish_output(struct wctx *w);
+
+/* stream.c: dd's own loop, one input to one output */
+void run_stream(struct wctx *w, unsigned char *buf);
+int stream_needed(const struct dd *dd, const char **why);
 
 /* io.c */
 void DIOT_PRINTF(3, 4) wfail(struct wctx *w, int err, const char *fmt, ...);
 void io_choose(const struct opts *opt, struct side *s, int is_out);
 int tail_needs_buffered(const struct dev *d, size_t n);
+int64_t stream_read(const struct side *s, void *buf, size_t len);
+void drop_cache(const struct side *s, int64_t off, int64_t len);
 int64_t write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off);
 
 /* pattern.c */
@@ -270,6 +310,8 @@ const char *engine_name(struct dd *dd);
 size_t buffer_page(struct dd *dd);
 void print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cpu_user, double cpu_sys);
 void print_records(struct dd *dd, FILE *fp, const struct row *tot);
+void say_statistics(struct dd *dd);
+void say_progress(struct dd *dd);
 void csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double cu, double cs);
 
 int stdout_ok(void);

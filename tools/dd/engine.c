@@ -1,6 +1,58 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
 #include "tools/dd/dd.h"
+
+/*
+ * dd's records of a call that moved n bytes in blocks of size: each whole
+ * block a full record, a piece (or a block that failed: n = 0) a partial
+ * one; and the bytes done so far (written, or read where nothing is
+ * written).  Under the device's lock: the report's figures, read while
+ * the run goes on.
+ */
+void
+count_records(struct dev *d, int is_out, uint64_t n, uint64_t size)
+{
+	pthread_mutex_lock(&d->lock);
+	if (is_out) {
+		d->wfull += n / size;
+		d->wpart += n % size != 0 || n == 0;
+	} else {
+		d->rfull += n / size;
+		d->rpart += n % size != 0 || n == 0;
+	}
+	if (is_out || d->out.path == NULL)
+		d->done += n;
+	pthread_mutex_unlock(&d->lock);
+}
+
+/*
+ * conv=fdatasync / conv=fsync: once the device's last thread is done, its
+ * output is made durable (inside the measured time, as dd counts it).
+ */
+void
+finish_output(struct wctx *w)
+{
+	struct dd *dd = w->dd;
+	struct dev *d = w->d;
+	int last, r;
+
+	pthread_mutex_lock(&d->lock);
+	last = --d->active == 0;
+	pthread_mutex_unlock(&d->lock);
+	if (!last || d->out.path == NULL || d->err || (!dd->o.conv.fdatasync && !dd->o.conv.fsync))
+		return;
+	if (d->out.f != NULL)
+		r = dio_commit(d->out.f, dd->o.conv.fsync ? DIO_COMMIT_FSYNC : DIO_COMMIT_FDATASYNC);
+	else
+		r = (dd->o.conv.fsync ? fsync(d->out.fd) : fdatasync(d->out.fd)) == 0 ? 0 : -errno;
+	/* A pipe or terminal has nothing to make durable (dd says nothing). */
+	if (r == -EINVAL || r == -EROFS)
+		return;
+	if (r < 0)
+		wfail(w, r, "%s of '%s' failed: %s", dd->o.conv.fsync ? "fsync" : "fdatasync",
+		      d->out.path, dio_strerror(r));
+}
 
 static uint64_t
 thread_cpu_ns(void)
@@ -108,6 +160,9 @@ run_sync(struct wctx *w, unsigned char *buf)
 			if (n == 0)
 				break;
 			w->rbytes += (uint64_t)n;
+			count_records(d, 0, (uint64_t)n, dd->o.bs);
+			if (dd->o.iflag.nocache)
+				drop_cache(&d->in, in_off, n);
 		} else {
 			stamp(buf, len, (size_t)dd->o.bs, (uint64_t)out_off);
 			n = (int64_t)len;
@@ -125,6 +180,9 @@ run_sync(struct wctx *w, unsigned char *buf)
 			if (m < 0)
 				break;
 			w->wbytes += (uint64_t)m;
+			count_records(d, 1, (uint64_t)m, dd->o.bs);
+			if (dd->o.oflag.nocache)
+				drop_cache(&d->out, out_off, m);
 			n = m;      /* a copy's bytes are what was written */
 		}
 		w->bytes += (uint64_t)n;
@@ -228,6 +286,7 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 			return;
 		}
 		w->rbytes += (uint64_t)res;
+		count_records(d, 0, (uint64_t)res, w->dd->o.bs);
 		if (d->out.path == NULL || w->err) {
 			/* A read; or a copy that failed: not copied. */
 			if (d->out.path == NULL)
@@ -248,6 +307,7 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 			if (r) {
 				w->wbytes += s->n;
 				w->bytes += s->n;
+				count_records(d, 1, s->n, w->dd->o.bs);
 			}
 			s->state = 0;
 			(*free_n)++;
@@ -280,6 +340,8 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 	}
 	w->wbytes += s->done;
 	w->bytes += s->done;
+	if (s->done > 0)
+		count_records(d, 1, s->done, w->dd->o.bs);
 	s->state = 0;
 	(*free_n)++;
 }
@@ -361,11 +423,14 @@ worker(void *arg)
 	stopped = diot_team_ready(w->team, w->member) != 0;
 	c0 = thread_cpu_ns();
 	if (!w->err && !stopped) {
-		if (dd->o.engine == ENG_SYNC)
+		if (dd->stream)
+			run_stream(w, sl[0].buf);
+		else if (dd->o.engine == ENG_SYNC)
 			run_sync(w, sl[0].buf);
 		else
 			run_aio(w, sl, qd);
 	}
+	finish_output(w);
 	w->t_end = diot_now_ns();
 	w->cpu_ns = thread_cpu_ns() - c0;
 	dio_free(arena);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
 #include "tools/dd/dd.h"
@@ -126,6 +127,55 @@ read_discard(struct wctx *w, const struct side *s, void *buf, size_t len, int64_
 	return n;
 }
 
+/*
+ * A stream (pipe, terminal, /dev/zero, standard input...): one read() of
+ * up to len bytes, wherever the stream is (off is not used).  A short
+ * read is what the stream had (dd's partial record), 0 its end.
+ */
+int64_t
+stream_read(const struct side *s, void *buf, size_t len)
+{
+	ssize_t n;
+
+	while ((n = read(s->fd, buf, len)) < 0 && errno == EINTR)
+		;
+	return n < 0 ? -(int64_t)errno : (int64_t)n;
+}
+
+static int64_t
+read_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+{
+	int64_t n = stream_read(s, buf, len);
+
+	(void)off;
+	if (n < 0)
+		wfail(w, (int)n, "error reading '%s': %s", s->path, dio_strerror((int)n));
+	return n;
+}
+
+/* All len bytes to a stream, however many write() calls it takes. */
+static int64_t
+write_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	(void)off;
+	while (done < len) {
+		n = write(s->fd, (const char *)buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = n < 0 ? errno : EIO;
+
+			wfail(w, -e, "error writing '%s': %s", s->path, dio_strerror(-e));
+			return -e;
+		}
+		done += (size_t)n;
+	}
+	return (int64_t)done;
+}
+
 static int64_t
 read_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
 {
@@ -162,7 +212,9 @@ write_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t 
 void
 io_choose(const struct opts *opt, struct side *s, int is_out)
 {
-	if (s->kind == K_SG)
+	if (s->kind == K_STREAM)
+		s->xfer = is_out ? write_stream : read_stream;
+	else if (s->kind == K_SG)
 		s->xfer = is_out ? write_sg : read_sg;
 	else if (is_out)
 		s->xfer = write_file;
@@ -214,4 +266,20 @@ write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off)
 	}
 	close(fd);
 	return (int64_t)n;
+}
+
+/* iflag=/oflag=nocache: the page cache of what was just moved is dropped
+ * (clean pages only, as dd: a written page stays until it is written
+ * back). */
+void
+drop_cache(const struct side *s, int64_t off, int64_t len)
+{
+#ifdef POSIX_FADV_DONTNEED
+	if (s->kind == K_FILE || s->kind == K_BLOCK)
+		(void)posix_fadvise(s->fd, (off_t)off, (off_t)len, POSIX_FADV_DONTNEED);
+#else
+	(void)s;
+	(void)off;
+	(void)len;
+#endif
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * dio-dd -- a dd-like sequential transfer tool for several files or
  * devices at once, measured.
@@ -26,14 +27,35 @@
 
 #include "tools/dd/dd.h"
 
-/* The only state outside struct dd: what the signal handler sets. */
-static volatile sig_atomic_t g_stop, g_signal;
+/* The only state outside struct dd: what the signal handlers set. */
+static volatile sig_atomic_t g_stop, g_signal, g_usr1;
 
 static void
 on_signal(int sig)
 {
 	g_signal = sig;
 	g_stop = 1;
+}
+
+/* SIGUSR1, as dd: the statistics so far, and the run goes on (said by
+ * the waiting parent, workers.c; system calls are restarted). */
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+	g_usr1 = 1;
+}
+
+static void
+catch_usr1(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
 }
 
 /* The command line, each rank on its own (an error said once by one
@@ -97,6 +119,8 @@ main(int argc, char **argv)
 	dd->aio_engine = -1;
 	dd->stop = &g_stop;
 	dd->signal = &g_signal;
+	dd->usr1 = &g_usr1;
+	catch_usr1();
 	diot_out_init(&dd->created);
 	/* Started by mpirun: one rank of a job (ranks.c); else as alone. */
 	if (diot_mpi_join(&mpi, &argc, &argv, why, sizeof(why)) < 0)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
 #include "tools/dd/dd.h"
@@ -148,10 +149,14 @@ check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
 	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
 	int r;
 
-	if (s->kind == K_FILE && !dd->o.force)
+	if (s->kind == K_FILE && dd->o.conv.excl)
+		fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s' exists (conv=excl: the output must be "
+		           "new)", s->path);
+	/* conv=notrunc says to write into the file as it is: that is asking. */
+	if (s->kind == K_FILE && !dd->o.force && !dd->o.conv.notrunc)
 		fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' exists and would be overwritten; "
-		           "pass --force (or oflag=force) to allow that, or name a new "
-		           "file", s->path);
+		           "pass --force (or oflag=force) to allow that, conv=notrunc to "
+		           "write into it as it is, or name a new file", s->path);
 	/* --force is for the file, not for a disk image in use (the
 	 * file behind a loop device): that is refused like a mounted
 	 * device.  Where files cannot be looked up (-ENOTSUP) they are
@@ -185,6 +190,74 @@ check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
 	}
 }
 
+/* Is st the object of descriptor fd (standard input or output)? */
+static int
+is_fd(const struct stat *st, int fd)
+{
+	struct stat f;
+
+	return fstat(fd, &f) == 0 && f.st_dev == st->st_dev && f.st_ino == st->st_ino &&
+	       (f.st_mode & S_IFMT) == (st->st_mode & S_IFMT);
+}
+
+/* A character device whose data goes nowhere or comes from nowhere
+ * (/dev/null, /dev/zero, /dev/full), or a terminal: writing it destroys
+ * nothing, so no --force is asked. */
+static int
+harmless_chr(const struct stat *st, int fd)
+{
+	static const char *const names[] = { "/dev/null", "/dev/zero", "/dev/full" };
+	struct stat m;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (stat(names[i], &m) == 0 && S_ISCHR(m.st_mode) && m.st_rdev == st->st_rdev)
+			return 1;
+	return fd >= 0 && isatty(fd);
+}
+
+/*
+ * A stream: standard input/output itself (std), or a pipe, FIFO,
+ * terminal or character device opened by name; read and written in
+ * order.  Direct I/O, SCSI and no-copy flags do not apply.
+ */
+static void
+open_stream(struct dd *dd, struct side *s, int is_out, const struct stat *st)
+{
+	const struct side_flags *fl = is_out ? &dd->o.oflag : &dd->o.iflag;
+	const char *key = is_out ? "of=" : "if=";
+	int fd;
+
+	s->kind = K_STREAM;
+	if (fl->direct || fl->sg || fl->nocopy)
+		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is %s: %sflag=%s is for files and "
+		           "block devices", key, s->path, s->std >= 0 ? (is_out ?
+		           "standard output" : "standard input") : S_ISFIFO(st->st_mode) ?
+		           "a pipe" : "a character device", is_out ? "o" : "i",
+		           fl->direct ? "direct" : fl->sg ? "sg" : "nocopy");
+	if (is_out && s->std < 0 && S_ISCHR(st->st_mode) && !harmless_chr(st, -1) &&
+	    !dd->o.force)
+		fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: what it holds would be "
+		           "overwritten; pass --force (or oflag=force) to allow that", s->path);
+	if (s->std >= 0) {
+		fd = dup(s->std);
+	} else {
+		int flags = (is_out ? O_WRONLY : O_RDONLY) | O_NOCTTY;
+
+		if (is_out && fl->append)
+			flags |= O_APPEND;
+		fd = open(s->path, flags);
+	}
+	if (fd < 0)
+		fail_setup(dd, DIOT_EXIT_FAIL, "failed to open '%s': %s", s->path,
+		           dio_strerror(-errno));
+	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	s->fd = fd;
+	s->seekable = lseek(fd, 0, SEEK_CUR) >= 0;
+	if (is_out && (s->std == 1 || is_fd(st, STDOUT_FILENO)))
+		dd->data_stdout = 1;
+}
+
 /* Open one side.  is_out: output (write) side. */
 static void
 open_side(struct dd *dd, struct side *s, int is_out)
@@ -193,13 +266,32 @@ open_side(struct dd *dd, struct side *s, int is_out)
 	struct stat st;
 	int exists, r, sync, flags;
 
+	if (s->std >= 0) {
+		if (fstat(s->std, &st) != 0)
+			fail_setup(dd, DIOT_EXIT_FAIL, "standard %s: %s", is_out ? "output" :
+			           "input", dio_strerror(-errno));
+		open_stream(dd, s, is_out, &st);
+		return;
+	}
 	exists = stat(s->path, &st) == 0;
 	if (!exists && (!is_out || errno != ENOENT))
-		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %s", is_out ? "of=" : "if=", s->path,
-		           dio_strerror(errno));
+		fail_setup(dd, DIOT_EXIT_FAIL, "failed to open '%s': %s", s->path,
+		           dio_strerror(-errno));
+	if (!exists && dd->o.conv.nocreat)
+		fail_setup(dd, DIOT_EXIT_FAIL, "failed to open '%s': %s (conv=nocreat: the "
+		           "output must exist)", s->path, dio_strerror(-ENOENT));
 	if (exists && S_ISDIR(st.st_mode))
-		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is a directory: name a file or a device",
+		fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s' is a directory: name a file or a device",
 		           is_out ? "of=" : "if=", s->path);
+	/* /dev/stdin, /dev/stdout, /dev/fd/N naming a pipe or terminal: the
+	 * descriptor itself. */
+	if (exists && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode) &&
+	    is_fd(&st, is_out ? STDOUT_FILENO : STDIN_FILENO))
+		s->std = is_out ? STDOUT_FILENO : STDIN_FILENO;
+	if (exists && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || s->std >= 0)) {
+		open_stream(dd, s, is_out, &st);
+		return;
+	}
 	if (exists && S_ISCHR(st.st_mode))
 		s->kind = K_SG;
 	else if (exists && S_ISBLK(st.st_mode))
@@ -207,11 +299,22 @@ open_side(struct dd *dd, struct side *s, int is_out)
 	else if (!exists || S_ISREG(st.st_mode))
 		s->kind = K_FILE;
 	else
-		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is neither a regular file nor a block "
-		           "or sg device", is_out ? "of=" : "if=", s->path);
+		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is neither a file, a pipe nor a device",
+		           is_out ? "of=" : "if=", s->path);
 	if (fl->sg && s->kind == K_FILE)
 		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=sg needs a block or sg device, "
 		           "not a file", is_out ? "of=" : "if=", s->path, is_out ? "o" : "i");
+	/* A character device that takes no SCSI commands (/dev/zero,
+	 * /dev/null, /dev/urandom, a terminal): a stream. */
+	if (s->kind == K_SG && S_ISCHR(st.st_mode) && !fl->sg && !dd->o.dio) {
+		r = dio_scsi_open(s->path, 1);
+		if (r == -ENOTTY || r == -ENOTSUP) {
+			open_stream(dd, s, is_out, &st);
+			return;
+		}
+		if (r >= 0)
+			close(r);
+	}
 
 	/* Refusals for outputs come before anything is opened for writing. */
 	if (is_out && exists)
@@ -356,6 +459,8 @@ init_lock(struct dd *dd, pthread_mutex_t *m)
 	pthread_mutexattr_destroy(&a);
 }
 
+static void choose_loop(struct dd *dd);
+
 void
 setup_devices(struct dd *dd)
 {
@@ -380,6 +485,9 @@ setup_devices(struct dd *dd)
 		d->index = i;
 		d->in.fd = d->out.fd = -1;
 		d->in.claim_fd = d->out.claim_fd = -1;
+		d->in.std = dd->std_in && i == 0 ? STDIN_FILENO : -1;
+		d->out.std = dd->std_out && i == 0 ? STDOUT_FILENO : -1;
+		d->active = (int)dd->o.thr;
 		d->in.path = dd->o.mode != MODE_WRITE ? dd->o.ifs[i] : NULL;
 		d->out.path = dd->o.mode != MODE_READ ? dd->o.ofs[i] : NULL;
 		snprintf(d->name, sizeof(d->name), "%s%s%s", d->in.path ? d->in.path : "",
@@ -400,22 +508,59 @@ setup_devices(struct dd *dd)
 			io_choose(&dd->o, &dd->devs[i].out, 1);
 		}
 
+	choose_loop(dd);
+	set_buffer_offset(dd);
+	/* Every check passed: now an output file is cut to where the writing
+	 * starts (seek=), as dd does, so that a copy onto a longer file
+	 * leaves nothing of it behind; with oflag=append and conv=notrunc the
+	 * writing starts at its end. */
+	for (i = 0; i < dd->ndevs; i++) {
+		struct dev *d = &dd->devs[i];
+		struct side *s = &d->out;
+		struct stat st;
+
+		if (s->path == NULL || s->kind != K_FILE)
+			continue;
+		if (dd->o.oflag.append && dd->o.oflag.notrunc && fstat(s->fd, &st) == 0)
+			d->out_base = (int64_t)st.st_size;
+		if (dd->o.oflag.notrunc)
+			continue;
+		if (ftruncate(s->fd, (off_t)d->out_base) != 0)
+			fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': cannot truncate it to %" PRId64
+			           " bytes (where seek= starts): %s (conv=notrunc keeps it as it "
+			           "is)", s->path, d->out_base, dio_strerror(-errno));
+	}
+}
+
+/*
+ * Which loop runs: dd's own (stream.c) where the run needs it, and can
+ * have it, or the positional engine; each device's plan with it.
+ */
+static void
+choose_loop(struct dd *dd)
+{
+	const char *why;
+	int i, r = stream_needed(dd, &why);
+
+	if (r < 0)
+		fail_setup(dd, DIOT_EXIT_USAGE, "%s: that is copied by one thread, one call at "
+		           "a time (dd's way): drop %s", why,
+		           dd->ndevs > 1 ? "the other devices" : dd->o.thr > 1 ? "thr=" :
+		           dd->o.engine != ENG_SYNC ? "engine= and qd=" : dd->o.bpt > 1 ?
+		           "bpt=" : dd->o.procs ? "--processes" : dd->o.rate ? "rate=" :
+		           dd->o.iflag.nocopy ? "iflag=nocopy" : "SCSI pass-through (sg)");
+	dd->stream = r;
+	if (dd->stream) {
+		size_t a;
+
+		plan_stream(dd, &dd->devs[0]);
+		a = dd->devs[0].align;
+		dd->tsize = (size_t)((dd->o.ibs + a - 1) / a * a + dd->o.obs);
+		return;
+	}
 	dd->tsize = (size_t)(dd->o.bs * dd->o.bpt);
 	for (i = 0; i < dd->ndevs; i++)
 		plan_device(dd, &dd->devs[i]);
-	set_buffer_offset(dd);
-	/* Every check passed: now an output file is cut to seek*bs, as dd
-	 * does, so that a copy onto a longer file leaves nothing of it behind. */
-	for (i = 0; i < dd->ndevs; i++) {
-		struct side *s = &dd->devs[i].out;
-
-		if (s->path == NULL || s->kind != K_FILE || dd->o.oflag.notrunc)
-			continue;
-		if (ftruncate(s->fd, (off_t)(dd->o.seek * dd->o.bs)) != 0)
-			fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': cannot truncate it to seek*bs = %"
-			           PRIu64 " bytes: %s (oflag=notrunc keeps it as it is)",
-			           s->path, dd->o.seek * dd->o.bs, dio_strerror(errno));
-	}
 }
 
 /* Close every side (buffered data stays in the page cache, as dd), then

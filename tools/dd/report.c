@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
 #include "tools/dd/dd.h"
@@ -27,10 +28,10 @@ make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s)
 	r->io = dd->io_labels[d->index];
 	r->h = &d->hist;
 	r->bytes = d->bytes;
-	r->full = d->rbytes / dd->o.bs;
-	r->partial = d->rbytes % dd->o.bs != 0;
-	r->wfull = d->wbytes / dd->o.bs;
-	r->wpartial = d->wbytes % dd->o.bs != 0;
+	r->full = d->rfull;
+	r->partial = d->rpart;
+	r->wfull = d->wfull;
+	r->wpartial = d->wpart;
 	r->calls = d->calls;
 	r->sg_cmds = d->sg_cmds;
 	r->sg_nd = d->sg_not_direct;
@@ -196,19 +197,177 @@ print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct
 			print_hist_table(fp, rows[i].name, rows[i].h);
 }
 
+/*
+ * A count of bytes as dd shows it beside the exact figure: autoscaled in
+ * base 1000 ("3.1 MB") or 1024 ("3.0 MiB"), rounded to the nearest (a
+ * half to the even), one decimal below 10.  Returns 0 when n is below
+ * the base (dd then shows no such figure).
+ */
+static int
+dd_size(uint64_t n, unsigned base, char *buf, size_t len)
+{
+	const char *pfx = base == 1024 ? "KMGTPE" : "kMGTPE";
+	const char *i = base == 1024 ? "i" : "";
+	uint64_t amt = n;
+	unsigned tenths = 0, rounding = 0, r10, r2;
+	int exp = 0;
+
+	if (amt < base)
+		return 0;
+	/* Divide, keeping the tenth and how the rest compares to a half
+	 * (0 none, 1 below, 2 a half, 3 above). */
+	do {
+		r10 = (unsigned)(amt % base) * 10 + tenths;
+		r2 = (r10 % base) * 2 + (rounding >> 1);
+		amt /= base;
+		tenths = r10 / base;
+		rounding = r2 < base ? (r2 != 0) : 2 + (base < r2);
+		exp++;
+	} while (amt >= base && exp < 6);
+	if (amt < 10) {
+		if (rounding + (tenths & 1) > 2) {
+			tenths++;
+			rounding = 0;
+			if (tenths == 10) {
+				amt++;
+				tenths = 0;
+			}
+		}
+		if (amt < 10) {
+			snprintf(buf, len, "%u.%u %c%sB", (unsigned)amt, tenths, pfx[exp - 1], i);
+			return 1;
+		}
+		tenths = rounding = 0;
+	}
+	if (tenths + (rounding + (amt & 1) > 0) > 5) {
+		amt++;
+		if (amt == base && exp < 6) {
+			exp++;
+			snprintf(buf, len, "1.0 %c%sB", pfx[exp - 1], i);
+			return 1;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64 " %c%sB", amt, pfx[exp - 1], i);
+	return 1;
+}
+
+/* A rate as dd shows it: base 1000, at least kB/s, one decimal below 100. */
+static void
+dd_rate(uint64_t bytes, double secs, char *buf, size_t len)
+{
+	static const char pfx[] = "kMGTPEZY";
+	double v, e = 1000;
+	int exp = 1;
+
+	if (secs <= 0) {
+		snprintf(buf, len, "Infinity B/s");
+		return;
+	}
+	v = (double)bytes / secs;
+	while (e * 1000 <= v && exp < 8) {
+		e *= 1000;
+		exp++;
+	}
+	v /= e;
+	snprintf(buf, len, "%.1f %cB/s", v, pfx[exp - 1]);
+	if (strchr(buf, ' ') - buf > 4)
+		snprintf(buf, len, "%.0f %cB/s", v, pfx[exp - 1]);
+}
+
+/* dd's transfer line: "N bytes (SI, IEC) copied, T s, R" (progress: whole
+ * seconds), into buf; its length. */
+static int
+dd_xfer_line(char *buf, size_t len, uint64_t bytes, double secs, int progress)
+{
+	char si[32], iec[32], rate[48], t[32];
+
+	dd_rate(bytes, secs, rate, sizeof(rate));
+	snprintf(t, sizeof(t), progress ? "%.0f s" : "%g s", secs);
+	if (!dd_size(bytes, 1000, si, sizeof(si)))
+		return snprintf(buf, len, "%" PRIu64 " byte%s copied, %s, %s", bytes,
+		                bytes == 1 ? "" : "s", t, rate);
+	if (!dd_size(bytes, 1024, iec, sizeof(iec)))
+		return snprintf(buf, len, "%" PRIu64 " bytes (%s) copied, %s, %s", bytes, si, t,
+		                rate);
+	return snprintf(buf, len, "%" PRIu64 " bytes (%s, %s) copied, %s, %s", bytes, si, iec,
+	                t, rate);
+}
+
+/*
+ * dd's closing lines, on fp: the records in (where there is an input) and
+ * out (where there is an output), then the transfer line (not with
+ * status=noxfer; nothing at all with status=none).
+ */
 void
 print_records(struct dd *dd, FILE *fp, const struct row *tot)
 {
-	char a[32];
+	char line[256];
 
+	if (dd->o.status == STATUS_NONE)
+		return;
+	if (dd->progress_shown) {
+		fputc('\n', fp);
+		dd->progress_shown = 0;
+	}
 	if (dd->o.mode != MODE_WRITE)
 		fprintf(fp, "%" PRIu64 "+%" PRIu64 " records in\n", tot->full, tot->partial);
 	if (dd->o.mode != MODE_READ)
 		fprintf(fp, "%" PRIu64 "+%" PRIu64 " records out\n", tot->wfull, tot->wpartial);
-	fprintf(fp, "%" PRIu64 " bytes (%s) %s, %.3f s, %.1f MB/s, %.1f MiB/s\n", tot->bytes,
-	        diot_fmt_iec(tot->bytes, a, sizeof(a)),
-	        dd->o.mode == MODE_READ ? "read" : dd->o.mode == MODE_WRITE ? "written" : "copied",
-	        tot->wall_s, tot->mbs, tot->mibs);
+	if (dd->o.status == STATUS_NOXFER)
+		return;
+	dd_xfer_line(line, sizeof(line), tot->bytes, tot->wall_s, 0);
+	fprintf(fp, "%s\n", line);
+}
+
+/* The figures so far, from the devices' counters (under their locks). */
+static void
+so_far(struct dd *dd, struct row *r)
+{
+	uint64_t now = diot_now_ns();
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < dd->ndevs; i++) {
+		struct dev *d = &dd->devs[i];
+
+		pthread_mutex_lock(&d->lock);
+		r->full += d->rfull;
+		r->partial += d->rpart;
+		r->wfull += d->wfull;
+		r->wpartial += d->wpart;
+		r->bytes += d->done;
+		pthread_mutex_unlock(&d->lock);
+	}
+	r->wall_s = dd->t_go && now > dd->t_go ? (double)(now - dd->t_go) / 1e9 : 0;
+}
+
+/* SIGUSR1 (and conv=noerror after a read error): dd's lines so far, on
+ * standard error; the run goes on. */
+void
+say_statistics(struct dd *dd)
+{
+	struct row r;
+
+	so_far(dd, &r);
+	print_records(dd, stderr, &r);
+	fflush(stderr);
+}
+
+/* status=progress: the transfer line so far, over the last one. */
+void
+say_progress(struct dd *dd)
+{
+	static int width;
+	char line[256];
+	struct row r;
+	int n;
+
+	so_far(dd, &r);
+	n = dd_xfer_line(line, sizeof(line), r.bytes, r.wall_s, 1);
+	fprintf(stderr, "\r%s%*s", line, n < width ? width - n : 0, "");
+	width = n;
+	fflush(stderr);
+	dd->progress_shown = 1;
 }
 
 const char *const csv_cols =
@@ -323,9 +482,11 @@ report(struct dd *dd, double cu, double cs)
 			       "the total's times from every call of every rank, its MB/s the "
 			       "job's bytes over its span (first start to last end, on rank 0's "
 			       "clock)\n", dd->mpi->size, diot_mpi_library());
+		/* The timing table on standard output, unless the data went
+		 * there; dd's closing lines on standard error, as dd's. */
 		if (dd->o.time)
-			print_table(dd, stdout, rows, n, &tot, cu, cs);
-		print_records(dd, stdout, &tot);
+			print_table(dd, dd->data_stdout ? stderr : stdout, rows, n, &tot, cu, cs);
+		print_records(dd, stderr, &tot);
 		break;
 	case FMT_CSV:
 		printf("%s\n", csv_cols);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * workers.c -- dio-dd's workers on the kit's team (tools/kit/team.h): thr=
  * threads per device, all in this process, or (--processes) a process per
@@ -11,7 +12,34 @@
 
 #include "tools/dd/dd.h"
 
-/* Set by main.c's signal handler; the workers stop at the next transfer. */
+/*
+ * While the workers run, ten times a second: SIGUSR1's statistics so far
+ * (dd's lines), and with status=progress the transfer line once a second.
+ */
+static void
+tick(void *arg)
+{
+	static uint64_t last;
+	struct dd *dd = arg;
+	uint64_t now;
+
+	if (*dd->usr1) {
+		*dd->usr1 = 0;
+		if (dd->progress_shown) {
+			fputc('\n', stderr);
+			dd->progress_shown = 0;
+		}
+		say_statistics(dd);
+	}
+	if (dd->o.status != STATUS_PROGRESS || dd->t_go == 0)
+		return;
+	now = diot_now_ns();
+	if (now - dd->t_go >= 1000000000ull && now - last >= 1000000000ull) {
+		last = now;
+		say_progress(dd);
+	}
+}
+
 
 /* What the thread members of one team share: the run, and the first
  * device of the team (0 in threads mode, the process's own otherwise). */
@@ -149,7 +177,7 @@ run_processes(struct dd *dd, double *u0, double *s0)
 	dd_ranks_meet(dd);         /* MPI ranks: every rank's workers ready */
 	cpu_times_all(dd, u0, s0);
 	dd->t_go = diot_team_go(t, 0);
-	diot_team_wait(t, 20, NULL, NULL);
+	diot_team_wait(t, 20, tick, dd);
 	note_deaths(dd, t);
 	diot_team_free(t);
 }
@@ -173,7 +201,7 @@ run_threads(struct dd *dd, double *u0, double *s0)
 	diot_cpu_times(u0, s0);
 	dd->t_go = diot_now_ns();
 	diot_team_go(t, dd->t_go);
-	diot_team_wait(t, 100, NULL, NULL);
+	diot_team_wait(t, 100, tick, dd);
 	diot_team_free(t);
 }
 

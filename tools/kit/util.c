@@ -169,7 +169,7 @@ struct diot_suffix {
 };
 
 static const struct diot_suffix diot_suffixes[] = {
-	{ "b", 512 },
+	{ "c", 1 }, { "w", 2 }, { "b", 512 },
 	{ "k", 1024 }, { "K", 1024 }, { "KiB", 1024 },
 	{ "m", 1024ull * 1024 }, { "M", 1024ull * 1024 }, { "MiB", 1024ull * 1024 },
 	{ "g", 1024ull * 1024 * 1024 }, { "G", 1024ull * 1024 * 1024 },
@@ -180,13 +180,15 @@ static const struct diot_suffix diot_suffixes[] = {
 	{ "MB", 1000ull * 1000 },
 	{ "GB", 1000ull * 1000 * 1000 },
 	{ "TB", 1000ull * 1000 * 1000 * 1000 },
+	{ "P", 1ull << 50 }, { "PiB", 1ull << 50 }, { "PB", 1000000000000000ull },
+	{ "E", 1ull << 60 }, { "EiB", 1ull << 60 }, { "EB", 1000000000000000000ull },
 };
 
 const char *
 diot_size_suffixes(void)
 {
-	return "b=512; k, K, KiB, m, M, MiB, g, G, GiB, t, T, TiB: powers of 1024; "
-	       "kB, KB, MB, GB, TB: powers of 1000";
+	return "c=1, w=2, b=512; k, K, KiB, m, M, MiB, g, G, GiB, t, T, TiB, P, PiB, "
+	       "E, EiB: powers of 1024; kB, KB, MB, GB, TB, PB, EB: powers of 1000";
 }
 
 /* Digits at s into *v; returns the count, or -ERANGE on overflow. */

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * stream.c -- dd's own loop, for one input and one output, one call at a
+ * time: read ibs bytes (iflag=fullblock: until ibs or the end), pad a
+ * short block with NULs to ibs (conv=sync), then write each block as it
+ * came (bs=) or gather the blocks into writes of obs bytes (ibs=/obs=:
+ * dd's reblocking); a read error is said and passed over with
+ * conv=noerror.  Records are counted per call, as dd counts them.
+ *
+ * The positional engine (engine.c: transfer i at offset skip + i*bs, on
+ * any number of threads) is the faster path for files and devices; this
+ * one runs where it cannot: a side that is a stream (pipe, terminal,
+ * /dev/zero, standard input or output), ibs != obs, byte counts and
+ * offsets, conv=sync or noerror, fullblock, append (stream_needed()).
+ */
+#include "config.h"
+
+#include "tools/dd/dd.h"
+
+/* Why the run takes dd's loop (NULL: the positional engine serves). */
+static const char *
+stream_reason(const struct dd *dd, char *buf, size_t len)
+{
+	const struct opts *o = &dd->o;
+	const struct dev *d = &dd->devs[0];
+
+	if (d->in.kind == K_STREAM || d->out.kind == K_STREAM) {
+		const struct side *s = d->in.kind == K_STREAM ? &d->in : &d->out;
+
+		snprintf(buf, len, "%s '%s' is read or written in order, as a stream",
+		         s == &d->in ? "if=" : "of=", s->path);
+	} else if (o->ibs != o->obs) {
+		snprintf(buf, len, "ibs=%" PRIu64 " and obs=%" PRIu64 " differ (reblocking)",
+		         o->ibs, o->obs);
+	} else if (o->conv.sync || o->conv.noerror) {
+		snprintf(buf, len, "conv=%s", o->conv.sync ? "sync" : "noerror");
+	} else if (o->iflag.count_bytes || o->iflag.skip_bytes || o->oflag.seek_bytes) {
+		snprintf(buf, len, "%s counts bytes", o->iflag.count_bytes ? "iflag=count_bytes" :
+		         o->iflag.skip_bytes ? "iflag=skip_bytes" : "oflag=seek_bytes");
+	} else if (o->iflag.fullblock) {
+		snprintf(buf, len, "iflag=fullblock");
+	} else if (o->oflag.append) {
+		snprintf(buf, len, "oflag=append");
+	} else {
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * Whether the run needs dd's loop; if so, it must be one device, one
+ * thread, engine=sync, bpt=1 and no SCSI pass-through, or the run is
+ * refused saying why.
+ */
+int
+stream_needed(const struct dd *dd, const char **why)
+{
+	static char reason[PATH_MAX + 80];
+	const struct opts *o = &dd->o;
+	const char *r;
+
+	*why = NULL;
+	if (dd->ndevs != 1) {
+		int i;
+
+		/* One of several devices may be a stream: said the same way. */
+		for (i = 0; i < dd->ndevs; i++) {
+			const struct dev *d = &dd->devs[i];
+
+			if (d->in.kind == K_STREAM || d->out.kind == K_STREAM) {
+				snprintf(reason, sizeof(reason), "%s '%s' is a stream (read or "
+				         "written in order): it is copied alone, not as one of "
+				         "several devices", d->in.kind == K_STREAM ? "if=" : "of=",
+				         d->in.kind == K_STREAM ? d->in.path : d->out.path);
+				*why = reason;
+				return -1;
+			}
+		}
+		r = stream_reason(dd, reason, sizeof(reason));
+		if (r == NULL)
+			return 0;
+		*why = reason;
+		return -1;
+	}
+	r = stream_reason(dd, reason, sizeof(reason));
+	if (r == NULL)
+		return 0;
+	*why = r;
+	if (o->thr > 1 || o->engine != ENG_SYNC || o->bpt > 1 || o->procs || o->rate ||
+	    dd->devs[0].in.kind == K_SG || dd->devs[0].out.kind == K_SG || o->iflag.nocopy)
+		return -1;
+	return 1;
+}
+
+/* One timed read call into the device's records. */
+static int64_t
+timed_read(struct wctx *w, struct side *s, unsigned char *buf, size_t len, int64_t off,
+           int quiet)
+{
+	uint64_t t0 = diot_now_ns(), t1;
+	int64_t n;
+
+	if (quiet)
+		n = s->kind == K_STREAM ? stream_read(s, buf, len) : dio_pread(s->f, buf, len, off);
+	else
+		n = do_read(w, s, buf, len, off);
+	t1 = diot_now_ns();
+	diot_hist_add(&w->hist, t1 - t0);
+	w->io_ns += t1 - t0;
+	w->calls++;
+	return n;
+}
+
+/*
+ * One block of up to len bytes from the input: one read, or with
+ * fullblock as many as it takes to fill len (or reach the end).  The
+ * bytes read, 0 at the end, or -errno (with noerror: nothing said yet).
+ */
+static int64_t
+read_block(struct wctx *w, unsigned char *buf, size_t len, int64_t *off)
+{
+	struct dd *dd = w->dd;
+	struct side *s = &w->d->in;
+	size_t got = 0;
+	int64_t n;
+
+	do {
+		n = timed_read(w, s, buf + got, len - got, *off, dd->o.conv.noerror);
+		if (n < 0)
+			return got > 0 ? (int64_t)got : n;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+		*off += n;
+		if (dd->o.iflag.nocache)
+			drop_cache(s, *off - n, n);
+	} while (dd->o.iflag.fullblock && got < len && !*dd->stop);
+	return (int64_t)got;
+}
+
+/* Write n bytes at *off (streams: where they are), counted as a record
+ * of the output (full when n is obs). */
+static int
+write_block(struct wctx *w, unsigned char *buf, size_t n, int64_t *off)
+{
+	struct dd *dd = w->dd;
+	struct dev *d = w->d;
+	uint64_t t0 = diot_now_ns(), t1;
+	int64_t m;
+
+	if (d->out.kind != K_STREAM && tail_needs_buffered(d, n))
+		m = write_tail_buffered(w, buf, n, *off);
+	else
+		m = do_write(w, &d->out, buf, n, *off);
+	t1 = diot_now_ns();
+	diot_hist_add(&w->hist, t1 - t0);
+	w->io_ns += t1 - t0;
+	w->calls++;
+	if (m < 0)
+		return -1;
+	if (dd->o.oflag.nocache)
+		drop_cache(&d->out, *off, m);
+	*off += m;
+	w->wbytes += (uint64_t)m;
+	w->bytes += (uint64_t)m;
+	count_records(d, 1, (uint64_t)m, dd->o.obs);
+	return 0;
+}
+
+/*
+ * conv=noerror: a read failed.  Say it (and the statistics so far, as dd
+ * does), then pass over the block: a file or device is read on past it,
+ * a stream where it is.  0 to go on; -1 when it cannot (a stream that
+ * fails again and again gives nothing: the run ends after 1000 failures
+ * in a row, where dd would loop).
+ */
+static int
+passed_over(struct wctx *w, int64_t err, size_t len, int64_t *off, unsigned *in_row)
+{
+	struct dd *dd = w->dd;
+	struct dev *d = w->d;
+
+	if (dd->o.status != STATUS_NONE) {
+		diot_warn("error reading '%s': %s", d->in.path, dio_strerror((int)err));
+		say_statistics(dd);
+	}
+	if (d->in.kind != K_STREAM)
+		*off += (int64_t)len;
+	if (++*in_row >= 1000) {
+		wfail(w, (int)err, "error reading '%s': %s (1000 times in a row: conv=noerror "
+		      "gives up)", d->in.path, dio_strerror((int)err));
+		return -1;
+	}
+	return 0;
+}
+
+void
+run_stream(struct wctx *w, unsigned char *buf)
+{
+	struct dd *dd = w->dd;
+	struct dev *d = w->d;
+	const struct opts *o = &dd->o;
+	size_t ibs = (size_t)o->ibs, obs = (size_t)o->obs, ask, pos = 0;
+	/* reblocking: the output's blocks gather after the input's */
+	unsigned char *obuf = buf + (ibs + d->align - 1) / d->align * d->align;
+	int reblock = !o->bs_set && d->out.path != NULL;
+	int64_t ioff = d->in_base, ooff = d->out_base, n;
+	uint64_t recs = 0, bytes_in = 0;
+	unsigned in_row = 0;
+	int write_failed = 0;
+	size_t k, take;
+
+	while (!*dd->stop && !write_failed && !w->err) {
+		ask = ibs;
+		if (o->count_set && o->iflag.count_bytes) {
+			if (bytes_in >= o->count)
+				break;
+			if (o->count - bytes_in < ask)
+				ask = (size_t)(o->count - bytes_in);
+		} else if (o->count_set && recs >= o->count) {
+			break;
+		}
+		if (d->in.path == NULL) {
+			/* mode=write: the stamped pattern */
+			stamp(buf, ask, (size_t)o->bs, (uint64_t)ooff);
+			n = (int64_t)ask;
+		} else {
+			n = read_block(w, buf, ask, &ioff);
+			if (n < 0 && !o->conv.noerror)
+				break;          /* said by do_read */
+			if (n < 0) {
+				if (passed_over(w, n, ask, &ioff, &in_row) < 0)
+					break;
+				if (!o->conv.sync)
+					continue;
+				n = 0;          /* a block of NULs, below */
+			} else if (n == 0) {
+				break;          /* the end of the input */
+			} else {
+				in_row = 0;
+			}
+			w->rbytes += (uint64_t)n;
+		}
+		recs++;
+		bytes_in += (uint64_t)n;
+		count_records(d, 0, (uint64_t)n, ibs);   /* a failed block (0): partial */
+		if (o->conv.sync && (size_t)n < ibs) {
+			memset(buf + n, 0, ibs - (size_t)n);
+			n = (int64_t)ibs;
+		}
+		if (d->out.path == NULL) {
+			w->bytes += (uint64_t)n;
+			continue;
+		}
+		if (!reblock) {
+			if (write_block(w, buf, (size_t)n, &ooff) < 0)
+				write_failed = 1;
+			continue;
+		}
+		/* dd's reblocking: whole obs blocks out as they fill */
+		for (k = 0; k < (size_t)n && !write_failed; k += take) {
+			take = obs - pos < (size_t)n - k ? obs - pos : (size_t)n - k;
+			memcpy(obuf + pos, buf + k, take);
+			pos += take;
+			if (pos == obs) {
+				write_failed = write_block(w, obuf, obs, &ooff) < 0;
+				pos = 0;
+			}
+		}
+	}
+	/* What is left of the last output block (also after a stop or a
+	 * read error: what was read is written, as dd does). */
+	if (reblock && pos > 0 && !write_failed)
+		(void)write_block(w, obuf, pos, &ooff);
+}
