@@ -1,0 +1,153 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# dio-dd-gnu.sh -- dd's own command lines, run through GNU dd and through
+# dio-dd in one run, each in a directory of its own holding the same files
+# (inputs, an existing output), and compared:
+#  - every file of the two directories byte-identical afterwards (for
+#    /dev/urandom sources: the same sizes);
+#  - the "records in" and "records out" lines identical, and the transfer
+#    line identical up to "copied" (the time and rate differ);
+#  - the exit statuses identical; status=none: nothing on stderr from
+#    either.
+# The lines: the classic write (oflag=direct conv=fdatasync) and read
+# (of=/dev/null) throughput lines, count/skip/seek in blocks and in bytes,
+# a partial last block, conv=notrunc onto an existing file, oflag=append,
+# ibs/obs reblocking, conv=sync, /dev/zero and /dev/urandom sources,
+# standard input and output (files and pipes), status=none and noxfer,
+# count=0, a skip past the end, inputs and outputs that are refused.
+# GNU dd is needed (SKIP otherwise); direct I/O needs a file system that
+# takes it (the build directory's; those lines say SKIP on one that
+# does not).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+DIODD=$top_builddir/tools/dio-dd
+dd --version 2>/dev/null | grep -q coreutils || skip "GNU dd (coreutils) is not installed"
+work=$(mktemp -d "$top_builddir/dd-gnu.XXXXXX") || hard "mktemp"
+trap 'rm -rf "$work"' EXIT
+fail=0 n=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+# The starting files of each directory.
+mkdir "$work/seed"
+head -c 10000 /dev/urandom >"$work/seed/in10k"
+head -c 3200000 /dev/urandom >"$work/seed/in3m"
+head -c 6000 /dev/urandom >"$work/seed/exist"
+direct=1
+if ! dd if=/dev/zero of="$work/seed/probe" bs=4k count=1 oflag=direct 2>/dev/null; then
+	direct=0
+	echo "note: $top_builddir takes no O_DIRECT: the direct lines say SKIP"
+fi
+rm -f "$work/seed/probe"
+
+# The records lines and the transfer line up to "copied".
+figures() {
+	sed -n -e '/ records in$/p' -e '/ records out$/p' \
+	       -e 's/^\([0-9]* bytes\{0,1\}\( ([^)]*)\)\{0,1\} copied\),.*/\1/p' "$1"
+}
+
+# case NAME [random] -- SHELL-WORDS: run the words through dd and dio-dd
+# (DD stands for the tool) in sh -c, in a copy of seed/ each.
+case_() {
+	name=$1
+	shift
+	random=0
+	if [ "$1" = random ]; then random=1; shift; fi
+	[ "$1" = -- ] && shift
+	line=$*
+	n=$((n + 1))
+	for t in gnu dio; do
+		rm -rf "$work/$t"
+		cp -a "$work/seed" "$work/$t"
+		if [ $t = gnu ]; then tool=dd; else tool=$DIODD; fi
+		(cd "$work/$t" && DD=$tool sh -c "$line" >"$work/$t.out" 2>"$work/$t.err")
+		echo $? >"$work/$t.rc"
+		figures "$work/$t.err" >"$work/$t.fig"
+	done
+	what=
+	[ "$(cat "$work/gnu.rc")" = "$(cat "$work/dio.rc")" ] ||
+		what="exit $(cat "$work/gnu.rc") (dd) vs $(cat "$work/dio.rc") (dio-dd);"
+	cmp -s "$work/gnu.fig" "$work/dio.fig" ||
+		what="$what lines: dd [$(tr '\n' '|' <"$work/gnu.fig")] dio-dd [$(tr '\n' '|' <"$work/dio.fig")];"
+	for f in $(cd "$work/gnu" && ls) $(cd "$work/dio" && ls); do
+		if [ $random = 1 ] && [ -f "$work/gnu/$f" ] && ! cmp -s "$work/seed/$f" "$work/gnu/$f" 2>/dev/null; then
+			[ "$(wc -c <"$work/gnu/$f")" = "$(wc -c <"$work/dio/$f" 2>/dev/null)" ] ||
+				what="$what $f: sizes differ;"
+		elif ! cmp -s "$work/gnu/$f" "$work/dio/$f"; then
+			what="$what $f differs;"
+		fi
+	done
+	cmp -s "$work/gnu.out" "$work/dio.out" || what="$what standard output differs;"
+	if [ -z "$what" ]; then
+		ok "$name: $(tr '\n' '|' <"$work/dio.fig") exit $(cat "$work/dio.rc")"
+	else
+		bad "$name ($line):$what"
+		sed 's/^/    dio-dd: /' "$work/dio.err"
+	fi
+}
+
+# The classic throughput lines.
+if [ $direct = 1 ]; then
+	case_ "write: /dev/zero, oflag=direct conv=fdatasync" -- \
+		'$DD if=/dev/zero of=out bs=1M count=8 oflag=direct conv=fdatasync'
+	case_ "read: iflag=direct to /dev/null" -- '$DD if=in3m of=/dev/null bs=64k iflag=direct'
+else
+	echo "SKIP: the direct lines (no O_DIRECT here)"
+fi
+case_ "write: /dev/zero, conv=fdatasync" -- '$DD if=/dev/zero of=out bs=1M count=8 conv=fdatasync'
+case_ "read: to /dev/null" -- '$DD if=in3m of=/dev/null bs=1M'
+case_ "copy" -- '$DD if=in3m of=out bs=1M'
+case_ "copy, conv=fsync" -- '$DD if=in3m of=out bs=256k conv=fsync'
+# Blocks and pieces.
+case_ "a partial last block" -- '$DD if=in10k of=out bs=4k'
+case_ "count=" -- '$DD if=in10k of=out bs=4k count=2'
+case_ "skip= count=" -- '$DD if=in10k of=out bs=1k skip=3 count=4'
+case_ "seek= count=" -- '$DD if=in10k of=out bs=1k seek=5 count=2'
+case_ "skip= seek= with suffixes" -- '$DD if=in3m of=out bs=1K skip=1K seek=2 count=100'
+case_ "a product: bs=2x1k" -- '$DD if=in10k of=out bs=2x1k count=3'
+case_ "count=1K blocks past the end" -- '$DD if=in10k of=out bs=1k count=1K'
+case_ "count=0" -- '$DD if=in10k of=out bs=4k count=0'
+case_ "skip past the end" -- '$DD if=in10k of=out bs=4k skip=5'
+# An existing output.
+case_ "conv=notrunc into an existing file" -- '$DD if=in10k of=exist bs=1k seek=2 count=3 conv=notrunc'
+case_ "conv=notrunc, whole" -- '$DD if=in10k of=exist bs=512 conv=notrunc'
+case_ "oflag=append conv=notrunc" -- '$DD if=in10k of=exist bs=4k oflag=append conv=notrunc'
+# Bytes.
+case_ "iflag=count_bytes" -- '$DD if=in10k of=out bs=1000 count=2500 iflag=count_bytes'
+case_ "iflag=skip_bytes" -- '$DD if=in10k of=out bs=1000 skip=1234 iflag=skip_bytes'
+case_ "oflag=seek_bytes" -- '$DD if=in10k of=out bs=1000 seek=777 count=3 oflag=seek_bytes'
+# Reblocking and padding.
+case_ "ibs < obs" -- '$DD if=in10k of=out ibs=1000 obs=4096'
+case_ "ibs > obs" -- '$DD if=in10k of=out ibs=4096 obs=1000'
+case_ "conv=sync pads the last block" -- '$DD if=in10k of=out bs=3000 conv=sync'
+case_ "conv=sync,noerror on a good input" -- '$DD if=in10k of=out bs=3000 conv=sync,noerror'
+# Character devices.
+case_ "/dev/zero" -- '$DD if=/dev/zero of=out bs=4k count=5'
+case_ "/dev/urandom" random -- '$DD if=/dev/urandom of=out bs=4k count=5'
+case_ "/dev/zero to /dev/null, 1000 blocks" -- '$DD if=/dev/zero of=/dev/null bs=1k count=1000'
+# Standard input and output.
+case_ "standard input from a file" -- '$DD of=out bs=4k <in10k'
+case_ "standard output to a file" -- '$DD if=in10k bs=4k >out'
+case_ "neither if= nor of=" -- '$DD bs=1k <in10k >out'
+case_ "a pipe in, fullblock" -- 'cat in3m | $DD of=out bs=64k iflag=fullblock'
+case_ "a pipe in, ibs/obs" -- 'cat in3m | $DD of=out ibs=4096 obs=65536 iflag=fullblock'
+case_ "a pipe out" -- '$DD if=in3m bs=64k | cat >out'
+case_ "/dev/stdin and /dev/stdout named" -- '$DD if=/dev/stdin of=/dev/stdout bs=4k <in10k | cat >out'
+# What is said.
+case_ "status=none" -- '$DD if=in10k of=out bs=4k status=none'
+if [ -s "$work/dio.err" ] || [ -s "$work/gnu.err" ]; then
+	bad "status=none: something on stderr: $(cat "$work/gnu.err" "$work/dio.err")"
+else
+	ok "status=none: nothing on stderr from either"
+fi
+case_ "status=noxfer" -- '$DD if=in10k of=out bs=4k status=noxfer'
+case_ "oflag=dsync" -- '$DD if=in10k of=out bs=4k oflag=dsync'
+case_ "iflag=nocache oflag=nocache" -- '$DD if=in10k of=out bs=4k iflag=nocache oflag=nocache'
+# Failures: the same exit status.
+case_ "an input that does not exist" -- '$DD if=missing of=out bs=4k'
+case_ "conv=excl onto an existing file" -- '$DD if=in10k of=exist conv=excl'
+case_ "conv=nocreat, no output" -- '$DD if=in10k of=new conv=nocreat'
+
+echo "$n command lines compared"
+[ $n -ge 25 ] || bad "only $n command lines"
+exit $fail
