@@ -156,7 +156,10 @@ usage(void)
 "Exit status: 0 success, 1 a failure during the run (I/O error, verify\n"
 "failure), 2 bad usage, 130/143 interrupted by SIGINT/SIGTERM; --check:\n"
 "0 OK, 1 acknowledged transactions lost (FAILED), 3 could not check (bad or\n"
-"unreadable log, not the run's target, nothing acknowledged to check).\n",
+"unreadable log, not the run's target, nothing acknowledged to check).\n"
+"\n"
+"See sync-write(1) ('man sync-write') for the methods, every column, the\n"
+"hints, --check and the power-cut test, and runs across hosts.\n",
 	       SW_MAX_TARGETS, SW_DEFAULT_SIZES, SW_DEFAULT_WARMUP, SW_LABEL_MAX);
 }
 
