@@ -108,7 +108,10 @@ usage(void)
 "      --per-writer      also show each writer's row (table, csv)\n"
 "      --plot=FILE.svg   draw time per transaction against size, one line per\n"
 "                        method, and throughput/latency against writers\n"
-"  -q, --quiet           no progress line\n"
+"  -q, --quiet           no progress line (shown on a terminal: the point,\n"
+"                        the time elapsed and an estimate of the time left)\n"
+"      --progress        show it even when standard error is not a terminal\n"
+"                        (a line as each point ends)\n"
 "      --label=TEXT      name the run in its results (up to %d characters):\n"
 "                        --compare shows runs by their labels; once per\n"
 "                        TARGET when there are several\n"
@@ -168,7 +171,8 @@ enum {
 	OPT_COUNT, OPT_WARMUP, OPT_EXTEND, OPT_REGION, OPT_FORMAT, OPT_OUTPUT,
 	OPT_PLOT, OPT_PERWRITER, OPT_QUIET, OPT_VERIFY, OPT_ACKLOG, OPT_CHECK,
 	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE,
-	OPT_NOPREFILL, OPT_LISTEN, OPT_LABEL, OPT_COMPARE, OPT_PERHOST
+	OPT_NOPREFILL, OPT_LISTEN, OPT_LABEL, OPT_COMPARE, OPT_PERHOST,
+	OPT_PROGRESS
 };
 
 static const struct diot_opt options[] = {
@@ -188,6 +192,7 @@ static const struct diot_opt options[] = {
 	{ "per-writer", 0, DIOT_NO_ARG, OPT_PERWRITER },
 	{ "per-host", 0, DIOT_NO_ARG, OPT_PERHOST },
 	{ "quiet", 'q', DIOT_NO_ARG, OPT_QUIET },
+	{ "progress", 0, DIOT_NO_ARG, OPT_PROGRESS },
 	{ "verify", 0, DIOT_NO_ARG, OPT_VERIFY },
 	{ "ack-log", 0, DIOT_REQ_ARG, OPT_ACKLOG },
 	{ "check", 0, DIOT_REQ_ARG, OPT_CHECK },
@@ -340,6 +345,7 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 		case OPT_PERWRITER: o->per_writer = 1; break;
 		case OPT_PERHOST: o->per_host = 1; break;
 		case OPT_QUIET: o->quiet = 1; break;
+		case OPT_PROGRESS: o->progress = 1; break;
 		case OPT_VERBOSE: o->verbose++; break;
 		case OPT_VERIFY: o->verify = 1; break;
 		case OPT_ACKLOG: o->ack_log = arg; break;
@@ -398,6 +404,9 @@ check_options(struct sw_opts *o, const char *methods, const char *sizes,
 	if (o->region_set && o->region < max_s)
 		diot_usage_error("--region %" PRIu64 " is smaller than the largest "
 		                 "transaction size %" PRIu64, o->region, max_s);
+	if (o->quiet && o->progress)
+		diot_usage_error("--quiet and --progress exclude each other: the progress "
+		                 "line is either off or on");
 	if (o->count && o->time_set)
 		diot_usage_error("--time and --count exclude each other: measure each "
 		                 "point for a time or for a number of transactions");
@@ -450,7 +459,8 @@ check_compare(struct sw_opts *o, const char *methods, const char *sizes,
 		                 "-f json); %d given", o->noperands);
 	if (o->check_log || o->listen || o->ack_log || o->verify || o->label ||
 	    o->time_set || o->count || o->dir || o->keep || o->extend || o->threads ||
-	    o->force || o->region_set || o->no_prefill || o->per_writer || o->per_host)
+	    o->force || o->region_set || o->no_prefill || o->per_writer || o->per_host ||
+	    o->progress)
 		diot_usage_error("--compare shows saved results; it takes only -m, -s, -w "
 		                 "(which points), -f, -o, --plot and -q");
 	if (o->methods_given)
@@ -563,7 +573,8 @@ list_text(const uint64_t *v, int n)
  * The parsed options as the ranks of an MPI job compare them (mpi.h's
  * diot_mpi_same()): a name and a canonical text each, into it[] (room for
  * SW_OPT_ITEMS); the texts are allocated once and kept to exit.  Returns
- * how many.  -q and -v are left out: they change only what rank 0 shows.
+ * how many.  -q, -v and --progress are left out: they change only what
+ * rank 0 shows.
  */
 int
 sw_opts_items(const struct sw_opts *o, struct diot_mpi_item *it)

@@ -101,7 +101,7 @@ sw_interleave_main(struct sw_opts *o, struct sw_outputs *out,
 		if (pts[k] == NULL)
 			diot_die(DIOT_EXIT_FAIL, "out of memory");
 	}
-	sw_run_points(c, nt, fp, pts, total, &n);
+	sw_run_points(c, nt, fp, pts, &n);
 	r = report(c, nt, fp, runs, pts, n);
 	for (k = 0; k < nt; k++)
 		sw_release(&c[k], pts[k], total);

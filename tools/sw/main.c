@@ -155,7 +155,7 @@ main(int argc, char **argv)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	if (fp != NULL)
 		sw_report_begin(fp, o.format, &run, o.per_writer);
-	sw_run_points(&c, 1, fp, &pts, total, &n);
+	sw_run_points(&c, 1, fp, &pts, &n);
 	r = sw_ranks_status(&c, finish_run(&c, fp, &run, pts, n));
 	sw_release(&c, pts, total);
 	free(o.methods);
@@ -385,7 +385,9 @@ sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log,
 			         dio_strerror(r));
 	}
-	c->progress_on = !o->quiet && isatty(STDERR_FILENO) && SW_RANK0(c);
+	/* The progress line: on a terminal, or anywhere with --progress. */
+	c->progress_on = !o->quiet && (o->progress || isatty(STDERR_FILENO)) &&
+	                 SW_RANK0(c);
 	return fp;
 }
 
@@ -434,16 +436,47 @@ sw_describe_run(const struct sw_ctx *c, struct sw_run *run)
 		snprintf(run->started, sizeof(run->started), "unknown");
 }
 
+/* The progress line's account: how many points, and which of them will
+ * run writers (those not n/a here, on each target). */
+static void
+plan_progress(struct sw_ctx *c, int nt, struct sw_progress *g)
+{
+	const struct sw_opts *o = c[0].o;
+	struct sw_point *scratch = calloc(1, sizeof(*scratch));
+	int w, mi, si, k;
+
+	if (scratch == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	memset(g, 0, sizeof(*g));
+	g->steps = o->nwriters * o->nmethods * o->nsizes * nt;
+	g->targets = nt;
+	for (w = 0; w < o->nwriters; w++)
+		for (mi = 0; mi < o->nmethods; mi++)
+			for (si = 0; si < o->nsizes; si++)
+				for (k = 0; k < nt; k++) {
+					scratch->size = o->sizes[si];
+					scratch->writers = (int)o->writers[w];
+					if (!sw_point_na(&c[k], scratch, &o->methods[mi]))
+						g->planned++;
+				}
+	free(scratch);
+	g->tty = isatty(STDERR_FILENO);
+	g->t0 = diot_now_ns();
+	for (k = 0; k < nt; k++)
+		c[k].prog = g;
+}
+
 /* Every point, writers outermost, until one says the run must stop; with
  * several targets (nt > 1, c[k] and pts[k] each), each point on every
  * target in turn, and no report until the end. */
 void
-sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts, int total,
-              int *npoints)
+sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts, int *npoints)
 {
 	const struct sw_opts *o = c[0].o;
+	struct sw_progress prog;
 	int w, mi, si, k, idx = 0, fatal = 0;
 
+	plan_progress(c, nt, &prog);
 	for (w = 0; w < o->nwriters && !fatal; w++) {
 		for (mi = 0; mi < o->nmethods && !fatal; mi++) {
 			for (si = 0; si < o->nsizes && !fatal; si++) {
@@ -456,7 +489,8 @@ sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts, int tot
 					p->size = o->sizes[si];
 					p->writers = (int)o->writers[w];
 					*npoints = idx + 1;
-					if (sw_run_point(&c[k], p, &o->methods[mi], total * nt) != 0)
+					prog.step++;
+					if (sw_run_point(&c[k], p, &o->methods[mi]) != 0)
 						fatal = 1;
 				}
 				if (nt == 1 && fp != NULL) {
@@ -468,6 +502,8 @@ sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts, int tot
 			}
 		}
 	}
+	for (k = 0; k < nt; k++)
+		c[k].prog = NULL;
 }
 
 /* The claimed outputs are the run's from now on: kept at exit. */

@@ -79,6 +79,18 @@ point_stats(struct sw_point *p, struct diot_team *t, int W)
 
 /* ------------------------------------------------------------ progress */
 
+/*
+ * The progress line: "[12/130] fsync, 4 KiB, 1 writer: 10601 transactions;
+ * 5.2s elapsed, ~48s left".  On a terminal it is redrawn in place while a
+ * point runs (and wiped before the results go on); with --progress
+ * elsewhere (a log), a line is written as each point ends.  What is left is
+ * an estimate, said with "~", and only once a point has run: the points
+ * that run writers (those not n/a, known before the run) that are still
+ * to come, each taking the average time of those done, plus what is left
+ * of the running one (with --count, from its share of the transactions
+ * done; with --time, the average less the time it has run).
+ */
+
 static void
 progress_clear(struct sw_ctx *c)
 {
@@ -88,32 +100,80 @@ progress_clear(struct sw_ctx *c)
 	}
 }
 
-struct progress {
-	struct sw_ctx *c;
-	struct diot_team *t;
-	const struct sw_point *p;
-	const struct sw_method *m;
-	int total;
-};
-
-/* The team's tick: "[i/n] method, size, W writers: N transactions". */
-static void
-progress(void *arg)
+/* ns as "0.4s", "45s", "3m05s" or "2h07m". */
+static const char *
+fmt_span(uint64_t ns, char *b, size_t len)
 {
-	const struct progress *g = arg;
-	struct sw_ctx *c = g->c;
-	int k, len, W = g->p->writers;
-	char sz[32], line[200];
-	uint64_t n = 0;
+	double s = (double)ns / 1e9;
+	unsigned long r = (unsigned long)(s + 0.5);
 
-	sw_ranks_watch(c, g->t, W);       /* MPI ranks: one stops, all stop */
-	if (!c->progress_on)
+	if (s < 9.95)
+		snprintf(b, len, "%.1fs", s);
+	else if (r < 60)
+		snprintf(b, len, "%lus", r);
+	else if (r < 3600)
+		snprintf(b, len, "%lum%02lus", r / 60, r % 60);
+	else
+		snprintf(b, len, "%luh%02lum", r / 3600, r / 60 % 60);
+	return b;
+}
+
+/* The estimate of what is left, in ns; -1 before any point has run (no
+ * data: nothing is said).  running: a point is under way, since point_t0,
+ * with done of its planned transactions (planned 0: a timed point). */
+static double
+progress_left(const struct sw_progress *g, int running, uint64_t now, uint64_t done,
+              uint64_t planned)
+{
+	double avg, cur = 0, in_point;
+	int after;
+
+	if (g->ran == 0)
+		return -1;
+	avg = (double)g->ran_ns / g->ran;
+	after = g->planned - g->ran - (running ? 1 : 0);
+	if (running) {
+		in_point = now > g->point_t0 ? (double)(now - g->point_t0) : 0;
+		if (planned && done)
+			cur = done < planned ? in_point * (double)(planned - done) / (double)done
+			                     : 0;
+		else
+			cur = avg > in_point ? avg - in_point : 0;
+	}
+	return (after > 0 ? avg * after : 0) + cur;
+}
+
+/* The line for point p of method m, n transactions so far; end: the point
+ * is over (the line off a terminal). */
+static void
+progress_show(struct sw_ctx *c, const struct sw_point *p, const struct sw_method *m,
+              uint64_t n, int end)
+{
+	const struct sw_progress *g = c->prog;
+	uint64_t now = diot_now_ns();
+	char sz[32], el[32], lf[32], tg[32] = "", line[260];
+	int len, W = p->writers;
+	double left = progress_left(g, !end, now, n, c->o->count ? c->o->count *
+	                            (uint64_t)W : 0);
+
+	if (g->targets > 1)             /* each point on every TARGET in turn */
+		snprintf(tg, sizeof(tg), "TARGET %d: ", (g->step - 1) % g->targets + 1);
+	len = snprintf(line, sizeof(line), "[%d/%d] %s%s, %s, %d writer%s: %" PRIu64
+	               " transactions; %s elapsed", g->step, g->steps, tg, m->name,
+	               diot_fmt_iec(p->size, sz, sizeof(sz)), W, W == 1 ? "" : "s", n,
+	               fmt_span(now > g->t0 ? now - g->t0 : 0, el, sizeof(el)));
+	if (left >= 0 && len > 0 && (size_t)len < sizeof(line))
+		len += snprintf(line + len, sizeof(line) - (size_t)len, ", ~%s left",
+		                fmt_span((uint64_t)left, lf, sizeof(lf)));
+	if (len < 0)
 		return;
-	for (k = 0; k < W; k++)
-		n += ((const struct sw_wres *)diot_team_result(g->t, k))->progress;
-	len = snprintf(line, sizeof(line), "[%d/%d] %s, %s, %d writer%s: %" PRIu64
-	               " transactions", g->p->index + 1, g->total, g->m->name,
-	               diot_fmt_iec(g->p->size, sz, sizeof(sz)), W, W == 1 ? "" : "s", n);
+	if ((size_t)len >= sizeof(line))
+		len = (int)sizeof(line) - 1;
+	if (!g->tty) {
+		fprintf(stderr, "%s\n", line);
+		fflush(stderr);
+		return;
+	}
 	fprintf(stderr, "\r%s", line);
 	if ((size_t)len < c->progress_len)
 		fprintf(stderr, "%*s", (int)(c->progress_len - (size_t)len), "");
@@ -121,11 +181,51 @@ progress(void *arg)
 	fflush(stderr);
 }
 
+struct progress {
+	struct sw_ctx *c;
+	struct diot_team *t;
+	const struct sw_point *p;
+	const struct sw_method *m;
+};
+
+/* The team's tick: the line redrawn on a terminal. */
+static void
+progress(void *arg)
+{
+	const struct progress *g = arg;
+	struct sw_ctx *c = g->c;
+	int k, W = g->p->writers;
+	uint64_t n = 0;
+
+	sw_ranks_watch(c, g->t, W);       /* MPI ranks: one stops, all stop */
+	if (!c->progress_on || c->prog == NULL || !c->prog->tty)
+		return;
+	for (k = 0; k < W; k++)
+		n += ((const struct sw_wres *)diot_team_result(g->t, k))->progress;
+	progress_show(c, g->p, g->m, n, 0);
+}
+
+/* Point p, which ran writers, is over: counted for the estimate, and off
+ * a terminal its line. */
+static void
+progress_point_done(struct sw_ctx *c, const struct sw_point *p, const struct sw_method *m)
+{
+	struct sw_progress *g = c->prog;
+	uint64_t now = diot_now_ns();
+
+	if (g == NULL)
+		return;
+	g->ran++;
+	g->ran_ns += now > g->point_t0 ? now - g->point_t0 : 0;
+	if (c->progress_on && !g->tty)
+		progress_show(c, p, m, p->agg.txns, 1);
+}
+
 /* ------------------------------------------------------------ one point */
 
 /* Not applicable here: 1 with the reason in p->note. */
-static int
-point_na(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
+int
+sw_point_na(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 {
 	const struct sw_target *tg = &c->tg;
 	char a[32], b[32];
@@ -199,7 +299,7 @@ note_deaths(struct diot_team *t, int W, int first)
 /* Start the writers, release them together, wait for them to end. */
 static struct diot_team *
 run_team(struct sw_ctx *c, struct sw_wctx *x, const struct sw_point *p,
-         const struct sw_method *m, int total)
+         const struct sw_method *m)
 {
 	struct progress g;
 	struct diot_team *t;
@@ -228,7 +328,6 @@ run_team(struct sw_ctx *c, struct sw_wctx *x, const struct sw_point *p,
 	g.t = t;
 	g.p = p;
 	g.m = m;
-	g.total = total;
 	diot_team_wait(t, 200, progress, &g);
 	progress_clear(c);
 	note_deaths(t, x->writers, x->first);
@@ -301,7 +400,7 @@ speed_hint(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m
 }
 
 int
-sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m, int total)
+sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 {
 	const struct sw_wres *w0;
 	struct diot_team *t;
@@ -311,10 +410,12 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m, in
 	p->direct = "-";
 	p->sync_flag = "-";
 	p->commit = dio_commit_name(m->commit);
-	if (point_na(c, p, m)) {
+	if (sw_point_na(c, p, m)) {
 		p->status = SW_NA;
 		return 0;
 	}
+	if (c->prog != NULL)              /* its time, for the estimate */
+		c->prog->point_t0 = diot_now_ns();
 	memset(&x, 0, sizeof(x));
 	x.c = c;
 	x.m = m;
@@ -328,7 +429,7 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m, in
 	                                      x.all, x.slots)) < 0)
 		diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': recording point %d: %s",
 		         c->o->ack_log, p->index, dio_strerror(r));
-	t = run_team(c, &x, p, m, total);
+	t = run_team(c, &x, p, m);
 	point_stats(p, t, p->writers);
 	w0 = diot_team_result(t, 0);
 	p->direct = dio_mech_name(w0->mech);
@@ -349,5 +450,6 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m, in
 	if (w0->mech == DIO_MECH_DIRECTIO)
 		sw_target_advice_off(c, p->writers);
 	diot_team_free(t);
+	progress_point_done(c, p, m);
 	return r > 0 ? 0 : r;
 }

@@ -68,6 +68,7 @@ struct sw_opts {
 	const char *check_log;
 	const char *listen;             /* --listen [HOST:]PORT            */
 	int quiet, verbose, per_writer;
+	int progress;                   /* --progress: also off a terminal */
 	int per_host;                   /* --per-host (MPI ranks)          */
 	const char *label;              /* --label: the run's name         */
 	const char **labels;            /* every --label, one per TARGET   */
@@ -121,6 +122,21 @@ struct sw_ranks {
 };
 #define SW_RANK0(c) ((c)->ranks.mpi == NULL || (c)->ranks.mpi->rank == 0)
 
+/* The progress line's account of the run (point.c), shared by the
+ * contexts of every TARGET: what is done, for the estimate of what is
+ * left. */
+struct sw_progress {
+	uint64_t t0;              /* the run's first point began (ns)    */
+	int steps;                /* points (x TARGETs) of the run        */
+	int targets;              /* TARGETs, each point on each in turn  */
+	int step;                 /* the one running, 1-based             */
+	int planned;              /* of the steps, those that run writers */
+	int ran;                  /* of those, done (whatever the result) */
+	uint64_t ran_ns;          /* their time, from setup to the end    */
+	uint64_t point_t0;        /* the running one began (ns)           */
+	int tty;                  /* redrawn in place (else a line each)  */
+};
+
 struct sw_ctx {
 	struct sw_opts *o;
 	struct sw_target tg;
@@ -131,6 +147,7 @@ struct sw_ctx {
 	int ack_header_sent;                /* the log's first line is out    */
 	int progress_on;
 	size_t progress_len;
+	struct sw_progress *prog;           /* the run's (sw_run_points)      */
 	struct sw_ranks ranks;              /* 1 rank without MPI             */
 };
 
@@ -247,9 +264,11 @@ struct sw_point {
 /* point.c: the statistics of a histogram over [t_start, t_end]. */
 void sw_stats_from(struct sw_stats *s, const struct diot_hist *h, uint64_t size,
                    uint64_t t_start, uint64_t t_end, double cu, double cs);
+/* point.c: 1 (with the reason in p->note) if m cannot run at p->size on
+ * c's target, so that the point is n/a without writers; else 0. */
+int sw_point_na(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m);
 /* point.c: run one point; 0 to go on, -1 when the run must stop. */
-int sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m,
-                 int total);
+int sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m);
 
 /* verify.c: read back what the writers of a point wrote. */
 void sw_verify_point(const struct sw_wctx *w, struct diot_team *t, struct sw_point *p);
@@ -290,6 +309,7 @@ void sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer
                      int per_host);
 void sw_report_end(FILE *fp, int fmt, const struct sw_run *run,
                    const struct sw_point *pts, int n);
+
 /* plot.c: the charts of pts; what names the results in chart 1's title
  * (the file system, or the runs compared). */
 int sw_plot(const char *path, const char *what, const struct sw_point *pts, int n);
@@ -313,7 +333,7 @@ void sw_ctx_init(struct sw_ctx *c, struct sw_opts *o, const volatile sig_atomic_
 void sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out);
 FILE *sw_begin_run(struct sw_ctx *c, struct sw_outputs *out);
 void sw_describe_run(const struct sw_ctx *c, struct sw_run *run);
-void sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts, int total,
+void sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts,
                    int *npoints);
 void sw_release(struct sw_ctx *c, struct sw_point *pts, int n);
 
