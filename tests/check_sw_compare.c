@@ -6,7 +6,9 @@
  * (a number beyond a double, --compare's own output, points that are not
  * points, nesting, garbage); extreme finite numbers drawn small and
  * finite; 200000 distinct points aligned in linear time (Check's timeout
- * would catch the quadratic alignment of before).
+ * would catch the quadratic alignment of before); the table within 132
+ * columns (runs in blocks; --wide: one table), and text wrapped to a
+ * width.
  */
 #include "config.h"
 
@@ -182,6 +184,124 @@ START_TEST(test_many)
 }
 END_TEST
 
+/* The widest line of text (characters: bytes that do not continue a
+ * UTF-8 sequence), and how many lines. */
+static size_t
+widest(const char *text, int *lines)
+{
+	size_t w = 0, max = 0;
+	const char *p;
+
+	*lines = 0;
+	for (p = text; *p; p++) {
+		if (*p == '\n') {
+			max = w > max ? w : max;
+			w = 0;
+			++*lines;
+		} else if (((unsigned char)*p & 0xc0) != 0x80) {
+			w++;
+		}
+	}
+	return w > max ? w : max;
+}
+
+/* 8 runs (labels of 40 characters, some not ASCII): without --wide no
+ * line is wider than 132 columns and every run has its column group in
+ * a block of the table; with --wide one table of all 8. */
+START_TEST(test_table_width)
+{
+	static const char *const label[8] = {
+		"run one, a label of forty characters ...", "два: forty characters in Cyrillic",
+		"3", "four", "five", "six", "seven", "eight, forty characters long, to the end" };
+	const char *texts[8];
+	size_t lens[8], ol = 0;
+	struct sw_opts o;
+	char *out, why[600], want[64];
+	int i, wide, lines;
+
+	for (i = 0; i < 8; i++) {
+		texts[i] = doc(label[i], 8, 100 + i, 40);
+		lens[i] = strlen(texts[i]);
+	}
+	for (wide = 0; wide <= 1; wide++) {
+		FILE *fo = open_memstream(&out, &ol);
+
+		ck_assert_ptr_nonnull(fo);
+		memset(&o, 0, sizeof(o));
+		o.wide = wide;
+		ck_assert_int_eq(sw_cmp_memory(texts, lens, 8, &o, SW_FMT_TABLE, fo, NULL, why,
+		                               sizeof(why)), 0);
+		ck_assert_int_eq(fclose(fo), 0);
+		if (!wide)
+			ck_assert_msg(widest(out, &lines) <= 132, "%zu columns:\n%s",
+			              widest(out, &lines), out);
+		else
+			ck_assert_msg(widest(out, &lines) > 132, "--wide: %s", out);
+		for (i = 0; i < 8; i++) {
+			snprintf(want, sizeof(want), " | run %d: ", i + 1);
+			ck_assert_msg(strstr(out, want) != NULL, "%s: %s", want, out);
+		}
+		/* The header of method, size_B and wr: once per block. */
+		{
+			const char *p = out;
+			int blocks = 0;
+
+			while ((p = strstr(p, "\nmethod ")) != NULL) {
+				blocks++;
+				p++;
+			}
+			ck_assert_msg(blocks == (wide ? 1 : 4), "%d blocks: %s", blocks, out);
+		}
+		free(out);
+	}
+	for (i = 0; i < 8; i++)
+		free((char *)texts[i]);
+}
+END_TEST
+
+/* Text wrapped to a width: no line wider (but a word longer than a line,
+ * which stands alone), the words in order, one space apart; width 0: one
+ * line. */
+START_TEST(test_wrapped)
+{
+	static const char text[] = "a few words, then /a/path/longer/than/the/width/of/"
+	                           "the/lines/here/a/b and more words after it to wrap";
+	char *out, *p, *joined;
+	size_t ol = 0, n = 0;
+	int lines;
+	FILE *fo = open_memstream(&out, &ol);
+
+	ck_assert_ptr_nonnull(fo);
+	sw_put_wrapped(fo, "note: ", 6, text, 30);
+	ck_assert_int_eq(fclose(fo), 0);
+	ck_assert_msg(strncmp(out, "note: a few words, then\n", 24) == 0, "%s", out);
+	ck_assert_msg(strstr(out, "\n      /a/path/longer/than/the/width/of/the/lines/here/a/b\n")
+	              != NULL, "%s", out);
+	widest(out, &lines);
+	ck_assert_int_ge(lines, 4);
+	/* Each line but the path's within 30 columns; joined, the text. */
+	joined = calloc(1, strlen(out) + 1);
+	ck_assert_ptr_nonnull(joined);
+	for (p = strtok(out + 6, "\n"); p != NULL; p = strtok(NULL, "\n")) {
+		ck_assert_msg(strlen(p) + (p == out + 6 ? 6 : 0) <= 30 || strchr(p, '/'),
+		              "'%s'", p);
+		while (*p == ' ')
+			p++;
+		n += (size_t)sprintf(joined + n, "%s%s", n ? " " : "", p);
+	}
+	ck_assert_str_eq(joined, text);
+	free(joined);
+	free(out);
+	fo = open_memstream(&out, &ol);
+	ck_assert_ptr_nonnull(fo);
+	sw_put_wrapped(fo, "note: ", 6, text, 0);
+	ck_assert_int_eq(fclose(fo), 0);
+	ck_assert_int_eq(strcmp(out + 6, text) == 0 || (strncmp(out + 6, text, strlen(text)) == 0
+	                 && strcmp(out + 6 + strlen(text), "\n") == 0), 1);
+	free(out);
+}
+END_TEST
+
 static Suite *
 compare_suite(void)
 {
@@ -193,6 +313,8 @@ compare_suite(void)
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_extremes);
 	tcase_add_test(tc, test_many);
+	tcase_add_test(tc, test_table_width);
+	tcase_add_test(tc, test_wrapped);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -121,7 +121,8 @@ rsvg-convert "$work/c.svg" -o "$work/c.png" && ok "svg: renders ($(wc -c <"$work
 	bad "svg: rsvg-convert failed"
 
 # 4. Picking points; the same run twice gets told apart; a pipe as input.
-out=$("$SW" --compare "$work/a.json" "$work/b.json" "$work/b.json" -m dsync -s 4k -w 2 2>&1)
+# (--wide: the 3 runs in one table, so the point's row is there once.)
+out=$("$SW" --compare "$work/a.json" "$work/b.json" "$work/b.json" -m dsync -s 4k -w 2 --wide 2>&1)
 printf '%s\n' "$out" | grep -q '3 runs, 1 point in all' &&
 	[ "$(printf '%s\n' "$out" | grep -c '^dsync  *4096   2 ')" -eq 1 ] &&
 	ok "-m dsync -s 4k -w 2 picks the one point" || bad "picking: $out"

@@ -103,11 +103,15 @@ usage(void)
 "      --region=SIZE     bytes per writer (default 64 MiB)\n"
 "\n"
 "Output:\n"
-"  -f, --format=FMT      table (default), csv or json\n"
+"  -f, --format=FMT      table (default; no line wider than 132 columns), csv\n"
+"                        or json (csv and json have every column)\n"
 "  -o, --output=FILE     write the results to FILE instead of stdout\n"
 "      --per-writer      also show each writer's row (table, csv)\n"
 "      --plot=FILE.svg   draw time per transaction against size, one line per\n"
 "                        method, and throughput/latency against writers\n"
+"      --wide            the table with every column (min_us, p90_us,\n"
+"                        stdev_us and cpu_us too) and its notes on one line\n"
+"                        each, however long\n"
 "  -q, --quiet           no progress line (shown on a terminal: the point,\n"
 "                        the time elapsed and an estimate of the time left)\n"
 "      --progress        show it even when standard error is not a terminal\n"
@@ -171,7 +175,7 @@ enum {
 	OPT_COUNT, OPT_WARMUP, OPT_EXTEND, OPT_REGION, OPT_FORMAT, OPT_OUTPUT,
 	OPT_PLOT, OPT_PERWRITER, OPT_QUIET, OPT_VERIFY, OPT_ACKLOG, OPT_CHECK,
 	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE,
-	OPT_NOPREFILL, OPT_LISTEN, OPT_LABEL, OPT_COMPARE, OPT_PERHOST,
+	OPT_NOPREFILL, OPT_LISTEN, OPT_LABEL, OPT_COMPARE, OPT_PERHOST, OPT_WIDE,
 	OPT_PROGRESS
 };
 
@@ -193,6 +197,7 @@ static const struct diot_opt options[] = {
 	{ "per-host", 0, DIOT_NO_ARG, OPT_PERHOST },
 	{ "quiet", 'q', DIOT_NO_ARG, OPT_QUIET },
 	{ "progress", 0, DIOT_NO_ARG, OPT_PROGRESS },
+	{ "wide", 0, DIOT_NO_ARG, OPT_WIDE },
 	{ "verify", 0, DIOT_NO_ARG, OPT_VERIFY },
 	{ "ack-log", 0, DIOT_REQ_ARG, OPT_ACKLOG },
 	{ "check", 0, DIOT_REQ_ARG, OPT_CHECK },
@@ -346,6 +351,7 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 		case OPT_PERHOST: o->per_host = 1; break;
 		case OPT_QUIET: o->quiet = 1; break;
 		case OPT_PROGRESS: o->progress = 1; break;
+		case OPT_WIDE: o->wide = 1; break;
 		case OPT_VERBOSE: o->verbose++; break;
 		case OPT_VERIFY: o->verify = 1; break;
 		case OPT_ACKLOG: o->ack_log = arg; break;
@@ -407,6 +413,9 @@ check_options(struct sw_opts *o, const char *methods, const char *sizes,
 	if (o->quiet && o->progress)
 		diot_usage_error("--quiet and --progress exclude each other: the progress "
 		                 "line is either off or on");
+	if (o->wide && o->format != SW_FMT_TABLE)
+		diot_usage_error("--wide is for the table: -f csv and json always have "
+		                 "every column");
 	if (o->count && o->time_set)
 		diot_usage_error("--time and --count exclude each other: measure each "
 		                 "point for a time or for a number of transactions");
@@ -462,7 +471,10 @@ check_compare(struct sw_opts *o, const char *methods, const char *sizes,
 	    o->force || o->region_set || o->no_prefill || o->per_writer || o->per_host ||
 	    o->progress)
 		diot_usage_error("--compare shows saved results; it takes only -m, -s, -w "
-		                 "(which points), -f, -o, --plot and -q");
+		                 "(which points), -f, -o, --plot, --wide and -q");
+	if (o->wide && o->format != SW_FMT_TABLE)
+		diot_usage_error("--wide is for the table: -f csv and json always have "
+		                 "every column");
 	if (o->methods_given)
 		parse_methods(o, methods);
 	if (o->sizes_given) {
@@ -573,8 +585,8 @@ list_text(const uint64_t *v, int n)
  * The parsed options as the ranks of an MPI job compare them (mpi.h's
  * diot_mpi_same()): a name and a canonical text each, into it[] (room for
  * SW_OPT_ITEMS); the texts are allocated once and kept to exit.  Returns
- * how many.  -q, -v and --progress are left out: they change only what
- * rank 0 shows.
+ * how many.  -q, -v, --progress and --wide are left out: they change only
+ * what rank 0 shows.
  */
 int
 sw_opts_items(const struct sw_opts *o, struct diot_mpi_item *it)

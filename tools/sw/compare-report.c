@@ -28,10 +28,64 @@ value(const struct cmp_point *p, double v)
 	return p != NULL && p->measured ? v : NAN;
 }
 
+/* ------------------------------------------------------------ text */
+
+/* Columns of s[0..len): UTF-8 characters (a byte that continues one
+ * does not count). */
+static int
+cols(const char *s, size_t len)
+{
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+void
+sw_put_wrapped(FILE *fp, const char *lead, int indent, const char *text, int width)
+{
+	int col = cols(lead, strlen(lead)), words = 0;
+	const char *p = text;
+
+	fputs(lead, fp);
+	while (*p != '\0') {
+		size_t len = strcspn(p, " ");
+		int w = cols(p, len);
+
+		if (len == 0) {                 /* a space: kept within a line */
+			p++;
+			continue;
+		}
+		if (words > 0 && width > 0 && col + 1 + w > width) {
+			fprintf(fp, "\n%*s", indent, "");
+			col = indent;
+			words = 0;
+		} else if (words > 0) {
+			fputc(' ', fp);
+			col++;
+		}
+		fwrite(p, 1, len, fp);
+		col += w;
+		words++;
+		p += len;
+	}
+	fputc('\n', fp);
+}
+
 /* ------------------------------------------------------------ table */
 
+#define METHOD_W 16
+#define LEFT (METHOD_W + 1 + 9 + 1 + 3)   /* method size_B wr           */
 #define GROUP1 29                /* avg_us p99_us txn/s             */
 #define GROUPN (GROUP1 + 15)     /* and the two ratios              */
+
+static int
+width_of(const struct cmp *c)
+{
+	return c->wide ? 0 : SW_TABLE_COLS;
+}
 
 static void
 num(FILE *fp, int width, const char *fmt, double v)
@@ -45,29 +99,38 @@ num(FILE *fp, int width, const char *fmt, double v)
 static void
 table_runs(FILE *fp, const struct cmp *c)
 {
+	char lead[32], *t;
 	int r;
 
 	if (c->interleaved)
-		fprintf(fp, "sync-write: %d targets measured interleaved (each point on every "
-		        "target in turn, under the same conditions), %d point%s; times are "
-		        "microseconds per transaction (write + commit); x: run N / run 1\n",
-		        c->nruns, c->nshared, c->nshared == 1 ? "" : "s");
+		t = diot_strdupf("%d targets measured interleaved (each point on every "
+		                 "target in turn, under the same conditions), %d point%s; "
+		                 "times are microseconds per transaction (write + commit); "
+		                 "x: run N / run 1", c->nruns, c->nshared,
+		                 c->nshared == 1 ? "" : "s");
 	else
-		fprintf(fp, "sync-write --compare: %d runs, %d point%s in all of them; times "
-		        "are microseconds per transaction (write + commit); x: run N / run 1\n",
-		        c->nruns, c->nshared, c->nshared == 1 ? "" : "s");
+		t = diot_strdupf("%d runs, %d point%s in all of them; times are microseconds "
+		                 "per transaction (write + commit); x: run N / run 1",
+		                 c->nruns, c->nshared, c->nshared == 1 ? "" : "s");
+	sw_put_wrapped(fp, c->interleaved ? "sync-write: " : "sync-write --compare: ", 2, t,
+	               width_of(c));
+	free(t);
 	for (r = 0; r < c->nruns; r++) {
 		const struct cmp_run *u = &c->runs[r];
 		/* Names are bytes (a TARGET with a newline): one line each. */
 		char *label = diot_visible(u->label), *file = diot_visible(u->file);
 		char *target = diot_visible(u->target), *host = diot_visible(u->host);
 
-		fprintf(fp, "run %d: %s%s%s: %s (%s, %s%s%s), host %s, %s, %s, %s backend%s\n",
-		        r + 1, label, u->file ? " = " : "", u->file ? file : "",
-		        target, u->kind, u->fs,
-		        u->disk[0] ? " on " : "", u->disk, u->host[0] ? host : "?",
-		        u->started[0] ? u->started : "time unknown", u->config, u->backend,
-		        u->interrupted ? "; INTERRUPTED: partial results" : "");
+		t = diot_strdupf("%s%s%s: %s (%s, %s%s%s), host %s, %s, %s, %s backend%s",
+		                 label, u->file ? " = " : "", u->file ? file : "",
+		                 target, u->kind, u->fs,
+		                 u->disk[0] ? " on " : "", u->disk, u->host[0] ? host : "?",
+		                 u->started[0] ? u->started : "time unknown", u->config,
+		                 u->backend, u->interrupted ? "; INTERRUPTED: partial results"
+		                 : "");
+		snprintf(lead, sizeof(lead), "run %d: ", r + 1);
+		sw_put_wrapped(fp, lead, (int)strlen(lead), t, width_of(c));
+		free(t);
 		free(label);
 		free(file);
 		free(target);
@@ -76,14 +139,15 @@ table_runs(FILE *fp, const struct cmp *c)
 	fputc('\n', fp);
 }
 
+/* The runs [r0, r1) side by side (ratios are always against run 1). */
 static void
-table_header(FILE *fp, const struct cmp *c)
+table_header(FILE *fp, const struct cmp *c, int r0, int r1)
 {
 	char head[SW_LABEL_BYTES + 32];
 	int r;
 
-	fprintf(fp, "%-18s %9s %3s", "", "", "");
-	for (r = 0; r < c->nruns; r++) {
+	fprintf(fp, "%-*s %9s %3s", METHOD_W, "", "", "");
+	for (r = r0; r < r1; r++) {
 		int w = r == 0 ? GROUP1 : GROUPN;
 
 		char *label = diot_visible(c->runs[r].label);
@@ -93,10 +157,10 @@ table_header(FILE *fp, const struct cmp *c)
 		/* w characters (a label is UTF-8: never cut inside one); the
 		 * last group is not padded to the line's end. */
 		fputs(" | ", fp);
-		diot_put_cols(fp, head, w, r != c->nruns - 1);
+		diot_put_cols(fp, head, w, r != r1 - 1);
 	}
-	fprintf(fp, "\n%-18s %9s %3s", "method", "size_B", "wr");
-	for (r = 0; r < c->nruns; r++) {
+	fprintf(fp, "\n%-*s %9s %3s", METHOD_W, "method", "size_B", "wr");
+	for (r = r0; r < r1; r++) {
 		fprintf(fp, " | %9s %9s %9s", "avg_us", "p99_us", "txn/s");
 		if (r > 0)
 			fprintf(fp, " %7s %7s", "avg_x", "txn/s_x");
@@ -105,13 +169,13 @@ table_header(FILE *fp, const struct cmp *c)
 }
 
 static void
-table_row(FILE *fp, const struct cmp *c, const struct cmp_key *k)
+table_row(FILE *fp, const struct cmp *c, const struct cmp_key *k, int r0, int r1)
 {
 	const struct cmp_point *first = point_of(c, k, 0);
 	int r;
 
-	fprintf(fp, "%-18s %9" PRIu64 " %3d", k->method, k->size, k->writers);
-	for (r = 0; r < c->nruns; r++) {
+	fprintf(fp, "%-*s %9" PRIu64 " %3d", METHOD_W, k->method, k->size, k->writers);
+	for (r = r0; r < r1; r++) {
 		const struct cmp_point *p = point_of(c, k, r);
 
 		fputs(" | ", fp);
@@ -144,8 +208,8 @@ table_left_out(FILE *fp, const struct cmp *c)
 	for (k = c->nshared; k < c->nkeys; k++) {
 		const struct cmp_key *key = &c->keys[k];
 
-		fprintf(fp, "  %-18s %9" PRIu64 " B, %d writer%s: only in run", key->method,
-		        key->size, key->writers, key->writers == 1 ? "" : "s");
+		fprintf(fp, "  %-*s %9" PRIu64 " B, %d writer%s: only in run", METHOD_W,
+		        key->method, key->size, key->writers, key->writers == 1 ? "" : "s");
 		for (r = 0, n = 0; r < c->nruns; r++)
 			if (key->at[r] >= 0)
 				n++;
@@ -157,15 +221,37 @@ table_left_out(FILE *fp, const struct cmp *c)
 	}
 }
 
+/* The runs from r0 on that fit beside it in the table's width (all of
+ * them with --wide); at least r0's. */
+static int
+runs_that_fit(const struct cmp *c, int r0)
+{
+	int r = r0, w = LEFT;
+
+	while (r < c->nruns) {
+		w += 3 + (r == 0 ? GROUP1 : GROUPN);
+		if (r > r0 && !c->wide && w > SW_TABLE_COLS)
+			break;
+		r++;
+	}
+	return r;
+}
+
 void
 sw_cmp_table(FILE *fp, const struct cmp *c)
 {
-	int k;
+	int k, r0, r1;
 
 	table_runs(fp, c);
-	table_header(fp, c);
-	for (k = 0; k < c->nshared; k++)
-		table_row(fp, c, &c->keys[k]);
+	/* Runs side by side as many as fit, then the next ones below. */
+	for (r0 = 0; r0 < c->nruns; r0 = r1) {
+		r1 = runs_that_fit(c, r0);
+		if (r0 > 0)
+			fputc('\n', fp);
+		table_header(fp, c, r0, r1);
+		for (k = 0; k < c->nshared; k++)
+			table_row(fp, c, &c->keys[k], r0, r1);
+	}
 	table_left_out(fp, c);
 }
 

@@ -556,6 +556,7 @@ say_nothing_shared(const struct cmp *c, const struct sw_opts *o)
 int
 sw_cmp_prepare(struct cmp *c, const struct sw_opts *o)
 {
+	c->wide = o != NULL && o->wide;
 	if (name_runs(c) < 0 || align(c, o) < 0) {
 		if (!c->quiet)
 			diot_warn("out of memory");

@@ -52,6 +52,7 @@ struct cmp {
 	int nkeys, nshared;
 	int *at;                 /* the keys' at, side by side              */
 	int quiet;               /* sw_cmp_prepare says nothing (a fuzzer) */
+	int wide;                /* --wide: one table, lines of any length  */
 };
 
 /*

@@ -154,7 +154,7 @@ main(int argc, char **argv)
 	if (pts == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	if (fp != NULL)
-		sw_report_begin(fp, o.format, &run, o.per_writer);
+		sw_report_begin(fp, o.format, &run, o.wide);
 	sw_run_points(&c, 1, fp, &pts, &n);
 	r = sw_ranks_status(&c, finish_run(&c, fp, &run, pts, n));
 	sw_release(&c, pts, total);
@@ -495,7 +495,7 @@ sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts, int *np
 				}
 				if (nt == 1 && fp != NULL) {
 					sw_report_point(fp, o->format, pts[0] + idx, o->per_writer,
-					                o->per_host);
+					                o->per_host, o->wide);
 					fflush(fp);
 				}
 				idx++;
@@ -572,7 +572,7 @@ finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
 	/* Results that could not be written are a failed run.  (fp NULL: a
 	 * rank other than 0, which reports nothing.) */
 	if (fp != NULL)
-		sw_report_end(fp, o->format, run, pts, n);
+		sw_report_end(fp, o->format, run, pts, n, o->wide);
 	if (fp != NULL && o->plot && sw_plot(o->plot, run->fstype, pts, n) != 0) {
 		diot_warn("--plot '%s': cannot write the plot: %s", o->plot,
 		          dio_strerror(-errno));

@@ -17,13 +17,26 @@ static const char *const status_name[] = { "ok", "n/a", "error", "interrupted" }
 
 /* ------------------------------------------------------------ table */
 
+/*
+ * The table's columns.  By default those that fit SW_TABLE_COLS columns
+ * (129 wide: a method name has at most 16 characters, the direct and sync
+ * words 10 and 9); --wide adds min_us, p90_us, stdev_us and cpu_us, and
+ * keeps every note on one line.  CSV and JSON always have every figure.
+ */
+#define METHOD_W 16
+
 static void
-table_header(FILE *fp)
+table_header(FILE *fp, int wide)
 {
-	fprintf(fp, "%-18s %9s %3s %8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %8s %7s %-9s %s\n",
-	        "method", "size_B", "wr", "txns", "avg_us", "min_us", "p50_us", "p90_us",
-	        "p99_us", "p99.9_us", "max_us", "stdev_us", "txn/s", "MB/s", "cpu_us",
-	        "direct", "sync");
+	if (wide)
+		fprintf(fp, "%-*s %9s %3s %8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %8s %7s "
+		        "%-10s %s\n", METHOD_W, "method", "size_B", "wr", "txns", "avg_us",
+		        "min_us", "p50_us", "p90_us", "p99_us", "p99.9_us", "max_us",
+		        "stdev_us", "txn/s", "MB/s", "cpu_us", "direct", "sync");
+	else
+		fprintf(fp, "%-*s %9s %3s %8s %9s %9s %9s %9s %9s %9s %8s %-10s %s\n",
+		        METHOD_W, "method", "size_B", "wr", "txns", "avg_us", "p50_us",
+		        "p99_us", "p99.9_us", "max_us", "txn/s", "MB/s", "direct", "sync");
 }
 
 /* How the sync is carried: the open flag (O_DSYNC, O_SYNC) or, without
@@ -38,13 +51,19 @@ sync_word(const struct sw_point *p)
 
 static void
 table_row(FILE *fp, const char *label, const struct sw_point *p, int wr,
-          const struct sw_stats *s)
+          const struct sw_stats *s, int wide)
 {
-	fprintf(fp, "%-18s %9" PRIu64 " %3d %8" PRIu64 " %9.1f %9.1f %9.1f %9.1f %9.1f "
-	        "%9.1f %9.1f %9.1f %9.0f %8.2f %7.2f %-9s %s\n",
-	        label, p->size, wr, s->txns, s->avg_us, s->min_us, s->p50_us, s->p90_us,
-	        s->p99_us, s->p999_us, s->max_us, s->stddev_us, s->txn_per_s, s->mb_per_s,
-	        s->cpu_us_per_txn, p->direct, sync_word(p));
+	if (wide)
+		fprintf(fp, "%-*s %9" PRIu64 " %3d %8" PRIu64 " %9.1f %9.1f %9.1f %9.1f "
+		        "%9.1f %9.1f %9.1f %9.1f %9.0f %8.2f %7.2f %-10s %s\n", METHOD_W,
+		        label, p->size, wr, s->txns, s->avg_us, s->min_us, s->p50_us,
+		        s->p90_us, s->p99_us, s->p999_us, s->max_us, s->stddev_us,
+		        s->txn_per_s, s->mb_per_s, s->cpu_us_per_txn, p->direct, sync_word(p));
+	else
+		fprintf(fp, "%-*s %9" PRIu64 " %3d %8" PRIu64 " %9.1f %9.1f %9.1f %9.1f "
+		        "%9.1f %9.0f %8.2f %-10s %s\n", METHOD_W, label, p->size, wr,
+		        s->txns, s->avg_us, s->p50_us, s->p99_us, s->p999_us, s->max_us,
+		        s->txn_per_s, s->mb_per_s, p->direct, sync_word(p));
 }
 
 /* With MPI ranks, writer k is writer k % (writers / ranks) of rank k /
@@ -55,21 +74,30 @@ rank_of(const struct sw_point *p, int k)
 	return p->ranks > 1 ? k / (p->writers / p->ranks) : 0;
 }
 
+/* A line of text under a row or in the header: lead, then text wrapped to
+ * the table's width (--wide: one line) under its own first column. */
 static void
-table_point(FILE *fp, const struct sw_point *p, int per_writer, int per_host)
+table_text(FILE *fp, const char *lead, const char *text, int wide)
 {
-	char label[40];
+	sw_put_wrapped(fp, lead, (int)strlen(lead), text, wide ? 0 : SW_TABLE_COLS);
+}
+
+static void
+table_point(FILE *fp, const struct sw_point *p, int per_writer, int per_host, int wide)
+{
+	char label[64], lead[128];
 	int k;
 
 	if (p->status == SW_NA) {
-		fprintf(fp, "%-18s %9" PRIu64 " %3d  n/a: %s\n", p->method, p->size,
-		        p->writers, p->note);
+		snprintf(lead, sizeof(lead), "%-*s %9" PRIu64 " %3d  n/a: ", METHOD_W,
+		         p->method, p->size, p->writers);
+		table_text(fp, lead, p->note, wide);
 		return;
 	}
-	table_row(fp, p->method, p, p->writers, &p->agg);
+	table_row(fp, p->method, p, p->writers, &p->agg, wide);
 	for (k = 0; per_host && k < p->nhosts; k++) {
 		snprintf(label, sizeof(label), "  host %.40s", p->hosts[k].host);
-		table_row(fp, label, p, p->hosts[k].writers, &p->hosts[k].s);
+		table_row(fp, label, p, p->hosts[k].writers, &p->hosts[k].s, wide);
 	}
 	if (per_writer && p->writers > 1)
 		for (k = 0; k < p->writers; k++) {
@@ -78,19 +106,23 @@ table_point(FILE *fp, const struct sw_point *p, int per_writer, int per_host)
 				         rank_of(p, k));
 			else
 				snprintf(label, sizeof(label), "  writer %d", k);
-			table_row(fp, label, p, 1, &p->per[k]);
+			table_row(fp, label, p, 1, &p->per[k], wide);
 		}
 	if (p->verify.done)
-		fprintf(fp, "%-18s verify: %" PRIu64 " slots checked, %" PRIu64 " ok, %"
+		fprintf(fp, "%-*s verify: %" PRIu64 " slots checked, %" PRIu64 " ok, %"
 		        PRIu64 " missing, %" PRIu64 " corrupt, %" PRIu64 " stale, %" PRIu64
-		        " misplaced%s\n", "", p->verify.checked, p->verify.ok,
+		        " misplaced%s\n", METHOD_W, "", p->verify.checked, p->verify.ok,
 		        p->verify.missing, p->verify.corrupt, p->verify.stale,
 		        p->verify.misplaced, p->verify.ok == p->verify.checked ? "" : "  FAILED");
-	if (p->status != SW_OK || p->note[0])
-		fprintf(fp, "%-18s %s: %s\n", "", p->status == SW_OK ? "note"
-		        : status_name[p->status], p->note);
-	if (p->hint[0])
-		fprintf(fp, "%-18s hint: %s\n", "", p->hint);
+	if (p->status != SW_OK || p->note[0]) {
+		snprintf(lead, sizeof(lead), "%-*s %s: ", METHOD_W, "", p->status == SW_OK ?
+		         "note" : status_name[p->status]);
+		table_text(fp, lead, p->note, wide);
+	}
+	if (p->hint[0]) {
+		snprintf(lead, sizeof(lead), "%-*s hint: ", METHOD_W, "");
+		table_text(fp, lead, p->hint, wide);
+	}
 }
 
 /* ------------------------------------------------------------ csv */
@@ -306,11 +338,10 @@ json_report(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n)
 /* ------------------------------------------------------------ entry points */
 
 void
-sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int per_writer)
+sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int wide)
 {
-	char reg[32], *target;
+	char reg[32], *target, *t;
 
-	(void)per_writer;
 	if (fmt == SW_FMT_CSV) {
 		fputs("point,method,size_bytes,writers,writer,status,txns,bytes,wall_s,"
 		      "avg_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us,stddev_us,"
@@ -320,47 +351,64 @@ sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int per_writer)
 	}
 	if (fmt != SW_FMT_TABLE)
 		return;
-	fprintf(fp, "sync-write %s (%s backend) on %s\n", r->version, r->backend, r->os);
-	if (r->label)
-		fprintf(fp, "label:   %s (host %s, started %s)\n", r->label, r->host, r->started);
+	/* Each line of the header wrapped under its text (a path whole). */
+	t = diot_strdupf("%s (%s backend) on %s", r->version, r->backend, r->os);
+	table_text(fp, "sync-write ", t, wide);
+	free(t);
+	if (r->label) {
+		t = diot_strdupf("%s (host %s, started %s)", r->label, r->host, r->started);
+		table_text(fp, "label:   ", t, wide);
+		free(t);
+	}
 	target = diot_visible(r->target);     /* one line, whatever the name */
-	fprintf(fp, "target:  %s (%s, %s); direct I/O alignment: memory %" PRIu32
-	        ", offset %" PRIu32 " bytes (%s)\n", target, r->target_kind, r->fstype,
-	        r->mem_align, r->offset_align, r->align_source);
+	t = diot_strdupf("%s (%s, %s); direct I/O alignment: memory %" PRIu32 ", offset %"
+	                 PRIu32 " bytes (%s)", target, r->target_kind, r->fstype,
+	                 r->mem_align, r->offset_align, r->align_source);
+	table_text(fp, "target:  ", t, wide);
+	free(t);
 	free(target);
-	fprintf(fp, "layout:  %s, %s (%" PRIu64 " bytes) per writer, %s; writers are %s\n",
-	        strcmp(r->target_kind, "device") == 0 ? "disjoint regions of the device"
-	        : strcmp(r->layout, "shared") == 0 ? "disjoint regions of one file"
-	                                           : "one file per writer",
-	        diot_fmt_iec(r->region, reg, sizeof(reg)), r->region,
-	        r->extend ? "extended from empty" : strcmp(r->target_kind, "device") == 0
-	        ? "overwritten" : "preallocated and overwritten", r->mode);
+	t = diot_strdupf("%s, %s (%" PRIu64 " bytes) per writer, %s; writers are %s",
+	                 strcmp(r->target_kind, "device") == 0 ? "disjoint regions of the device"
+	                 : strcmp(r->layout, "shared") == 0 ? "disjoint regions of one file"
+	                 : "one file per writer",
+	                 diot_fmt_iec(r->region, reg, sizeof(reg)), r->region,
+	                 r->extend ? "extended from empty" : strcmp(r->target_kind, "device")
+	                 == 0 ? "overwritten" : "preallocated and overwritten", r->mode);
+	table_text(fp, "layout:  ", t, wide);
+	free(t);
 	if (r->count)
-		fprintf(fp, "points:  %" PRIu64 " transactions per writer", r->count);
+		t = diot_strdupf("%" PRIu64 " transactions per writer after %" PRIu64 " warm-up "
+		                 "transactions; times are microseconds per transaction (write "
+		                 "+ commit)%s", r->count, r->warmup,
+		                 r->verify ? "; every point verified" : "");
 	else
-		fprintf(fp, "points:  %g s each", r->time_s);
-	fprintf(fp, " after %" PRIu64 " warm-up transactions; times are microseconds per "
-	        "transaction (write + commit)%s\n", r->warmup,
-	        r->verify ? "; every point verified" : "");
-	if (r->mpi_library != NULL)
-		fprintf(fp, "ranks:   %d MPI ranks on %d host%s (%s), started together at "
-		        "each point; wr counts the writers of all ranks; percentiles from "
-		        "their merged histograms; txn/s and MB/s the job's transactions "
-		        "and bytes over its span (first start to last end, on rank 0's "
-		        "clock)\n",
-		        r->ranks->n, r->ranks->nhosts, r->ranks->nhosts == 1 ? "" : "s",
-		        r->mpi_library);
+		t = diot_strdupf("%g s each after %" PRIu64 " warm-up transactions; times are "
+		                 "microseconds per transaction (write + commit)%s", r->time_s,
+		                 r->warmup, r->verify ? "; every point verified" : "");
+	table_text(fp, "points:  ", t, wide);
+	free(t);
+	if (r->mpi_library != NULL) {
+		t = diot_strdupf("%d MPI ranks on %d host%s (%s), started together at "
+		                 "each point; wr counts the writers of all ranks; percentiles "
+		                 "from their merged histograms; txn/s and MB/s the job's "
+		                 "transactions and bytes over its span (first start to last "
+		                 "end, on rank 0's clock)", r->ranks->n, r->ranks->nhosts,
+		                 r->ranks->nhosts == 1 ? "" : "s", r->mpi_library);
+		table_text(fp, "ranks:   ", t, wide);
+		free(t);
+	}
 	fputc('\n', fp);
-	table_header(fp);
+	table_header(fp, wide);
 }
 
 void
-sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer, int per_host)
+sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer, int per_host,
+                int wide)
 {
 	int k;
 
 	if (fmt == SW_FMT_TABLE) {
-		table_point(fp, p, per_writer, per_host);
+		table_point(fp, p, per_writer, per_host, wide);
 	} else if (fmt == SW_FMT_CSV) {
 		csv_row(fp, p, -1, NULL, &p->agg);
 		for (k = 0; per_host && p->status != SW_NA && k < p->nhosts; k++)
@@ -373,8 +421,9 @@ sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer, int
 
 void
 sw_report_end(FILE *fp, int fmt, const struct sw_run *r, const struct sw_point *pts,
-              int n)
+              int n, int wide)
 {
+	(void)wide;             /* the table's lines are all written */
 	if (fmt == SW_FMT_TABLE) {
 		if (r->interrupted)
 			fprintf(fp, "\ninterrupted: the results above are partial\n");
@@ -384,4 +433,3 @@ sw_report_end(FILE *fp, int fmt, const struct sw_run *r, const struct sw_point *
 		return;
 	json_report(fp, r, pts, n);
 }
-

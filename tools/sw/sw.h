@@ -69,6 +69,7 @@ struct sw_opts {
 	const char *listen;             /* --listen [HOST:]PORT            */
 	int quiet, verbose, per_writer;
 	int progress;                   /* --progress: also off a terminal */
+	int wide;                       /* --wide: every column, long lines */
 	int per_host;                   /* --per-host (MPI ranks)          */
 	const char *label;              /* --label: the run's name         */
 	const char **labels;            /* every --label, one per TARGET   */
@@ -303,12 +304,21 @@ struct sw_run {
 	const char *mpi_library;   /* the MPI library's name, or NULL */
 };
 
-/* report.c */
-void sw_report_begin(FILE *fp, int fmt, const struct sw_run *run, int per_writer);
+/* report.c (wide: --wide's table, every column and lines of any length) */
+void sw_report_begin(FILE *fp, int fmt, const struct sw_run *run, int wide);
 void sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer,
-                     int per_host);
+                     int per_host, int wide);
 void sw_report_end(FILE *fp, int fmt, const struct sw_run *run,
-                   const struct sw_point *pts, int n);
+                   const struct sw_point *pts, int n, int wide);
+
+/* compare-report.c: the tables' text, shared by report.c.  Without
+ * --wide no line of a table is wider than SW_TABLE_COLS columns. */
+#define SW_TABLE_COLS 132
+/* text on lines of at most width columns (0: one line, however long): the
+ * first begins with lead, the others with indent spaces; broken at spaces
+ * (a word longer than a line, a path say, stands whole on a line of its
+ * own).  Columns are UTF-8 characters. */
+void sw_put_wrapped(FILE *fp, const char *lead, int indent, const char *text, int width);
 
 /* plot.c: the charts of pts; what names the results in chart 1's title
  * (the file system, or the runs compared). */
