@@ -7,8 +7,8 @@
  * points, nesting, garbage); extreme finite numbers drawn small and
  * finite; 200000 distinct points aligned in linear time (Check's timeout
  * would catch the quadratic alignment of before); the table within 132
- * columns (runs in blocks; --wide: one table), and text wrapped to a
- * width.
+ * columns (runs in blocks; --wide: one table), text wrapped to a width,
+ * and a hint line per method naming the rows it covers.
  */
 #include "config.h"
 
@@ -302,6 +302,57 @@ START_TEST(test_wrapped)
 }
 END_TEST
 
+/* A hint line per method (and kind), after the table: the rows it covers
+ * named by their sizes for each number of writers, the range of medians. */
+START_TEST(test_hints)
+{
+	static const uint64_t sz[4] = { 512, 1024, 2048, 4096 };
+	/* writers 1 then 2; none, fsync, dsync: which rows have the hint */
+	static const int has[2][3][4] = {
+		{ { 0, 0, 0, 0 }, { 1, 1, 0, 1 }, { 1, 1, 1, 1 } },
+		{ { 0, 0, 0, 0 }, { 1, 1, 0, 1 }, { 0, 1, 1, 1 } },
+	};
+	static const char *const meth[3] = { "none", "fsync", "dsync" };
+	struct sw_hint_row rows[24];
+	char *out;
+	size_t ol = 0;
+	int w, m, k, n = 0, lines;
+	FILE *fo;
+
+	for (w = 0; w < 2; w++)
+		for (m = 0; m < 3; m++)
+			for (k = 0; k < 4; k++) {
+				rows[n].method = meth[m];
+				rows[n].size = sz[k];
+				rows[n].writers = w + 1;
+				rows[n].kind = has[w][m][k] ? SW_HINT_FAST_FLUSH : SW_HINT_NONE;
+				rows[n].p50_us = 100.0 + 10 * n;
+				n++;
+			}
+	fo = open_memstream(&out, &ol);
+	ck_assert_ptr_nonnull(fo);
+	sw_put_hints(fo, "", rows, n, "sdz", "ext4", 0);
+	ck_assert_int_eq(fclose(fo), 0);
+	widest(out, &lines);
+	ck_assert_msg(lines == 2, "%d lines: %s", lines, out);
+	ck_assert_msg(strncmp(out, "hint: fsync at 512, 1024, 4096 B with 1 and 2 writers "
+	                      "(6 rows): medians 140..290 us are faster than a flush on a "
+	                      "spinning disk can be (sdz says it spins)", 152) == 0, "%s", out);
+	ck_assert_msg(strstr(out, "\nhint: dsync at 512..4096 B with 1 writer; 1024..4096 B "
+	                     "with 2 writers (7 rows): medians 180..330 us are") != NULL,
+	              "%s", out);
+	free(out);
+	/* Wrapped to the table's width: the same, on lines within it. */
+	fo = open_memstream(&out, &ol);
+	ck_assert_ptr_nonnull(fo);
+	sw_put_hints(fo, "run 2: ", rows, n, "sdz", "ext4", SW_TABLE_COLS);
+	ck_assert_int_eq(fclose(fo), 0);
+	ck_assert_msg(widest(out, &lines) <= SW_TABLE_COLS && lines >= 4, "%s", out);
+	ck_assert_msg(strncmp(out, "hint: run 2: fsync at 512, 1024, 4096 B", 39) == 0, "%s", out);
+	free(out);
+}
+END_TEST
+
 static Suite *
 compare_suite(void)
 {
@@ -315,6 +366,7 @@ compare_suite(void)
 	tcase_add_test(tc, test_many);
 	tcase_add_test(tc, test_table_width);
 	tcase_add_test(tc, test_wrapped);
+	tcase_add_test(tc, test_hints);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,40 @@ value(const struct cmp_point *p, double v)
 }
 
 /* ------------------------------------------------------------ text */
+
+/* A string that grows (dies when out of memory). */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static void sb_add(struct sbuf *b, const char *fmt, ...) DIOT_PRINTF(2, 3);
+
+static void
+sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = 2 * (b->len + (size_t)n + 1);
+		char *t = realloc(b->s, cap);
+
+		if (t == NULL)
+			diot_die(DIOT_EXIT_FAIL, "out of memory");
+		b->s = t;
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
 
 /* Columns of s[0..len): UTF-8 characters (a byte that continues one
  * does not count). */
@@ -72,6 +107,159 @@ sw_put_wrapped(FILE *fp, const char *lead, int indent, const char *text, int wid
 		p += len;
 	}
 	fputc('\n', fp);
+}
+
+/* ------------------------------------------------------------ hints */
+
+/*
+ * A hint is said once per method (and target): "hint: fsync at 512..1048576
+ * B with 1 writer (13 rows): medians 33..662 us are faster than ...".  The
+ * rows it covers are named by their sizes (a..b: every row from a to b, in
+ * the table's order) for each number of writers.  Rows are in the table's
+ * order, writers outermost, so a method's rows with one number of writers
+ * follow each other.
+ */
+
+/* The sizes of a run of rows, a to b (n of them), after what sizes has. */
+static void
+sizes_run(struct sbuf *sizes, uint64_t a, uint64_t b, int n)
+{
+	if (n == 0)
+		return;
+	sb_add(sizes, "%s%" PRIu64, sizes->len ? ", " : "", a);
+	if (n > 1)
+		sb_add(sizes, "%s%" PRIu64, n > 2 ? ".." : ", ", b);
+}
+
+/* For method m and hint kind k: a block per number of writers, the sizes
+ * of its rows with the hint; "" for a block without. */
+struct hint_block {
+	int writers;
+	struct sbuf sizes;
+};
+
+static void
+hint_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int n, int g,
+          const char *disk, const char *fs, int width)
+{
+	const char *m = rows[g].method;
+	int kind = rows[g].kind, i, nb = 0, cap = 0, covered = 0, same = 1, runlen = 0;
+	struct hint_block *bl = NULL;
+	struct sbuf text = { NULL, 0, 0 };
+	uint64_t ra = 0, rb = 0;
+	double lo = 0, hi = 0;
+
+	for (i = 0; i <= n; i++) {
+		int mine = i < n && strcmp(rows[i].method, m) == 0;
+
+		if ((i == n || (mine && nb > 0 && rows[i].writers != bl[nb - 1].writers) ||
+		     (mine && rows[i].kind != kind)) && nb > 0) {
+			sizes_run(&bl[nb - 1].sizes, ra, rb, runlen);
+			runlen = 0;
+		}
+		if (!mine)
+			continue;
+		if (nb == 0 || rows[i].writers != bl[nb - 1].writers) {
+			if (nb == cap) {
+				struct hint_block *t;
+
+				cap = cap ? 2 * cap : 8;
+				t = realloc(bl, (size_t)cap * sizeof(*bl));
+				if (t == NULL)
+					diot_die(DIOT_EXIT_FAIL, "out of memory");
+				bl = t;
+			}
+			memset(&bl[nb], 0, sizeof(bl[nb]));
+			bl[nb++].writers = rows[i].writers;
+		}
+		if (rows[i].kind != kind)
+			continue;
+		if (runlen++ == 0)
+			ra = rows[i].size;
+		rb = rows[i].size;
+		lo = covered == 0 || rows[i].p50_us < lo ? rows[i].p50_us : lo;
+		hi = covered == 0 || rows[i].p50_us > hi ? rows[i].p50_us : hi;
+		covered++;
+	}
+	/* The blocks with rows covered: one list of sizes for all, or each's. */
+	for (i = 0; i < nb; i++)
+		if (bl[i].sizes.len == 0) {
+			free(bl[i].sizes.s);
+			memmove(&bl[i], &bl[i + 1], (size_t)(nb - i - 1) * sizeof(*bl));
+			nb--;
+			i--;
+		}
+	for (i = 1; i < nb; i++)
+		same &= strcmp(bl[i].sizes.s, bl[0].sizes.s) == 0;
+	sb_add(&text, "%s%s at ", run, m);
+	for (i = 0; i < nb; i++) {
+		if (same && i > 0)
+			sb_add(&text, "%s%d", i == nb - 1 ? " and " : ", ", bl[i].writers);
+		else
+			sb_add(&text, "%s%s B with %d", i ? "; " : "", bl[i].sizes.s,
+			       bl[i].writers);
+		if (!same || i == nb - 1)
+			sb_add(&text, " writer%s", same ? (nb > 1 || bl[i].writers > 1 ? "s" : "")
+			       : bl[i].writers > 1 ? "s" : "");
+	}
+	sb_add(&text, " (%d row%s): ", covered, covered == 1 ? "" : "s");
+	if (kind == SW_HINT_FAST_FLUSH) {
+		char v[64];
+
+		if (covered == 1 || (int)(lo + 0.5) == (int)(hi + 0.5))
+			snprintf(v, sizeof(v), "%.0f", hi);
+		else
+			snprintf(v, sizeof(v), "%.0f..%.0f", lo, hi);
+		sb_add(&text, "median%s %s us %s faster than a flush on a spinning disk can be "
+		       "(%s says it spins): a volatile cache that is not flushed, a "
+		       "non-volatile one, or a virtual disk (see dio-info)", covered == 1 ?
+		       "" : "s", v, covered == 1 ? "is" : "are", disk && disk[0] ? disk
+		       : "the disk");
+	} else {
+		sb_add(&text, "%s serves direct requests through its cache while the file "
+		       "has any cached page, and the prefill left some: these writes may "
+		       "not have been direct", fs && fs[0] ? fs : "the file system");
+	}
+	sw_put_wrapped(fp, "hint: ", 6, text.s, width);
+	for (i = 0; i < nb; i++)
+		free(bl[i].sizes.s);
+	free(bl);
+	free(text.s);
+}
+
+void
+sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
+             const char *disk, const char *fs, int width)
+{
+	static const int kinds[] = { SW_HINT_FAST_FLUSH, SW_HINT_CACHED_DIRECT };
+	const char **seen = NULL;
+	int i, j, k, nseen = 0;
+
+	/* In the order of the methods in the table (a few: the list of those
+	 * seen is short); a line per kind. */
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nseen; j++)
+			if (strcmp(seen[j], rows[i].method) == 0)
+				break;
+		if (j < nseen)
+			continue;
+		if (nseen % 16 == 0) {
+			const char **t = realloc(seen, (size_t)(nseen + 16) * sizeof(*seen));
+
+			if (t == NULL)
+				diot_die(DIOT_EXIT_FAIL, "out of memory");
+			seen = t;
+		}
+		seen[nseen++] = rows[i].method;
+		for (k = 0; k < (int)(sizeof(kinds) / sizeof(kinds[0])); k++)
+			for (j = i; j < n; j++)
+				if (rows[j].kind == kinds[k] && strcmp(rows[j].method,
+				                                       rows[i].method) == 0) {
+					hint_line(fp, run, rows, n, j, disk, fs, width);
+					break;
+				}
+	}
+	free(seen);
 }
 
 /* ------------------------------------------------------------ table */
@@ -221,6 +409,40 @@ table_left_out(FILE *fp, const struct cmp *c)
 	}
 }
 
+/* Each run's hints (a run of several TARGETs: measured now), once per
+ * method, after the table. */
+static void
+table_hints(FILE *fp, const struct cmp *c)
+{
+	struct sw_hint_row *rows = NULL;
+	char run[32];
+	int r, i, any = 0;
+
+	for (r = 0; r < c->nruns; r++)
+		for (i = 0; i < c->runs[r].npts; i++)
+			any |= c->runs[r].pts[i].hint_kind != SW_HINT_NONE;
+	if (!any)
+		return;
+	fputc('\n', fp);
+	for (r = 0; r < c->nruns; r++) {
+		const struct cmp_run *u = &c->runs[r];
+
+		rows = calloc((size_t)u->npts + 1, sizeof(*rows));
+		if (rows == NULL)
+			diot_die(DIOT_EXIT_FAIL, "out of memory");
+		for (i = 0; i < u->npts; i++) {
+			rows[i].method = u->pts[i].method;
+			rows[i].size = u->pts[i].size;
+			rows[i].writers = u->pts[i].writers;
+			rows[i].kind = u->pts[i].hint_kind;
+			rows[i].p50_us = u->pts[i].p50_us;
+		}
+		snprintf(run, sizeof(run), "run %d: ", r + 1);
+		sw_put_hints(fp, run, rows, u->npts, u->disk, u->fs, width_of(c));
+		free(rows);
+	}
+}
+
 /* The runs from r0 on that fit beside it in the table's width (all of
  * them with --wide); at least r0's. */
 static int
@@ -253,6 +475,7 @@ sw_cmp_table(FILE *fp, const struct cmp *c)
 			table_row(fp, c, &c->keys[k], r0, r1);
 	}
 	table_left_out(fp, c);
+	table_hints(fp, c);
 }
 
 /* ------------------------------------------------------------ csv */

@@ -505,6 +505,7 @@ sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_poi
 		p->txn_per_s = s->txn_per_s;
 		p->mb_per_s = s->mb_per_s;
 		p->cpu_us = s->cpu_us_per_txn;
+		p->hint_kind = pts[i].hint_kind;
 	}
 }
 

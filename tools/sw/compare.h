@@ -19,6 +19,7 @@ struct cmp_point {
 	int measured;            /* status ok (or partial) with an aggregate */
 	char status[16];         /* "ok", "n/a", "error", "interrupted"      */
 	double avg_us, p50_us, p99_us, p999_us, max_us, txn_per_s, mb_per_s, cpu_us;
+	int hint_kind;           /* SW_HINT_* (measured now; a saved run: none) */
 };
 
 /* A saved run (one --format json document). */

@@ -393,6 +393,7 @@ speed_hint(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m
 	if (!durable || c->tg.rotational != DIO_TRI_YES || p->agg.txns == 0 ||
 	    p->agg.p50_us >= SW_ROTATIONAL_FLUSH_US)
 		return;
+	p->hint_kind = SW_HINT_FAST_FLUSH;
 	snprintf(p->hint, sizeof(p->hint), "median %.0f us is faster than a flush on "
 	         "a spinning disk can be (%s says it spins): a volatile cache that is "
 	         "not flushed, a non-volatile one, or a virtual disk (see dio-info)",
@@ -443,10 +444,12 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 	if (r > 0 && SW_RANK0(c))
 		speed_hint(c, p, m);
 	if (r > 0 && SW_RANK0(c) && m->direct && !p->hint[0] &&
-	    (c->tg.align.direct_limits & DIO_DLIM_CACHED_ANY))
+	    (c->tg.align.direct_limits & DIO_DLIM_CACHED_ANY)) {
+		p->hint_kind = SW_HINT_CACHED_DIRECT;
 		snprintf(p->hint, sizeof(p->hint), "%s serves direct requests through "
 		         "its cache while the file has any cached page, and the prefill "
 		         "left some: these writes may not have been direct", c->tg.fstype);
+	}
 	if (w0->mech == DIO_MECH_DIRECTIO)
 		sw_target_advice_off(c, p->writers);
 	diot_team_free(t);

@@ -119,10 +119,33 @@ table_point(FILE *fp, const struct sw_point *p, int per_writer, int per_host, in
 		         "note" : status_name[p->status]);
 		table_text(fp, lead, p->note, wide);
 	}
-	if (p->hint[0]) {
-		snprintf(lead, sizeof(lead), "%-*s hint: ", METHOD_W, "");
-		table_text(fp, lead, p->hint, wide);
+	/* A hint is said once for all the rows it covers, after the table. */
+}
+
+/* After the table: each method's hint, once, naming the rows it covers. */
+static void
+table_hints(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n, int wide)
+{
+	struct sw_hint_row *rows;
+	int i, any = 0;
+
+	for (i = 0; i < n; i++)
+		any |= pts[i].hint_kind != SW_HINT_NONE;
+	if (!any)
+		return;
+	rows = calloc((size_t)n, sizeof(*rows));
+	if (rows == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	for (i = 0; i < n; i++) {
+		rows[i].method = pts[i].method;
+		rows[i].size = pts[i].size;
+		rows[i].writers = pts[i].writers;
+		rows[i].kind = pts[i].hint_kind;
+		rows[i].p50_us = pts[i].agg.p50_us;
 	}
+	fputc('\n', fp);
+	sw_put_hints(fp, "", rows, n, r->disk, r->fstype, wide ? 0 : SW_TABLE_COLS);
+	free(rows);
 }
 
 /* ------------------------------------------------------------ csv */
@@ -423,8 +446,8 @@ void
 sw_report_end(FILE *fp, int fmt, const struct sw_run *r, const struct sw_point *pts,
               int n, int wide)
 {
-	(void)wide;             /* the table's lines are all written */
 	if (fmt == SW_FMT_TABLE) {
+		table_hints(fp, r, pts, n, wide);
 		if (r->interrupted)
 			fprintf(fp, "\ninterrupted: the results above are partial\n");
 		return;

@@ -209,6 +209,14 @@ void sw_writer_main(struct diot_team *t, int k, void *arg);
 
 /* ------------------------------------------------------------ results */
 
+/* What a point's hint says (its text is in sw_point.hint): the table
+ * groups the rows of one method and kind into one hint line. */
+enum sw_hint_kind {
+	SW_HINT_NONE = 0,
+	SW_HINT_FAST_FLUSH = 1,   /* durable, yet faster than a spinning disk */
+	SW_HINT_CACHED_DIRECT = 2 /* direct requests served through a cache  */
+};
+
 enum sw_status {
 	SW_OK = 0,          /* measured                                  */
 	SW_NA = 1,          /* not applicable here (reason in note)      */
@@ -249,6 +257,7 @@ struct sw_point {
 	const char *commit;      /* commit method really used          */
 	int region_full;         /* a writer ran out of region (extend) */
 	char hint[300];          /* a sync suspiciously fast; "" none   */
+	int hint_kind;           /* SW_HINT_*: the table says each once */
 	struct sw_stats agg;
 	struct sw_stats *per;    /* [writers]                           */
 	struct sw_verify verify;
@@ -319,7 +328,20 @@ void sw_report_end(FILE *fp, int fmt, const struct sw_run *run,
  * (a word longer than a line, a path say, stands whole on a line of its
  * own).  Columns are UTF-8 characters. */
 void sw_put_wrapped(FILE *fp, const char *lead, int indent, const char *text, int width);
-
+/* One row of a table, as its hint line sees it. */
+struct sw_hint_row {
+	const char *method;
+	uint64_t size;
+	int writers;
+	int kind;                /* SW_HINT_*                          */
+	double p50_us;
+};
+/* The hints of rows[0..n) (one target's, in table order): a line per
+ * method and kind, naming the sizes and writers of the rows it covers;
+ * run ("run 2: ") or "" begins each; disk and fs name what the hints are
+ * about. */
+void sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
+                  const char *disk, const char *fs, int width);
 /* plot.c: the charts of pts; what names the results in chart 1's title
  * (the file system, or the runs compared). */
 int sw_plot(const char *path, const char *what, const struct sw_point *pts, int n);
