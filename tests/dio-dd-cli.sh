@@ -61,7 +61,7 @@ sum_before=$(cksum <existing)
 # ------------------------------------------------------------ bad operands
 expect 2 "nothing to do: name an input (if=)"
 expect 2 "bs='0': size must be greater than 0" if=in1 bs=0
-expect 2 "bs='4kk': unknown suffix 'kk' (allowed: b=512;" if=in1 bs=4kk
+expect 2 "bs='4kk': unknown suffix 'kk' (allowed: c=1, w=2, b=512;" if=in1 bs=4kk
 expect 2 "bs='1.5k': fractions are not supported" if=in1 bs=1.5k
 expect 2 "bs='2G': 2147483648 bytes is above the largest allowed" if=in1 bs=2G
 expect 2 "count='-1': not a decimal number" if=in1 count=-1

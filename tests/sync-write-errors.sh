@@ -44,7 +44,7 @@ bad 2 "empty item 2 in the list"              -s 4k,,8k
 bad 2 "not a size"                             -s k
 bad 2 "--sizes '': empty list"                 -s ''
 # a long value is echoed in part: the message still ends with what is allowed
-bad 2 "unknown suffix 'kkkkkkkkkkkkkkkkkkkkkkkk\\.\\.\\.' (allowed: b=512; .* powers of 1000)$" \
+bad 2 "unknown suffix 'kkkkkkkkkkkkkkkkkkkkkkkk\\.\\.\\.' (allowed: c=1, w=2, b=512; .* powers of 1000)$" \
 	-s "4k,4$(printf 'k%.0s' $(seq 50))"
 bad 2 "unknown method '$(printf 'x%.0s' $(seq 3000))' (allowed: all, none,.*or direct+ any of those)" \
 	-m "$(printf 'x%.0s' $(seq 3000))"
