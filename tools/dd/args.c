@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <ctype.h>
 #include <stddef.h>
 
 #include "tools/dd/dd.h"
@@ -21,30 +22,40 @@ usage(void)
 {
 	printf(
 "Usage: dio-dd [OPTIONS] OPERAND=VALUE...\n"
-"Sequential reads, writes or copies on one or more files or devices at\n"
-"once, measured: whole-workload wall time, time in the I/O calls, MB/s,\n"
-"per-call latency (mean, percentiles, histogram), CPU, and for SCSI\n"
+"Reads, writes and copies as dd does, dd's command lines included, on one or\n"
+"more files or devices at once, measured: wall time, time in the I/O calls,\n"
+"MB/s, per-call latency (mean, percentiles, histogram), CPU, and for SCSI\n"
 "generic devices the commands where direct I/O was asked but not done.\n"
 "\n"
-"Operands:\n"
-"  if=FILE[,FILE...]     read these (files, block devices, sg devices)\n"
-"  of=FILE[,FILE...]     write these; with if= the copy is pairwise\n"
-"                        (if=a,b of=c,d copies a to c and b to d at once);\n"
-"                        of=/dev/null means nowhere (a read)\n"
-"  mode=read|write|copy  the default follows if=/of= (read: if= only,\n"
-"                        write: of= only, writing a generated pattern)\n"
-"  bs=SIZE               block size (default 512; sg: the device's block)\n"
+"dd's operands:\n"
+"  if=FILE[,FILE...]     read these (files, devices, pipes; default: standard\n"
+"                        input)\n"
+"  of=FILE[,FILE...]     write these (default: standard output); with several,\n"
+"                        the copy is pairwise (if=a,b of=c,d: a to c, b to d,\n"
+"                        at once)\n"
+"  bs=SIZE               read and write SIZE bytes at a time (default 512)\n"
+"  ibs=SIZE, obs=SIZE    without bs=: read ibs, write obs bytes at a time\n"
+"                        (reblocking)\n"
+"  count=N               copy N input blocks (iflag=count_bytes: bytes)\n"
+"  skip=N, seek=N        skip N ibs-blocks of the input, N obs-blocks of the\n"
+"                        output (iseek=, oseek=; iflag=skip_bytes,\n"
+"                        oflag=seek_bytes: bytes)\n"
+"  conv=LIST             fdatasync, fsync (the output made durable at the\n"
+"                        end), notrunc, excl, nocreat, sync (pad short\n"
+"                        blocks), noerror (pass over read errors)\n"
+"  iflag=LIST            direct, dsync, sync, nocache, count_bytes,\n"
+"                        skip_bytes, fullblock; dio-dd's: nocopy (read into\n"
+"                        the kernel and drop), sg (SCSI READ on a block\n"
+"                        device)\n"
+"  oflag=LIST            direct, dsync, sync (sg: FUA), nocache, seek_bytes,\n"
+"                        append; dio-dd's: sg, force (as --force), notrunc\n"
+"  status=WHICH          none, noxfer, progress (a line every second)\n"
+"\n"
+"dio-dd's operands:\n"
+"  mode=read|write|copy  read: if= only, read to nowhere; write: of= only,\n"
+"                        a generated pattern; copy (the default)\n"
 "  bpt=N                 blocks per transfer (default 1): each call moves\n"
 "                        bs*bpt bytes\n"
-"  count=N               blocks per device (default: to the end of the\n"
-"                        input; write mode: to the end of a device)\n"
-"  skip=N, seek=N        blocks to skip at the start of input, output\n"
-"  iflag=, oflag=LIST    direct (O_DIRECT / directio), dsync, sync\n"
-"                        (oflag; on sg: FUA), nocopy (iflag: read into the\n"
-"                        kernel and drop, no user copy), sg (SCSI READ/WRITE\n"
-"                        on a block device too), force (oflag: as --force),\n"
-"                        notrunc (oflag: do not truncate an output file to\n"
-"                        seek*bs before writing)\n"
 "  thr=N                 threads per device (default 1)\n"
 "  engine=sync|aio|io_uring|posix-aio   synchronous calls (default) or the\n"
 "                        asynchronous queue; aio takes io_uring and falls\n"
@@ -52,43 +63,38 @@ usage(void)
 "  qd=N                  requests in flight per thread for the asynchronous\n"
 "                        engine (default 1; qd > 1 implies engine=aio)\n"
 "  rate=SIZE[/s]         per-device rate limit in bytes per second\n"
-"  time=0|1              1: print the timing report (default 0: records and\n"
-"                        the throughput line only; csv/json always have all)\n"
+"  time=0|1              1: print the timing report (default 0: dd's lines\n"
+"                        only; csv/json always have all)\n"
 "  dio=0|1               sg: ask for direct transfers (SG_FLAG_DIRECT_IO)\n"
 "  bufoff=BYTES          each buffer starts BYTES past an aligned boundary,\n"
 "                        0 to 4095 (default: 32 when every transfer goes\n"
-"                        through the page cache, where the kernel's copies\n"
-"                        were measured faster than to a cache-line aligned\n"
-"                        buffer; otherwise 0: with a direct side it must be\n"
-"                        a multiple of the memory alignment)\n"
+"                        through the page cache, otherwise 0)\n"
 "  largepages=0|1        1 (default): each thread's buffers on large pages\n"
-"                        where the system has them (transparent huge\n"
-"                        pages), so direct transfers pin fewer pages\n"
+"                        where the system has them\n"
 "  fadvise=none|normal|sequential|random   page-cache advice for every\n"
-"                        file and block device (default none: no hint,\n"
-"                        as dd; fio gives sequential by default)\n"
+"                        file and block device (default none, as dd)\n"
 "\n"
 "Options:\n"
 "  -f, --format FMT      table (default), csv or json\n"
 "      --force           allow writing over an existing file or a device\n"
 "      --processes       one process per device (each in a session of its\n"
-"                        own, as fio runs its jobs) with its thr= threads;\n"
-"                        default: one process, every thread in it\n"
+"                        own, as fio runs its jobs) with its thr= threads\n"
 "      --same-session    with --processes: the worker processes stay in\n"
-"                        dio-dd's session (as separate dd commands would)\n"
+"                        dio-dd's session\n"
 "  -h, --help            this text\n"
 "  -V, --version         version and backend\n"
 "\n"
-"Sizes take the suffixes %s.\n"
+"Sizes and counts take dd's suffixes and products (2x512):\n"
+"  %s.\n"
+"dd's closing lines go to standard error; SIGUSR1 prints them so far.\n"
 "A mounted or otherwise busy device is never written; an existing file or\n"
-"any device only with --force (or oflag=force); new files are created.\n"
-"An output file is truncated to seek*bs first (unless oflag=notrunc).  An\n"
-"output that is also an input or another output (the same file or device\n"
-"under another name, a disk and one of its partitions) is refused.\n"
-"Exit status: 0 success, 1 the run failed (the partial results are\n"
-"printed), 2 bad usage (also: an if= that does not exist, an of= in a\n"
-"directory that does not exist), 130 interrupted by SIGINT (partial\n"
-"results).\n",
+"a device only with --force (or oflag=force; conv=notrunc for a file).\n"
+"An output that is also an input or another output is refused.\n"
+"Exit status: 0 success, 1 the run failed (as dd: also an input that\n"
+"cannot be opened), 2 bad usage, 130 interrupted by SIGINT (partial\n"
+"results).\n"
+"See dio-dd(1) ('man dio-dd'), its section FOR DD USERS: what is the same\n"
+"as dd and what dio-dd adds.\n",
 	diot_size_suffixes());
 }
 
@@ -272,7 +278,7 @@ parse_dd_number(const char *key, const char *v, uint64_t min, uint64_t max, uint
 			                 "2x512)", key, v);
 		f = 1;
 		/* a suffix alone is one of it: "1xM" */
-		if (len > 0 && (part[0] < '0' || part[0] > '9') && len + 1 < sizeof(part)) {
+		if (len > 0 && isalpha((unsigned char)part[0]) && len + 1 < sizeof(part)) {
 			memmove(part + 1, part, len + 1);
 			part[0] = '1';
 		}
@@ -285,9 +291,11 @@ parse_dd_number(const char *key, const char *v, uint64_t min, uint64_t max, uint
 			break;
 		p = x + 1;
 	}
+	if (prod < min && min == 1)
+		diot_usage_error("%s='%s': must be greater than 0", key, v);
 	if (prod < min || prod > max)
-		diot_usage_error("%s='%s' is %" PRIu64 ": allowed %" PRIu64 " to %" PRIu64, key,
-		                 v, prod, min, max);
+		diot_usage_error("%s='%s': %" PRIu64 " is above the largest allowed, %" PRIu64,
+		                 key, v, prod, max);
 	*out = prod;
 }
 

@@ -235,6 +235,11 @@ check_opened(struct dd *dd)
 		else if (strcmp(dd->total_io, dd->io_labels[i]) != 0)
 			snprintf(dd->total_io, sizeof(dd->total_io), "mixed");
 	}
+	if (dd->data_stdout && dd->o.format != FMT_TABLE)
+		fail_setup(dd, DIOT_EXIT_USAGE, "-f %s: the data goes to standard output "
+		           "(of= is not given, or names it), so the report cannot: give "
+		           "of=FILE, or the table format (time=1 puts it on standard error)",
+		           format_words[dd->o.format]);
 	if (dd->o.dio && !sg_any)
 		fail_setup(dd, DIOT_EXIT_USAGE, "dio=1 asks the sg driver for direct transfers: it "
 		           "needs an sg device (for files and block devices use iflag=direct "
