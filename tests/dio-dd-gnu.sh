@@ -14,7 +14,8 @@
 # a partial last block, conv=notrunc onto an existing file, oflag=append,
 # ibs/obs reblocking, conv=sync, /dev/zero and /dev/urandom sources,
 # standard input and output (files and pipes), status=none and noxfer,
-# count=0, a skip past the end, inputs and outputs that are refused.
+# count=0, a skip past the end, inputs and outputs that are refused; and
+# SIGUSR1 mid-run (the same lines from both), status=progress.
 # GNU dd is needed (SKIP otherwise); direct I/O needs a file system that
 # takes it (the build directory's; those lines say SKIP on one that
 # does not).
@@ -147,6 +148,45 @@ case_ "iflag=nocache oflag=nocache" -- '$DD if=in10k of=out bs=4k iflag=nocache 
 case_ "an input that does not exist" -- '$DD if=missing of=out bs=4k'
 case_ "conv=excl onto an existing file" -- '$DD if=in10k of=exist conv=excl'
 case_ "conv=nocreat, no output" -- '$DD if=in10k of=new conv=nocreat'
+
+# SIGUSR1 mid-run (a pipe that gives one block, waits, gives another):
+# the statistics so far, then the run goes on to its end; the same lines
+# from both.
+for t in gnu dio; do
+	if [ $t = gnu ]; then tool=dd; else tool=$DIODD; fi
+	rm -f "$work/u.$t"
+	{ head -c 4096 "$work/seed/in10k"; sleep 2; tail -c 4096 "$work/seed/in10k"; } |
+		"$tool" of="$work/u.$t" bs=4k 2>"$work/u.$t.err" &
+	pid=$!
+	wait_for 60 "the first block in $work/u.$t" \
+		eval '[ -f "$work/u.$t" ] && [ "$(wc -c <"$work/u.$t")" = 4096 ]'
+	kill -USR1 $pid
+	wait $pid
+	echo $? >"$work/u.$t.rc"
+	figures "$work/u.$t.err" >"$work/u.$t.fig"
+done
+if [ "$(cat "$work/u.gnu.rc")" = 0 ] && [ "$(cat "$work/u.dio.rc")" = 0 ] &&
+   [ "$(grep -c 'records in' "$work/u.dio.fig")" = 2 ] &&
+   cmp -s "$work/u.gnu.fig" "$work/u.dio.fig" && cmp -s "$work/u.gnu" "$work/u.dio"; then
+	ok "SIGUSR1: the statistics so far, the run goes on: $(tr '\n' '|' <"$work/u.dio.fig")"
+else
+	bad "SIGUSR1: exit $(cat "$work/u.gnu.rc") / $(cat "$work/u.dio.rc"); dd said" \
+		"$(tr '\n' '|' <"$work/u.gnu.err"); dio-dd said $(tr '\n' '|' <"$work/u.dio.err")"
+fi
+
+# status=progress on a run that stalls 2.5 s: a transfer line so far, in
+# whole seconds, over itself (a carriage return), while the run waits (dd
+# says it after its next write); then dd's closing lines.
+rm -f "$work/p.out"
+{ head -c 4096 "$work/seed/in10k"; sleep 2.5; tail -c 4096 "$work/seed/in10k"; } |
+	"$DIODD" of="$work/p.out" bs=4k status=progress 2>"$work/p.err"
+rc=$?
+if [ $rc = 0 ] && grep -q "$(printf '\r')4096 bytes (4.1 kB, 4.0 KiB) copied, [12] s, " "$work/p.err" &&
+   tr '\r' '\n' <"$work/p.err" | tail -n 3 | head -n 2 | tr '\n' '|' | grep -q '^2+0 records in|2+0 records out|$'; then
+	ok "status=progress: a line while the run waited, then the closing lines"
+else
+	bad "status=progress: exit $rc: $(od -c "$work/p.err" | head -n 12)"
+fi
 
 echo "$n command lines compared"
 [ $n -ge 25 ] || bad "only $n command lines"
