@@ -86,7 +86,11 @@ json_settings(struct dd *dd, struct diot_json *j)
 	diot_json_u64(j, "threads", o->thr);
 	diot_json_u64(j, "bs", o->bs);
 	diot_json_u64(j, "bpt", o->bpt);
-	diot_json_u64(j, "transfer_bytes", dd->tsize);
+	diot_json_u64(j, "ibs", o->ibs);
+	diot_json_u64(j, "obs", o->obs);
+	diot_json_u64(j, "transfer_bytes", dd->stream ? dd->o.ibs : dd->tsize);
+	/* "dd": dd's loop (stream.c); "positional": transfer i at i*bs */
+	diot_json_str(j, "loop", dd->stream ? "dd" : "positional");
 	diot_json_u64(j, "skip", o->skip);
 	diot_json_u64(j, "seek", o->seek);
 	if (o->count_set)

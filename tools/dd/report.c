@@ -157,8 +157,13 @@ print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct
 	        " (a process per device, each its own session)", dd->total_io, engine_name(dd));
 	if (dd->o.engine != ENG_SYNC)
 		fprintf(fp, " qd=%" PRIu64, dd->o.qd);
-	fprintf(fp, ", bs=%" PRIu64 " bpt=%" PRIu64 " (%s per call)", dd->o.bs, dd->o.bpt,
-	        diot_fmt_iec(dd->tsize, a, sizeof(a)));
+	if (dd->stream && dd->o.ibs != dd->o.obs)
+		fprintf(fp, ", dd's loop, ibs=%" PRIu64 " obs=%" PRIu64, dd->o.ibs, dd->o.obs);
+	else if (dd->stream)
+		fprintf(fp, ", dd's loop, bs=%" PRIu64, dd->o.bs);
+	else
+		fprintf(fp, ", bs=%" PRIu64 " bpt=%" PRIu64 " (%s per call)", dd->o.bs, dd->o.bpt,
+		        diot_fmt_iec(dd->tsize, a, sizeof(a)));
 	if (large)
 		fprintf(fp, ", buffers on %s pages", diot_fmt_iec(page, a, sizeof(a)));
 	if (dd->buf_off)
