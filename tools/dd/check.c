@@ -108,13 +108,15 @@ check_operands(struct dd *dd)
 			diot_usage_error("if= names %d inputs and of= is missing: standard output "
 			                 "takes one; give mode=read to read them only, or of= with "
 			                 "as many outputs", dd->o.nif);
+		/* (the names are for messages and the report; the lists own
+		 * a copy, as args.c's do) */
 		if (!dd->o.nif) {
-			dd->o.ifs[0] = (char *)"/dev/stdin";
+			dd->o.ifs[0] = diot_strdupf("/dev/stdin");
 			dd->o.nif = 1;
 			dd->std_in = 1;
 		}
 		if (!dd->o.nof) {
-			dd->o.ofs[0] = (char *)"/dev/stdout";
+			dd->o.ofs[0] = diot_strdupf("/dev/stdout");
 			dd->o.nof = 1;
 			dd->std_out = 1;
 		}
