@@ -148,6 +148,7 @@ case_ "iflag=nocache oflag=nocache" -- '$DD if=in10k of=out bs=4k iflag=nocache 
 case_ "an input that does not exist" -- '$DD if=missing of=out bs=4k'
 case_ "conv=excl onto an existing file" -- '$DD if=in10k of=exist conv=excl'
 case_ "conv=nocreat, no output" -- '$DD if=in10k of=new conv=nocreat'
+case_ "a full device: /dev/full" -- '$DD if=in10k of=/dev/full bs=4k'
 
 # SIGUSR1 mid-run (a pipe that gives one block, waits, gives another):
 # the statistics so far, then the run goes on to its end; the same lines

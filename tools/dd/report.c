@@ -480,6 +480,10 @@ report(struct dd *dd, double cu, double cs)
 	/* MPI ranks: rank 0 reports every rank's rows (n < 0 elsewhere). */
 	n = dd_ranks_merge(dd, &rows, dd->ndevs, &tot, &cu, &cs);
 
+	/* Each device's error first, then the figures (as dd says them). */
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].err)
+			diot_warn("%s", dd->devs[i].errmsg);
 	switch (n < 0 ? -1 : dd->o.format) {
 	case FMT_TABLE:
 		if (dd->mpi != NULL && dd->mpi->on)
@@ -505,9 +509,6 @@ report(struct dd *dd, double cu, double cs)
 	}
 	if (n >= 0 && !stdout_ok())
 		report_lost = 1;
-	for (i = 0; i < dd->ndevs; i++)
-		if (dd->devs[i].err)
-			diot_warn("%s", dd->devs[i].errmsg);
 	free(rows);
 	free(all);
 	return failed || report_lost;
