@@ -189,6 +189,40 @@ else
 	bad "status=progress: exit $rc: $(od -c "$work/p.err" | head -n 12)"
 fi
 
+# A pipe whose reader never reads, and a FIFO whose writer never writes:
+# the run waits in its write or read, as dd does, and a stop signal still
+# ends it at once, with dd's lines so far (exit 128 + the signal).
+stopped_in_wait() {     # SIG SIGNUMBER WHAT COMMAND...
+	_sig=$1 _num=$2 _what=$3
+	shift 3
+	"$@" 2>"$work/w.err" &
+	_pid=$!
+	sleep 1
+	kill -"$_sig" $_pid 2>/dev/null
+	if wait_for 10 "dio-dd to end after SIG$_sig" gone $_pid; then
+		wait $_pid
+		_rc=$?
+		_want=$((128 + _num))
+		if [ $_rc = $_want ] && grep -q 'records in$' "$work/w.err"; then
+			ok "$_what: SIG$_sig ended the wait, exit $_rc, the lines so far said"
+		else
+			bad "$_what: exit $_rc (want $_want): $(cat "$work/w.err")"
+		fi
+	else
+		bad "$_what: still there 10 s after SIG$_sig"
+		kill -KILL $_pid 2>/dev/null
+	fi
+}
+mkfifo "$work/never-read" "$work/never-written"
+sleep 60 <"$work/never-read" &
+holder=$!
+stopped_in_wait INT 2 "a reader that never reads" "$DIODD" if=/dev/zero of="$work/never-read" bs=1M
+kill $holder 2>/dev/null
+sleep 60 >"$work/never-written" &
+holder=$!
+stopped_in_wait TERM 15 "a writer that never writes" "$DIODD" if="$work/never-written" of=/dev/null
+kill $holder 2>/dev/null
+
 echo "$n command lines compared"
 [ $n -ge 25 ] || bad "only $n command lines"
 exit $fail

@@ -241,6 +241,11 @@ struct dd {
 	/* set by main.c's signal handler: stop now; which signal (0: none) */
 	const volatile sig_atomic_t *stop, *signal;
 	int stream;              /* dd's loop (stream.c) runs the one device      */
+	/* dd's loop's thread, while it runs (under devs[0].lock): woken by
+	 * SIGUSR2 when the run stops, out of a read or write that waits on
+	 * a pipe nobody writes or reads */
+	pthread_t stream_thread;
+	int stream_running;
 	int data_stdout;         /* the output is standard output               */
 	int std_in, std_out;     /* if=/of= not given: standard input/output    */
 	int progress_shown;      /* a status=progress line is on the terminal    */
@@ -283,13 +288,15 @@ void finish_output(struct wctx *w);
 
 /* stream.c: dd's own loop, one input to one output */
 void run_stream(struct wctx *w, unsigned char *buf);
+void stream_wake(struct dd *dd);
 int stream_needed(const struct dd *dd, const char **why);
 
 /* io.c */
 void DIOT_PRINTF(3, 4) wfail(struct wctx *w, int err, const char *fmt, ...);
 void io_choose(const struct opts *opt, struct side *s, int is_out);
 int tail_needs_buffered(const struct dev *d, size_t n);
-int64_t stream_read(const struct side *s, void *buf, size_t len);
+int64_t stream_read(const struct side *s, void *buf, size_t len,
+                    const volatile sig_atomic_t *stop);
 void drop_cache(const struct side *s, int64_t off, int64_t len);
 int64_t write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off);
 

@@ -133,11 +133,12 @@ read_discard(struct wctx *w, const struct side *s, void *buf, size_t len, int64_
  * read is what the stream had (dd's partial record), 0 its end.
  */
 int64_t
-stream_read(const struct side *s, void *buf, size_t len)
+stream_read(const struct side *s, void *buf, size_t len, const volatile sig_atomic_t *stop)
 {
 	ssize_t n;
 
-	while ((n = read(s->fd, buf, len)) < 0 && errno == EINTR)
+	/* A signal that stops the run ends the wait (stream.c wakes it). */
+	while ((n = read(s->fd, buf, len)) < 0 && errno == EINTR && !*stop)
 		;
 	return n < 0 ? -(int64_t)errno : (int64_t)n;
 }
@@ -145,10 +146,10 @@ stream_read(const struct side *s, void *buf, size_t len)
 static int64_t
 read_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
 {
-	int64_t n = stream_read(s, buf, len);
+	int64_t n = stream_read(s, buf, len, w->dd->stop);
 
 	(void)off;
-	if (n < 0)
+	if (n < 0 && !(n == -EINTR && *w->dd->stop))
 		wfail(w, (int)n, "error reading '%s': %s", s->path, dio_strerror((int)n));
 	return n;
 }
@@ -163,6 +164,8 @@ write_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_
 	(void)off;
 	while (done < len) {
 		n = write(s->fd, (const char *)buf + done, len - done);
+		if (n < 0 && errno == EINTR && *w->dd->stop)
+			return -EINTR;  /* the run stops: nobody took the rest */
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {

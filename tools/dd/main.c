@@ -46,6 +46,13 @@ on_usr1(int sig)
 	g_usr1 = 1;
 }
 
+/* SIGUSR2: nothing but the end of a wait (stream_wake()). */
+static void
+on_wake(int sig)
+{
+	(void)sig;
+}
+
 static void
 catch_usr1(void)
 {
@@ -56,6 +63,9 @@ catch_usr1(void)
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = on_wake;
+	sa.sa_flags = 0;
+	sigaction(SIGUSR2, &sa, NULL);
 }
 
 /* The command line, each rank on its own (an error said once by one

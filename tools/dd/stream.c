@@ -101,7 +101,8 @@ timed_read(struct wctx *w, struct side *s, unsigned char *buf, size_t len, int64
 	int64_t n;
 
 	if (quiet)
-		n = s->kind == K_STREAM ? stream_read(s, buf, len) : dio_pread(s->f, buf, len, off);
+		n = s->kind == K_STREAM ? stream_read(s, buf, len, w->dd->stop)
+		                        : dio_pread(s->f, buf, len, off);
 	else
 		n = do_read(w, s, buf, len, off);
 	t1 = diot_now_ns();
@@ -210,6 +211,11 @@ run_stream(struct wctx *w, unsigned char *buf)
 	int write_failed = 0;
 	size_t k, take;
 
+	pthread_mutex_lock(&d->lock);
+	dd->stream_thread = pthread_self();
+	dd->stream_running = 1;
+	pthread_mutex_unlock(&d->lock);
+
 	while (!*dd->stop && !write_failed && !w->err) {
 		ask = ibs;
 		if (o->count_set && o->iflag.count_bytes) {
@@ -226,8 +232,8 @@ run_stream(struct wctx *w, unsigned char *buf)
 			n = (int64_t)ask;
 		} else {
 			n = read_block(w, buf, ask, &ioff);
-			if (n < 0 && !o->conv.noerror)
-				break;          /* said by do_read */
+			if (n < 0 && (!o->conv.noerror || (n == -EINTR && *dd->stop)))
+				break;          /* said by do_read, or the run stops */
 			if (n < 0) {
 				if (passed_over(w, n, ask, &ioff, &in_row) < 0)
 					break;
@@ -270,6 +276,29 @@ run_stream(struct wctx *w, unsigned char *buf)
 	}
 	/* What is left of the last output block (also after a stop or a
 	 * read error: what was read is written, as dd does). */
-	if (reblock && pos > 0 && !write_failed)
+	if (reblock && pos > 0 && !write_failed && !*dd->stop)
 		(void)write_block(w, obuf, pos, &ooff);
+	pthread_mutex_lock(&d->lock);
+	dd->stream_running = 0;
+	pthread_mutex_unlock(&d->lock);
+}
+
+/*
+ * The run stops (a signal): dd's loop may wait in a read or write on a
+ * pipe or terminal that nobody serves; SIGUSR2 (caught without restart,
+ * main.c) ends that wait.  Called by the waiting parent at every tick
+ * while stopping, so that a wait entered just after one wake-up gets the
+ * next.
+ */
+void
+stream_wake(struct dd *dd)
+{
+	struct dev *d = &dd->devs[0];
+
+	if (!dd->stream)
+		return;
+	pthread_mutex_lock(&d->lock);
+	if (dd->stream_running)
+		pthread_kill(dd->stream_thread, SIGUSR2);
+	pthread_mutex_unlock(&d->lock);
 }

@@ -23,6 +23,8 @@ tick(void *arg)
 	struct dd *dd = arg;
 	uint64_t now;
 
+	if (*dd->stop)
+		stream_wake(dd);
 	if (*dd->usr1) {
 		*dd->usr1 = 0;
 		if (dd->progress_shown) {
