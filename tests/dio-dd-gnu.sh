@@ -41,9 +41,10 @@ if ! dd if=/dev/zero of="$work/seed/probe" bs=4k count=1 oflag=direct 2>/dev/nul
 fi
 rm -f "$work/seed/probe"
 
-# The records lines and the transfer line up to "copied".
+# The records lines, the transfer line up to "copied", and "exit N" (a
+# tool's own status inside a pipeline, said by the line).
 figures() {
-	sed -n -e '/ records in$/p' -e '/ records out$/p' \
+	sed -n -e '/ records in$/p' -e '/ records out$/p' -e '/^exit [0-9]*$/p' \
 	       -e 's/^\([0-9]* bytes\{0,1\}\( ([^)]*)\)\{0,1\} copied\),.*/\1/p' "$1"
 }
 
@@ -133,6 +134,10 @@ case_ "neither if= nor of=" -- '$DD bs=1k <in10k >out'
 case_ "a pipe in, fullblock" -- 'cat in3m | $DD of=out bs=64k iflag=fullblock'
 case_ "a pipe in, ibs/obs" -- 'cat in3m | $DD of=out ibs=4096 obs=65536 iflag=fullblock'
 case_ "a pipe out" -- '$DD if=in3m bs=64k | cat >out'
+case_ "skip= on a pipe (read and dropped)" -- 'cat in10k | $DD of=out bs=1k skip=2'
+case_ "skip= past the end of a pipe" -- 'cat in10k | $DD of=out bs=4k skip=5'
+case_ "seek= on a pipe out (cannot seek)" -- '{ $DD if=in10k bs=1k seek=1 count=2; echo "exit $?" >&2; } | cat >out'
+case_ "skip= on standard input from a file" -- '$DD of=out bs=1k skip=3 <in10k'
 case_ "/dev/stdin and /dev/stdout named" -- '$DD if=/dev/stdin of=/dev/stdout bs=4k <in10k | cat >out'
 # What is said.
 case_ "status=none" -- '$DD if=in10k of=out bs=4k status=none'

@@ -398,6 +398,9 @@ plan_stream(struct dd *dd, struct dev *d)
 		check_direct_size(dd, &d->in, 0, o->ibs);
 	if (d->out.path)
 		check_direct_size(dd, &d->out, 1, o->obs);
+	if (d->in.path == NULL && !o->count_set && d->out.kind == K_FILE)
+		fail_setup(dd, DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
+		           "file '%s' (how many blocks of obs=%" PRIu64 ")", d->out.path, o->obs);
 	d->in_base = (int64_t)skip;
 	d->out_base = (int64_t)seek;
 	if (d->in.kind == K_FILE && skip > d->in.size)

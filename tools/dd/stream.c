@@ -195,6 +195,47 @@ passed_over(struct wctx *w, int64_t err, size_t len, int64_t *off, unsigned *in_
 	return 0;
 }
 
+/*
+ * skip= and seek= on a stream, before the first block (timed with the
+ * run, as dd's): the input is moved on where it can be, else read and
+ * dropped (a short input: said, as dd, and nothing more is read); the
+ * output is moved on where it can be, else the run fails, as dd's does.
+ * 0, or -1 when the run cannot go on.
+ */
+static int
+stream_skip_seek(struct wctx *w, unsigned char *buf, size_t len)
+{
+	struct dd *dd = w->dd;
+	struct dev *d = w->d;
+	uint64_t left = (uint64_t)d->in_base;
+	int64_t n;
+
+	if (d->in.kind == K_STREAM && left > 0) {
+		if (d->in.seekable && lseek(d->in.fd, (off_t)left, SEEK_CUR) >= 0)
+			left = 0;
+		while (left > 0 && !*dd->stop) {
+			n = stream_read(&d->in, buf, left < len ? (size_t)left : len, dd->stop);
+			if (n < 0) {
+				if (!*dd->stop)
+					wfail(w, (int)n, "error reading '%s': %s", d->in.path,
+					      dio_strerror((int)n));
+				return -1;
+			}
+			if (n == 0) {
+				diot_warn("'%s': cannot skip to specified offset", d->in.path);
+				break;
+			}
+			left -= (uint64_t)n;
+		}
+	}
+	if (d->out.kind == K_STREAM && d->out_base > 0 &&
+	    lseek(d->out.fd, (off_t)d->out_base, SEEK_CUR) < 0) {
+		wfail(w, -errno, "'%s': cannot seek: %s", d->out.path, dio_strerror(-errno));
+		return -1;
+	}
+	return 0;
+}
+
 void
 run_stream(struct wctx *w, unsigned char *buf)
 {
@@ -215,6 +256,8 @@ run_stream(struct wctx *w, unsigned char *buf)
 	dd->stream_thread = pthread_self();
 	dd->stream_running = 1;
 	pthread_mutex_unlock(&d->lock);
+	if (stream_skip_seek(w, buf, ibs) < 0)
+		goto out;
 
 	while (!*dd->stop && !write_failed && !w->err) {
 		ask = ibs;
@@ -278,6 +321,7 @@ run_stream(struct wctx *w, unsigned char *buf)
 	 * read error: what was read is written, as dd does). */
 	if (reblock && pos > 0 && !write_failed && !*dd->stop)
 		(void)write_block(w, obuf, pos, &ooff);
+out:
 	pthread_mutex_lock(&d->lock);
 	dd->stream_running = 0;
 	pthread_mutex_unlock(&d->lock);
