@@ -1,6 +1,13 @@
 #!/bin/sh
 # dio-dd-cli.sh -- dio-dd on files in the build directory (no root):
-#  - a table of bad operands, each with its own message and exit 2;
+#  - dd's defaults: no if= is standard input, no of= standard output (a
+#    copy through pipes and redirections, compared with cmp; the records
+#    lines on standard error, the data alone on standard output); a
+#    terminal there is refused; mode=read reads only, mode=write writes
+#    the pattern; several if= (of=) with no of= (if=) refused;
+#  - a table of bad operands, each with its own message and exit 2; dd's
+#    exit 1 for an input that cannot be opened; count=0 and skip= past the
+#    end as dd (0+0 records, exit 0);
 #  - refusal to overwrite an existing file without --force / oflag=force
 #    (checksum before and after);
 #  - read, write and copy with one and several files and threads, on the
@@ -41,9 +48,10 @@ ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
 # expect STATUS PATTERN ARGS...: exit status and a line of output/errors
+# (both in out; standard input /dev/null)
 expect() {
 	want=$1 pat=$2; shift 2
-	out=$("$DD" "$@" 2>&1); got=$?
+	out=$("$DD" "$@" 2>&1 </dev/null); got=$?
 	if [ "$got" -ne "$want" ] || ! printf '%s\n' "$out" | grep -q -F -- "$pat"; then
 		bad "dio-dd $*: exit $got (want $want), output:"
 		printf '%s\n' "$out" | sed 's/^/    /' | head -n 20
@@ -53,73 +61,185 @@ expect() {
 	fi
 }
 
+# line PATTERN: the last expect's output has a line matching PATTERN (grep)
+line() { printf '%s\n' "$out" | grep -q -- "$1"; }
+
 head -c 3000000 /dev/urandom >in1 || hard "no /dev/urandom"
 head -c 2000000 /dev/urandom >in2
 echo keep >existing
 sum_before=$(cksum <existing)
 
+# ------------------------------------------------------------ dd's defaults
+# No of=: standard output, the data alone there; dd's three closing lines
+# on standard error.
+"$DD" if=in1 bs=4k >d1.out 2>d1.err </dev/null
+st=$?
+if [ $st -eq 0 ] && cmp -s in1 d1.out && grep -qx "732+1 records in" d1.err &&
+   grep -qx "732+1 records out" d1.err &&
+   grep -q "^3000000 bytes (3.0 MB, 2.9 MiB) copied, [0-9.e+-]* s, [0-9.]* [kMGT]*B/s\$" d1.err &&
+   [ "$(wc -l <d1.err)" -eq 3 ]; then
+	ok "if=in1 bs=4k >out: out is in1 (cmp), dd's lines on stderr: $(tail -n 1 d1.err)"
+else
+	bad "if=in1 bs=4k >out: exit $st, $(wc -c <d1.out) bytes out, stderr: $(cat d1.err)"
+fi
+# No if= either: standard input to standard output
+"$DD" bs=1k <in1 >d2.out 2>d2.err
+st=$?
+[ $st -eq 0 ] && cmp -s in1 d2.out && grep -qx "2929+1 records out" d2.err &&
+	ok "bs=1k <in1 >out: out is in1 (cmp), $(grep 'records out' d2.err)" ||
+	bad "bs=1k <in1 >out: exit $st, $(wc -c <d2.out) bytes out, stderr: $(cat d2.err)"
+# through pipes both ways
+cat in1 | "$DD" bs=64k >d3.out 2>d3.err
+st=$?
+[ $st -eq 0 ] && cmp -s in1 d3.out && grep -q "^3000000 bytes .* copied" d3.err &&
+	ok "a pipe into dio-dd bs=64k >out: out is in1 (cmp)" ||
+	bad "a pipe into dio-dd: exit $st, $(wc -c <d3.out) bytes out, stderr: $(cat d3.err)"
+"$DD" if=in2 bs=64k 2>d4.err </dev/null | cat >d4.out
+cmp -s in2 d4.out && grep -q "^2000000 bytes .* copied" d4.err &&
+	ok "dio-dd if=in2 bs=64k into a pipe: what came out is in2 (cmp)" ||
+	bad "dio-dd if=in2 into a pipe: $(wc -c <d4.out) bytes, stderr: $(cat d4.err)"
+# of= alone reads standard input
+"$DD" of=d5.out count=2 <in1 >d5.std 2>d5.err
+st=$?
+head -c 1024 in1 >d5.ref
+[ $st -eq 0 ] && cmp -s d5.ref d5.out && [ ! -s d5.std ] && grep -qx "2+0 records in" d5.err &&
+	ok "of=out count=2 <in1: out is in1's first 1024 bytes, nothing on stdout" ||
+	bad "of=out count=2 <in1: exit $st, $(wc -c <d5.out) bytes: $(cat d5.err)"
+# mode=copy is the default: if= alone with it goes to standard output
+"$DD" if=in1 mode=copy bs=64k >d6.out 2>d6.err </dev/null
+st=$?
+[ $st -eq 0 ] && cmp -s in1 d6.out && ok "if=in1 mode=copy >out: out is in1 (cmp)" ||
+	bad "if=in1 mode=copy >out: exit $st: $(cat d6.err)"
+# the time=1 table goes to stderr when the data has stdout
+"$DD" if=in1 bs=64k time=1 >d7.out 2>d7.err </dev/null
+st=$?
+[ $st -eq 0 ] && cmp -s in1 d7.out && grep -q "^total " d7.err &&
+	ok "if=in1 time=1 >out: out is in1 (cmp), the table on stderr" ||
+	bad "if=in1 time=1 >out: exit $st, stderr: $(cat d7.err)"
+# mode=read: read only, nothing on stdout, no records out
+"$DD" if=in1 mode=read >r.out 2>r.err </dev/null
+st=$?
+[ $st -eq 0 ] && [ ! -s r.out ] && grep -qx "5859+1 records in" r.err && ! grep -q "records out" r.err &&
+	ok "if=in1 mode=read: nothing on stdout, $(grep 'records in' r.err) on stderr" ||
+	bad "if=in1 mode=read: exit $st, $(wc -c <r.out) bytes on stdout, stderr: $(cat r.err)"
+# mode=write: the pattern, standard input untouched
+"$DD" of=mw mode=write count=2 <in1 >mw.out 2>mw.err
+st=$?
+s0=$(head -c 23 mw 2>/dev/null) s1=$(dd if=mw bs=512 skip=1 count=1 2>/dev/null | head -c 23)
+[ $st -eq 0 ] && [ "$(wc -c <mw)" -eq 1024 ] && [ "$s0" = "dio-dd 0000000000000000" ] &&
+	[ "$s1" = "dio-dd 0000000000000200" ] && grep -qx "2+0 records out" mw.err &&
+	! grep -q "records in" mw.err &&
+	ok "of=mw mode=write count=2: 1024 bytes of the pattern ('$s0', '$s1'), stdin not read" ||
+	bad "of=mw mode=write count=2: exit $st, '$s0' '$s1', stderr: $(cat mw.err)"
+# several inputs or outputs cannot share the one standard stream
+expect 2 "if= names 2 inputs and of= is missing: standard output takes one; give mode=read" \
+	if=in1,in2
+expect 2 "of= names 2 outputs and if= is missing: standard input is one input; give mode=write" \
+	of=new1,new2 count=1
+[ -e new1 ] || [ -e new2 ] && bad "a refused run created new1 or new2" ||
+	ok "several of= without if=: nothing created"
+# a terminal as the input or the output that was not named is refused
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/dev/null 2>&1; then
+	on_tty() { script -qec "$*; echo \"exit \$?\"" /dev/null </dev/null 2>&1 | tr -d '\r'; }
+	out=$(on_tty "\"$DD\" of=tty-new count=1")
+	if line "if= is not given, so the input is standard input, which is a terminal" &&
+	   line "^exit 2\$" && [ ! -e tty-new ]; then
+		ok "of= alone on a terminal: exit 2, nothing created"
+	else
+		bad "of= alone on a terminal: $out"
+	fi
+	out=$(on_tty "\"$DD\" if=in1 count=1")
+	line "of= is not given, so the data would go to standard output, which is a terminal" &&
+		line "^exit 2\$" && ok "if= alone on a terminal: exit 2" ||
+		bad "if= alone on a terminal: $out"
+	out=$(on_tty "\"$DD\" if=in1 mode=read count=1")
+	line "^1+0 records in" && line "^exit 0\$" && ok "if= mode=read on a terminal: read" ||
+		bad "if= mode=read on a terminal: $out"
+else
+	echo "SKIP standard input or output a terminal: no util-linux script(1)"
+fi
+
 # ------------------------------------------------------------ bad operands
-expect 2 "nothing to do: name an input (if=)"
-expect 2 "bs='0': size must be greater than 0" if=in1 bs=0
-expect 2 "bs='4kk': unknown suffix 'kk' (allowed: c=1, w=2, b=512;" if=in1 bs=4kk
-expect 2 "bs='1.5k': fractions are not supported" if=in1 bs=1.5k
-expect 2 "bs='2G': 2147483648 bytes is above the largest allowed" if=in1 bs=2G
-expect 2 "count='-1': not a decimal number" if=in1 count=-1
-expect 2 "count=0: nothing to transfer" if=in1 count=0
-expect 2 "thr='0': out of range (1 to 64)" if=in1 thr=0
-expect 2 "qd='0': out of range (1 to 1024)" if=in1 qd=0
-expect 2 "bpt='0': out of range" if=in1 bpt=0
-expect 2 "time='2': out of range (0 to 1)" if=in1 time=2
-expect 2 "iflag=bogus: unknown flag 'bogus' (allowed: direct, nocopy, sg)" if=in1 iflag=bogus
-expect 2 "oflag=fast: unknown flag 'fast' (allowed: direct, dsync, sync, sg, force, notrunc)" of=new1 count=1 oflag=fast
-expect 2 "'dsync' is an output flag (use oflag=dsync)" if=in1 iflag=dsync
-expect 2 "'nocopy' is an input flag" of=new1 count=1 oflag=nocopy
+expect 2 "bs='0': must be greater than 0" if=in1 mode=read bs=0
+expect 2 "bs='4kk': unknown suffix 'kk' (allowed: c=1, w=2, b=512;" if=in1 mode=read bs=4kk
+expect 2 "bs='1.5k': fractions are not supported" if=in1 mode=read bs=1.5k
+expect 2 "bs='2G': 2147483648 is above the largest allowed, 1073741824" if=in1 mode=read bs=2G
+expect 2 "count='-1': negative sizes are not allowed" if=in1 mode=read count=-1
+# dd's products
+expect 0 "6144 bytes (6.1 kB, 6.0 KiB) copied" if=in1 mode=read bs=2x512 count=2x3
+line "^6+0 records in\$" && ok "bs=2x512 count=2x3: 6+0 records in" || bad "bs=2x512 count=2x3: $out"
+# count=0 as dd: nothing transferred, exit 0; the output made, empty
+expect 0 "0+0 records out" if=in1 of=z0 count=0
+line "^0+0 records in\$" && [ -f z0 ] && [ ! -s z0 ] &&
+	ok "count=0: 0+0 records in and out, of= created empty" || bad "count=0: $out"
+expect 0 "0+0 records in" if=in1 mode=read count=0
+expect 2 "thr='0': out of range (1 to 64)" if=in1 mode=read thr=0
+expect 2 "qd='0': out of range (1 to 1024)" if=in1 mode=read qd=0
+expect 2 "bpt='0': out of range" if=in1 mode=read bpt=0
+expect 2 "time='2': out of range (0 to 1)" if=in1 mode=read time=2
+expect 2 "iflag=bogus: unknown flag 'bogus' (allowed: direct, dsync, sync, nocache, sg, count_bytes, skip_bytes, fullblock, nocopy)" \
+	if=in1 mode=read iflag=bogus
+expect 2 "oflag=fast: unknown flag 'fast' (allowed: direct, dsync, sync, nocache, sg, seek_bytes, append, force, notrunc)" \
+	of=new1 mode=write count=1 oflag=fast
+# dsync and sync are input flags too, as dd's
+expect 0 "5859+1 records in" if=in1 mode=read iflag=dsync,sync
+expect 2 "iflag=append: 'append' is an output flag (use oflag=append)" if=in1 mode=read iflag=append
+expect 2 "oflag=nocopy: 'nocopy' is an input flag (use iflag=nocopy)" of=new1 mode=write count=1 oflag=nocopy
 expect 2 "copy is pairwise: if= names 1 input but of= names 2 outputs" if=in1 of=a,b
-expect 2 "if='in1,,in2': empty item in the list" if=in1,,in2
-expect 2 "if= given twice" if=in1 if=in2
-expect 2 "unknown operand 'foo' (allowed: if, of, mode," foo=bar
+expect 2 "if='in1,,in2': empty item in the list" if=in1,,in2 mode=read
+expect 2 "if= given twice" if=in1 if=in2 mode=read
+expect 2 "unknown operand 'foo' (allowed: if, of, bs, ibs, obs, count, skip (iseek), seek (oseek), conv," foo=bar
 expect 2 "operands are KEY=VALUE" in1
-expect 2 "qd=2 needs the asynchronous engine (engine=aio)" if=in1 qd=2 engine=sync
-expect 2 "engine='warp': unknown value 'warp' (allowed: sync, aio, io_uring, posix-aio)" if=in1 engine=warp
+expect 2 "qd=2 needs the asynchronous engine (engine=aio)" if=in1 mode=read qd=2 engine=sync
+expect 2 "engine='warp': unknown value 'warp' (allowed: sync, aio, io_uring, posix-aio)" if=in1 mode=read engine=warp
 expect 2 "mode='fast': unknown value 'fast' (allowed: read, write, copy)" if=in1 mode=fast
 expect 2 "mode=write needs of=" if=in1 mode=write
-expect 2 "mode=copy needs both if= and of=" if=in1 mode=copy
-expect 2 "rate='fast': not a size" if=in1 rate=fast
-expect 2 "dio=1 asks the sg driver for direct transfers: it needs an sg device" if=in1 dio=1
+expect 2 "mode=read needs if=" of=new1 mode=read
+expect 2 "rate='fast': not a size" if=in1 mode=read rate=fast
+expect 2 "dio=1 asks the sg driver for direct transfers: it needs an sg device" if=in1 mode=read dio=1
 expect 2 "iflag=nocopy drops the data in the kernel: it is for reads" if=in1 of=new1 iflag=nocopy
-expect 2 "iflag=nocopy has no asynchronous form" if=in1 iflag=nocopy qd=4
-expect 2 "count= is needed to write a pattern to the file 'new1'" of=new1
-expect 2 "skip= counts input blocks, and there is no input" of=new1 count=1 skip=1
-expect 2 "seek= counts output blocks, and there is no output" if=in1 seek=1
-expect 2 "oflag= is given but there is no output" if=in1 oflag=direct
-expect 2 "skip=99999 is beyond the end of 'in1' (3000000 bytes" if=in1 skip=99999
-expect 2 "if= '/nonexistent/x': no such file or directory" if=/nonexistent/x
-expect 2 "if= '.' is a directory" if=.
-expect 2 "if= 'in1': iflag=sg needs a block or sg device, not a file" if=in1 iflag=sg
-expect 2 "bs=1048576 x bpt=2048 is 2147483648 bytes per transfer; at most" if=in1 bs=1M bpt=2048
-expect 2 "--format 'xml': unknown value 'xml' (allowed: table, csv, json)" if=in1 --format xml
+expect 2 "iflag=nocopy has no asynchronous form" if=in1 mode=read iflag=nocopy qd=4
+expect 2 "count= is needed to write a pattern to the file 'new1'" of=new1 mode=write
+expect 2 "skip= counts input blocks, and there is no input" of=new1 mode=write count=1 skip=1
+expect 2 "seek= counts output blocks, and there is no output" if=in1 mode=read seek=1
+expect 2 "oflag= is given but there is no output" if=in1 mode=read oflag=direct
+expect 2 "conv= names an output conversion but there is no output" if=in1 mode=read conv=fsync
+# skip= past the end of a file, as dd: said, nothing read, exit 0
+expect 0 "'in1': cannot skip to specified offset" if=in1 mode=read skip=99999
+line "^0+0 records in\$" && ok "skip= past the end: 0+0 records in" || bad "skip= past the end: $out"
+expect 0 "'in1': cannot skip to specified offset" if=in1 of=sk0 skip=99999
+line "^0+0 records out\$" && [ -f sk0 ] && [ ! -s sk0 ] &&
+	ok "skip= past the end of a copy's input: 0+0 records out, of= empty" ||
+	bad "skip= past the end of a copy's input: $out"
+# an input that cannot be opened: exit 1, as dd
+expect 1 "failed to open '/nonexistent/x': no such file or directory" if=/nonexistent/x mode=read
+expect 1 "failed to open '/nonexistent/x': no such file or directory" if=/nonexistent/x of=new1
+expect 1 "if= '.' is a directory" if=. mode=read
+expect 2 "if= 'in1': iflag=sg needs a block or sg device, not a file" if=in1 mode=read iflag=sg
+expect 2 "bs=1048576 x bpt=2048 is 2147483648 bytes per transfer; at most" if=in1 mode=read bs=1M bpt=2048
+expect 2 "--format 'xml': unknown value 'xml' (allowed: table, csv, json)" if=in1 mode=read --format xml
 expect 2 "of= 'o' and of= 'o' name the same file" if=in1,in2 of=o,o
 # every operand once, like if=
 expect 2 "mode= given twice ('mode=read'): give each operand once" if=in1 mode=read mode=read
-expect 2 "engine= given twice" if=in1 engine=sync engine=aio
-expect 2 "bs= given twice" if=in1 bs=512 bs=4k
-expect 2 "count= given twice" if=in1 count=1 count=2
-expect 2 "oflag= given twice (list the flags in one oflag=" of=new1 count=1 oflag=dsync oflag=sync
-expect 2 "--format given twice" if=in1 --format json --format csv
-expect 2 "iflag=notrunc: 'notrunc' is an output flag" if=in1 iflag=notrunc
-expect 2 "oflag= is given but there is no output" if=in1 oflag=notrunc
+expect 2 "engine= given twice" if=in1 mode=read engine=sync engine=aio
+expect 2 "bs= given twice" if=in1 mode=read bs=512 bs=4k
+expect 2 "count= given twice" if=in1 mode=read count=1 count=2
+expect 2 "oflag= given twice (list the flags in one oflag=" of=new1 mode=write count=1 oflag=dsync oflag=sync
+expect 2 "--format given twice" if=in1 mode=read --format json --format csv
+expect 2 "iflag=notrunc: 'notrunc' is an output flag" if=in1 mode=read iflag=notrunc
+expect 2 "oflag= is given but there is no output" if=in1 mode=read oflag=notrunc
 # offsets past 2^63-1 (they used to wrap: seek=2^55+1 wrote at byte 512)
 expect 2 "seek=36028797018963969 blocks of bs=512 is beyond the largest file offset" \
-	of=new1 bs=512 seek=36028797018963969 count=2
+	of=new1 mode=write bs=512 seek=36028797018963969 count=2
 expect 2 "seek=9223372036854775807 blocks of bs=512 is beyond the largest file offset" \
-	of=new1 seek=9223372036854775807 count=1
+	of=new1 mode=write seek=9223372036854775807 count=1
 expect 2 "seek=9223372036854775806 + count=2 blocks of bs=1 end beyond the largest" \
-	of=new1 bs=1 seek=9223372036854775806 count=2
+	of=new1 mode=write bs=1 seek=9223372036854775806 count=2
 expect 2 "skip=4503599627370496 blocks of bs=4096 is beyond the largest file offset" \
-	if=in1 bs=4096 skip=4503599627370496
+	if=in1 mode=read bs=4096 skip=4503599627370496
 expect 2 "skip=2251799813685248 blocks of bs=4096 is beyond the largest file offset" \
 	if=in1 of=new1 bs=4096 skip=2251799813685248
-# names that do not exist: exit 2 for if= and of= alike
+# of= names that cannot be made: exit 2, before anything is opened
 expect 2 "of= '/nonexistent/x': the directory '/nonexistent' does not exist" if=in1 of=/nonexistent/x
 expect 2 "of= 'in1/x': not a directory" if=in1 of=in1/x
 ln -s nowhere dangling
@@ -140,22 +260,31 @@ expect 2 "of= 'al-b' and if= 'al-b' are the same file: an output must not be an 
 expect 2 "of= 'al-a' and if= 'al-a' are the same file" if=al-a of=al-a --force
 expect 2 "of= 'al-link' and if= 'al-a' are the same file" if=al-a of=al-link --force
 expect 2 "of= 'al-hard' and if= 'al-b' are the same file" if=al-b of=al-hard --force
-expect 2 "of= 'al-a' and of= './al-link' are the same file" of=./al-link,al-a count=1 --force
+expect 2 "of= 'al-a' and of= './al-link' are the same file" of=./al-link,al-a mode=write count=1 --force
 expect 2 "of= './al-new' and of= 'al-new' name the same file" if=al-a,al-b of=al-new,./al-new
 expect 2 "of= '../$(basename "$work")/al-new' and of= 'al-new' name the same file" \
-	of=al-new,"../$(basename "$work")/al-new" count=1
+	of=al-new,"../$(basename "$work")/al-new" mode=write count=1
 cmp -s al-a al-a.ref && cmp -s al-b al-b.ref && [ ! -e al-new ] &&
 	ok "aliases refused: inputs unchanged, nothing created" || bad "an alias run changed a file"
 expect 0 "copied" if=al-a,al-a of=al-c,al-d   # one input read twice is fine
 
 # ------------------------------------------------------------ refusals
-expect 2 "of= 'existing' exists and would be overwritten; pass --force (or oflag=force)" of=existing count=1
+expect 2 "of= 'existing' exists and would be overwritten; pass --force (or oflag=force)" of=existing mode=write count=1
 expect 2 "of= 'existing' exists and would be overwritten" if=in1 of=existing
-expect 2 "of= '/dev/null' is a device: its contents would be destroyed; pass --force" of=/dev/null count=1
+# dd's conv=excl (the output must be new) and conv=nocreat (it must exist): exit 1
+expect 1 "of= 'existing' exists (conv=excl: the output must be new)" if=in1 of=existing conv=excl
+expect 1 "failed to open 'nc-new': no such file or directory (conv=nocreat: the output must exist)" \
+	if=in1 of=nc-new conv=nocreat
+[ -e nc-new ] && bad "conv=nocreat created its output" || ok "conv=nocreat: nothing created"
+# a device that holds data needs --force; one where the data goes nowhere
+# (/dev/null) does not: writing it destroys nothing
+expect 2 "of= '/dev/urandom' is a device: what it holds would be overwritten; pass --force" \
+	of=/dev/urandom mode=write count=1
+expect 0 "1+0 records out" of=/dev/null mode=write count=1
 [ "$(cksum <existing)" = "$sum_before" ] && ok "existing file unchanged (cksum)" ||
 	bad "existing file was modified"
-expect 0 "1+0 records out" of=existing count=1 oflag=force
-expect 0 "1+0 records out" of=existing count=1 --force
+expect 0 "1+0 records out" of=existing mode=write count=1 oflag=force
+expect 0 "1+0 records out" of=existing mode=write count=1 --force
 
 # ------------------------------------------------------------ truncation
 # A copy onto a longer existing file is the input, nothing of the old tail
@@ -178,17 +307,24 @@ dd if=al-b of=long3.ref bs=700 seek=1 conv=notrunc 2>/dev/null
 cmp -s long3 long3.ref && ok "oflag=notrunc: the old tail stays, as dd conv=notrunc" ||
 	bad "oflag=notrunc differs from dd conv=notrunc"
 cp long-old long4
-expect 0 "2+0 records out" of=long4 bs=1000 count=2 --force
+expect 0 "2+0 records out" of=long4 mode=write bs=1000 count=2 --force
 [ "$(wc -c <long4)" -eq 2000 ] && ok "write mode onto a longer file: 2000 bytes" ||
 	bad "write mode onto a longer file: $(wc -c <long4) bytes"
 
 # ------------------------------------------------------------ read, write, copy
-expect 0 "5859+1 records in" if=in1
-expect 0 "3000000 bytes (2.9 MiB) read" if=in1 bs=4k bpt=3
-expect 0 "732+1 records in" if=in1 bs=4k bpt=3
-expect 0 "2 devices x 3 threads" if=in1,in2 bs=64k thr=3 time=1
-expect 0 "of=/dev/null" --help
-expect 0 "1000+0 records in" if=in1 of=/dev/null count=1000
+expect 0 "5859+1 records in" if=in1 mode=read
+expect 0 "3000000 bytes (3.0 MB, 2.9 MiB) copied" if=in1 mode=read bs=4k bpt=3
+expect 0 "732+1 records in" if=in1 mode=read bs=4k bpt=3
+expect 0 "2 devices x 3 threads" if=in1,in2 mode=read bs=64k thr=3 time=1
+expect 0 "read: if= only, read to nowhere" --help
+# of=/dev/null: on a dd command line an output as any (dd's), written;
+# with dio-dd's own operands (mode=read here) nowhere: a read
+expect 0 "1000+0 records out" if=in1 of=/dev/null count=1000
+line "^1000+0 records in\$" && ok "if=in1 of=/dev/null count=1000: 1000+0 records in and out" ||
+	bad "if=in1 of=/dev/null count=1000: $out"
+expect 0 "1000+0 records in" if=in1 of=/dev/null mode=read count=1000
+line "records out" && bad "of=/dev/null mode=read: $out" || ok "of=/dev/null mode=read: no records out"
+expect 0 "1000+0 records in" if=in1 of=/dev/null mode=read count=1000 thr=2
 
 expect 0 "5859+1 records out" if=in1 of=c1
 cmp -s in1 c1 && ok "copy in1 -> c1 identical" || bad "copy in1 -> c1 differs"
@@ -202,7 +338,7 @@ dd if=in1 of=ref4 bs=1000 skip=7 seek=3 count=10 2>/dev/null
 cmp -s c4 ref4 && ok "skip=7 seek=3 count=10 bs=1000 as dd" || bad "skip/seek/count differ from dd"
 # write a pattern: every block and every 4 KiB in it stamped with its
 # output offset
-expect 0 "8+0 records out" of=w1 bs=4k count=8 seek=2 bpt=3
+expect 0 "8+0 records out" of=w1 mode=write bs=4k count=8 seek=2 bpt=3
 sz=$(wc -c <w1)
 [ "$sz" -eq $((10 * 4096)) ] && ok "write: file is seek+count blocks ($sz bytes)" || bad "write: size $sz"
 stamp=$(dd if=w1 bs=512 skip=24 count=1 2>/dev/null | head -c 23)
@@ -215,7 +351,7 @@ for a in "bs=512 count=21 bpt=4 seek=3" "bs=1000 count=9 bpt=4 seek=3" "bs=4k co
 	 "bs=6000 count=5 bpt=2" "bs=128k count=3" "bs=16 count=10" "bs=8k count=9 qd=4"; do
 	rm -f wl
 	# shellcheck disable=SC2086
-	"$DD" of=wl $a >/dev/null 2>wl.err || { bad "write $a: $(cat wl.err)"; continue; }
+	"$DD" of=wl mode=write $a >/dev/null 2>wl.err || { bad "write $a: $(cat wl.err)"; continue; }
 	r=$(python3 - wl $a <<'PY' 2>&1
 import re, sys
 a = dict(kv.split("=") for kv in sys.argv[2:])
@@ -238,7 +374,7 @@ done
 rm -f wl wl.err
 # stamps on both sides of 4 GiB, where the upper eight digits change
 # within one buffer (a sparse file: 2 MiB written)
-expect 0 "2+0 records out" of=w4g bs=1M seek=4095 count=2
+expect 0 "2+0 records out" of=w4g mode=write bs=1M seek=4095 count=2
 s_lo=$(dd if=w4g bs=512 skip=$((8 * 1024 * 1024 - 8)) count=1 2>/dev/null | head -c 23)
 s_hi=$(dd if=w4g bs=512 skip=$((8 * 1024 * 1024 + 8)) count=1 2>/dev/null | head -c 24 | od -An -c -w24 | tr -d ' ')
 [ "$s_lo" = "dio-dd 00000000fffff000" ] && [ "$s_hi" = "dio-dd0000000100001000\n" ] &&
@@ -252,36 +388,39 @@ for e in aio $engines; do
 	expect 0 "records out" if=in1,in2 of=a1-$e,a2-$e bs=16k qd=8 thr=2 engine=$e time=1 2>&1
 	cmp -s in1 a1-$e && cmp -s in2 a2-$e && ok "engine=$e qd=8 copy identical" ||
 		bad "engine=$e copy differs"
-	expect 0 "16+0 records out" of=aw-$e bs=64k count=16 qd=4 engine=$e
+	expect 0 "16+0 records out" of=aw-$e mode=write bs=64k count=16 qd=4 engine=$e
 	s1=$(dd if=aw-$e bs=512 skip=1000 count=1 2>/dev/null | head -c 23)
 	[ "$(wc -c <aw-$e)" -eq 1048576 ] && [ "$s1" = "dio-dd 000000000007d000" ] &&
 		ok "engine=$e write: 1 MiB, stamp at 512000 '$s1'" ||
 		bad "engine=$e write: $(wc -c <aw-$e) bytes, stamp at 512000 '$s1'"
-	"$DD" of=sw-$e bs=64k count=16 >/dev/null 2>&1
+	"$DD" of=sw-$e mode=write bs=64k count=16 >/dev/null 2>&1
 	cmp -s aw-$e sw-$e && ok "engine=$e writes the same pattern as engine=sync" ||
 		bad "engine=$e pattern differs from sync"
 done
-# engine=io_uring / posix-aio: nothing to say, so nothing on stderr
+# engine=io_uring / posix-aio: nothing to say, so nothing on stderr but
+# dd's closing lines
 for e in $engines; do
-	out=$("$DD" if=in1 bs=64k engine=$e 2>&1 >/dev/null)
-	[ -z "$out" ] && ok "engine=$e: no warning line" || bad "engine=$e printed '$out'"
+	out=$("$DD" if=in1 mode=read bs=64k engine=$e 2>&1 >/dev/null </dev/null)
+	rest=$(printf '%s\n' "$out" | grep -v -e "^45+1 records in\$" -e "^3000000 bytes .* copied, ")
+	[ -z "$rest" ] && line "^45+1 records in\$" && ok "engine=$e: no warning line" ||
+		bad "engine=$e printed '$out'"
 done
 echo "$engines" | grep -q io_uring || {
-	out=$("$DD" if=in1 qd=4 2>&1 >/dev/null)
+	out=$("$DD" if=in1 mode=read qd=4 2>&1 >/dev/null </dev/null)
 	echo "$out" | grep -q "falling back to POSIX AIO" &&
 		ok "no io_uring: engine=aio says it falls back ($out)" || bad "no fallback message: $out"
-	expect 2 "engine=io_uring: not part of this build" if=in1 engine=io_uring
+	expect 2 "engine=io_uring: not part of this build" if=in1 mode=read engine=io_uring
 }
 
 # no-copy
 if [ "$DIO_BACKEND" = linux ]; then
-	expect 0 "5000000 bytes (4.8 MiB) read" if=in1,in2 iflag=nocopy bs=1M thr=2 count=3
+	expect 0 "5000000 bytes (5.0 MB, 4.8 MiB) copied" if=in1,in2 mode=read iflag=nocopy bs=1M thr=2 count=3
 else
-	expect 1 "not supported" if=in1 iflag=nocopy bs=1M
+	expect 1 "not supported" if=in1 mode=read iflag=nocopy bs=1M
 fi
 
 # ------------------------------------------------------------ formats
-"$DD" if=in1,in2 bs=64k thr=2 --format json >j.json || bad "json run failed"
+"$DD" if=in1,in2 mode=read bs=64k thr=2 --format json >j.json </dev/null || bad "json run failed"
 if command -v python3 >/dev/null 2>&1; then
 	python3 - j.json <<'PY' && ok "json: documented keys, device bytes add up" || bad "json check"
 import json, sys
@@ -315,23 +454,41 @@ awk -F, 'NR > 1 && NF != 33 { bad = 1 } $1 == "device" { s += $12 } $1 == "total
 	ok "csv: 33 columns per row, device bytes add up to the total" || bad "csv rows: $(cat c.csv)"
 
 # ------------------------------------------------------------ odd inputs and outputs
-# of= the null device under another name is a read, as of=/dev/null
+# of= the null device under another name is /dev/null: with mode=read
+# nowhere (a read), as of=/dev/null; on a dd command line written
 ln -s /dev/null nul
-expect 0 "1000+0 records in" if=in1 of=nul count=1000
-[ -c nul ] && ok "of= a link to /dev/null: read to nowhere" || bad "the /dev/null link was replaced"
-# a file that reports a size of 0 (/proc): says that nothing was read
+expect 0 "1000+0 records in" if=in1 of=nul mode=read count=1000
+line "records out" && bad "of= a link to /dev/null, mode=read: $out" ||
+	ok "of= a link to /dev/null, mode=read: a read, no records out"
+expect 0 "1000+0 records out" if=in1 of=nul count=1000
+[ -c nul ] && ok "of= a link to /dev/null: the link stays" || bad "the /dev/null link was replaced"
+# a file that reports a size of 0 (/proc): says that nothing was read;
+# copied to standard output (dd's loop) it is read to its end
 if [ -r /proc/self/status ]; then
-	expect 0 "reports a size of 0 bytes: nothing to read" if=/proc/self/status
-	expect 0 "0 bytes (0 bytes) read" if=/proc/self/status
-	expect 0 "records in" if=/proc/self/status count=64
+	expect 0 "reports a size of 0 bytes: nothing to read" if=/proc/self/status mode=read
+	line "^0 bytes copied, " && line "^0+0 records in\$" &&
+		ok "if=/proc/self/status mode=read: 0 bytes" || bad "if=/proc/self/status mode=read: $out"
+	expect 0 "records in" if=/proc/self/status mode=read count=64
+	"$DD" if=/proc/self/status >ps.out 2>ps.err </dev/null
+	st=$?
+	[ $st -eq 0 ] && grep -q "^Name:" ps.out && grep -q "^State:" ps.out &&
+		ok "if=/proc/self/status >out: read to its end ($(wc -c <ps.out) bytes)" ||
+		bad "if=/proc/self/status >out: exit $st, $(wc -c <ps.out) bytes: $(cat ps.err)"
 fi
-# a report that cannot be written is a failure
+# a report that cannot be written is a failure; so is data that cannot
 if [ -c /dev/full ]; then
-	"$DD" if=in1 >/dev/full 2>err.out
+	"$DD" if=in1 mode=read time=1 >/dev/full 2>err.out
 	st=$?
 	[ $st -eq 1 ] && grep -q "cannot write to standard output" err.out &&
-		ok "report to /dev/full: exit 1 ($(cat err.out))" || bad "report to /dev/full: exit $st: $(cat err.out)"
-	"$DD" if=in1 --format json >/dev/full 2>/dev/null
+		ok "report to /dev/full: exit 1 ($(grep 'cannot write' err.out))" ||
+		bad "report to /dev/full: exit $st: $(cat err.out)"
+	"$DD" if=in1 >/dev/full 2>err.out </dev/null
+	st=$?
+	[ $st -eq 1 ] && grep -q "error writing .*: no space left on device" err.out &&
+		grep -q "^0+0 records out\$" err.out &&
+		ok "data to /dev/full: exit 1 ($(grep 'error writing' err.out))" ||
+		bad "data to /dev/full: exit $st: $(cat err.out)"
+	"$DD" if=in1 mode=read --format json >/dev/full 2>/dev/null
 	st=$?
 	[ $st -eq 1 ] && ok "json to /dev/full: exit 1" || bad "json to /dev/full: exit $st"
 	"$DD" --help >/dev/full 2>/dev/null
@@ -344,8 +501,8 @@ fi
 # rate= paces the transfers from the run's start, while the wall clock
 # around it also counts starting the program, which a loaded machine
 # makes slow.
-expect 0 "2097152 bytes (2 MiB) read" if=in1 bs=64k count=32 rate=4M
-d=$(printf '%s\n' "$out" | sed -n 's/.* read, \([0-9.]*\) s,.*/\1/p')
+expect 0 "2097152 bytes (2.1 MB, 2.0 MiB) copied" if=in1 mode=read bs=64k count=32 rate=4M
+d=$(printf '%s\n' "$out" | sed -n 's/.* copied, \([0-9.e+-]*\) s,.*/\1/p')
 awk -v d="${d:-0}" 'BEGIN { exit !(d >= 0.4 && d < 2.5) }' &&
 	ok "rate=4M: 2 MiB took $d s (ideal 0.48)" ||
 	bad "rate=4M: 2 MiB took ${d:-?} s (want 0.4 to 2.5)"
@@ -377,15 +534,16 @@ interrupted() {
 	wait $pid
 	st=$?
 	if [ $st -eq $((128 + num)) ] && grep -q "^total" sig.out &&
+	   grep -q "^[0-9]*+[0-9]* records in\$" sig.err &&
 	   grep -q "interrupted by signal $num" sig.err; then
-		ok "${label}SIG$sig: exit $st with partial results ($(grep 'records in' sig.out))"
+		ok "${label}SIG$sig: exit $st with partial results ($(grep 'records in' sig.err))"
 	else
 		bad "${label}SIG$sig: exit $st"; cat sig.out sig.err | sed 's/^/    /'
 	fi
 }
 if linux_proc; then
-interrupted "" if=in1 bs=4k rate=64k time=1
-SIG=HUP interrupted "" if=in1 bs=4k rate=64k time=1
+interrupted "" if=in1 mode=read bs=4k rate=64k time=1
+SIG=HUP interrupted "" if=in1 mode=read bs=4k rate=64k time=1
 else
 	echo "SKIP interrupted runs: waiting for dio-dd to be under way needs Linux's /proc"
 fi
@@ -394,7 +552,7 @@ fi
 expect 0 "a process per device" if=in1,in2 of=p1,p2 bs=8k bpt=4 thr=2 time=1 --processes
 cmp -s in1 p1 && cmp -s in2 p2 && ok "--processes thr=2: both copies identical" ||
 	bad "--processes copy differs"
-"$DD" if=in1,in2 bs=64k --processes --format json >pj.out 2>pj.err
+"$DD" if=in1,in2 mode=read bs=64k --processes --format json >pj.out 2>pj.err
 python3 - pj.out "$(($(wc -c <in1) + $(wc -c <in2)))" <<'PY' && ok "--processes json: processes true, every byte counted" || bad "--processes json: $(cat pj.err)"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -405,14 +563,14 @@ assert all(x["bytes"] > 0 and x["calls"] > 0 for x in d["devices"])
 PY
 if linux_proc; then
 # SIGINT reaches the workers, which have sessions of their own
-WORKERS=2 interrupted "--processes, " if=in1,in2 bs=4k rate=64k time=1 --processes
-WORKERS=2 interrupted "--processes --same-session, " if=in1,in2 bs=4k rate=64k time=1 \
+WORKERS=2 interrupted "--processes, " if=in1,in2 mode=read bs=4k rate=64k time=1 --processes
+WORKERS=2 interrupted "--processes --same-session, " if=in1,in2 mode=read bs=4k rate=64k time=1 \
 	--processes --same-session
-expect 2 "--same-session is about the worker processes of --processes" if=in1 --same-session
+expect 2 "--same-session is about the worker processes of --processes" if=in1 mode=read --same-session
 # Sessions: each worker its own (as fio's jobs), or all in dio-dd's.
 sid() { awk '{ print $6 }' "/proc/$1/stat" 2>/dev/null; }
 for ss in "" --same-session; do
-	"$DD" if=in1,in2 bs=4k rate=64k --processes $ss >ps.out 2>ps.err &
+	"$DD" if=in1,in2 mode=read bs=4k rate=64k --processes $ss >ps.out 2>ps.err &
 	pid=$!
 	# (a worker that reads has passed its setsid(), if it makes one)
 	wait_for 60 "dio-dd's 2 workers to read" running $pid 2
@@ -435,16 +593,16 @@ done
 else
 	echo "SKIP --processes signals and sessions: they need Linux's /proc"
 fi
-"$DD" if=in1 bs=64k --processes --same-session --format json >pj.out 2>pj.err &&
+"$DD" if=in1 mode=read bs=64k --processes --same-session --format json >pj.out 2>pj.err &&
 python3 -c 'import json, sys; d = json.load(open("pj.out")); assert d["worker_sessions"] == "one", d' &&
-"$DD" if=in1 bs=64k --processes --format json >pj.out 2>pj.err &&
+"$DD" if=in1 mode=read bs=64k --processes --format json >pj.out 2>pj.err &&
 python3 -c 'import json, sys; d = json.load(open("pj.out")); assert d["worker_sessions"] == "each", d' &&
-"$DD" if=in1 bs=64k --format json >pj.out 2>pj.err &&
+"$DD" if=in1 mode=read bs=64k --format json >pj.out 2>pj.err &&
 python3 -c 'import json, sys; d = json.load(open("pj.out")); assert d["worker_sessions"] is None, d' &&
 	ok "json: worker_sessions each / one / null" || bad "json worker_sessions: $(cat pj.err)"
 if linux_proc; then
 # a worker that dies is reported as that device's error
-"$DD" if=in1,in2 bs=4k rate=64k time=1 --processes >pk.out 2>pk.err &
+"$DD" if=in1,in2 mode=read bs=4k rate=64k time=1 --processes >pk.out 2>pk.err &
 pid=$!
 wait_for 60 "dio-dd's 2 workers to read" running $pid 2
 kill -KILL $(children $pid | head -n 1)
@@ -460,7 +618,7 @@ else
 fi
 
 # ------------------------------------------------------------ largepages=
-expect 2 "largepages='2': out of range (0 to 1)" if=in1 largepages=2
+expect 2 "largepages='2': out of range (0 to 1)" if=in1 mode=read largepages=2
 # the buffers' page size: the system's large page (Linux: transparent huge
 # pages unless switched off), the base page with largepages=0
 ps=$(getconf PAGESIZE)
@@ -470,17 +628,17 @@ if [ -r $thp/enabled ] && [ -r $thp/hpage_pmd_size ] && ! grep -q '\[never\]' $t
    "$DD" --version | grep -q "backend linux"; then
 	want=$(cat $thp/hpage_pmd_size)
 fi
-"$DD" if=in1 bs=64k iflag=direct --format json >lp.out 2>lp.err ||
-"$DD" if=in1 bs=64k --format json >lp.out 2>lp.err
+"$DD" if=in1 mode=read bs=64k iflag=direct --format json >lp.out 2>lp.err ||
+"$DD" if=in1 mode=read bs=64k --format json >lp.out 2>lp.err
 got1=$(python3 -c 'import json; print(json.load(open("lp.out"))["buffer_page_bytes"])' 2>&1)
-"$DD" if=in1 bs=64k largepages=0 --format json >lp.out 2>lp.err
+"$DD" if=in1 mode=read bs=64k largepages=0 --format json >lp.out 2>lp.err
 got0=$(python3 -c 'import json; print(json.load(open("lp.out"))["buffer_page_bytes"])' 2>&1)
 if [ "$got1" = "$want" ] && [ "$got0" = "$ps" ]; then
 	ok "buffer_page_bytes: $got1 by default, $got0 with largepages=0"
 else
 	bad "buffer_page_bytes: '$got1' by default (want $want), '$got0' with largepages=0 (want $ps)"
 fi
-line=$("$DD" if=in1 bs=64k time=1 2>&1 | head -n 1)
+line=$("$DD" if=in1 mode=read bs=64k time=1 2>/dev/null | head -n 1)
 if [ "$want" = "$ps" ] || printf '%s\n' "$line" | grep -q "buffers on .* pages"; then
 	ok "table: '$line'"
 else
@@ -489,11 +647,11 @@ fi
 
 # ------------------------------------------------------------ fadvise=
 expect 2 "fadvise='seq': unknown value 'seq' (allowed: none, normal, sequential, random)" \
-	if=in1 fadvise=seq
-expect 2 "fadvise= given twice" if=in1 fadvise=random fadvise=none
-"$DD" if=in1 bs=64k fadvise=random --format json >fj.out 2>fj.err &&
+	if=in1 mode=read fadvise=seq
+expect 2 "fadvise= given twice" if=in1 mode=read fadvise=random fadvise=none
+"$DD" if=in1 mode=read bs=64k fadvise=random --format json >fj.out 2>fj.err &&
 python3 -c 'import json; d = json.load(open("fj.out")); assert d["fadvise"] == "random", d' &&
-"$DD" if=in1 bs=64k --format json >fj.out 2>fj.err &&
+"$DD" if=in1 mode=read bs=64k --format json >fj.out 2>fj.err &&
 python3 -c 'import json; d = json.load(open("fj.out")); assert d["fadvise"] == "none", d' &&
 	ok "json: fadvise random / none" || bad "json fadvise: $(cat fj.err)"
 # The advice is given to every file of a copy, once, and none without fadvise=.
@@ -532,7 +690,7 @@ fi
 cold_read() {
 	python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); \
 os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' in1 &&
-	"$DD" if=in1 bs=4k count=1 "$@" >/dev/null 2>&1 &&
+	"$DD" if=in1 mode=read bs=4k count=1 "$@" >/dev/null 2>&1 &&
 	fincore -b -n -o RES in1 | tr -d " "
 }
 if [ "$(uname -s)" != Linux ] || ! command -v fincore >/dev/null 2>&1; then
@@ -550,10 +708,10 @@ else
 fi
 
 # ------------------------------------------------------------ bufoff=
-expect 2 "bufoff='4096': out of range (0 to 4095)" if=in1 bufoff=4096
-expect 2 "bufoff='x': not a decimal number" if=in1 bufoff=x
-expect 2 "bufoff= given twice ('bufoff=0'): give each operand once" if=in1 bufoff=32 bufoff=0
-out=$("$DD" if=in1 bs=64k iflag=direct bufoff=32 2>&1); st=$?
+expect 2 "bufoff='4096': out of range (0 to 4095)" if=in1 mode=read bufoff=4096
+expect 2 "bufoff='x': not a decimal number" if=in1 mode=read bufoff=x
+expect 2 "bufoff= given twice ('bufoff=0'): give each operand once" if=in1 mode=read bufoff=32 bufoff=0
+out=$("$DD" if=in1 mode=read bs=64k iflag=direct bufoff=32 2>&1); st=$?
 if [ $st -eq 2 ] && printf '%s\n' "$out" |
    grep -q "bufoff=32: direct transfers need buffers aligned to [0-9]* bytes (the memory alignment of 'in1'); give a multiple of"; then
 	ok "bufoff=32 iflag=direct: exit 2: $out"
@@ -565,7 +723,7 @@ fi
 # JSON buffer_offset: 32 for buffered transfers, 0 with a direct side
 # (where the file system takes direct I/O), the value given otherwise
 json_off() {
-	"$DD" if=in1 bs=64k --format json "$@" >bo.out 2>bo.err &&
+	"$DD" if=in1 mode=read bs=64k --format json "$@" >bo.out 2>bo.err &&
 	python3 -c 'import json; print(json.load(open("bo.out"))["buffer_offset"])'
 }
 got=$(json_off)/$(json_off bufoff=0)/$(json_off bufoff=100)
@@ -574,12 +732,12 @@ if [ "$got" = 32/0/100 ]; then
 else
 	bad "json buffer_offset: '$got' (want 32/0/100): $(cat bo.err)"
 fi
-if "$DD" if=in1 bs=64k iflag=direct count=1 >/dev/null 2>&1; then
+if "$DD" if=in1 mode=read bs=64k iflag=direct count=1 >/dev/null 2>&1; then
 	got=$(json_off iflag=direct)
 	[ "$got" = 0 ] && ok "json buffer_offset with iflag=direct: 0" ||
 		bad "json buffer_offset with iflag=direct: '$got' (want 0)"
 fi
-line=$("$DD" if=in1 bs=64k time=1 2>&1 | head -n 1)
+line=$("$DD" if=in1 mode=read bs=64k time=1 2>/dev/null | head -n 1)
 case $line in
 *" 32 bytes in (bufoff=)"*) ok "table: '$line'" ;;
 *) bad "table's first line does not give the buffer offset: '$line'" ;;
@@ -619,7 +777,7 @@ if command -v strace >/dev/null 2>&1; then
 			bad "copy ${args:-(default)}: buffers at page offsets '$got' (want '$want'): $(cat bo.err)"
 		fi
 	done
-	if "$DD" if=in1 bs=64k iflag=direct count=1 >/dev/null 2>&1; then
+	if "$DD" if=in1 mode=read bs=64k iflag=direct count=1 >/dev/null 2>&1; then
 		got=$(buf_offsets iflag=direct)
 		[ "$got" = "0 " ] && ok "iflag=direct copy: buffers page-aligned" ||
 			bad "iflag=direct copy: buffers at page offsets '$got' (want 0)"
