@@ -3,7 +3,9 @@
 # under the build directory), on a fresh ext4 and on a tmpfs:
 #  - read, write and copy on 1 and 3 loop devices with 1 and 2 threads,
 #    buffered, direct, no-copy and asynchronous (qd 8), copies verified
-#    with cmp against the source device;
+#    with cmp against the source device; reads say mode=read, pattern
+#    writes mode=write; a device copied to standard output and from
+#    standard input (dd's defaults);
 #  - a device is refused without --force, a mounted one even with it,
 #    and nothing is modified (checksum before and after);
 #  - direct I/O on ext4 and tmpfs files, with a bs below the granularity
@@ -41,7 +43,7 @@ ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 expect() {
 	want=$1 pat=$2; shift 2
-	out=$("$DD" "$@" 2>&1); got=$?
+	out=$("$DD" "$@" 2>&1 </dev/null); got=$?
 	if [ "$got" -ne "$want" ] || ! printf '%s\n' "$out" | grep -q -F -- "$pat"; then
 		bad "dio-dd $*: exit $got (want $want), output:"
 		printf '%s\n' "$out" | sed 's/^/    /' | head -n 20
@@ -81,10 +83,10 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 	sync
 	sum6=$(cksum <"$L6")
 	if [ "$DIO_BACKEND" = posix ]; then
-		expect 1 "cannot tell whether it is in use" of="$L6" bs=1M count=1 --force
+		expect 1 "cannot tell whether it is in use" of="$L6" mode=write bs=1M count=1 --force
 	else
 		expect 1 "refusing to write to '$L6': it is in use (mounted on $work/mnt (ext4))" \
-			of="$L6" bs=1M count=1 --force
+			of="$L6" mode=write bs=1M count=1 --force
 		expect 1 "it is in use" if="$L1" of="$L6" oflag=force,direct bs=1M
 	fi
 	sync
@@ -102,7 +104,7 @@ if mountpoint -q "$work/mnt" 2>/dev/null; then
 		expect 0 "copied" if="$work/mnt/src" of="$work/mnt/dst" bs=4k bpt=16 iflag=direct oflag=direct
 		cmp -s "$work/mnt/src" "$work/mnt/dst" && ok "ext4: direct copy identical" || bad "ext4: direct copy differs"
 		expect 2 "bs=1000 is not a multiple of the direct I/O granularity of '$work/mnt/src'" \
-			if="$work/mnt/src" bs=1000 iflag=direct
+			if="$work/mnt/src" mode=read bs=1000 iflag=direct
 		expect 0 "records out" if="$work/mnt/src" of="$work/mnt/dst2" bs=64k qd=8 iflag=direct oflag=direct
 		cmp -s "$work/mnt/src" "$work/mnt/dst2" && ok "ext4: direct aio copy identical" || bad "ext4: direct aio copy differs"
 		# the last 1440 bytes go through a buffered descriptor: a call on
@@ -119,11 +121,11 @@ if mountpoint -q "$work/mnt" 2>/dev/null; then
 		done
 		rm -f "$work/mnt/dst" "$work/mnt/dst2"
 	else
-		expect 1 "refuses direct I/O" if="$work/mnt/src" bs=4k iflag=direct
+		expect 1 "refuses direct I/O" if="$work/mnt/src" mode=read bs=4k iflag=direct
 	fi
 	# a longer existing file is cut to the copy (dd truncates too)
 	head -c 4000000 /dev/urandom >"$work/mnt/longer"
-	expect 0 "2500000 bytes (2.4 MiB) copied" if="$work/mnt/src" of="$work/mnt/longer" bs=64k --force \
+	expect 0 "2500000 bytes (2.5 MB, 2.4 MiB) copied" if="$work/mnt/src" of="$work/mnt/longer" bs=64k --force \
 		$( [ $direct = yes ] && echo oflag=direct )
 	cmp -s "$work/mnt/src" "$work/mnt/longer" && ok "ext4: copy onto a longer file identical" ||
 		bad "ext4: copy onto a longer file: $(wc -c <"$work/mnt/longer") bytes, not the input"
@@ -180,13 +182,13 @@ fi
 ln -s "$L4" "$work/l4link"
 sum4=$(cksum <"$L4")
 expect 2 "of= '$work/l4link' and of= '$L4' are the same device: an output must not be" \
-	of="$L4,$work/l4link" bs=1M count=1 --force
+	of="$L4,$work/l4link" mode=write bs=1M count=1 --force
 expect 2 "of= '$work/l4link' and if= '$L4' are the same device" if="$L4" of="$work/l4link" --force
 # seek past 2^63-1 bytes: it used to wrap to the start of the device
 expect 2 "seek=4503599627370496 blocks of bs=4096 is beyond the largest file offset" \
 	if="$L1" of="$L4" bs=4096 seek=4503599627370496 --force
 expect 2 "seek=4503599627370496 blocks of bs=4096 is beyond the largest file offset" \
-	of="$L4" bs=4096 seek=4503599627370496 --force
+	of="$L4" mode=write bs=4096 seek=4503599627370496 --force
 [ "$(cksum <"$L4")" = "$sum4" ] && ok "aliased and overflowing runs left $L4 unchanged" ||
 	bad "$L4 was modified"
 
@@ -195,7 +197,7 @@ expect 2 "seek=4503599627370496 blocks of bs=4096 is beyond the largest file off
 if [ $direct = yes ]; then dflag=direct; else dflag=; fi
 run_copy() {  # DESCRIPTION ARGS...
 	desc=$1; shift
-	expect 0 "50331648 bytes (48 MiB) copied" if="$S" of="$T" --force "$@"
+	expect 0 "50331648 bytes (50 MB, 48 MiB) copied" if="$S" of="$T" --force "$@"
 	n=1 good=yes
 	for s in $L1 $L2 $L3; do
 		eval "t=\$L$((n + 3))"
@@ -204,16 +206,21 @@ run_copy() {  # DESCRIPTION ARGS...
 	done
 	[ $good = yes ] && ok "$desc: 3 copies identical" || bad "$desc: a copy differs"
 	for t in $L4 $L5 $L6; do
-		"$DD" of="$t" bs=1M --force >/dev/null 2>&1  # overwrite with the pattern
+		"$DD" of="$t" mode=write bs=1M --force >/dev/null 2>&1  # overwrite with the pattern
 	done
 }
-expect 0 "16777216 bytes (16 MiB) read" if="$L1" bs=1M
-expect 0 "50331648 bytes (48 MiB) read" if="$S" bs=64k thr=2
+expect 0 "16777216 bytes (17 MB, 16 MiB) copied" if="$L1" mode=read bs=1M
+expect 0 "50331648 bytes (50 MB, 48 MiB) copied" if="$S" mode=read bs=64k thr=2
 if [ "$DIO_BACKEND" = linux ]; then
-	expect 0 "50331648 bytes (48 MiB) read" if="$S" bs=64k iflag=nocopy
+	expect 0 "50331648 bytes (50 MB, 48 MiB) copied" if="$S" mode=read bs=64k iflag=nocopy
 else
-	expect 1 "not supported" if="$S" bs=64k iflag=nocopy
+	expect 1 "not supported" if="$S" mode=read bs=64k iflag=nocopy
 fi
+# dd's defaults on a device: to standard output, from standard input
+"$DD" if="$L1" bs=64k 2>"$work/so.err" </dev/null | cmp -s - "$L1" &&
+	grep -qx "256+0 records out" "$work/so.err" &&
+	ok "if=$L1 bs=64k to standard output: the device's bytes (cmp), 256+0 records out" ||
+	bad "if=$L1 to standard output: $(cat "$work/so.err")"
 if [ "$DIO_BACKEND" = posix ]; then
 	# No portable way to tell whether a device is in use: never written.
 	expect 1 "cannot tell whether it is in use" if="$S" of="$T" --force bs=1M
@@ -229,14 +236,14 @@ expect 2 "of= '$work/img1' is the image file of the loop device if= '$L1'" if="$
 # the image file of a loop device in use is refused, --force or not
 sum5=$(cksum <"$work/img5")
 expect 1 "refusing to write to '$work/img5': it is in use (backs the loop device $L5)" \
-	of="$work/img5" bs=4k count=1 --force
+	of="$work/img5" mode=write bs=4k count=1 --force
 expect 1 "it is in use (backs the loop device $L5)" if="$L1" of="$work/img5" bs=1M count=1 --force
 [ "$(cksum <"$work/img5")" = "$sum5" ] && ok "image file of $L5 unchanged" || bad "image file of $L5 was modified"
 # A device output is held for the whole run: a mount or another writer
 # meanwhile fails (the check alone could be raced).
 if command -v mkfs.ext4 >/dev/null 2>&1; then
 	mkfs.ext4 -q -F "$L4" >/dev/null 2>&1 || hard "mkfs.ext4 $L4"
-	"$DD" of="$L4" bs=64k seek=64 count=64 rate=1M --force >"$work/held.out" 2>&1 &
+	"$DD" of="$L4" mode=write bs=64k seek=64 count=64 rate=1M --force >"$work/held.out" 2>&1 &
 	ddpid=$!
 	# under way: its first block written (it claims the device before)
 	wrote_block() { [ "$(io_bytes wchar "$1")" -ge 65536 ]; }
@@ -248,7 +255,7 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 	else
 		ok "mount of $L4 during the run refused: $(head -n 1 "$work/mount.err")"
 	fi
-	expect 1 "refusing to write to '$L4': it is in use" of="$L4" bs=64k count=1 --force
+	expect 1 "refusing to write to '$L4': it is in use" of="$L4" mode=write bs=64k count=1 --force
 	wait $ddpid
 	st=$?
 	[ $st -eq 0 ] && grep -q "64+0 records out" "$work/held.out" &&
@@ -271,37 +278,44 @@ printf '\125\252' | dd of="$work/pimg" bs=1 seek=510 conv=notrunc 2>/dev/null
 P=$(losetup -f --show -P "$work/pimg" 2>/dev/null) && devs="$devs $P"
 if [ -n "$P" ] && [ -b "${P}p1" ] && [ -b "${P}p2" ]; then
 	sump=$(cksum <"$P")
-	expect 2 "of= '${P}p2' is a partition of of= '$P'" of="$P,${P}p2" bs=4k count=1 --force
+	expect 2 "of= '${P}p2' is a partition of of= '$P'" of="$P,${P}p2" mode=write bs=4k count=1 --force
 	expect 2 "of= '$P' is the whole disk holding if= '${P}p1'" if="${P}p1" of="$P" --force
 	expect 2 "is the whole disk holding" if="$P" of="${P}p1" --force
 	[ "$(cksum <"$P")" = "$sump" ] && ok "disk and partitions unchanged" || bad "partitioned device was modified"
-	expect 0 "2097152 bytes (2 MiB) copied" if="${P}p1" of="${P}p2" --force bs=64k
+	expect 0 "2097152 bytes (2.1 MB, 2.0 MiB) copied" if="${P}p1" of="${P}p2" --force bs=64k
 else
 	echo "note: no partitions on a loop device here (kernel $(uname -r) reads no MBR?): the guest test covers disks and partitions"
 fi
 run_copy "buffered, 1 thread" bs=1M
 run_copy "buffered, 2 threads, bs=4k bpt=16" bs=4k bpt=16 thr=2
 if [ -n "$dflag" ]; then
-	expect 0 "50331648 bytes (48 MiB) read" if="$S" bs=1M iflag=direct
-	expect 0 "50331648 bytes (48 MiB) read" if="$S" bs=1M iflag=direct qd=8
+	expect 0 "50331648 bytes (50 MB, 48 MiB) copied" if="$S" mode=read bs=1M iflag=direct
+	expect 0 "50331648 bytes (50 MB, 48 MiB) copied" if="$S" mode=read bs=1M iflag=direct qd=8
 	run_copy "direct, 2 threads" bs=256k thr=2 iflag=direct oflag=direct
 	run_copy "direct, aio qd=8" bs=128k qd=8 iflag=direct oflag=direct
-	expect 2 "bs=256 is not a multiple of the direct I/O granularity of '$L1'" if="$L1" bs=256 iflag=direct
+	expect 2 "bs=256 is not a multiple of the direct I/O granularity of '$L1'" if="$L1" mode=read bs=256 iflag=direct
 fi
 # writes: the pattern lands at seek, the device keeps its size
-expect 0 "4+0 records out" of="$L4" bs=1M seek=2 count=4 --force
+expect 0 "4+0 records out" of="$L4" mode=write bs=1M seek=2 count=4 --force
 stamp=$(dd if="$L4" bs=512 skip=$((2 * 2048 + 8)) count=1 2>/dev/null | head -c 23)
 [ "$stamp" = "dio-dd 0000000000201000" ] && ok "write at seek=2 (1 MiB blocks) stamped '$stamp'" ||
 	bad "write stamp: '$stamp'"
-expect 2 "has room for 4 blocks of 1048576 after seek=12, not 5" of="$L4" bs=1M seek=12 count=5 --force
+expect 2 "has room for 4 blocks of 1048576 after seek=12, not 5" of="$L4" mode=write bs=1M seek=12 count=5 --force
 # a process per device: both devices written, stamped, and free afterwards
-expect 0 "8+0 records out" of="$L4,$L5" bs=1M seek=1 count=4 --force --processes
+expect 0 "8+0 records out" of="$L4,$L5" mode=write bs=1M seek=1 count=4 --force --processes
 s4=$(dd if="$L4" bs=512 skip=$((2048 + 8)) count=1 2>/dev/null | head -c 23)
 s5=$(dd if="$L5" bs=512 skip=$((4 * 2048 + 2040)) count=1 2>/dev/null | head -c 23)
 [ "$s4" = "dio-dd 0000000000101000" ] && [ "$s5" = "dio-dd 00000000004ff000" ] &&
 	ok "--processes: both devices stamped ('$s4', '$s5')" || bad "--processes stamps: '$s4', '$s5'"
-expect 0 "8+0 records out" of="$L4,$L5" bs=1M count=4 --force --processes
-expect 0 "16+0 records out" of="$L4" bs=1M --force $( [ -n "$dflag" ] && echo oflag=direct )
+expect 0 "8+0 records out" of="$L4,$L5" mode=write bs=1M count=4 --force --processes
+expect 0 "16+0 records out" of="$L4" mode=write bs=1M --force $( [ -n "$dflag" ] && echo oflag=direct )
+head -c 1000000 /dev/urandom >"$work/si"
+"$DD" of="$L4" bs=64k --force <"$work/si" >"$work/si.out" 2>"$work/si.err"
+st=$?
+dd if="$L4" bs=1000000 count=1 2>/dev/null | cmp -s - "$work/si" &&
+	[ $st -eq 0 ] && grep -qx "15+1 records out" "$work/si.err" &&
+	ok "of=$L4 bs=64k <file: the file at the device's start (cmp), 15+1 records out" ||
+	bad "of=$L4 <file: exit $st: $(cat "$work/si.err")"
 # skip/seek/count on devices, compared with dd
 expect 0 "100+0 records out" if="$L1" of="$L5" bs=4k skip=10 seek=20 count=100 --force
 dd if="$L1" bs=4096 skip=10 count=100 2>/dev/null >"$work/a"
@@ -311,15 +325,15 @@ cmp -s "$work/a" "$work/b" && ok "skip=10 seek=20 count=100 on devices as dd" ||
 head -c 4194304 /dev/urandom >"$work/img7"
 L7=$(losetup -f --show "$work/img7") || hard "losetup"
 devs="$devs $L7"
-"$DD" of="$L5" bs=1M --force >/dev/null 2>&1
+"$DD" of="$L5" mode=write bs=1M --force >/dev/null 2>&1
 tail5=$(dd if="$L5" bs=1M skip=4 2>/dev/null | cksum)
-expect 0 "4194304 bytes (4 MiB) copied" if="$L7" of="$L5" bs=64k --force
+expect 0 "4194304 bytes (4.2 MB, 4.0 MiB) copied" if="$L7" of="$L5" bs=64k --force
 dd if="$L5" bs=1M count=4 2>/dev/null | cmp -s - "$work/img7" &&
 	[ "$(dd if="$L5" bs=1M skip=4 2>/dev/null | cksum)" = "$tail5" ] &&
 	ok "4 MiB onto a 16 MiB device: the copy at the start, the rest unchanged" ||
 	bad "4 MiB onto a 16 MiB device: wrong"
 # per-device and total agree
-"$DD" if="$S" bs=256k thr=2 --format json >"$work/j" &&
+"$DD" if="$S" mode=read bs=256k thr=2 --format json >"$work/j" &&
 	python3 -c "
 import json,sys; d=json.load(open('$work/j'))
 assert len(d['devices']) == 3 and sum(x['bytes'] for x in d['devices']) == d['total']['bytes'] == 3 * 16777216
