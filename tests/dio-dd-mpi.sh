@@ -8,7 +8,8 @@
 # output for all ranks is refused; a rank that cannot open its input
 # ends the job, named; the total's MB/s is the job's bytes over its span;
 # an error of every rank is said once; a rank started with other
-# operands is refused, named.
+# operands is refused, named; a job's ranks take no standard input or
+# output for a missing if= or of= (reads and writes say mode=).
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
@@ -16,7 +17,7 @@ DD=$top_builddir/tools/dio-dd
 mpi_test dd-mpi
 
 # 1. Write: a file per rank, through %r and %h.
-run 4 "$DD" of="$work/out.%h.%r" bs=64k count=100 time=1 -f json >"$work/w.json" 2>"$work/w.err"
+run 4 "$DD" of="$work/out.%h.%r" mode=write bs=64k count=100 time=1 -f json >"$work/w.json" 2>"$work/w.err"
 rc=$?
 n=$(ls "$work"/out.* 2>/dev/null | wc -l)
 if [ $rc -eq 0 ] && [ "$n" -eq 4 ]; then
@@ -29,7 +30,7 @@ for f in "$work"/out.*; do
 done
 
 # 2. Read them back, each rank its own; the totals are the job's.
-run 4 "$DD" if="$work/out.%h.%r" bs=64k -f json >"$work/r.json" 2>"$work/r.err"
+run 4 "$DD" if="$work/out.%h.%r" mode=read bs=64k -f json >"$work/r.json" 2>"$work/r.err"
 rc=$?
 [ $rc -eq 0 ] || { bad "4 ranks reading: exit $rc"; cat "$work/r.err"; }
 for j in w r; do
@@ -72,7 +73,7 @@ EOF
 done
 
 # 3. Refused: one output for every rank; a rank without its input.
-expect_exit 2 "4 ranks would write one output: put %r" run 4 "$DD" of="$work/one" count=1
+expect_exit 2 "4 ranks would write one output: put %r" run 4 "$DD" of="$work/one" mode=write count=1
 [ -e "$work/one" ] && bad "the refused job created $work/one"
 rm -f "$work"/out.*.3
 out=$(run 4 "$DD" if="$work/out.%h.%r" of="$work/copy.%r" bs=64k 2>&1)
@@ -87,12 +88,20 @@ fi
 
 # 4. One voice and one job: an error of every rank said once; a rank
 #    started with another operand named, every rank ending.
-out=$(run 4 "$DD" of="$work/x.%r" bs=0 2>&1)
+out=$(run 4 "$DD" of="$work/x.%r" mode=write bs=0 2>&1)
 rc=$?
 n=$(printf '%s\n' "$out" | grep -c "^dio-dd: bs=")
 [ $rc -eq 2 ] && [ "$n" -eq 1 ] && ok "bs=0 on 4 ranks: said once, exit 2" ||
 	{ bad "bs=0 on 4 ranks: exit $rc, said $n times"; printf '%s\n' "$out" | sed 's/^/    /'; }
-out=$(RANK1_ARGS="bs=4k" run 2 "$each" "$DD" of="$work/y.%r" count=10 2>&1)
+# dd's defaults (no if=: standard input, no of=: standard output) are
+# mpirun's streams in a job: refused, said once, nothing made
+out=$(run 4 "$DD" of="$work/z.%r" count=1 2>&1)
+rc=$?
+n=$(printf '%s\n' "$out" | grep -c "^dio-dd: as MPI ranks, standard input and output are mpirun's: give if= and of= (or mode=read, mode=write)")
+[ $rc -eq 2 ] && [ "$n" -eq 1 ] && [ -z "$(ls "$work"/z.* 2>/dev/null)" ] &&
+	ok "of= without if= or mode= on 4 ranks: said once, exit 2, nothing made" ||
+	{ bad "of= without if= on 4 ranks: exit $rc, said $n times"; printf '%s\n' "$out" | sed 's/^/    /'; }
+out=$(RANK1_ARGS="bs=4k" run 2 "$each" "$DD" of="$work/y.%r" mode=write count=10 2>&1)
 rc=$?
 if [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q "rank 1 on [^ ]* was started with bs= '4096', rank 0 with '512'" &&
    [ -z "$(ls "$work"/y.* 2>/dev/null)" ]; then
