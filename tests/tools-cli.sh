@@ -33,7 +33,7 @@ if command -v python3 >/dev/null 2>&1; then
 	echo data >"$odd"
 	for bin in dio-dd dio-info sync-write; do
 		case $bin in
-		dio-dd) "$top_builddir/tools/$bin" if="$odd" of=/dev/null bs=4k -f json ;;
+		dio-dd) "$top_builddir/tools/$bin" if="$odd" mode=read bs=4k -f json ;;
 		dio-info) "$top_builddir/tools/$bin" -f json "$odd" ;;
 		sync-write) "$top_builddir/tools/$bin" -q -n 1 -s 4k -m none --force -f json "$odd" ;;
 		esac >"$work/out.json" 2>"$work/err"
