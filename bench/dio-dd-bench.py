@@ -76,12 +76,14 @@ def run_diodd(tool, devs, rw, direct, qd, bs, size, model="sessions", fadvise="n
         args.append("--processes")
     if model == "same-session":
         args.append("--same-session")
+    # mode=: read to nowhere, write the pattern (without it dd's defaults
+    # would copy to standard output or from standard input)
     if rw == "read":
-        args.append("if=" + ",".join(devs))
+        args += ["if=" + ",".join(devs), "mode=read"]
         if direct:
             args.append("iflag=direct")
     else:
-        args += ["of=" + ",".join(devs), "--force"]
+        args += ["of=" + ",".join(devs), "mode=write", "--force"]
         if direct:
             args.append("oflag=direct")
     if qd > 1:
