@@ -18,7 +18,10 @@
 #    refused as input and output or as two outputs;
 #  - an sg output is checked through its disk (swap on the disk: refused)
 #    and its disk is held for the run (swapon meanwhile fails); an sg
-#    node with no disk behind it (a scsi_debug tape) is not written.
+#    node with no disk behind it (a scsi_debug tape) is not written;
+#  - reads say mode=read, pattern writes mode=write (dd's defaults would
+#    copy to standard output or from standard input); an sg device to
+#    standard output (dd's loop: no SCSI commands) is refused.
 # Prints ok/FAIL per check and a count; exit 0 if none failed.
 
 pass=0 fail=0
@@ -53,31 +56,35 @@ B=${DIO_TCMU_BLOCK:-512}
 allow_dio 0
 
 # ------------------------------------------------------------ reads
-run 0 "read the TCMU disk through sg" if="$T" bs="$B" bpt=128 count=16384 time=1
+run 0 "read the TCMU disk through sg" if="$T" mode=read bs="$B" bpt=128 count=16384 time=1
 expect "16384+0 records in" "16384 blocks read"
 expect "sg: 128 commands" "128 READ commands of 64 KiB"
 expect "MB/s" "throughput"
-run 0 "whole scsi_debug disk, 2 threads" if="$D" bs=512 bpt=64 thr=2
-expect "16777216 bytes (16 MiB) read" "read to the end (READ CAPACITY)"
-run 0 "block device with iflag=sg" if="$TB" iflag=sg bs="$B" bpt=128 count=4096 time=1
+run 0 "whole scsi_debug disk, 2 threads" if="$D" mode=read bs=512 bpt=64 thr=2
+expect "16777216 bytes (17 MB, 16 MiB) copied" "read to the end (READ CAPACITY)"
+run 0 "block device with iflag=sg" if="$TB" mode=read iflag=sg bs="$B" bpt=128 count=4096 time=1
 expect "sg: 32 commands" "SG_IO on the block device"
-run 2 "bs is not the block size" if="$T" bs=4096
+run 2 "bs is not the block size" if="$T" mode=read bs=4096
 expect "bs=4096 but '$T' has $B-byte blocks" "bs mismatch message"
-run 2 "direct flag on sg" if="$T" bs="$B" iflag=direct
+run 2 "direct flag on sg" if="$T" mode=read bs="$B" iflag=direct
 expect "for SCSI pass-through ask for direct transfers with dio=1" "iflag=direct on sg refused"
-run 2 "aio on sg" if="$T" bs="$B" qd=4
+run 2 "aio on sg" if="$T" mode=read bs="$B" qd=4
 expect "SCSI generic device, which dio-dd drives with engine=sync only" "aio on sg refused"
+# dd's defaults: an sg device to standard output (dd's loop, read(2) and
+# write(2) on a stream, has no SCSI commands) is refused
+run 2 "sg to standard output" if="$T" bs="$B" count=8
+expect "of= '/dev/stdout' is read or written in order, as a stream" "sg to standard output refused"
 
 # ------------------------------------------------------------ writes, verified
-run 2 "device needs --force" of="$T" bs="$B" count=8
+run 2 "device needs --force" of="$T" mode=write bs="$B" count=8
 expect "pass --force" "refused without --force"
-run 0 "write the pattern through sg" of="$T" bs="$B" bpt=32 seek=100 count=2048 --force time=1
+run 0 "write the pattern through sg" of="$T" mode=write bs="$B" bpt=32 seek=100 count=2048 --force time=1
 expect "2048+0 records out" "2048 blocks written"
 blk "$TB" 100 2048 /tmp/w.bin
 s=$(dd if=/tmp/w.bin bs=512 skip=5 count=1 2>/dev/null | head -c 23)
 exp=$(printf 'dio-dd %016x' $(( (100 + 5) * 512 )))
 [ "$s" = "$exp" ] && ok "block device shows the sg write: '$s'" || bad "stamp '$s', want '$exp'"
-run 0 "write with FUA (oflag=dsync)" of="$T" bs="$B" bpt=8 count=64 oflag=dsync --force
+run 0 "write with FUA (oflag=dsync)" of="$T" mode=write bs="$B" bpt=8 count=64 oflag=dsync --force
 grep -q "cdb 2a 08" "$DIO_TCMU_LOG" && ok "WRITE(10) with FUA reached the device" ||
 	bad "no WRITE(10) FUA in $DIO_TCMU_LOG"
 
@@ -95,7 +102,7 @@ cmp -s /tmp/d.bin /tmp/e.bin && ok "skip=10 seek=3000 count=500 through sg" || b
 
 # ------------------------------------------------------------ partial blocks to sg
 # Known contents at seek=5000, then inputs that end inside a block.
-run 0 "pattern at seek=5000" of="$T" bs="$B" seek=5000 count=4 --force
+run 0 "pattern at seek=5000" of="$T" mode=write bs="$B" seek=5000 count=4 --force
 blk "$TB" 5000 4 /tmp/before.bin
 head -c $((2 * B - 24)) /dev/urandom >/tmp/part.bin
 run 2 "input ends inside a block" if=/tmp/part.bin of="$T" bs="$B" seek=5000 --force
@@ -118,7 +125,7 @@ head -c "$B" /tmp/part.bin | cmp -s - /tmp/one.bin && ok "the whole block reache
 # ------------------------------------------------------------ one device, two names
 run 2 "sg node and its disk" if="$TB" of="$T" bs="$B" count=8 --force
 expect "of= '$T' and if= '$TB' are the same device" "sg and sd are one device (copy)"
-run 2 "sg node and its disk as outputs" of="$TB,$T" bs="$B" count=8 --force
+run 2 "sg node and its disk as outputs" of="$TB,$T" mode=write bs="$B" count=8 --force
 expect "of= '$T' and of= '$TB' are the same device" "sg and sd are one device (outputs)"
 Q=${DIO_QEMU_SD:-}
 if [ -n "$Q" ] && [ -b "$Q" ]; then
@@ -137,7 +144,7 @@ if [ -n "$Q" ] && [ -b "$Q" ]; then
 	while [ $i -lt 300 ] && ! [ -b "${Q}2" ]; do sleep 0.2; i=$((i + 1)); done  # 60 s
 	if [ -b "${Q}1" ] && [ -b "${Q}2" ]; then
 		sum=$(dd if="$Q" bs=1M count=8 iflag=direct 2>/dev/null | md5sum)
-		run 2 "disk and partition as outputs" of="$Q,${Q}2" bs=4096 count=1 --force
+		run 2 "disk and partition as outputs" of="$Q,${Q}2" mode=write bs=4096 count=1 --force
 		expect "of= '${Q}2' is a partition of of= '$Q'" "partition of the disk (outputs)"
 		run 2 "partition in, disk out" if="${Q}1" of="$Q" --force
 		expect "of= '$Q' is the whole disk holding if= '${Q}1'" "disk holding the input partition"
@@ -146,7 +153,7 @@ if [ -n "$Q" ] && [ -b "$Q" ]; then
 		[ "$(dd if="$Q" bs=1M count=8 iflag=direct 2>/dev/null | md5sum)" = "$sum" ] &&
 			ok "refused runs left the disk unchanged" || bad "the disk changed"
 		run 0 "one partition to the other" if="${Q}1" of="${Q}2" bs=64k --force
-		expect "2097152 bytes (2 MiB) copied" "partitions are separate"
+		expect "2097152 bytes (2.1 MB, 2.0 MiB) copied" "partitions are separate"
 	else
 		bad "no partitions ${Q}1 ${Q}2 after writing an MBR to $Q"
 	fi
@@ -156,11 +163,11 @@ fi
 
 # ------------------------------------------------------------ dio=1
 allow_dio 0
-run 0 "dio=1, allow_dio=0" if="$T" bs="$B" bpt=128 count=4096 dio=1 time=1
+run 0 "dio=1, allow_dio=0" if="$T" mode=read bs="$B" bpt=128 count=4096 dio=1 time=1
 expect "direct I/O was asked (dio=1) but not done for 32 of them" "all 32 counted as not done"
 expect "allow_dio is 0" "the reason names allow_dio"
 allow_dio 1
-run 0 "dio=1, allow_dio=1" if="$T" bs="$B" bpt=128 count=4096 dio=1 time=1
+run 0 "dio=1, allow_dio=1" if="$T" mode=read bs="$B" bpt=128 count=4096 dio=1 time=1
 expect "but not done for 0 of them" "direct done for every command"
 run 0 "dio=1 copy to scsi_debug" if="$T" of="$D" bs=512 bpt=64 count=2048 dio=1 --force time=1
 expect "but not done for 0 of them" "direct copy: done"
@@ -168,27 +175,27 @@ blk "$TB" 0 2048 /tmp/f.bin
 blk "$DB" 0 2048 /tmp/g.bin
 cmp -s /tmp/f.bin /tmp/g.bin && ok "direct sg copy identical" || bad "direct sg copy differs"
 allow_dio 0
-run 0 "json" if="$T" bs="$B" bpt=64 count=1024 dio=1 --format json
+run 0 "json" if="$T" mode=read bs="$B" bpt=64 count=1024 dio=1 --format json
 expect '"sg": {"commands": 16, "direct_asked": true, "direct_not_done": 16, "reason":' "JSON sg object"
 expect '"io": "sg-dio"' "JSON io sg-dio"
 # bufoff=: sg buffers start aligned by default (pass-through maps an
 # aligned buffer; a block device's SG_IO copies through a bounce buffer
 # otherwise); an offset is taken without dio=1 and refused with it
 expect '"buffer_offset": 0,' "JSON buffer_offset 0 for sg with dio=1"
-run 0 "json, sg without dio" if="$T" bs="$B" bpt=64 count=64 --format json
+run 0 "json, sg without dio" if="$T" mode=read bs="$B" bpt=64 count=64 --format json
 expect '"buffer_offset": 0,' "JSON buffer_offset 0 for sg"
-run 0 "json, iflag=sg on the block device" if="$TB" iflag=sg bs="$B" bpt=64 count=64 --format json
+run 0 "json, iflag=sg on the block device" if="$TB" mode=read iflag=sg bs="$B" bpt=64 count=64 --format json
 expect '"buffer_offset": 0,' "JSON buffer_offset 0 for SG_IO on a block device"
-run 0 "bufoff=32, sg without dio" if="$T" bs="$B" bpt=64 count=64 bufoff=32 --format json
+run 0 "bufoff=32, sg without dio" if="$T" mode=read bs="$B" bpt=64 count=64 bufoff=32 --format json
 expect '"buffer_offset": 32,' "JSON buffer_offset 32 when asked for"
-run 2 "bufoff=32 with dio=1" if="$T" bs="$B" bpt=64 count=64 bufoff=32 dio=1
+run 2 "bufoff=32 with dio=1" if="$T" mode=read bs="$B" bpt=64 count=64 bufoff=32 dio=1
 expect "bufoff=32: direct transfers need buffers aligned to" "bufoff=32 refused with dio=1"
 
 # ------------------------------------------------------------ sg outputs in use
 # Swap on the scsi_debug disk: its sg node must not be written.
 if mkswap "$DB" >/dev/null 2>&1 && swapon "$DB" 2>/dev/null; then
 	blk "$DB" 0 16 /tmp/swap-before.bin
-	run 1 "sg node of a disk in use as swap" of="$D" bs=512 count=8 --force
+	run 1 "sg node of a disk in use as swap" of="$D" mode=write bs=512 count=8 --force
 	expect "refusing to write to '$D': it is in use (its disk $DB: active swap" "swap on the disk refuses its sg node"
 	blk "$DB" 0 16 /tmp/swap-after.bin
 	cmp -s /tmp/swap-before.bin /tmp/swap-after.bin && ok "the swap area is unchanged" ||
@@ -199,7 +206,7 @@ else
 fi
 # The disk of an sg output is held during the run: swapon meanwhile fails.
 if mkswap "$TB" >/dev/null 2>&1; then
-	dio-dd of="$T" bs="$B" bpt=8 seek=8192 count=4096 rate=512k --force >/tmp/held.out 2>&1 &
+	dio-dd of="$T" mode=write bs="$B" bpt=8 seek=8192 count=4096 rate=512k --force >/tmp/held.out 2>&1 &
 	ddpid=$!
 	# under way: holding the disk $TB (claimed before the sg node is
 	# opened to write), up to 60 s
@@ -242,7 +249,7 @@ if [ -w "$sdbg/add_host" ] && [ -w "$sdbg/ptype" ]; then
 	if [ -n "$tape" ]; then
 		ls "/sys/class/scsi_generic/${tape#/dev/}/device/block" >/dev/null 2>&1 &&
 			bad "$tape has a disk: not the tape asked for"
-		run 1 "sg node without a disk" of="$tape" bs=512 count=1 --force
+		run 1 "sg node without a disk" of="$tape" mode=write bs=512 count=1 --force
 		expect "the block device of this SCSI generic node cannot be determined" \
 			"an sg node with no disk is not written"
 	else
