@@ -3,17 +3,25 @@
  * stamps (one at every block start and every 4 KiB into a block, none
  * for blocks under 24 bytes, each naming its output offset), checked
  * against a layout computed here independently for several block sizes
- * and a transfer with a short tail; and the overlap of two identities
- * (tools/dd/alias.c) on hand-made identity structs.
+ * and a transfer with a short tail; the overlap of two identities
+ * (tools/dd/alias.c) on hand-made identity structs; and dd's command
+ * lines as parse_args() and check_operands() leave them (nothing opened):
+ * dd's numbers (suffixes c, w, b and products), bs= against ibs=/obs=,
+ * dd's defaults (no if=: standard input, no of=: standard output, unless
+ * mode=read or mode=write), of=/dev/null written on a dd line and nowhere
+ * with mode=read, count=0, dd's flags, conversions and status=.
  */
 #include "config.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/dd/dd.h"
 
@@ -253,11 +261,244 @@ START_TEST(alias_loop_image)
 }
 END_TEST
 
+/* ------------------------------------------------------------ operands */
+
+/* One command line's operands (static: kept across the longjmp of a held
+ * error), and the held error's message. */
+static struct dd g_dd;
+static struct diot_held g_held;
+static char g_msg[1024];
+static int g_saved[2] = { -1, -1 };
+
+/*
+ * parse_args() and check_operands() on LINE (words separated by spaces,
+ * after "dio-dd"), with standard input and output on /dev/null (dd's
+ * defaults refuse a terminal there): 0, or the held error's exit status
+ * with its message in g_msg.  The operands stay in g_dd until the next
+ * call.
+ */
+static int
+operands(const char *line)
+{
+	static char buf[512];
+	static char *argv[MAX_OPERANDS + 2];
+	int argc = 0, fd, i;
+	char *p;
+
+	for (i = 0; i < 2; i++)
+		free(i ? g_dd.o.ofs[0] : g_dd.o.ifs[0]);
+	memset(&g_dd, 0, sizeof(g_dd));
+	memset(&g_held, 0, sizeof(g_held));
+	g_msg[0] = '\0';
+	snprintf(buf, sizeof(buf), "dio-dd %s", line);
+	for (p = strtok(buf, " "); p != NULL && argc <= MAX_OPERANDS; p = strtok(NULL, " "))
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	fflush(stdout);
+	fd = open("/dev/null", O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	for (i = 0; i < 2; i++) {
+		g_saved[i] = dup(i);
+		ck_assert_int_ge(g_saved[i], 0);
+		ck_assert_int_eq(dup2(fd, i), i);
+	}
+	close(fd);
+	diot_hold_errors(&g_held);
+	if (setjmp(g_held.jb) == 0) {
+		if (parse_args(&g_dd, argc, argv) < 0)
+			check_operands(&g_dd);
+		diot_hold_errors(NULL);
+	}
+	for (i = 0; i < 2; i++) {
+		dup2(g_saved[i], i);
+		close(g_saved[i]);
+	}
+	if (g_held.msg != NULL) {
+		snprintf(g_msg, sizeof(g_msg), "%s", g_held.msg);
+		if (strcmp(g_held.msg, "out of memory (formatting a message)") != 0)
+			free((void *)(uintptr_t)g_held.msg);
+	}
+	return g_held.status;
+}
+
+/* LINE is refused with exit 2 and a message holding WANT. */
+static void
+refused(const char *line, const char *want)
+{
+	int st = operands(line);
+
+	ck_assert_msg(st == 2 && strstr(g_msg, want) != NULL,
+	              "'%s': status %d, message '%s' (want 2 and '%s')", line, st, g_msg, want);
+}
+
+static void
+taken(const char *line)
+{
+	int st = operands(line);
+
+	ck_assert_msg(st == 0, "'%s': status %d: %s", line, st, g_msg);
+}
+
+START_TEST(operands_dd_numbers)
+{
+	taken("if=a of=b bs=2x512 count=2x3 skip=1xM seek=1b");
+	ck_assert_uint_eq(g_dd.o.bs, 1024);
+	ck_assert_uint_eq(g_dd.o.count, 6);
+	ck_assert_uint_eq(g_dd.o.skip, 1048576);
+	ck_assert_uint_eq(g_dd.o.seek, 512);
+	taken("if=a of=b bs=1c count=3w");
+	ck_assert_uint_eq(g_dd.o.bs, 1);
+	ck_assert_uint_eq(g_dd.o.count, 6);
+	taken("if=a of=b iseek=3 oseek=4");           /* dd's other names */
+	ck_assert_uint_eq(g_dd.o.skip, 3);
+	ck_assert_uint_eq(g_dd.o.seek, 4);
+	/* count=0 is dd's: nothing to copy, no error */
+	taken("if=a of=b count=0");
+	ck_assert_int_eq(g_dd.o.count_set, 1);
+	ck_assert_uint_eq(g_dd.o.count, 0);
+	refused("if=a of=b bs=0", "bs='0': must be greater than 0");
+	refused("if=a of=b bs=2G", "bs='2G': 2147483648 is above the largest allowed, 1073741824");
+	refused("if=a of=b bs=x512", "bs='x512'");
+	refused("if=a of=b count=-1", "count='-1'");
+}
+END_TEST
+
+START_TEST(operands_block_sizes)
+{
+	taken("if=a of=b");
+	ck_assert_uint_eq(g_dd.o.bs, 512);
+	ck_assert_uint_eq(g_dd.o.ibs, 512);
+	ck_assert_uint_eq(g_dd.o.obs, 512);
+	taken("if=a of=b bs=4k");                     /* bs= sets both */
+	ck_assert_uint_eq(g_dd.o.ibs, 4096);
+	ck_assert_uint_eq(g_dd.o.obs, 4096);
+	taken("if=a of=b ibs=1k obs=4k");             /* reblocking */
+	ck_assert_uint_eq(g_dd.o.ibs, 1024);
+	ck_assert_uint_eq(g_dd.o.obs, 4096);
+	ck_assert_uint_eq(g_dd.o.bs, 1024);
+	taken("if=a of=b obs=2k");
+	ck_assert_uint_eq(g_dd.o.ibs, 512);
+	ck_assert_uint_eq(g_dd.o.obs, 2048);
+	refused("if=a of=b bs=4k ibs=1k", "bs= sets both block sizes");
+}
+END_TEST
+
+START_TEST(operands_defaults)
+{
+	/* no of=: standard output; a copy */
+	taken("if=a");
+	ck_assert_int_eq(g_dd.o.mode, MODE_COPY);
+	ck_assert_int_eq(g_dd.o.nif, 1);
+	ck_assert_int_eq(g_dd.o.nof, 1);
+	ck_assert_int_eq(g_dd.std_in, 0);
+	ck_assert_int_eq(g_dd.std_out, 1);
+	ck_assert_str_eq(g_dd.o.ifs[0], "a");
+	ck_assert_str_eq(g_dd.o.ofs[0], "/dev/stdout");
+	/* no if=: standard input */
+	taken("of=b");
+	ck_assert_int_eq(g_dd.o.mode, MODE_COPY);
+	ck_assert_int_eq(g_dd.std_in, 1);
+	ck_assert_int_eq(g_dd.std_out, 0);
+	ck_assert_str_eq(g_dd.o.ifs[0], "/dev/stdin");
+	ck_assert_str_eq(g_dd.o.ofs[0], "b");
+	/* neither: one to the other */
+	taken("bs=1k");
+	ck_assert_int_eq(g_dd.std_in, 1);
+	ck_assert_int_eq(g_dd.std_out, 1);
+	ck_assert_int_eq(g_dd.o.mode, MODE_COPY);
+	/* mode=copy is the default, with the same defaults */
+	taken("if=a mode=copy");
+	ck_assert_int_eq(g_dd.std_out, 1);
+	/* mode=read: no output at all; mode=write: no input */
+	taken("if=a mode=read");
+	ck_assert_int_eq(g_dd.o.mode, MODE_READ);
+	ck_assert_int_eq(g_dd.o.nof, 0);
+	ck_assert_int_eq(g_dd.std_out, 0);
+	taken("if=a,b mode=read");
+	ck_assert_int_eq(g_dd.o.nif, 2);
+	ck_assert_int_eq(g_dd.o.nof, 0);
+	taken("of=b mode=write count=1");
+	ck_assert_int_eq(g_dd.o.mode, MODE_WRITE);
+	ck_assert_int_eq(g_dd.o.nif, 0);
+	ck_assert_int_eq(g_dd.std_in, 0);
+	/* the one standard stream cannot serve several */
+	refused("if=a,b", "if= names 2 inputs and of= is missing: standard output takes one; "
+	        "give mode=read");
+	refused("of=a,b,c count=1", "of= names 3 outputs and if= is missing: standard input is "
+	        "one input; give mode=write");
+	refused("of=b mode=read", "mode=read needs if=");
+	refused("if=a mode=write", "mode=write needs of=");
+}
+END_TEST
+
+START_TEST(operands_dev_null)
+{
+	/* on a dd command line of=/dev/null is an output, written as dd does */
+	taken("if=a of=/dev/null");
+	ck_assert_int_eq(g_dd.o.mode, MODE_COPY);
+	ck_assert_int_eq(g_dd.o.nof, 1);
+	ck_assert_str_eq(g_dd.o.ofs[0], "/dev/null");
+	ck_assert_int_eq(g_dd.std_out, 0);
+	/* with mode=read it is nowhere: a read */
+	taken("if=a of=/dev/null mode=read thr=2");
+	ck_assert_int_eq(g_dd.o.mode, MODE_READ);
+	ck_assert_int_eq(g_dd.o.nof, 0);
+	ck_assert_int_eq(g_dd.std_out, 0);
+}
+END_TEST
+
+START_TEST(operands_flags)
+{
+	taken("if=a mode=read iflag=direct,dsync,sync,nocache,count_bytes,skip_bytes,fullblock");
+	ck_assert_int_eq(g_dd.o.iflag.direct, 1);
+	ck_assert_int_eq(g_dd.o.iflag.dsync, 1);
+	ck_assert_int_eq(g_dd.o.iflag.sync, 1);
+	ck_assert_int_eq(g_dd.o.iflag.nocache, 1);
+	ck_assert_int_eq(g_dd.o.iflag.count_bytes, 1);
+	ck_assert_int_eq(g_dd.o.iflag.skip_bytes, 1);
+	ck_assert_int_eq(g_dd.o.iflag.fullblock, 1);
+	taken("if=a of=b oflag=seek_bytes,append,nocache conv=fdatasync,fsync,notrunc,sync,noerror");
+	ck_assert_int_eq(g_dd.o.oflag.seek_bytes, 1);
+	ck_assert_int_eq(g_dd.o.oflag.append, 1);
+	ck_assert_int_eq(g_dd.o.oflag.nocache, 1);
+	ck_assert_int_eq(g_dd.o.conv.fdatasync, 1);
+	ck_assert_int_eq(g_dd.o.conv.fsync, 1);
+	ck_assert_int_eq(g_dd.o.conv.sync, 1);
+	ck_assert_int_eq(g_dd.o.conv.noerror, 1);
+	ck_assert_int_eq(g_dd.o.oflag.notrunc, 1);      /* conv=notrunc: as oflag=notrunc */
+	taken("if=a of=b conv=excl");
+	ck_assert_int_eq(g_dd.o.conv.excl, 1);
+	taken("if=a of=b conv=nocreat");
+	ck_assert_int_eq(g_dd.o.conv.nocreat, 1);
+	refused("if=a of=b conv=excl,nocreat", "cannot both hold");
+	refused("if=a of=b conv=ucase", "conv=ucase: dd's conversion 'ucase' is not taken by dio-dd");
+	refused("if=a of=b conv=bogus", "conv=bogus: unknown conversion 'bogus'");
+	refused("if=a mode=read iflag=append", "iflag=append: 'append' is an output flag "
+	        "(use oflag=append)");
+	refused("if=a of=b oflag=fullblock", "oflag=fullblock: 'fullblock' is an input flag "
+	        "(use iflag=fullblock)");
+	refused("if=a of=b iflag=nonblock", "dd's flag 'nonblock' is not taken by dio-dd");
+	refused("if=a mode=read conv=fsync", "conv= names an output conversion but there is no "
+	        "output");
+	taken("if=a of=b");
+	ck_assert_int_eq(g_dd.o.status, STATUS_DEFAULT);
+	taken("if=a of=b status=none");
+	ck_assert_int_eq(g_dd.o.status, STATUS_NONE);
+	taken("if=a of=b status=noxfer");
+	ck_assert_int_eq(g_dd.o.status, STATUS_NOXFER);
+	taken("if=a of=b status=progress");
+	ck_assert_int_eq(g_dd.o.status, STATUS_PROGRESS);
+	refused("if=a of=b status=all", "status='all': allowed none");
+	refused("if=a of=b status=", "status='': allowed none");
+}
+END_TEST
+
 int
 main(void)
 {
 	Suite *s = suite_create("dio-dd");
 	TCase *p = tcase_create("pattern"), *a = tcase_create("alias");
+	TCase *o = tcase_create("operands");
 	SRunner *sr;
 	int failed;
 
@@ -272,8 +513,14 @@ main(void)
 	tcase_add_test(a, alias_partitions);
 	tcase_add_test(a, alias_files);
 	tcase_add_test(a, alias_loop_image);
+	tcase_add_test(o, operands_dd_numbers);
+	tcase_add_test(o, operands_block_sizes);
+	tcase_add_test(o, operands_defaults);
+	tcase_add_test(o, operands_dev_null);
+	tcase_add_test(o, operands_flags);
 	suite_add_tcase(s, p);
 	suite_add_tcase(s, a);
+	suite_add_tcase(s, o);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
