@@ -325,6 +325,19 @@ line "^1000+0 records in\$" && ok "if=in1 of=/dev/null count=1000: 1000+0 record
 expect 0 "1000+0 records in" if=in1 of=/dev/null mode=read count=1000
 line "records out" && bad "of=/dev/null mode=read: $out" || ok "of=/dev/null mode=read: no records out"
 expect 0 "1000+0 records in" if=in1 of=/dev/null mode=read count=1000 thr=2
+# ... and with thr=, qd=, several inputs (no mode=): nowhere too
+expect 0 "1000+0 records in" if=in1 of=/dev/null count=1000 thr=2
+line "records out" && bad "of=/dev/null thr=2: $out" || ok "of=/dev/null thr=2: a read"
+expect 0 "2000+0 records in" if=in1,in2 of=/dev/null count=1000
+# devices that store nothing are no alias of themselves (dd </dev/null >/dev/null)
+out=$("$DD" </dev/null 2>&1 >/dev/null) && echo "$out" | grep -q "^0+0 records out" &&
+	ok "standard input and output both /dev/null: 0+0 records" || bad "</dev/null >/dev/null: $out"
+expect 0 "3+0 records out" if=/dev/zero of=/dev/zero count=3
+# a file that reports no size (/proc) is read to its end, as dd reads it
+"$DD" if=/proc/version of=procv </dev/null 2>procv.err &&
+	cat /proc/version | cmp -s procv - &&
+	ok "if=/proc/version: read to its end" ||
+	bad "if=/proc/version: exit $?, $(wc -c <procv) bytes: $(cat procv.err)"
 
 expect 0 "5859+1 records out" if=in1 of=c1
 cmp -s in1 c1 && ok "copy in1 -> c1 identical" || bad "copy in1 -> c1 differs"
@@ -465,9 +478,14 @@ expect 0 "1000+0 records out" if=in1 of=nul count=1000
 # a file that reports a size of 0 (/proc): says that nothing was read;
 # copied to standard output (dd's loop) it is read to its end
 if [ -r /proc/self/status ]; then
-	expect 0 "reports a size of 0 bytes: nothing to read" if=/proc/self/status mode=read
+	# (with dio-dd's threads the positional engine reads to the reported end)
+	expect 0 "reports a size of 0 bytes: nothing to read" if=/proc/self/status mode=read thr=2
 	line "^0 bytes copied, " && line "^0+0 records in\$" &&
-		ok "if=/proc/self/status mode=read: 0 bytes" || bad "if=/proc/self/status mode=read: $out"
+		ok "if=/proc/self/status mode=read thr=2: 0 bytes" ||
+		bad "if=/proc/self/status mode=read thr=2: $out"
+	expect 0 "records in" if=/proc/self/status mode=read
+	line "^0 bytes copied, " && bad "if=/proc/self/status mode=read: $out" ||
+		ok "if=/proc/self/status mode=read: read to its end (dd's loop)"
 	expect 0 "records in" if=/proc/self/status mode=read count=64
 	"$DD" if=/proc/self/status >ps.out 2>ps.err </dev/null
 	st=$?

@@ -1,6 +1,28 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
 #include "tools/dd/dd.h"
+
+/*
+ * A character device that stores nothing (/dev/null, /dev/zero,
+ * /dev/full) or a terminal (fd >= 0 that is one): writing it destroys
+ * nothing, so it needs no --force, and being an input and an output at
+ * once (dd </dev/null >/dev/null) is no alias.
+ */
+int
+stores_nothing(const struct stat *st, int fd)
+{
+	static const char *const names[] = { "/dev/null", "/dev/zero", "/dev/full" };
+	struct stat m;
+	size_t i;
+
+	if (!S_ISCHR(st->st_mode))
+		return 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (stat(names[i], &m) == 0 && S_ISCHR(m.st_mode) && m.st_rdev == st->st_rdev)
+			return 1;
+	return fd >= 0 && isatty(fd);
+}
 
 static int
 devno_eq(const struct devno *a, const struct devno *b)
@@ -78,6 +100,7 @@ get_ident(struct dd *dd, struct ident *id, const char *label, const char *path, 
 		return;
 	}
 	id->type = ID_DEV;
+	id->nothing = stores_nothing(&st, -1);
 	id->node.set = 1;
 	id->node.chr = S_ISCHR(st.st_mode) != 0;
 	id->node.rdev = st.st_rdev;
@@ -179,7 +202,7 @@ check_aliases(struct dd *dd)
 			get_ident(dd, &id[n++], "of=", dd->devs[i].out.path, 1);
 	for (i = first_out; i < n; i++)
 		for (j = 0; j < i; j++)
-			if (overlap(&id[i], &id[j], msg, sizeof(msg)))
+			if (!id[i].nothing && !id[j].nothing && overlap(&id[i], &id[j], msg, sizeof(msg)))
 				fail_setup(dd, DIOT_EXIT_USAGE, "%s: an output must not be an input or "
 				           "another output", msg);
 	free(dd->idents);

@@ -94,8 +94,8 @@ check_operands(struct dd *dd)
 	if (dd->o.nof == 1 && dd->o.nif && (!dd->o.mode_set || dd->o.mode == MODE_READ) &&
 	    is_dev_null(dd->o.ofs[0]) && (asks_parallel(dd) || dd->o.mode_set)) {
 		dd->o.nof = 0;
-		if (!dd->o.mode_set)
-			dd->o.mode = MODE_READ;
+		dd->o.mode = MODE_READ;
+		dd->o.mode_set = 1;     /* a read: no standard output below */
 	}
 	/* dd's defaults: no if= is standard input, no of= standard output
 	 * (mode=read and mode=write say there is none). */
@@ -129,8 +129,8 @@ check_operands(struct dd *dd)
 			                 "generated pattern");
 		if (dd->std_out && isatty(STDOUT_FILENO))
 			diot_usage_error("of= is not given, so the data would go to standard "
-			                 "output, which is a terminal: give of=FILE (of=/dev/null "
-			                 "to read only), or mode=read");
+			                 "output, which is a terminal: give of=FILE, or mode=read "
+			                 "to read only");
 	}
 	if (!dd->o.mode_set)
 		dd->o.mode = MODE_COPY;

@@ -174,6 +174,7 @@ struct ident {
 	struct devno node, blk;  /* ID_DEV: the node; the block device under it */
 	struct devno disk;       /* ID_DEV: the whole disk                      */
 	int has_back;            /* ID_DEV: a loop device's image file          */
+	int nothing;             /* ID_DEV: stores nothing (/dev/null...): no alias */
 	dev_t back_dev;
 	ino_t back_ino;
 };
@@ -279,6 +280,7 @@ void close_sides(struct dd *dd);
 
 /* alias.c */
 int overlap(const struct ident *a, const struct ident *b, char *msg, size_t len);
+int stores_nothing(const struct stat *st, int fd);
 void check_aliases(struct dd *dd);
 
 /* engine.c */

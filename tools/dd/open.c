@@ -200,21 +200,6 @@ is_fd(const struct stat *st, int fd)
 	       (f.st_mode & S_IFMT) == (st->st_mode & S_IFMT);
 }
 
-/* A character device whose data goes nowhere or comes from nowhere
- * (/dev/null, /dev/zero, /dev/full), or a terminal: writing it destroys
- * nothing, so no --force is asked. */
-static int
-harmless_chr(const struct stat *st, int fd)
-{
-	static const char *const names[] = { "/dev/null", "/dev/zero", "/dev/full" };
-	struct stat m;
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (stat(names[i], &m) == 0 && S_ISCHR(m.st_mode) && m.st_rdev == st->st_rdev)
-			return 1;
-	return fd >= 0 && isatty(fd);
-}
 
 /*
  * A stream: standard input/output itself (std), or a pipe, FIFO,
@@ -235,7 +220,7 @@ open_stream(struct dd *dd, struct side *s, int is_out, const struct stat *st)
 		           "standard output" : "standard input") : S_ISFIFO(st->st_mode) ?
 		           "a pipe" : "a character device", is_out ? "o" : "i",
 		           fl->direct ? "direct" : fl->sg ? "sg" : "nocopy");
-	if (is_out && s->std < 0 && S_ISCHR(st->st_mode) && !harmless_chr(st, -1) &&
+	if (is_out && s->std < 0 && S_ISCHR(st->st_mode) && !stores_nothing(st, -1) &&
 	    !dd->o.force)
 		fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: what it holds would be "
 		           "overwritten; pass --force (or oflag=force) to allow that", s->path);

@@ -58,6 +58,7 @@ stream_needed(const struct dd *dd, const char **why)
 	static char reason[PATH_MAX + 80];
 	const struct opts *o = &dd->o;
 	const char *r;
+	int simple;
 
 	*why = NULL;
 	if (dd->ndevs != 1) {
@@ -83,13 +84,18 @@ stream_needed(const struct dd *dd, const char **why)
 		return -1;
 	}
 	r = stream_reason(dd, reason, sizeof(reason));
+	simple = o->thr == 1 && o->engine == ENG_SYNC && o->bpt == 1 && !o->procs && !o->rate &&
+	         dd->devs[0].in.kind != K_SG && dd->devs[0].out.kind != K_SG && !o->iflag.nocopy;
+	/* A file that reports no size (/proc, /sys) is read to its end, as
+	 * dd reads it, where the run can take dd's loop; the positional
+	 * engine reads to the reported end (nothing) and says so. */
+	if (r == NULL && simple && dd->devs[0].in.kind == K_FILE && dd->devs[0].in.size == 0 &&
+	    !o->count_set)
+		return 1;
 	if (r == NULL)
 		return 0;
 	*why = r;
-	if (o->thr > 1 || o->engine != ENG_SYNC || o->bpt > 1 || o->procs || o->rate ||
-	    dd->devs[0].in.kind == K_SG || dd->devs[0].out.kind == K_SG || o->iflag.nocopy)
-		return -1;
-	return 1;
+	return simple ? 1 : -1;
 }
 
 /* One timed read call into the device's records. */
