@@ -32,7 +32,7 @@ expect() {
 # Help and version go to stdout and succeed.
 expect 0 "Usage: dio-rbuf [OPTIONS] DEVICE" --help
 expect 0 "--sweep" -h
-expect 0 "kB, KB, MB, GB, TB: powers of 1000" --help
+expect 0 "kB, KB, MB, GB, TB, PB, EB: powers of 1000" --help
 "$prog" --help 2>/dev/null | grep -q "Exit status" || { echo "FAIL: --help not on stdout"; fails=$((fails + 1)); }
 expect 0 "dio-rbuf (libdirectio) " --version
 expect 0 "backend $DIO_BACKEND" -V
