@@ -113,7 +113,8 @@ sw_put_wrapped(FILE *fp, const char *lead, int indent, const char *text, int wid
 
 /*
  * A hint is said once per method (and target): "hint: fsync at 512..1048576
- * B with 1 writer (13 rows): medians 33..662 us are faster than ...".  The
+ * B with 1 writer (13 rows): medians 33..662 us, faster than a flush can
+ * be", and after a run's hints, once, why that matters.  The
  * rows it covers are named by their sizes (a..b: every row from a to b, in
  * the table's order) for each number of writers.  Rows are in the table's
  * order, writers outermost, so a method's rows with one number of writers
@@ -140,7 +141,7 @@ struct hint_block {
 
 static void
 hint_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int n, int g,
-          const char *disk, const char *fs, int width)
+          int width)
 {
 	const char *m = rows[g].method;
 	int kind = rows[g].kind, i, nb = 0, cap = 0, covered = 0, same = 1, runlen = 0;
@@ -210,15 +211,10 @@ hint_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int n, int 
 			snprintf(v, sizeof(v), "%.0f", hi);
 		else
 			snprintf(v, sizeof(v), "%.0f..%.0f", lo, hi);
-		sb_add(&text, "median%s %s us %s faster than a flush on a spinning disk can be "
-		       "(%s says it spins): a volatile cache that is not flushed, a "
-		       "non-volatile one, or a virtual disk (see dio-info)", covered == 1 ?
-		       "" : "s", v, covered == 1 ? "is" : "are", disk && disk[0] ? disk
-		       : "the disk");
+		sb_add(&text, "median%s %s us, faster than a flush can be", covered == 1 ?
+		       "" : "s", v);
 	} else {
-		sb_add(&text, "%s serves direct requests through its cache while the file "
-		       "has any cached page, and the prefill left some: these writes may "
-		       "not have been direct", fs && fs[0] ? fs : "the file system");
+		sb_add(&text, "these writes may not have been direct");
 	}
 	sw_put_wrapped(fp, "hint: ", 6, text.s, width);
 	for (i = 0; i < nb; i++)
@@ -233,7 +229,8 @@ sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
 {
 	static const int kinds[] = { SW_HINT_FAST_FLUSH, SW_HINT_CACHED_DIRECT };
 	const char **seen = NULL;
-	int i, j, k, nseen = 0;
+	int i, j, k, nseen = 0, said[2] = { 0, 0 };
+	char *why;
 
 	/* In the order of the methods in the table (a few: the list of those
 	 * seen is short); a line per kind. */
@@ -255,11 +252,28 @@ sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
 			for (j = i; j < n; j++)
 				if (rows[j].kind == kinds[k] && strcmp(rows[j].method,
 				                                       rows[i].method) == 0) {
-					hint_line(fp, run, rows, n, j, disk, fs, width);
+					hint_line(fp, run, rows, n, j, width);
+					said[k] = 1;
 					break;
 				}
 	}
 	free(seen);
+	/* Why, once for all the lines of a kind. */
+	if (said[0]) {
+		why = diot_strdupf("a flush on a spinning disk (%s says it spins) takes "
+		                   "longer: that is a volatile cache that is not flushed, a "
+		                   "non-volatile one, or a virtual disk (see dio-info)",
+		                   disk && disk[0] ? disk : "the disk");
+		sw_put_wrapped(fp, "      ", 6, why, width);
+		free(why);
+	}
+	if (said[1]) {
+		why = diot_strdupf("may not have been direct: %s serves direct requests "
+		                   "through its cache while the file has any cached page, and "
+		                   "the prefill left some", fs && fs[0] ? fs : "the file system");
+		sw_put_wrapped(fp, "      ", 6, why, width);
+		free(why);
+	}
 }
 
 /* ------------------------------------------------------------ table */
