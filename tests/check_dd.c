@@ -439,6 +439,16 @@ START_TEST(operands_dev_null)
 	ck_assert_int_eq(g_dd.o.nof, 1);
 	ck_assert_str_eq(g_dd.o.ofs[0], "/dev/null");
 	ck_assert_int_eq(g_dd.std_out, 0);
+	/* with dio-dd's own operands (threads, several inputs) nowhere, with
+	 * no standard output either */
+	taken("if=a of=/dev/null thr=2");
+	ck_assert_int_eq(g_dd.o.mode, MODE_READ);
+	ck_assert_int_eq(g_dd.o.nof, 0);
+	ck_assert_int_eq(g_dd.std_out, 0);
+	taken("if=a,b of=/dev/null");
+	ck_assert_int_eq(g_dd.o.mode, MODE_READ);
+	ck_assert_int_eq(g_dd.o.nif, 2);
+	ck_assert_int_eq(g_dd.std_out, 0);
 	/* with mode=read it is nowhere: a read */
 	taken("if=a of=/dev/null mode=read thr=2");
 	ck_assert_int_eq(g_dd.o.mode, MODE_READ);
