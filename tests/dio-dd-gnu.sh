@@ -161,15 +161,21 @@ case_ "a full device: /dev/full" -- '$DD if=in10k of=/dev/full bs=4k'
 # SIGUSR1 mid-run (a pipe that gives one block, waits, gives another):
 # the statistics so far, then the run goes on to its end; the same lines
 # from both.
+# The second block goes in only once the statistics were said (a flag
+# file), so that a loaded machine cannot change what is said.
 for t in gnu dio; do
 	if [ $t = gnu ]; then tool=dd; else tool=$DIODD; fi
-	rm -f "$work/u.$t"
-	{ head -c 4096 "$work/seed/in10k"; sleep 2; tail -c 4096 "$work/seed/in10k"; } |
+	rm -f "$work/u.$t" "$work/u.$t.err" "$work/go"
+	{ head -c 4096 "$work/seed/in10k"
+	  while [ ! -e "$work/go" ]; do sleep 0.1; done
+	  tail -c 4096 "$work/seed/in10k"; } |
 		"$tool" of="$work/u.$t" bs=4k 2>"$work/u.$t.err" &
 	pid=$!
 	wait_for 60 "the first block in $work/u.$t" \
 		eval '[ -f "$work/u.$t" ] && [ "$(wc -c <"$work/u.$t")" = 4096 ]'
 	kill -USR1 $pid
+	wait_for 60 "the statistics of $tool" grep -qs 'records in' "$work/u.$t.err"
+	: >"$work/go"
 	wait $pid
 	echo $? >"$work/u.$t.rc"
 	figures "$work/u.$t.err" >"$work/u.$t.fig"
@@ -183,14 +189,23 @@ else
 		"$(tr '\n' '|' <"$work/u.gnu.err"); dio-dd said $(tr '\n' '|' <"$work/u.dio.err")"
 fi
 
-# status=progress on a run that stalls 2.5 s: a transfer line so far, in
-# whole seconds, over itself (a carriage return), while the run waits (dd
-# says it after its next write); then dd's closing lines.
-rm -f "$work/p.out"
-{ head -c 4096 "$work/seed/in10k"; sleep 2.5; tail -c 4096 "$work/seed/in10k"; } |
-	"$DIODD" of="$work/p.out" bs=4k status=progress 2>"$work/p.err"
+# status=progress on a run that stalls (until the line is seen): a
+# transfer line so far, in whole seconds, over itself (a carriage return),
+# while the run waits (dd says it only after its next write); then dd's
+# closing lines.
+rm -f "$work/p.out" "$work/p.err" "$work/go"
+{ head -c 4096 "$work/seed/in10k"
+  while [ ! -e "$work/go" ]; do sleep 0.1; done
+  tail -c 4096 "$work/seed/in10k"; } |
+	"$DIODD" of="$work/p.out" bs=4k status=progress 2>"$work/p.err" &
+pid=$!
+cr=$(printf '\r')
+wait_for 60 "a progress line with the first block" \
+	grep -qs "${cr}4096 bytes (4.1 kB, 4.0 KiB) copied, [0-9]* s, " "$work/p.err"
+: >"$work/go"
+wait $pid
 rc=$?
-if [ $rc = 0 ] && grep -q "$(printf '\r')4096 bytes (4.1 kB, 4.0 KiB) copied, [12] s, " "$work/p.err" &&
+if [ $rc = 0 ] && grep -q "${cr}4096 bytes (4.1 kB, 4.0 KiB) copied, [0-9]* s, " "$work/p.err" &&
    tr '\r' '\n' <"$work/p.err" | tail -n 3 | head -n 2 | tr '\n' '|' | grep -q '^2+0 records in|2+0 records out|$'; then
 	ok "status=progress: a line while the run waited, then the closing lines"
 else
@@ -205,6 +220,10 @@ stopped_in_wait() {     # SIG SIGNUMBER WHAT COMMAND...
 	shift 3
 	"$@" 2>"$work/w.err" &
 	_pid=$!
+	# (once it catches the signal, where /proc says; it then waits)
+	if linux_proc; then
+		wait_for 60 "dio-dd to catch SIG$_sig" catches $_pid "$_sig"
+	fi
 	sleep 1
 	kill -"$_sig" $_pid 2>/dev/null
 	if wait_for 10 "dio-dd to end after SIG$_sig" gone $_pid; then
