@@ -56,7 +56,7 @@ printf '%s\n' "$out" >"$work/t.txt"
 printf '%s\n' "$out" | sed -n 1,12p
 grep -q '^sync-write --compare: 2 runs, 8 points in all of them' "$work/t.txt" &&
 	ok "table: 2 runs, 8 shared points" || bad "table: first line: $(head -n 1 "$work/t.txt")"
-grep -q "^run 1: this disk = $work/a.json: " "$work/t.txt" && ok "table: run 1 by its --label" ||
+grep -q "^run 1: this disk = $work/a.json:" "$work/t.txt" && ok "table: run 1 by its --label" ||
 	bad "table: run 1's line"
 fs2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["target"]["fs"])' "$work/b.json")
 # A backend that cannot tell the file system (posix) names the run "file in DIR".
