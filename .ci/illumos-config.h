@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * illumos-config.h -- the config.h that ./configure produces on an illumos
  * (x86_64-pc-solaris2.11) host with gcc, as far as the syntax check of

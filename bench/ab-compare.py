@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """ab-compare.py -- two builds of a tool against each other, from the
 --json files of repeated short bench runs (each run measures the tool
 against its peers in pairs, so the peers' ratios take out the drift

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """What the benchmark scripts share: running a command, finding a tool
 built in this tree, reading a size."""
 import os, re, subprocess, sys

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Where a buffered transfer's buffer starts: dio-dd bufoff=0 against its
 default (bufoff=32), with fio beside them.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """dio-dd benchmark: dio-dd against fio and GNU dd on the same loop devices.
 
 Needs root (it sets up loop devices over scratch images, by default in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # dio-rbuf-bench.sh -- dio-rbuf against sg3_utils' sg_rbuf on the same
 # TCMU target (tests/qemu's RAM disk with READ BUFFER) in one qemu boot,
 # interleaved, for each mode (indirect, direct, no-copy, mmap) and several

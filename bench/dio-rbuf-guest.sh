@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # dio-rbuf-guest.sh -- runs inside the qemu test guest (see
 # dio-rbuf-bench.sh): sg3_utils' sg_rbuf and libdirectio's dio-rbuf on the
 # same TCMU target in the same boot, interleaved (A B, then B A), for each

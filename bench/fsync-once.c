@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fsync-once.c -- an LD_PRELOAD shim for bench/mpi-ior.py: fsync() of a
  * descriptor that has not been written since its last fsync() returns 0

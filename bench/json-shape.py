@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """json-shape.py -- do two builds of the tools write JSON of the same shape?
 
     bench/json-shape.py OLD_TOOLS_DIR NEW_TOOLS_DIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * minloop.c -- the physical limit for bench/sync-write-bench.py: the least
  * a program can do per synchronous transaction, pwrite() and the commit,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """mpi-ior.py -- sync-write over MPI against IOR, the field's MPI I/O
 benchmark, doing equal work: the same ranks, transfer size, file layout
 and file state, the same sync call and the same number of cache flushes

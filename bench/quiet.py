@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Quieter measurements on a virtual machine: two guest settings, for the
 length of a benchmark only, each put back afterwards.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """sync-write benchmark: sync-write against fio and a minimal C loop.
 
 Measures the same synchronous sequential write workloads with

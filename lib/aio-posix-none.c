@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * aio-posix-none.c -- the POSIX AIO engine of dio_aio where the C library
  * has none (see aio-posix.h): dio_aio then has io_uring or nothing, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * aio-posix.c -- the POSIX AIO engine of dio_aio (see aio-posix.h):
  * portable, a feature of the C library (glibc: libc or librt; illumos:

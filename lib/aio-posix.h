@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * aio-posix.h -- private to libdirectio: the POSIX AIO engine of dio_aio,
  * as lib/aio.c calls it.  lib/aio-posix.c implements it where the C

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * aio.c -- the asynchronous I/O queue (dio_aio_*): the bookkeeping shared
  * by the engines, and the choice between them.  The engines: io_uring,

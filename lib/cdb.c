@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cdb.c -- CDB builders (SPC-4, SBC-3 layouts) and parsers of the
  * responses the library's users need: standard INQUIRY, READ CAPACITY,

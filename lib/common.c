@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * common.c -- version, capabilities, error names and messages, logging,
  * aligned memory, enum names.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * devinfo.c -- dio_devinfo(): the device facts behind a path.  The
  * portable part only classifies the path; every fact comes from the

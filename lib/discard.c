@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * discard.c -- dio_read_discard(): reads that bring data into the kernel
  * and drop it without a copy to user memory (the OS path is in os/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * file.c -- opening files and devices with a direct-I/O and sync policy,
  * and the handle's getters.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * internal.h -- private to libdirectio: the file handle, error helpers and
  * logging.  Everything here is dio__-prefixed and hidden from the ABI.

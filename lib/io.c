@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * io.c -- positional transfers that retry short counts and EINTR, the
  * direct-I/O alignment check, and the commit methods.

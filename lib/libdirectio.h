@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libdirectio.h -- one API over the platform ways of doing unbuffered
  * (direct) and durable (synchronous) I/O.

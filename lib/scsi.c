@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scsi.c -- the SCSI command object: setters that record misuse, exec
  * that validates and hands a struct dio__scsi_req to the OS backend, the

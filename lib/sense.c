@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sense.c -- decoding SCSI sense data (SPC-4 clause 4.5): fixed format
  * (response codes 70h current, 71h deferred) and descriptor format (72h,

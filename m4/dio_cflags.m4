@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # DIO_CHECK_CFLAG(FLAG, [ACTION-IF-OK], [ACTION-IF-NOT])
 # -----------------------------------------------------
 # Compile an empty program with FLAG added (and -Werror, so that compilers

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # dio_mpi.m4 -- DIO_WITH_MPI: --with-mpi for the tools that run as MPI ranks.
 #
 # --with-mpi=auto (default): use the MPI of the first C wrapper found

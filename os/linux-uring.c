@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * linux-uring.c -- the io_uring engine of dio_aio (os/os.h) through
  * liburing: built with the linux backend when configure found liburing

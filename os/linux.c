@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * linux.c -- Linux backend: O_DIRECT through fcntl(F_SETFL), pwritev2
  * RWF_DSYNC, statx STATX_DIOALIGN, block device ioctls and sysfs; SCSI

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * os.h -- the contract between the portable library (lib/) and one OS
  * backend (os/linux.c; os/sunos.c with the os/sunos-*.c files os/sunos.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * posix.c -- backend for any other POSIX system, and for
  * ./configure --with-backend=posix on Linux or illumos.

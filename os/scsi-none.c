@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scsi-none.c -- the SCSI pass-through part of the OS contract where
  * there is none: the posix backend, and linux or sunos built without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sunos-disk.c -- disk facts on Solaris/illumos: the dkio(4I) ioctls that
  * sd, blkdev (NVMe, virtio), cmdk and lofi answer on a raw disk node, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sunos-inuse.c -- Solaris/illumos: the mount table, whether a disk is in
  * use, and (the absence of) device claims.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sunos-scsi.c -- Solaris/illumos SCSI pass-through: USCSICMD (uscsi(4I)).
  *

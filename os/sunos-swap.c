@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sunos-swap.c -- Solaris/illumos: active swap (swapctl(2)) and
  * libdiskmgt's dm_inuse(), for the in-use check of sunos-inuse.c.

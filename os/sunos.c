@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sunos.c -- Solaris and illumos backend: direct I/O, alignment, file
  * system facts and large pages.  sunos.h lists the other files of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sunos.h -- what the files of the Solaris/illumos backend share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * uring-none.c -- the io_uring part of the OS contract where there is
  * none: every backend but Linux with liburing.  dio_aio then has POSIX

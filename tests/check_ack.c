@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_ack.c -- acknowledgement records (tools/kit/ack.c): to a file,
  * and through a listener on this machine's loopback: a record counts only

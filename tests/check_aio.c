@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_aio.c -- dio_read_discard() and the asynchronous queue dio_aio_*
  * on files in the test directory: every engine this build has (io_uring,

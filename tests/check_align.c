@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* check_align.c -- alignment facts and aligned allocation. */
 #include "config.h"
 

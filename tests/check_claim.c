@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_claim.c -- dio_device_in_use() and dio_device_claim() on real loop
  * devices, prepared by tests/claim-loop.sh:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_core.c -- the library's unit and behaviour tests that run
  * anywhere: files are created in $DIO_TEST_DIR (default: the build

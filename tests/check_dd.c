@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_dd.c -- dio-dd's pure logic (tools/dd/): the write pattern's
  * stamps (one at every block start and every 4 KiB into a block, none

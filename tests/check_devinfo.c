@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_devinfo.c -- dio_devinfo() on this machine's real devices.
  *

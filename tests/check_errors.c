@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* check_errors.c -- error names and messages, version, enum names. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_file.c -- dio_open() policies and flags, dio_adopt(), the handle
  * getters and direct on/off, on files in the test directory.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_fs.c -- direct and synchronous I/O behaviour on one real file
  * system or block device, with the expectations given on the command line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_hist.c -- the tools' latency histograms (tools/kit/hist.c):
  * bucket index and range agree and tile the whole uint64_t range in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_info.c -- dio-info's pure logic (tools/info/): the advice derived
  * from facts built by hand (which ids come out, in which order, with which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_io.c -- dio_pwrite()/dio_pread() retry rules, commit methods and
  * dio_pwrite_commit(), on files in the test directory (buffered handles;

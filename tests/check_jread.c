@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_jread.c -- the tools' JSON reader (tools/kit/jread.c): values,
  * nesting, string escapes, the strictness rules, where errors are, and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_json.c -- the tools' streaming JSON writer (tools/kit/json.c):
  * escaping of every class of byte, nesting and commas in both layouts,

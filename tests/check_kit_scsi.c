@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_kit_scsi.c -- the tools' SCSI helpers (tools/kit/scsi.c) without a
  * device: bad arguments and descriptors that are not SCSI devices.  The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_outfile.c -- output-file safety (tools/kit/outfile.c) on real files
  * in a temporary directory: create, refuse an existing file, force, a

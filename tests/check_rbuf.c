@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_rbuf.c -- dio-rbuf's pure logic without a device: options into
  * struct opts, the sizes a run times, and a sweep's derived figures

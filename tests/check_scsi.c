@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_scsi.c -- SCSI pass-through without a SCSI device: CDB bytes
  * against the SPC-4/SBC-3 layouts, sense decoding of both formats from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_svg.c -- the tools' SVG charts (tools/kit/svg.c): nice tick steps
  * (1, 2 or 5 x 10^n) that cover the range, linear and logarithmic axes,

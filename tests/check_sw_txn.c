@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_sw_txn.c -- sync-write's transaction format (tools/sw/txn.c): the
  * round trip of every header field, the checksum catching a flipped byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_team.c -- the tools' worker team (tools/kit/team.c), as threads and
  * as processes: the gate holds members until go, results reach the parent,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_tools.c -- the tools' shared helpers (tools/kit/util.c): size and
  * number parsing with their exact messages, the option parser, formatting

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # claim-loop.sh -- dio_device_in_use() and dio_device_claim() on loop
 # devices: a file or device that backs a loop device is in use; a claimed
 # device cannot be mounted or claimed again until released.  Root only.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # devinfo-loop.sh -- dio_devinfo() on real loop devices: one with 512-byte
 # sectors (16 MiB, a 10 MiB partition, buffered), one with 4096-byte
 # sectors (32 MiB, direct I/O to its backing file, ext4 mounted), checked

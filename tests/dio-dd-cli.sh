@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # dio-dd-cli.sh -- dio-dd on files in the build directory (no root):
 #  - dd's defaults: no if= is standard input, no of= standard output (a
 #    copy through pipes and redirections, compared with cmp; the records

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # dio-dd-loop.sh -- needs root: dio-dd on loop devices (scratch images
 # under the build directory), on a fresh ext4 and on a tmpfs:
 #  - read, write and copy on 1 and 3 loop devices with 1 and 2 threads,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # dio-dd-mpi.sh -- dio-dd as the ranks of an MPI job, on the test hosts of
 # tests/mpi-lib.sh (two network namespaces as root, this host otherwise):
 # operands with %r (rank) and %h (host) give each rank its own files; rank

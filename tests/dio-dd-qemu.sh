@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # dio-dd-qemu.sh -- dio-dd's sg mode on real kernel SCSI devices: boots the
 # qemu test guest (tests/qemu/run-guest.sh) and runs
 # tests/qemu/guest-dio-dd.sh there with a copy of dio-dd built -no-install

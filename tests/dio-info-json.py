@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """dio-info-json.py -- check one `dio-info --format json` report (stdin).
 
   dio-info-json.py [--expect KEY=VALUE]... [--advice ID]... [--no-advice ID]...

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # dio-info-qemu.sh -- dio-info on real kernel SCSI devices: boots the qemu
 # test guest (tests/qemu/run-guest.sh) with the qemu disk, scsi_debug and
 # the TCMU RAM disk and runs tests/qemu/guest-dio-info.sh there with a

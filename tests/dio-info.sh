@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # dio-info.sh -- dio-info on a regular file, a directory (with and without
 # --probe-write), /dev/shm, /dev/null, a missing path and bad command
 # lines; as root also on a loop device whose settings are changed through

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # dio-rbuf.sh -- dio-rbuf without a SCSI device: --help and --version,
 # usage errors (exit 2), bad values (exit 2, with the specific message),
 # and refusal of anything that is not a SCSI device (exit 1).  The tool on

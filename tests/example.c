@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* example.c -- durable, unbuffered records with libdirectio. */
 #include <stdio.h>
 #include <string.h>

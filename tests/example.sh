@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # example.sh -- the README's example program is tests/example.c, word for
 # word; it runs, writes 4 durable records and, where direct I/O is on,
 # shows the refusal of a misaligned write.

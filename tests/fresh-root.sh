@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # fresh-root.sh -- the README's two commands, verbatim, on a bare Debian:
 # a debootstrap --variant=minbase root (no sudo, no git, empty apt lists),
 # once as root and once as a user with sudo.  Opt-in (not part of

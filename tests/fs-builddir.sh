@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # fs-builddir.sh -- the file system suite in the build directory (ext4 on
 # the CI machine).
 . "${top_srcdir:-.}/tests/lib.sh"

@@ -1,2 +1,3 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 exec sh "${top_srcdir:-.}/tests/fs-loop.sh" ext4

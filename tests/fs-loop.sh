@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # fs-loop.sh KIND -- the file system suite on a scratch loop device:
 #   ext4      fresh ext4 on a 512-byte-sector loop device
 #   ext4-journal  the same mounted data=journal: the kernel refuses direct

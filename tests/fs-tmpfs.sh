@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # fs-tmpfs.sh -- the file system suite on tmpfs (/dev/shm), which accepts
 # O_DIRECT since Linux 6.6 and refuses it before.
 . "${top_srcdir:-.}/tests/lib.sh"

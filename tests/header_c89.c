@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * header_c89.c -- the public header must compile as strict C89
  * (-std=c89 -pedantic -Werror, set in Makefile.am) and link.

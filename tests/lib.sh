@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # lib.sh -- sourced by the tests/*.sh scripts.
 # Exit statuses follow Automake: 0 pass, 1 fail, 77 skip, 99 hard error.
 

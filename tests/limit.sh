@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # limit.sh TEST [ARGS...] -- run one test of `make check` with a time limit
 # (the LOG_COMPILER of every test), so that a test that hangs fails with a
 # message instead of stopping the suite until CI gives up.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # mpi-lib.sh -- sourced by the MPI tests: launch ranks with the MPI the
 # tools were built with (configure's MPIEXEC and MPI_FLAVOR), either on
 # test hosts made on this machine (as root: network namespaces h1, h2

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """mpi-merged.py RESULT.json TIMES-DIR HOSTS WRITERS-PER-RANK
 
 For tests/sync-write-mpi.sh: the statistics rank 0 merged from the ranks'

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # powercut-qemu.sh -- the TCMU RAM disk's volatile write cache and power
 # cuts (tests/qemu/tcmu-ramdisk.c, tests/qemu/powercut.sh): boots the
 # qemu test guest (tests/qemu/run-guest.sh) with the ext4 module and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # run-all.sh -- the whole test suite, as CI runs it (README's test command).
 #
 # From a source tree (git checkout or release tarball) it builds and runs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # scsi-qemu.sh -- the SCSI pass-through and dio-rbuf on real kernel SCSI
 # devices: boots the qemu test guest (tests/qemu/run-guest.sh) with the
 # qemu disk, scsi_debug and the TCMU RAM disk, and runs

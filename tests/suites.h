@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* suites.h -- the Check suites linked into tests/check_core. */
 #ifndef DIO_SUITES_H
 #define DIO_SUITES_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # symbols.sh -- the library exports nothing outside its prefix: in the
 # shared library only dio_* is visible, and in the static archive every
 # global symbol is dio_* or dio__* (visibility does not protect a static

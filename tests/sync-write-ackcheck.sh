@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sync-write-ackcheck.sh -- --ack-log and --check: after the writer is
 # killed mid-run (SIGKILL: no cleanup, as in a crash), every acknowledged
 # transaction is found on the file; damage to an acknowledged transaction

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sync-write-compare.sh -- sync-write --compare of saved runs: real runs on
 # two targets (as root: ext4 on this disk and xfs on a loop device; without
 # root: this disk and tmpfs), the table's column groups and ratios checked

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sync-write-devices.sh -- needs root: block devices and full or read-only
 # file systems.
 #  - a loop device is refused without --force, refused while mounted even

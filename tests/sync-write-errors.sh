@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sync-write-errors.sh -- bad input gets a specific error and a non-zero
 # exit status, and touches nothing: every case runs in a scratch directory
 # whose contents (a bystander file included) must be unchanged afterwards.

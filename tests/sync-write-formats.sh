@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sync-write-formats.sh -- CSV has its documented columns, JSON parses and
 # matches tools/sync-write.schema.json, the SVG renders in a real renderer,
 # and the table has its header and one row per point.

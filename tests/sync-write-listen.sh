@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sync-write-listen.sh -- the acknowledgement records off the machine under
 # test: sync-write --listen [HOST:]PORT --ack-log FILE receives what a run
 # with --ack-log tcp:HOST:PORT sends.  On loopback: writer processes and

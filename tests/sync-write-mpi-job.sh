@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sync-write-mpi-job.sh -- sync-write's MPI job as a whole, on the test
 # hosts of tests/mpi-lib.sh (two network namespaces as root, this host
 # otherwise):

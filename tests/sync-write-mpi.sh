@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sync-write-mpi.sh -- sync-write as the ranks of an MPI job (mpirun -np N
 # sync-write ...), on two test hosts made of network namespaces as root,
 # on this host otherwise (tests/mpi-lib.sh):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sync-write-powercut.sh -- sync-write's ack log and --check against power
 # cuts of a disk with a volatile write cache (the TCMU RAM disk of the qemu
 # guest, tests/qemu/tcmu-ramdisk.c): boots the guest with a copy of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sync-write-signals.sh -- Ctrl-C (SIGINT) and SIGTERM stop a run cleanly:
 # partial results are printed, the temporary files are removed, and the
 # exit status is 130 / 143; with processes and with threads.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sync-write-strace.sh -- every method issues the system calls it claims.
 # Each method runs 20 measured 4 KiB transactions under strace; the writer
 # process's calls are then counted: e.g. fdatasync is exactly

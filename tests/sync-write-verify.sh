@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sync-write-verify.sh -- writers never overlap and every byte lands where
 # it should: --verify (every transaction stamped, everything read back) with
 # 1 and 4 writers, shared and separate layouts, processes and threads,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* testutil.c -- helpers shared by the Check test programs. */
 #include "config.h"
 

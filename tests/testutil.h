@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* testutil.h -- helpers shared by the Check test programs. */
 #ifndef DIO_TESTUTIL_H
 #define DIO_TESTUTIL_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # tools-cli.sh -- every tool answers --help and --version (exit 0, on
 # stdout), rejects an unknown option with exit 2, and has a man page that
 # man(1) can format with its NAME section naming the tool; and their JSON

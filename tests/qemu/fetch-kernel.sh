@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # fetch-kernel.sh DESTDIR -- get Debian's stock amd64 kernel and its modules
 # into DESTDIR without installing anything.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # guest-dio-dd.sh -- dio-dd's SCSI pass-through (sg) mode inside the qemu
 # test guest; run by tests/dio-dd-qemu.sh with /bin/dio-dd put there.
 #  - READ/WRITE through sg on the TCMU RAM disk and on scsi_debug, data

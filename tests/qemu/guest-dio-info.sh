@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # guest-dio-info.sh -- dio-info on real kernel SCSI devices inside the qemu
 # test guest; run by tests/dio-info-qemu.sh through tests/qemu/run-guest.sh
 # with /bin/dio-info put there by it.

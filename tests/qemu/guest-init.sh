@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh
 # guest-init.sh -- /init of the qemu test guest (see run-guest.sh).
 #

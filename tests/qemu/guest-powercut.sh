@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # guest-powercut.sh -- tcmu-ramdisk's write cache and power cuts, in the
 # qemu test guest; run by tests/powercut-qemu.sh through
 # tests/qemu/run-guest.sh, with /lib/powercut.sh (the cut/power on

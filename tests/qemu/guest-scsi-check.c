@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * guest-scsi-check.c -- libdirectio's SCSI pass-through against real
  * kernel SCSI devices, inside the qemu test guest (tests/qemu/run-guest.sh,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # guest-scsi.sh -- libdirectio's SCSI tests inside the qemu test guest;
 # run by tests/scsi-qemu.sh through tests/qemu/run-guest.sh, with
 # /bin/guest-scsi-check and /bin/dio-rbuf put there by it.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # guest-sync-write-powercut.sh -- sync-write's durability claims against
 # power cuts of a disk with a volatile write cache, in the qemu test guest
 # (run by tests/sync-write-powercut.sh with /bin/sync-write,

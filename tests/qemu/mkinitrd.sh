@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # mkinitrd.sh -- build a cpio (newc) initramfs for the qemu test guest.
 #
 # usage: mkinitrd.sh -o OUTPUT -m MODDIR [options]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # powercut.sh -- shell functions for power cuts of the TCMU disk in the
 # qemu test guest (tests/qemu/run-guest.sh); source it from a guest
 # script: . /lib/powercut.sh   (put it there with run-guest.sh -f

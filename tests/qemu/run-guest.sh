@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # run-guest.sh [options] -- GUEST-SCRIPT [ARGS...]
 # run-guest.sh [options] -c 'SHELL COMMAND'
 #
@@ -69,7 +70,7 @@ me=run-guest.sh
 here=$(cd "$(dirname "$0")" && pwd)
 skip() { echo "SKIP: $*"; exit 77; }
 hard() { echo "ERROR: $me: $*" >&2; exit 99; }
-usage() { sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//'; }
+usage() { sed -n '3,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//'; }
 
 timeout_s=${DIO_QEMU_TIMEOUT:-300}
 mem=${DIO_QEMU_MEM:-768}

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # selftest-guest.sh -- the harness self-test, run inside the guest by
 # selftest.sh through run-guest.sh.  Uses Debian's sg3_utils programs,
 # sg-dio-probe and busybox.  Prints "ok"/"FAIL" per check, then

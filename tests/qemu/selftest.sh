@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # selftest.sh -- self-test of the qemu SCSI harness: boots the guest once
 # (run-guest.sh) and runs selftest-guest.sh there, which checks the three
 # disks with Debian's sg3_utils (sg_inq, sg_readcap, sg_rbuf, sg_dd, ...),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sg-dio-probe.c -- ask the Linux sg driver for direct I/O and report
  * whether it was done (SG_INFO_DIRECT_IO), for libdirectio's qemu tests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * tcmu-ramdisk.c -- a user-space SCSI RAM disk for the Linux kernel's
  * target_core_user (TCMU) backstore, for libdirectio's test harness.

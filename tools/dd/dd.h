@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * dio-dd's model: the options, a device's two sides, a device, a
  * worker's context, a report row; and the stages' entry points.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ranks.c -- dio-dd as the ranks of an MPI job (mpirun -np N dio-dd ...;
  * tools/kit/mpi.h): every rank drives its own devices, named by operands

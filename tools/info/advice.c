@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * advice.c -- advice derived from dio-info's facts: one rule per fact,
  * each a pure function of struct facts (the platform included), so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * args.c -- dio-info's command line: usage, and the options into a
  * struct info_opts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * info.h -- dio-info's model: the options, the facts gathered about a
  * path, and the advice derived from them.  Every stage takes these as

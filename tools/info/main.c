@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * main.c -- dio-info: everything about direct I/O on a path in one report:
  * the file system and whether it takes direct I/O (and by which mechanism),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * probe.c -- dio-info's facts about a path: what it is, its file system,
  * whether it takes direct I/O and with which alignment (a read-only open

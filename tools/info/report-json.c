@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report-json.c -- dio-info's report as JSON (man/dio-info.1, JSON
  * OUTPUT), written with the tools' streaming writer (tools/kit/json.h):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scsi.c -- what the device says itself, through SCSI pass-through:
  * INQUIRY (identity), VPD 80h (unit serial number), READ CAPACITY and the

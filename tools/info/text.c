@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * text.c -- dio-info's report as text: a header, then one section each
  * for direct I/O, the device, the sg driver, SCSI pass-through and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ack.c -- acknowledgement records to a file or to a listener, and the
  * listener (ack.h).

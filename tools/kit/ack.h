@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ack.h -- where acknowledgement records go: a file (or standard output),
  * or a listener on another host that keeps them off the failure domain

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hist.c -- latency histograms for the tools (see hist.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hist.h -- latency recording for the tools: exact count, sum, sum of
  * squares, min and max, plus a log-linear histogram (exact below 256 ns,

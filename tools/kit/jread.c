@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * jread.c -- the JSON reader of jread.h: recursive descent over the text,
  * one value per call, run twice over the same text.  The first reading

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * jread.h -- a small JSON reader (RFC 8259) for the tools' own saved
  * results: sync-write --compare reads the documents --format json wrote.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* json.c -- the tools' streaming JSON writer (see json.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * json.h -- a streaming JSON writer for the tools' --format json.
  *

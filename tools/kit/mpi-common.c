@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mpi-common.c -- what both builds of the kit's MPI team share (mpi.h):
  * whether a launcher started this process, and the names of a rank's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mpi-none.c -- the kit's MPI team (mpi.h) in a build without MPI: every
  * process is the only rank of a job of one.  Started by an MPI launcher,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mpi.c -- the kit's MPI team (mpi.h) on a real MPI: MPI_COMM_WORLD is
  * the team; byte records go through MPI_Bcast and MPI_Gather.  Chosen by

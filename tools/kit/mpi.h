@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mpi.h -- the ranks of an MPI job as one more kind of team: a tool
  * started by mpirun/mpiexec joins the job, learns its rank and host,

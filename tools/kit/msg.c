@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * msg.c -- the tools' messages and exits (declared in util.h): the
  * program name, "PROG: message" on standard error in one write, the exit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * outfile.c -- output-file safety shared by the tools (outfile.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * outfile.h -- output-file safety for the tools that write: a file to
  * write over is created exclusively, or an existing one is taken only when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scsi.c -- SCSI pass-through helpers shared by the tools (see scsi.h).
  */

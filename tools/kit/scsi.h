@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scsi.h -- SCSI pass-through helpers shared by the tools (dio-rbuf,
  * dio-info, dio-dd): one command with its outcome as text, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* svg.c -- SVG line charts for the tools (see svg.h). */
 #include "config.h"
 

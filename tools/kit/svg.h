@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * svg.h -- small, dependency-free SVG line charts for the tools' --plot:
  * several series per chart, linear or logarithmic axes, legend, and

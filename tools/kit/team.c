@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * team.c -- a team of threads or processes with a ready/go gate (team.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * team.h -- a team of workers ("members") for the tools that measure with
  * several writers or devices at once (sync-write, dio-dd): members run as

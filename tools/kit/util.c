@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * util.c -- helpers shared by the libdirectio tools; see util.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * util.h -- helpers shared by the libdirectio command-line tools (the
  * convenience library tools/kit/libdiokit.la): option parsing, number and

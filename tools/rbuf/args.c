@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * args.c -- dio-rbuf's command line: usage text, options into struct opts.
  * Usage errors and bad option values exit DIOT_EXIT_USAGE (2).

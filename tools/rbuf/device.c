@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * device.c -- dio-rbuf's device: open it as a SCSI device and probe it
  * (INQUIRY, the READ BUFFER descriptor, READ CAPACITY) through the kit's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * dio-rbuf -- time SCSI READ BUFFER through libdirectio: ask the device
  * for its buffer capacity (READ BUFFER descriptor mode), read the buffer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * measure.c -- dio-rbuf's timed runs: the sizes to time, one (size, mode)
  * run between two clock reads (the library's repeat loop, or one command

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rbuf.h -- dio-rbuf's model: the options, the device as probed, one timed
  * run and a sweep's derived figures, and the stages that pass them

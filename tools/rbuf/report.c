@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report.c -- dio-rbuf's report on stdout (table, CSV, JSON through the
  * kit's JSON writer) and the sweep's SVG plot (the kit's charts).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * args.c -- sync-write's command line: the usage text, the options, and
  * their checks, into a struct sw_opts.

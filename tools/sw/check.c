@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check.c -- --check ACK-LOG [TARGET]: after a crash or a power cut, were
  * all acknowledged transactions of the last point made durable?

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * compare-report.c -- sync-write --compare's outputs: the table (a column
  * group per run, ratios against the first), CSV (a row per point and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * compare.c -- sync-write --compare's model: saved runs (the documents -f
  * json wrote) read from memory, named, and aligned on the points they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * compare.h -- sync-write --compare's model: saved runs (compare.c reads
  * them), aligned on the points they share, and reported side by side

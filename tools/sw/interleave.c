@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * interleave.c -- sync-write TARGET TARGET...: several targets measured in
  * one run, each point on every target in turn (1, 2, 1, 2, ...), so that

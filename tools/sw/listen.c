@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * listen.c -- sync-write --listen [HOST:]PORT --ack-log FILE: the machine
  * that keeps the acknowledgement records of a run on another machine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sync-write -- synchronous sequential write benchmark.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * plot.c -- sync-write's --plot: an SVG of the time per transaction
  * against the size, one line per method, and of throughput and latency

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * point.c -- one point of a run (a method, a transaction size, a number of
  * writers): whether it applies, the team of writers (tools/kit/team.h)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ranks.c -- sync-write as the ranks of an MPI job (mpirun -np N
  * sync-write ...): one more kind of team (tools/kit/mpi.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report.c -- sync-write's results: the aligned table and CSV as points
  * finish, the JSON document at the end (through the kit's JSON writer;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sw.h -- sync-write's model: the options (args.c), the target (target.c),
  * the state of a run every stage is handed (main.c), what a writer leaves

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * target.c -- sync-write's target: a temporary file, a file to create (or
  * an existing one with --force), or a device (with --force, never one in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * txn.c -- sync-write's transaction format (txn.h).
  */

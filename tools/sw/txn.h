@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * txn.h -- sync-write's transaction format: a 64-byte header (magic
  * "SYNCWRT1", run id, point and writer, sequence, offset, size, FNV-1a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * verify.c -- --verify: after a point, read back every slot its writers
  * wrote and compare it with the last transaction that should be there:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * writers.c -- one writer of a point: open the target its way, wait at the
  * team's gate, write and commit transactions through its region (the
