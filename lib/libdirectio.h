@@ -42,9 +42,9 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 
 #define DIO_VERSION_MAJOR 0
-#define DIO_VERSION_MINOR 1
+#define DIO_VERSION_MINOR 2
 #define DIO_VERSION_PATCH 0
-/** 0xMMmmpp: compare with DIO_VERSION_HEX >= 0x000100 in #if. */
+/** 0xMMmmpp: compare with DIO_VERSION_HEX >= 0x000200 in #if. */
 #define DIO_VERSION_HEX ((DIO_VERSION_MAJOR << 16) | \
                          (DIO_VERSION_MINOR << 8) | DIO_VERSION_PATCH)
 

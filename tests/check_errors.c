@@ -4,6 +4,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "libdirectio.h"
@@ -61,6 +62,14 @@ START_TEST(test_version_and_names)
 {
 	ck_assert_uint_eq(dio_version(), DIO_VERSION_HEX);
 	ck_assert_str_eq(dio_version_string(), PACKAGE_VERSION);
+	{
+		/* The header's numbers are the release's (configure.ac). */
+		char v[32];
+
+		snprintf(v, sizeof(v), "%d.%d.%d", DIO_VERSION_MAJOR,
+		         DIO_VERSION_MINOR, DIO_VERSION_PATCH);
+		ck_assert_str_eq(v, PACKAGE_VERSION);
+	}
 	ck_assert(strcmp(dio_backend_name(), "linux") == 0 ||
 	          strcmp(dio_backend_name(), "sunos") == 0 ||
 	          strcmp(dio_backend_name(), "posix") == 0);
