@@ -133,6 +133,10 @@ for p in "$man"/*.3 "$man"/*.1; do
 	name=${p##*/}
 	if [ -n "$render" ]; then
 		w=$($render "$p" 2>&1 >/dev/null)
+		# An ASCII terminal too: a glyph it lacks is a warning there.
+		case $render in
+		groff*) w="$w$(groff -man -Tascii -ww -z "$p" 2>&1 >/dev/null)" ;;
+		esac
 		if [ -n "$w" ]; then
 			echo "FAIL $name: warnings from $render:"
 			echo "$w" | sed 's/^/    /'
