@@ -184,7 +184,7 @@ size=$(stat -c %s "$root/tmp/dd.out" 2>/dev/null)
 [ "${size:-0}" -eq 4194304 ] && ok "dio-dd wrote 4194304 bytes" ||
 	bad "dio-dd: /tmp/dd.out has ${size:-no} bytes, want 4194304"
 # No SCSI device in a chroot: a device that is not one is refused.
-run "dio-rbuf /dev/null" 1 dio-rbuf /dev/null && has "dio-rbuf /dev/null" 'SCSI'
+run "dio-rbuf /dev/null" 1 dio-rbuf /dev/null && has "dio-rbuf /dev/null" 'not a SCSI device'
 
 step "manual pages, and the example built with pkg-config"
 in_root sh -c 'apt-get install -y -qq --no-install-recommends gcc libc6-dev pkg-config man-db' \
