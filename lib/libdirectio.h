@@ -12,10 +12,14 @@
  *  - The library never prints.  Diagnostics go to the optional callback
  *    installed with dio_set_log_fn(); failures on a file handle keep a
  *    specific, human-readable detail string (dio_file_errdetail()).
- *  - The only global mutable state is the log callback.  Distinct handles
- *    may be used from distinct threads freely; one handle may be shared by
- *    several threads for dio_pread()/dio_pwrite()/dio_commit() (they are
- *    positional), but dio_close() must not race with other calls on it.
+ *  - The global mutable state is the log callback (not synchronised: set
+ *    it before starting threads) and, on Linux, the /dev/null descriptor
+ *    that dio_read_discard() keeps (under a lock).  Distinct handles may be
+ *    used from distinct threads freely; one handle may be shared by several
+ *    threads for dio_pread()/dio_pwrite()/dio_pwrite_commit()/dio_commit()
+ *    (they are positional), but dio_file_set_direct() and dio_close() must
+ *    not race with other calls on it.  A dio_scsi or dio_aio object is used
+ *    by one thread at a time.
  *  - Offsets and sizes are int64_t/uint64_t/size_t, never off_t, so the ABI
  *    does not depend on _FILE_OFFSET_BITS.
  *
