@@ -8,12 +8,16 @@
 #    man-db's man --warnings; a note says so when neither exists) and its
 #    .TH says "libdirectio $PACKAGE_VERSION";
 #  - libdirectio(3)'s example is tests/example.c (less its licence line);
-#  - make install-data DESTDIR=... puts a page under man3 for every
-#    function (man -M finds and renders dio_scsi_exec, dio_scsi_status...),
-#    and make uninstall takes every one of them away again.
+#  - make install DESTDIR=... puts a page under man3 for every function
+#    (man -M finds and renders dio_scsi_exec, dio_scsi_status...), and make
+#    uninstall takes every one of them, and every other file, away again.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 : "${MAKE:=make}"
+# man-db (Linux) has --warnings and -w; other man commands have neither.
+man_db() {
+	man --help 2>&1 | grep -q -e '--warnings'
+}
 : "${PACKAGE_VERSION:=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h" 2>/dev/null)}"
 [ -n "$PACKAGE_VERSION" ] || hard "PACKAGE_VERSION unknown (run from make check)"
 hdr=$top_srcdir/lib/libdirectio.h
@@ -118,7 +122,7 @@ echo "$out" | grep -q '^FAIL' && fail=1
 # 2. Every page renders without a warning, and says which release it is.
 if command -v groff >/dev/null 2>&1; then
 	render="groff -man -Tutf8 -ww -z"
-elif man --version 2>/dev/null | grep -q man-db; then
+elif man_db; then
 	render="man --warnings -E UTF-8 -l"
 else
 	render=
@@ -159,24 +163,24 @@ else
 	fail=1
 fi
 
-# 4. Installed, every function has a page man finds; uninstalled, none is
-# left.  install-data installs the headers, pkg-config file, schemas and
-# pages (no programs, so no relinking) and runs install-data-hook.
+# 4. Installed, every function has a page man finds; uninstalled, no file
+# is left.  (make install as distcheck does it, into a directory of ours.)
 if [ ! -f "$top_builddir/Makefile" ]; then
 	echo "note: no $top_builddir/Makefile: installation not checked"
 	exit $fail
 fi
 dest=$t/dest
-if ! (cd "$top_builddir" && MAKEFLAGS= MFLAGS= $MAKE install-data DESTDIR="$dest") > "$t/install.log" 2>&1; then
-	echo "FAIL make install-data DESTDIR=$dest:"
+if ! (cd "$top_builddir" && MAKEFLAGS= MFLAGS= $MAKE install DESTDIR="$dest") > "$t/install.log" 2>&1; then
+	echo "FAIL make install DESTDIR=$dest:"
 	tail -n 20 "$t/install.log" | sed 's/^/    /'
 	exit 1
 fi
 man3=$(find "$dest" -type d -name man3 | head -n 1)
 [ -n "$man3" ] || { echo "FAIL no man3 directory installed under $dest"; exit 1; }
 root=${man3%/man3}
+funcs=$(sed -n 's/^DIO_EXTERN .*[ *]\(dio_[a-z0-9_]*\)(.*/\1/p' "$hdr")
 missing=0
-for f in $(sed -n 's/^DIO_EXTERN .*[ *]\(dio_[a-z0-9_]*\)(.*/\1/p' "$hdr"); do
+for f in $funcs; do
 	pg=$man3/$f.3
 	if [ ! -f "$pg" ]; then
 		echo "FAIL $f: no ${pg#"$dest"} installed"
@@ -189,13 +193,27 @@ for f in $(sed -n 's/^DIO_EXTERN .*[ *]\(dio_[a-z0-9_]*\)(.*/\1/p' "$hdr"); do
 		missing=$((missing + 1))
 	fi
 done
-[ $missing -eq 0 ] || fail=1
-echo "installed: $(ls "$man3" | wc -l | tr -d ' ') pages in ${man3#"$dest"}, $missing functions without one"
-if man --version 2>/dev/null | grep -q man-db; then
+# ... and nothing else: a page for a function, or libdirectio.3.
+extra=0
+for pg in "$man3"/*; do
+	f=${pg##*/}
+	f=${f%.3}
+	case " libdirectio $(echo $funcs) " in
+	*" $f "*) ;;
+	*)
+		echo "FAIL ${pg#"$dest"}: installed, but no function of the header is called $f"
+		extra=$((extra + 1)) ;;
+	esac
+done
+[ $missing -eq 0 ] && [ $extra -eq 0 ] || fail=1
+echo "installed: $(ls "$man3" | wc -l | tr -d ' ') pages in ${man3#"$dest"}, $missing functions without one, $extra pages of no function"
+if man_db; then
 	for f in libdirectio dio_scsi_exec dio_scsi_status dio_open dio_err_name dio_aio_wait dio_cdb_rw16; do
 		w=$(man -M "$root" -w "$f" 2>&1)
-		# A link page renders its group's page, which names the function.
-		if [ "$w" != "$man3/$f.3" ]; then
+		# man-db follows a .so page to its group's page, which names the
+		# function too.
+		so=$(sed -n 's/^\.so //p' "$man3/$f.3" 2>/dev/null)
+		if [ "$w" != "$man3/$f.3" ] && { [ -z "$so" ] || [ "$w" != "$root/$so" ]; }; then
 			echo "FAIL man -M ${root#"$dest"} -w $f: $w"
 			fail=1
 		elif ! MANWIDTH=200 man -M "$root" -P cat "$f" 2>/dev/null | sed -n '1,6p' | grep -q "$f"; then
