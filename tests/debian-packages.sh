@@ -201,6 +201,19 @@ for m in libdirectio:libdirectio dio_open:dio_open dio_close:dio_open sync-write
 	run "man -w ${m%%:*}" 0 man -w "${m%%:*}" &&
 		has "man -w ${m%%:*}" "^/usr/share/man/man[13]/${m#*:}\.[13]\.gz$"
 done
+# Every function the library exports (its symbols file) has a page.
+fns=$(dpkg-deb -I "$build/libdirectio1_${version}_$arch.deb" symbols |
+	sed -n 's/^ \(dio_[a-z0-9_]*\)@.*/\1/p')
+[ "$(echo $fns | wc -w)" -gt 20 ] || bad "only $(echo $fns | wc -w) functions in libdirectio1's symbols"
+if run "man -w for each function" 0 sh -c \
+	'n=0; for f; do man -w 3 "$f" >/dev/null 2>&1 || echo "no page: $f"; n=$((n + 1)); done; echo "$n functions"' \
+	sh $fns; then
+	if printf '%s\n' "$out" | grep -q '^no page: '; then
+		bad "man pages:"; printf '%s\n' "$out" | sed 's/^/    /'
+	else
+		has "man -w 3 for each exported function" "^$(echo $fns | wc -w) functions\$"
+	fi
+fi
 run "pkg-config" 0 pkg-config --cflags --libs libdirectio && has "pkg-config" '-ldirectio'
 run "cc example.c" 0 sh -c \
 	'cd /tmp && cc -Wall -Wextra -Werror example.c $(pkg-config --cflags --libs libdirectio) -o example' &&
