@@ -20,7 +20,8 @@
 #                                nothing unmounted in DIR reaches the host's
 #                                /dev) and /sys in DIR; the host's
 #                                resolv.conf
-#   droot_umount DIR             unmount them (what is mounted)
+#   droot_umount DIR             unmount everything mounted below DIR (those,
+#                                and what programs run there mounted)
 #   droot_remove DIR             unmount, then delete DIR, never across a
 #                                mount: refused while anything is mounted
 #                                below DIR
@@ -99,8 +100,10 @@ droot_mounts() {
 
 droot_umount() {
 	[ -d "$1" ] || return 0
-	for _dr_m in sys dev proc; do
-		mountpoint -q "$1/$_dr_m" 2>/dev/null && umount -R "$1/$_dr_m"
+	# Deepest first: what droot_mount made (with /dev's own mounts below
+	# it), and what programs run there left (ip netns binds DIR/run/netns).
+	for _dr_m in $(droot_mounts "$1"); do
+		umount "$_dr_m" 2>/dev/null || umount -l "$_dr_m"
 	done
 	return 0
 }
