@@ -20,11 +20,15 @@
 #
 # Environment: DIO_FRESH_WORK (default /var/tmp/dio-fresh-root), DIO_SUITE
 # (Debian suite, default bookworm), DIO_MIRROR (default: the first Debian
-# archive this machine's apt sources name), and DIO_FRESH_ENV: variables
-# set around the verbatim commands, e.g. DIO_FRESH_ENV='DIO_CONFIGS=gcc
-# DIO_QEMU=skip' for a quicker run of the suite (say so when you report).
+# archive this machine's apt sources name), DIO_DEBOOTSTRAP_CACHE (unset: a
+# new debootstrap each time; a directory: the root is kept there as a
+# tarball and unpacked on the next run, see tests/debian-root-lib.sh), and
+# DIO_FRESH_ENV: variables set around the verbatim commands, e.g.
+# DIO_FRESH_ENV='DIO_CONFIGS=gcc DIO_QEMU=skip' for a quicker run of the
+# suite (say so when you report).
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/tests/debian-root-lib.sh"
 mode=${1:-all}
 work=${DIO_FRESH_WORK:-/var/tmp/dio-fresh-root}
 suite=${DIO_SUITE:-bookworm}
@@ -36,10 +40,7 @@ case $mode in root|sudo|all) ;; *) die "unknown mode '$mode' (allowed: root, sud
 command -v debootstrap >/dev/null 2>&1 ||
 	{ echo "SKIP: no debootstrap (apt-get install debootstrap)"; exit 77; }
 
-mirror=${DIO_MIRROR:-$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-	/etc/apt/sources.list.d/*.sources 2>/dev/null |
-	sed -n 's/^deb  *\(http[^ ]*\) .*/\1/p; s/^URIs: *\(http[^ ]*\).*/\1/p' |
-	grep -v security | head -n 1)}
+mirror=$(droot_mirror)
 [ -n "$mirror" ] || die "no Debian archive in this machine's apt sources: set DIO_MIRROR"
 
 # The README's two commands, as printed.
@@ -56,24 +57,11 @@ status=0
 # checkout without git: no .git) in DIR/src or the user's home.
 make_root() {
 	r=$work/$1
-	umount_all "$r"
-	rm -rf "$r"
-	echo "fresh-root: debootstrap --variant=minbase $suite $r"
-	debootstrap --variant=minbase "$suite" "$r" "$mirror" >"$work/$1-debootstrap.log" 2>&1 ||
-		{ tail -n 20 "$work/$1-debootstrap.log"; die "debootstrap failed"; }
-	rm -rf "$r"/var/lib/apt/lists/* "$r"/var/cache/apt/*.bin
+	droot_make "$r" "$suite" "$mirror" "$work/$1-debootstrap.log" "${DIO_DEBOOTSTRAP_CACHE:-}" ||
+		die "$droot_why"
 	command -v sudo >/dev/null 2>&1 && [ -x "$r/usr/bin/sudo" ] && die "the new root has sudo"
 	[ -x "$r/usr/bin/git" ] && die "the new root has git"
-	mount -t proc proc "$r/proc" && mount --rbind /dev "$r/dev" &&
-		mount -t sysfs sys "$r/sys" || die "cannot mount /proc, /dev, /sys in $r"
-	cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null
-}
-
-umount_all() {
-	for m in sys dev proc; do
-		mountpoint -q "$1/$m" 2>/dev/null && umount -R "$1/$m"
-	done
-	return 0
+	droot_mount "$r" || die "$droot_why"
 }
 
 copy_project() {  # $1 root, $2 directory inside it
@@ -93,20 +81,18 @@ run_root() {
 	{
 		echo "== as root: command 1"
 		t0=$(date +%s)
-		chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root $fresh_env \
-			sh -c "cd /src && $cmd1"
+		droot_run "$r" $fresh_env sh -c "cd /src && $cmd1"
 		s1=$?
 		t1=$(date +%s)
 		echo "== command 1: exit $s1, $((t1 - t0)) s"
-		chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root $fresh_env \
-			sh -c "cd /src && $cmd2"
+		droot_run "$r" $fresh_env sh -c "cd /src && $cmd2"
 		s2=$?
 		echo "== command 2: exit $s2, $(( $(date +%s) - t1 )) s"
 		[ $s1 -eq 0 ] && [ $s2 -eq 0 ]
 	} >"$log" 2>&1
 	st=$?
 	grep '^== \|passed, .* failed' "$log"
-	umount_all "$r"
+	droot_umount "$r"
 	[ $st -eq 0 ] || { echo "fresh-root: root FAILED (see $log)"; status=1; }
 }
 
@@ -114,7 +100,7 @@ run_sudo() {
 	make_root sudo
 	r=$work/sudo
 	log=$work/sudo.log
-	in_root() { chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
+	in_root() { droot_run "$r" "$@"; }
 	as_alice() {
 		chroot "$r" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/alice \
 			$fresh_env /usr/sbin/runuser -u alice -- sh -c "cd /home/alice/src && $1"
@@ -156,7 +142,7 @@ run_sudo() {
 	} >"$log" 2>&1
 	st=$?
 	grep '^== \|passed, .* failed' "$log"
-	umount_all "$r"
+	droot_umount "$r"
 	[ $st -eq 0 ] || { echo "fresh-root: sudo FAILED (see $log)"; status=1; }
 }
 

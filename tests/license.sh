@@ -7,7 +7,8 @@
 #
 # Files checked: `git ls-files` in a checkout; in an unpacked release (no
 # git) every file of the tree but the generated ones (configure,
-# Makefile.in, ...) and build directories.  Not checked (data that cannot
+# Makefile.in, ..., and what dpkg-buildpackage leaves in debian/) and build
+# directories.  Not checked (data that cannot
 # hold a comment line, covered by debian/copyright's "Files: *"): the fuzz
 # corpora and reproducers, debian/changelog and debian/source/format.
 set -u
@@ -27,6 +28,10 @@ if git -C "$top_srcdir" rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
 	git -C "$top_srcdir" ls-files > "$list"
 else
 	how="the unpacked tree"
+	# What dpkg-buildpackage leaves in debian/: its build directory
+	# (debian/rules), its staging and bookkeeping, each package's tree.
+	debpkgs=$(sed -n 's/^Package: *//p' "$top_srcdir/debian/control" 2>/dev/null | tr '\n' '|')
+	debpkgs=${debpkgs%|}
 	# Build directories are the ones holding a config.status (but the top
 	# one, which may be configured in place).
 	(cd "$top_srcdir" && find . \( -name .git -o -name autom4te.cache -o -name build-aux \
@@ -36,6 +41,8 @@ else
 	sed 's|^\./||' |
 	grep -v -E '(^|/)(Makefile|Makefile\.in|configure|configure~|config\.h|config\.h\.in|config\.h\.in~|config\.log|config\.status|aclocal\.m4|libtool|stamp-h1|libdirectio\.pc)$' |
 	grep -v -E '^m4/(libtool|lt[^/]*)\.m4$' |
+	grep -v -E "^debian/(build|tmp|\.debhelper|$debpkgs)/" |
+	grep -v -E '^debian/(autoreconf\.(before|after)|files|debhelper-build-stamp|[^/]*\.substvars|[^/]*\.debhelper\.log)$' |
 	grep -v -E '\.(o|lo|la|a|so|log|trs|gcda|gcno|tar\.gz)$' > "$list"
 fi
 

@@ -16,6 +16,14 @@
 #             run without root, the configurations above already are that
 #   mpich     gcc built against MPICH (--with-mpi=mpich; the others use the
 #             default MPI, Open MPI where both are installed), MPI tests only
+#   debian    as root: tests/debian-packages.sh, the Debian packages (debian/)
+#             built from a clean copy of the checkout (HEAD; in a tree without
+#             git, its files), lintian, installed with apt on a fresh minimal
+#             Debian root and used there (the root is cached as a tarball in
+#             DIO_DEBOOTSTRAP_CACHE, default $DIO_BUILD_ROOT/debootstrap-cache);
+#             the package build skips `make check` (DEB_BUILD_OPTIONS=nocheck),
+#             which the configurations above run; SKIP (with why) without
+#             root, its tools or Debian's archive
 #   fuzz      clang --enable-fuzzing: every libFuzzer harness of tests/fuzz/
 #             fuzzed DIO_FUZZ_SECONDS (default 60) with -rss_limit_mb and
 #             -timeout, two at a time ('make fuzz'); fails on any crash, leak,
@@ -34,7 +42,7 @@ set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 top=$src
 root=${DIO_BUILD_ROOT:-$src/build}
-configs=$(echo "${DIO_CONFIGS:-gcc clang sanitize posix nonroot mpich fuzz}" | tr ',' ' ')
+configs=$(echo "${DIO_CONFIGS:-gcc clang sanitize posix nonroot mpich debian fuzz}" | tr ',' ' ')
 jobs=${DIO_JOBS:-$(nproc 2>/dev/null || echo 2)}
 failed=""
 # One kernel download (for the qemu SCSI tests) serves every configuration.
@@ -276,6 +284,23 @@ for c in $configs; do
 			echo "SKIP: mpich configuration: MPICH is not installed (libmpich-dev)"
 		fi
 		;;
+	debian)
+		if [ "$(id -u)" -ne 0 ]; then
+			echo "SKIP: debian configuration: it needs root (debootstrap, chroot)"
+		else
+			say "debian: tests/debian-packages.sh (build, lintian, install on a fresh root)"
+			DIO_DEBIAN_WORK=$root/debian \
+			DIO_DEBOOTSTRAP_CACHE=${DIO_DEBOOTSTRAP_CACHE:-$root/debootstrap-cache} \
+			DEB_BUILD_OPTIONS=nocheck \
+				sh "$top/tests/debian-packages.sh"
+			# One test: counted with the suites' tests.
+			case $? in
+			0) tot_pass=$((tot_pass + 1)) ;;
+			77) tot_skip=$((tot_skip + 1)) ;;
+			*) tot_fail=$((tot_fail + 1)); failed="$failed debian" ;;
+			esac
+		fi
+		;;
 	fuzz)
 		why=$(fuzz_unable)
 		if [ -n "$why" ]; then
@@ -284,7 +309,7 @@ for c in $configs; do
 			fuzz_config || failed="$failed fuzz"
 		fi
 		;;
-	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix nonroot mpich fuzz)"; exit 2 ;;
+	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix nonroot mpich debian fuzz)"; exit 2 ;;
 	esac
 done
 
