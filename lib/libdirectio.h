@@ -275,7 +275,8 @@ DIO_EXTERN int dio_fd_set_direct(int fd, int on);
  */
 DIO_EXTERN int dio_fd_get_direct(int fd);
 
-/** "O_DIRECT", "directio()" or "none". */
+/** "none", "O_DIRECT", "directio()", "raw device" or "forcedirectio"
+ * (DIO_MECH_*); "invalid" for any other value. */
 DIO_EXTERN const char *dio_mech_name(int mech);
 /** "none", "data" or "full". */
 DIO_EXTERN const char *dio_sync_name(int sync);
