@@ -785,7 +785,7 @@ START_TEST(test_listener_stop_blocked_log)
 	char line[80];
 	struct sigaction sa;
 	struct server srv;
-	int p[2], fd, i, n, queued = 0, want = 4096;
+	int p[2], fd, i, n, off, tries, queued = 0, want = 4096;
 
 	ck_assert_int_eq(pipe(p), 0);
 #ifdef F_SETPIPE_SZ
@@ -806,13 +806,38 @@ START_TEST(test_listener_stop_blocked_log)
 	raw_send(fd, "H 1 5\n", 6);
 	n = snprintf(line, sizeof(line), "I 2147483647 18446744073709551615 "
 	             "18446744073709551615\n");
-	/* Far more than the pipe holds; answers left unread (under OWED_MAX). */
-	for (i = 0; i < 3000; i++)
-		if (send(fd, line, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) != n)
+	/* Far more than the pipe holds; answers left unread (under OWED_MAX).
+	 * A send that would wait (on a busy machine the loopback may not have
+	 * drained the socket yet) waits a little and goes on, until the pipe
+	 * is full: the first such send used to end the sending, with two
+	 * records sent and the pipe never full. */
+	want -= n;
+	for (i = 0, off = 0, tries = 0; i < 3000 && tries < 2000; ) {
+		ssize_t w = send(fd, line + off, (size_t)(n - off),
+		                 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (w > 0) {
+			off += (int)w;
+			if (off == n) {
+				i++;
+				off = 0;
+			}
+			continue;
+		}
+		ck_assert_msg(w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK ||
+		              errno == EINTR), "send: %s", strerror(errno));
+		ck_assert_int_eq(ioctl(p[0], FIONREAD, &queued), 0);
+		if (queued >= want)
 			break;
+		{
+			struct pollfd q = { fd, POLLOUT, 0 };
+
+			poll(&q, 1, 10);
+			tries++;
+		}
+	}
 	/* The pipe fills (to within a record: a short write is whole or
 	 * waits): the listener's write waits. */
-	want -= n;
 	for (i = 0; i < 2000 && queued < want; i++) {
 		struct pollfd q = { p[0], POLLIN, 0 };
 
