@@ -10,6 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* statx() with STATX_DIOALIGN: the DIOALIGN capability, the refusal of
+ * direct I/O that it reports (linux.c) and the alignment (linux-align.c). */
+#if defined(HAVE_STATX) && HAVE_DECL_STATX && HAVE_DECL_STATX_DIOALIGN
+# define DIO__HAVE_DIOALIGN 1
+#else
+# define DIO__HAVE_DIOALIGN 0
+#endif
+
 /* linux-devinfo.c: small files of sysfs and /proc. */
 
 /* The first line of the file path, trailing white space removed: 0 or
