@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 /* statx() with STATX_DIOALIGN: the DIOALIGN capability, the refusal of
- * direct I/O that it reports (linux.c) and the alignment (linux-align.c). */
+ * direct I/O that it reports (linux-file.c) and the alignment
+ * (linux-align.c). */
 #if defined(HAVE_STATX) && HAVE_DECL_STATX && HAVE_DECL_STATX_DIOALIGN
 # define DIO__HAVE_DIOALIGN 1
 #else

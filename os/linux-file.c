@@ -1,20 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * linux.c -- Linux backend: O_DIRECT through fcntl(F_SETFL), pwritev2
- * RWF_DSYNC, statx STATX_DIOALIGN, block device ioctls and sysfs; SCSI
- * pass-through with SG_IO (sg v3 interface) on sg character devices and
- * on block devices that accept it (built without <scsi/sg.h>: os/scsi-none.c
- * instead).  The io_uring engine of dio_aio is os/linux-uring.c.
+ * linux-file.c -- Linux backend, the I/O on a descriptor: the capability
+ * bits, O_DIRECT through fcntl(F_SETFL) (refused where statx reports that
+ * the file takes no direct I/O), pwritev2 RWF_DSYNC, discard reads
+ * (sendfile or splice to /dev/null); what an open file is: its file
+ * system type and birth stamp; and transparent huge pages for buffers.
+ * os/os.h names the files that serve the rest of the contract.
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -23,13 +21,9 @@
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/vfs.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_LINUX_FS_H
 # include <linux/fs.h>
-#endif
-#ifdef HAVE_SCSI_SG_H
-# include <scsi/sg.h>
 #endif
 
 #include "lib/internal.h"
