@@ -1,12 +1,35 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * os.h -- the contract between the portable library (lib/) and one OS
- * backend (os/linux.c; os/sunos.c with the os/sunos-*.c files os/sunos.h
- * lists; os/posix.c).  Each backend implements every function here;
- * Makefile.am compiles exactly one of them, with
+ * backend (os/linux-*.c with os/linux.h; os/sunos.c with the os/sunos-*.c
+ * files os/sunos.h lists; os/posix.c).  Each backend implements every
+ * function here; Makefile.am compiles exactly one of them, with
  * os/scsi-none.c for the SCSI part when the build has no pass-through and
  * os/linux-uring.c or os/uring-none.c for the io_uring part.  lib/ holds
  * no OS #ifdef: anything that differs by OS goes through this file.
+ *
+ * Which file serves which part (dio__os_ left out of the names):
+ *
+ *   functions                      linux               sunos
+ *   caps, set_direct, get_direct,  os/linux-file.c     os/sunos.c
+ *     pwrite_dsync, fs_type,
+ *     file_birth, read_discard,
+ *     large_page_size, large_pages
+ *   align                          os/linux-align.c    os/sunos.c
+ *   scsi_probe, scsi_xfer_ok,      os/linux-scsi.c     os/sunos-scsi.c
+ *     scsi_exec, scsi_reserve,
+ *     scsi_mmap
+ *   device_in_use, device_claim    os/linux-inuse.c    os/sunos-inuse.c
+ *                                                      (swap and libdiskmgt:
+ *                                                      os/sunos-swap.c)
+ *   devinfo                        os/linux-devinfo.c  os/sunos-disk.c
+ *   uring_*                        os/linux-uring.c    os/uring-none.c
+ *
+ * Behind the Linux files: os/linux-read.c parses what the kernel and udev
+ * write (os/linux-read.h), and os/linux.h declares the few helpers the
+ * files share.  os/posix.c serves everything but the SCSI part
+ * (os/scsi-none.c) and io_uring (os/uring-none.c).  dio__scsi_req_good()
+ * is lib/scsi.c's, for the backends.
  *
  * All functions take plain descriptors and return >= 0 or -errno.
  */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * linux.h -- what the files of the Linux backend share.  Internal (dio__,
+ * hidden in the shared library); os/os.h says which file serves which
+ * part of the contract.
+ */
+#ifndef DIO_OS_LINUX_H
+#define DIO_OS_LINUX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* statx() with STATX_DIOALIGN: the DIOALIGN capability, the refusal of
+ * direct I/O that it reports (linux-file.c) and the alignment
+ * (linux-align.c). */
+#if defined(HAVE_STATX) && HAVE_DECL_STATX && HAVE_DECL_STATX_DIOALIGN
+# define DIO__HAVE_DIOALIGN 1
+#else
+# define DIO__HAVE_DIOALIGN 0
+#endif
+
+/* linux-devinfo.c: small files of sysfs and /proc. */
+
+/* The first line of the file path, trailing white space removed: 0 or
+ * -errno. */
+int dio__read_line(const char *path, char *buf, size_t len);
+
+/* The number in the file dir/attr (dio__parse_u64): 0 with *v set, or
+ * -errno. */
+int dio__read_u64(const char *dir, const char *attr, uint64_t *v);
+
+/* The first entry of directory dir that does not start with a dot (the
+ * only one, where sysfs has one): 1 with its name in buf, 0 if none. */
+int dio__first_entry(const char *dir, char *buf, size_t len);
+
+#endif /* DIO_OS_LINUX_H */
