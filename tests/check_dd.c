@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "tools/dd/dd.h"
+#include "tools/kit/msg.h"
 
 /* ------------------------------------------------------------ pattern */
 

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tools/kit/fmt.h"
 #include "tools/kit/json.h"
-#include "tools/kit/util.h"
 #include "tests/testutil.h"
 
 /* A writer on a memory stream; done() ends it and returns the text. */
@@ -306,7 +306,7 @@ START_TEST(test_numbers)
 }
 END_TEST
 
-/* util.c's old helpers are the writer's escaping and number format. */
+/* fmt.c's old JSON helpers are the writer's escaping and number format. */
 START_TEST(test_old_helpers)
 {
 	char *buf = NULL;

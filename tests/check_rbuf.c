@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "tools/kit/msg.h"
 #include "tools/rbuf/rbuf.h"
 #include "tests/testutil.h"
 

@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tools/kit/clock.h"
 #include "tools/kit/team.h"
-#include "tools/kit/util.h"
 #include "tests/testutil.h"
 
 struct res {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * check_tools.c -- the tools' shared helpers (tools/kit/util.c): size and
- * number parsing with their exact messages, the option parser, formatting
- * and escaping, and the least-squares fit dio-rbuf's sweep relies on.
+ * check_tools.c -- the tools' shared helpers (tools/kit/parse.c, opt.c,
+ * fmt.c, msg.c, clock.c, fit.c): size and number parsing with their exact
+ * messages, the option parser, formatting and escaping, and the
+ * least-squares fit dio-rbuf's sweep relies on.
  */
 #include "config.h"
 
@@ -14,7 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tools/kit/util.h"
+#include "tools/kit/clock.h"
+#include "tools/kit/fit.h"
+#include "tools/kit/fmt.h"
+#include "tools/kit/msg.h"
+#include "tools/kit/opt.h"
+#include "tools/kit/parse.h"
 #include "tests/testutil.h"
 
 static void

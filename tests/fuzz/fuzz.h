@@ -9,7 +9,7 @@
  *
  * A harness must not exit, print much, or leave anything behind: the
  * parsers that end the process on an error are called with the kit's
- * errors held (tools/kit/util.h: diot_hold_errors()).
+ * errors held (tools/kit/msg.h: diot_hold_errors()).
  */
 #ifndef DIO_TESTS_FUZZ_H
 #define DIO_TESTS_FUZZ_H
@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

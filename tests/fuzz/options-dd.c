@@ -14,6 +14,7 @@
 
 #include "tests/fuzz/fuzz.h"
 #include "tools/dd/dd.h"
+#include "tools/kit/msg.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -12,7 +12,7 @@
 
 #include "tests/fuzz/fuzz.h"
 #include "tools/info/info.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "tests/fuzz/fuzz.h"
+#include "tools/kit/msg.h"
 #include "tools/rbuf/rbuf.h"
 
 int

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "tests/fuzz/fuzz.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 #include "tools/sw/sw.h"
 
 int

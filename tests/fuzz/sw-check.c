@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "tests/fuzz/fuzz.h"
+#include "tools/kit/msg.h"
 #include "tools/sw/check.h"
 
 static char dir[4096], target[4200];

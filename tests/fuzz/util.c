@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tests/fuzz/fuzz.h"
+#include "tools/kit/msg.h"
 
 char *
 fuzz_string(const uint8_t *data, size_t size)

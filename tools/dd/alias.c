@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/msg.h"
 
 /*
  * A character device that stores nothing (/dev/null, /dev/zero,

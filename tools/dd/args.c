@@ -5,6 +5,10 @@
 #include <stddef.h>
 
 #include "tools/dd/dd.h"
+#include "tools/kit/fmt.h"
+#include "tools/kit/msg.h"
+#include "tools/kit/opt.h"
+#include "tools/kit/parse.h"
 
 
 const char *const mode_words[] = { "read", "write", "copy", NULL };
@@ -103,7 +107,7 @@ usage(void)
 
 /* A comma-separated list into out[]: the items point into one copy of v,
  * kept to exit.  Refused before anything is allocated, so that a held
- * error (util.h) leaves nothing behind. */
+ * error (msg.h) leaves nothing behind. */
 static int
 split_list(const char *key, const char *v, char **out, int max)
 {

@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/fmt.h"
+#include "tools/kit/msg.h"
 
 /* Decide the dio_aio engine for engine=aio|io_uring|posix-aio. */
 void

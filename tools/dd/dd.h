@@ -28,9 +28,9 @@
 #include "libdirectio.h"
 #include "tools/kit/hist.h"
 #include "tools/kit/mpi.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
 #include "tools/kit/team.h"
-#include "tools/kit/util.h"
 
 #define MAX_DEVS 64
 #define MAX_THREADS 64           /* per device */

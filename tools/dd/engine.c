@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/clock.h"
 
 /*
  * dd's records of a call that moved n bytes in blocks of size: each whole

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/scsi.h"
 
 /* Record the first error of a thread and stop its device. */

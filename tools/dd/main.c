@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/msg.h"
 
 /* The only state outside struct dd: what the signal handlers set. */
 static volatile sig_atomic_t g_stop, g_signal, g_usr1;

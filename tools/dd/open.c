@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
 #include "tools/kit/scsi.h"
 

@@ -17,6 +17,7 @@
 
 #include "tools/dd/dd.h"
 #include "tools/kit/mpi.h"
+#include "tools/kit/msg.h"
 
 #define ON(dd) ((dd)->mpi != NULL && (dd)->mpi->on)
 

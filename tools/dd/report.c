@@ -2,6 +2,9 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/clock.h"
+#include "tools/kit/fmt.h"
+#include "tools/kit/msg.h"
 
 
 const char *

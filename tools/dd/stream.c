@@ -16,6 +16,8 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/clock.h"
+#include "tools/kit/msg.h"
 
 /* Why the run takes dd's loop (NULL: the positional engine serves). */
 static const char *

@@ -11,6 +11,8 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/clock.h"
+#include "tools/kit/msg.h"
 
 /*
  * While the workers run, ten times a second: SIGUSR1's statistics so far

@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "tools/info/info.h"
-#include "tools/kit/util.h"
+#include "tools/kit/fmt.h"
+#include "tools/kit/msg.h"
 
 static struct advice *
 advise(struct advice_list *l, const char *id, const char *fmt, ...) DIOT_PRINTF(3, 4);

@@ -10,7 +10,9 @@
 #include <sys/stat.h>
 
 #include "tools/info/info.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
+#include "tools/kit/opt.h"
+#include "tools/kit/parse.h"
 
 static const char *const format_words[] = { "text", "json", NULL };
 

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "tools/info/info.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 
 static void on_signal(int sig);
 

@@ -21,7 +21,7 @@
 
 #include "tools/info/info.h"
 #include "tools/kit/direct.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 
 const char *
 info_file_type(const struct stat *st)

@@ -13,7 +13,7 @@
 
 #include "tools/info/info.h"
 #include "tools/kit/json.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 
 /* A string; NULL or "" (unknown) as null. */
 static void

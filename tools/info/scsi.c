@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "tools/info/info.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/scsi.h"
-#include "tools/kit/util.h"
 
 const char *
 info_peripheral_name(int t)

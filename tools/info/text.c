@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "tools/info/info.h"
-#include "tools/kit/util.h"
+#include "tools/kit/fmt.h"
+#include "tools/kit/msg.h"
 
 #define TEXT_BUF 1400           /* room for one value line */
 

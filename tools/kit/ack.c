@@ -37,8 +37,9 @@
 
 #include "lib/libdirectio.h"
 #include "tools/kit/ack.h"
+#include "tools/kit/clock.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
-#include "tools/kit/util.h"
 
 #ifndef MSG_NOSIGNAL
 # define MSG_NOSIGNAL 0     /* then the tool must ignore SIGPIPE itself */

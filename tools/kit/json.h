@@ -84,7 +84,7 @@ int diot_json_end(struct diot_json *j);
 
 /*
  * The escaping and number formatting the writer uses, for text that is
- * not written through a struct diot_json (util.c's diot_json_string()
+ * not written through a struct diot_json (fmt.c's diot_json_string()
  * and diot_json_num() are built on them).
  *   diot_json_quote:  s as a JSON string, quotes included (NULL: null).
  *   diot_json_number: v as diot_json_double() writes it with the given

@@ -16,9 +16,10 @@
 
 #include <mpi.h>
 
+#include "tools/kit/clock.h"
 #include "tools/kit/mpi.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
-#include "tools/kit/util.h"
 
 /* diot_die() in a rank: the whole job ends, not this rank alone (the
  * others would wait for it at the next barrier). */

@@ -18,8 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tools/kit/util.h"
-
 #define DIOT_MPI_HOST_MAX 64
 
 struct diot_mpi {
@@ -95,7 +93,7 @@ int64_t diot_mpi_clock_offset(const struct diot_mpi *m, uint64_t *bound_ns);
  * Setup with one voice: fn(arg) is work every rank does on its own (no
  * collective inside: parsing, checking, opening its own files) that may
  * fail with diot_die() or diot_usage_error().  Its errors are held, not
- * said (util.h: diot_hold_errors()); then the ranks compare: when any
+ * said (msg.h: diot_hold_errors()); then the ranks compare: when any
  * failed, the first that did says its message once (without "rank R on
  * HOST" when every rank failed), and every rank leaves the job in order
  * (diot_mpi_leave(): no abort, no message from every rank, no launcher

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * msg.c -- the tools' messages and exits (declared in util.h): the
+ * msg.c -- the tools' messages and exits (declared in msg.h): the
  * program name, "PROG: message" on standard error in one write, the exit
  * statuses, the stop signals, and the hook that lets a rank of an MPI job
  * name itself and end the whole job instead of itself.
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "tools/kit/json.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 
 /* ------------------------------------------------------------ messages */
 

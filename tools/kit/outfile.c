@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "libdirectio.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
-#include "tools/kit/util.h"
 
 int
 diot_out_create(const char *path, int force, int *err, char *why, size_t whylen)

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tools/kit/fmt.h"
 #include "tools/kit/svg.h"
-#include "tools/kit/util.h"
 
 #define W 900.0          /* document width                 */
 #define CH 460.0         /* height of one chart            */

@@ -23,8 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tools/kit/clock.h"
 #include "tools/kit/team.h"
-#include "tools/kit/util.h"
 
 struct member_state {
 	volatile sig_atomic_t ready, done;

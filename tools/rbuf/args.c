@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/kit/msg.h"
+#include "tools/kit/opt.h"
 #include "tools/kit/outfile.h"
+#include "tools/kit/parse.h"
 #include "tools/rbuf/rbuf.h"
 
 /* Indexed by dio_scsi_xfer. */
@@ -196,7 +199,7 @@ parse_sizes(struct opts *o, const char *name, const char *arg)
 	if (n < 0)
 		value_error(name, arg, err);
 	if (n > MAX_SIZES) {
-		free(list);     /* the error may be held, not the exit (util.h) */
+		free(list);     /* the error may be held, not the exit (msg.h) */
 		value_error(name, arg, "more than 32 sizes");
 	}
 	for (o->nsizes = 0; o->nsizes < (size_t)n; o->nsizes++)

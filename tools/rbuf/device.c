@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tools/kit/msg.h"
 #include "tools/kit/scsi.h"
 #include "tools/rbuf/rbuf.h"
 

@@ -23,6 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tools/kit/fmt.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
 #include "tools/rbuf/rbuf.h"
 

@@ -10,6 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tools/kit/clock.h"
+#include "tools/kit/fit.h"
+#include "tools/kit/fmt.h"
+#include "tools/kit/msg.h"
 #include "tools/rbuf/rbuf.h"
 
 static const uint64_t sweep_default_sizes[] = {

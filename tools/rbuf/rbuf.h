@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "libdirectio.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 
 #define RBUF_PROG "dio-rbuf"
 
@@ -107,7 +107,7 @@ struct io {
 /* Options into *o; -1 to run, or the exit status after --help/--version
  * (0, or DIOT_EXIT_FAIL when standard output could not be written); a bad
  * command line exits DIOT_EXIT_USAGE (diot_usage_error(): the errors can
- * be held, tools/kit/util.h). */
+ * be held, tools/kit/msg.h). */
 int rbuf_parse_args(int argc, char **argv, struct opts *o);
 
 /* "PROG: message" on stderr when verbose >= level. */

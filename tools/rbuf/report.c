@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tools/kit/fmt.h"
 #include "tools/kit/json.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/svg.h"
 #include "tools/rbuf/rbuf.h"
 

@@ -12,8 +12,11 @@
 #include <string.h>
 
 #include "tools/kit/ack.h"
+#include "tools/kit/fmt.h"
 #include "tools/kit/json.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
+#include "tools/kit/opt.h"
+#include "tools/kit/parse.h"
 #include "tools/sw/sw.h"
 #include "tools/sw/txn.h"
 

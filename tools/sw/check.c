@@ -100,7 +100,7 @@
 #include <unistd.h>
 
 #include "tools/kit/ack.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 #include "tools/sw/check.h"
 #include "tools/sw/sw.h"
 #include "tools/sw/txn.h"

@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
-#include "tools/kit/util.h"
 #include "tools/sw/compare.h"
 
 /* A saved result is far smaller: the largest sweep sync-write can run

@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/kit/fmt.h"
 #include "tools/kit/json.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 #include "tools/sw/compare.h"
 
 /* Run r's point of key k, or NULL (only for keys not shared). */

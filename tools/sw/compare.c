@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "tools/kit/jread.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 #include "tools/sw/compare.h"
 
 /* A string of the document (or dflt), with control characters made '?':

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
-#include "tools/kit/util.h"
 #include "tools/sw/compare.h"
 
 /* Two TARGETs that are one file (or one device), or one that is a file

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "tools/kit/ack.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 #include "tools/sw/sw.h"
 
 /* The log: created (an existing one only with --force, appended to), or

@@ -31,8 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tools/kit/clock.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
-#include "tools/kit/util.h"
 #include "tools/sw/check.h"
 #include "tools/sw/sw.h"
 

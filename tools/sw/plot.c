@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/kit/fmt.h"
 #include "tools/kit/svg.h"
-#include "tools/kit/util.h"
 #include "tools/sw/compare.h"
 #include "tools/sw/sw.h"
 

@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/kit/clock.h"
+#include "tools/kit/fmt.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/team.h"
-#include "tools/kit/util.h"
 #include "tools/sw/sw.h"
 
 /* ------------------------------------------------------------ statistics */

@@ -31,8 +31,8 @@
 #include <sys/stat.h>
 
 #include "tools/kit/mpi.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/team.h"
-#include "tools/kit/util.h"
 #include "tools/sw/sw.h"
 
 #define ON(c) ((c)->ranks.mpi != NULL && (c)->ranks.mpi->on)

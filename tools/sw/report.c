@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/kit/fmt.h"
 #include "tools/kit/json.h"
-#include "tools/kit/util.h"
+#include "tools/kit/msg.h"
 #include "tools/sw/sw.h"
 
 static const char *const status_name[] = { "ok", "n/a", "error", "interrupted" };

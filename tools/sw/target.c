@@ -19,8 +19,9 @@
 #include <unistd.h>
 
 #include "tools/kit/direct.h"
+#include "tools/kit/fmt.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
-#include "tools/kit/util.h"
 #include "tools/sw/sw.h"
 #include "tools/sw/txn.h"
 

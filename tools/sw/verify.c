@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "tools/kit/msg.h"
 #include "tools/kit/team.h"
-#include "tools/kit/util.h"
 #include "tools/sw/sw.h"
 #include "tools/sw/txn.h"
 

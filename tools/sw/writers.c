@@ -16,8 +16,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "tools/kit/clock.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/team.h"
-#include "tools/kit/util.h"
 #include "tools/sw/sw.h"
 #include "tools/sw/txn.h"
 
