@@ -236,7 +236,9 @@ fuzz_config() {
 }
 
 san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+times=""
 for c in $configs; do
+	c_start=$(date +%s)
 	case $c in
 	gcc)
 		run_config gcc CC=gcc || failed="$failed gcc"
@@ -311,10 +313,27 @@ for c in $configs; do
 		;;
 	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix nonroot mpich debian fuzz)"; exit 2 ;;
 	esac
+	c_s=$(($(date +%s) - c_start))
+	echo "($c took $c_s s)"
+	times="$times $c $c_s s,"
 done
+
+# The slowest ten tests of all configurations, from the "time:" line
+# tests/limit.sh ends each test's log with (distcheck's logs go with its
+# tree).
+slowest() {
+	for _c in $configs; do
+		[ -d "$root/$_c/tests" ] || continue
+		find "$root/$_c/tests" -name '*.log' ! -name test-suite.log -exec \
+			sed -n "s|^time: \(.*\) \([0-9][0-9]*\) s\$|\2 $_c \1|p" {} + 2>/dev/null
+	done | sort -k1,1nr | head -n 10 | awk '{ printf "  %6d s  %-9s %s\n", $1, $2, $3 }'
+}
 
 say "summary"
 echo "configurations: $configs"
+echo "seconds per configuration:${times%,}"
+echo "the slowest ten tests:"
+slowest
 [ -n "$failed" ] && echo "failed:$failed"
 echo "$tot_pass passed, $tot_fail failed, $tot_skip skipped"
 [ -z "$failed" ] && [ "$tot_fail" -eq 0 ]
