@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sw.h -- sync-write's model: the options (args.c), the target (target.c),
- * the state of a run every stage is handed (main.c), what a writer leaves
+ * the state of a run every stage is handed (run.c), what a writer leaves
  * in shared memory (writers.c), and the results of the points and of the
  * run the reports print (report.c).
  *
@@ -347,7 +347,7 @@ void sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int
  * (the file system, or the runs compared). */
 int sw_plot(const char *path, const char *what, const struct sw_point *pts, int n);
 
-/* main.c: the output files.  They are claimed (checked, or created and
+/* output.c: the output files.  They are claimed (checked, or created and
  * listed for removal should the run be refused) before anything else. */
 struct sw_outputs {
 	struct diot_outlist created;
@@ -360,10 +360,16 @@ void sw_distinct_outputs(const struct sw_opts *o);
 FILE *sw_open_results(const struct sw_opts *o, struct sw_outputs *out);
 /* Flush and close the results; -1 (said) if they could not be written. */
 int sw_close_results(const struct sw_opts *o, FILE *fp);
-
-/* main.c: the stages of a run, which interleave.c runs once per target. */
-void sw_ctx_init(struct sw_ctx *c, struct sw_opts *o, const volatile sig_atomic_t *sig);
+/* The claimed outputs are the run's from now on: kept at exit. */
+void sw_keep_outputs(struct sw_outputs *out);
 void sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out);
+
+/* signals.c: SIGINT, SIGTERM and SIGHUP set sw_signal; SIGPIPE ignored. */
+extern volatile sig_atomic_t sw_signal;
+void sw_catch_signals(void);
+
+/* run.c: the stages of a run, which interleave.c runs once per target. */
+void sw_ctx_init(struct sw_ctx *c, struct sw_opts *o, const volatile sig_atomic_t *sig);
 FILE *sw_begin_run(struct sw_ctx *c, struct sw_outputs *out);
 void sw_describe_run(const struct sw_ctx *c, struct sw_run *run);
 void sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts,
