@@ -6,9 +6,10 @@
  * run the reports print (report.c).
  *
  * The path of a run: main.c parses the options (args.c), claims the output
- * files, prepares the target (target.c), then runs every point (point.c:
- * a team of writers, writers.c; statistics; verify.c) and reports each
- * (report.c).  --check of an ack log is check.c.
+ * files (output.c), prepares the target (target.c), then runs every point
+ * (run.c; point.c: a team of writers, writers.c; statistics, stats.c;
+ * verify.c) and reports each (report.c).  --check of an ack log is
+ * check.c.
  */
 #ifndef SW_H
 #define SW_H
@@ -272,7 +273,7 @@ struct sw_point {
 	                          * rank 0's clock (ranks > 1)           */
 };
 
-/* point.c: the statistics of a histogram over [t_start, t_end]. */
+/* stats.c: the statistics of a histogram over [t_start, t_end]. */
 void sw_stats_from(struct sw_stats *s, const struct diot_hist *h, uint64_t size,
                    uint64_t t_start, uint64_t t_end, double cu, double cs);
 /* point.c: 1 (with the reason in p->note) if m cannot run at p->size on
