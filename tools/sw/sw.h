@@ -322,7 +322,7 @@ void sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer
 void sw_report_end(FILE *fp, int fmt, const struct sw_run *run,
                    const struct sw_point *pts, int n, int wide);
 
-/* compare-report.c: the tables' text, shared by report.c.  Without
+/* hints.c: the tables' text, for report.c and compare-report.c.  Without
  * --wide no line of a table is wider than SW_TABLE_COLS columns. */
 #define SW_TABLE_COLS 132
 /* text on lines of at most width columns (0: one line, however long): the
