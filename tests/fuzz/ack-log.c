@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ack-log.c -- harness: sync-write's ack log as --check reads it
- * (tools/sw/check.c, sw_acklog_read()), on the input as the log's text.
+ * (tools/sw/acklog.c, sw_acklog_read()), on the input as the log's text.
  * The reader returns, never exits; a refusal says why.
  */
 #include "config.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * check.h -- sync-write's ack log as --check reads it (check.c): the
- * reader on its own (for the fuzz harnesses and the unit tests), and the
- * whole check on a log already open.  Neither prints to standard output
+ * check.h -- sync-write's ack log as --check reads it: the reader on its
+ * own (acklog.c; for the fuzz harnesses and the unit tests), and the
+ * whole check on a log already open (check.c).  Neither prints to standard output
  * except sw_check_stream()'s report, nor exits: both return a status.
  */
 #ifndef SW_CHECK_H

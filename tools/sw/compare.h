@@ -69,10 +69,10 @@ struct cmp {
  *   points; o NULL: all); says why nothing is shared (unless c->quiet);
  *   0, or -1 when out of memory.
  * - sw_cmp_release: what they allocated (c->runs too).
- * - sw_cmp_memory: all of --compare on n documents in memory, for a fuzzer
- *   or a test: loaded, prepared (o as above), reported in format
- *   (SW_FMT_*) to out and plotted to plot (either NULL: not made).  Returns
- *   0, or -1 with why.  Prints nothing, never exits.
+ * - sw_cmp_memory (compare-memory.c): all of --compare on n documents in
+ *   memory, for a fuzzer or a test: loaded, prepared (o as above),
+ *   reported in format (SW_FMT_*) to out and plotted to plot (either NULL:
+ *   not made).  Returns 0, or -1 with why.  Prints nothing, never exits.
  */
 int sw_cmp_load(struct cmp_run *r, const char *file, const char *text, size_t len,
                 int give_text, char *why, size_t wl);

@@ -8,7 +8,7 @@
  *
  * The path: a context per target (its own copy of the options, with its
  * TARGET and --label) -> the outputs claimed once -> every target set up
- * (refused if two are one file) -> the points (main.c's sw_run_points
+ * (refused if two are one file) -> the points (run.c's sw_run_points
  * with all the contexts) -> the comparison, the plot, the exit status.
  */
 #include "config.h"

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sw.h -- sync-write's model: the options (args.c), the target (target.c),
- * the state of a run every stage is handed (main.c), what a writer leaves
+ * the state of a run every stage is handed (run.c), what a writer leaves
  * in shared memory (writers.c), and the results of the points and of the
  * run the reports print (report.c).
  *
  * The path of a run: main.c parses the options (args.c), claims the output
- * files, prepares the target (target.c), then runs every point (point.c:
- * a team of writers, writers.c; statistics; verify.c) and reports each
- * (report.c).  --check of an ack log is check.c.
+ * files (output.c), prepares the target (target.c), then runs every point
+ * (run.c; point.c: a team of writers, writers.c; statistics, stats.c;
+ * verify.c) and reports each (report.c).  --check of an ack log is
+ * check.c.
  */
 #ifndef SW_H
 #define SW_H
@@ -163,10 +164,10 @@ void sw_target_advice_off(const struct sw_ctx *c, int writers);
 uint64_t sw_txn_offset(const struct sw_ctx *c, uint64_t slots, int writers, uint64_t size,
                        int k, uint64_t j);
 void sw_prepare_point(const struct sw_ctx *c, int W);
-/* Several TARGETs: none is another one's file, nor one its writers write
- * with --layout separate (usage error naming both).  By name and by the
- * files that exist, before anything is made (args.c); by device and inode
- * once every TARGET is set up (interleave.c). */
+/* targets-apart.c: several TARGETs: none is another one's file, nor one
+ * its writers write with --layout separate (usage error naming both).  By
+ * name and by the files that exist, before anything is made (args.c); by
+ * device and inode once every TARGET is set up (interleave.c). */
 void sw_targets_named_apart(const struct sw_opts *o);
 void sw_targets_apart(const struct sw_ctx *c, int nt);
 
@@ -272,7 +273,7 @@ struct sw_point {
 	                          * rank 0's clock (ranks > 1)           */
 };
 
-/* point.c: the statistics of a histogram over [t_start, t_end]. */
+/* stats.c: the statistics of a histogram over [t_start, t_end]. */
 void sw_stats_from(struct sw_stats *s, const struct diot_hist *h, uint64_t size,
                    uint64_t t_start, uint64_t t_end, double cu, double cs);
 /* point.c: 1 (with the reason in p->note) if m cannot run at p->size on
@@ -321,7 +322,7 @@ void sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer
 void sw_report_end(FILE *fp, int fmt, const struct sw_run *run,
                    const struct sw_point *pts, int n, int wide);
 
-/* compare-report.c: the tables' text, shared by report.c.  Without
+/* hints.c: the tables' text, for report.c and compare-report.c.  Without
  * --wide no line of a table is wider than SW_TABLE_COLS columns. */
 #define SW_TABLE_COLS 132
 /* text on lines of at most width columns (0: one line, however long): the
@@ -347,7 +348,7 @@ void sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int
  * (the file system, or the runs compared). */
 int sw_plot(const char *path, const char *what, const struct sw_point *pts, int n);
 
-/* main.c: the output files.  They are claimed (checked, or created and
+/* output.c: the output files.  They are claimed (checked, or created and
  * listed for removal should the run be refused) before anything else. */
 struct sw_outputs {
 	struct diot_outlist created;
@@ -360,10 +361,16 @@ void sw_distinct_outputs(const struct sw_opts *o);
 FILE *sw_open_results(const struct sw_opts *o, struct sw_outputs *out);
 /* Flush and close the results; -1 (said) if they could not be written. */
 int sw_close_results(const struct sw_opts *o, FILE *fp);
-
-/* main.c: the stages of a run, which interleave.c runs once per target. */
-void sw_ctx_init(struct sw_ctx *c, struct sw_opts *o, const volatile sig_atomic_t *sig);
+/* The claimed outputs are the run's from now on: kept at exit. */
+void sw_keep_outputs(struct sw_outputs *out);
 void sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out);
+
+/* signals.c: SIGINT, SIGTERM and SIGHUP set sw_signal; SIGPIPE ignored. */
+extern volatile sig_atomic_t sw_signal;
+void sw_catch_signals(void);
+
+/* run.c: the stages of a run, which interleave.c runs once per target. */
+void sw_ctx_init(struct sw_ctx *c, struct sw_opts *o, const volatile sig_atomic_t *sig);
 FILE *sw_begin_run(struct sw_ctx *c, struct sw_outputs *out);
 void sw_describe_run(const struct sw_ctx *c, struct sw_run *run);
 void sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts,

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * hints.c -- the tables' text: lines wrapped to the table's width, and
+ * the hint lines under a table (what a point's figures suggest: a flush
+ * that cannot be that fast, writes that may not have been direct), for
+ * report.c (a run's table) and compare-report.c (a comparison's).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/kit/fmt.h"
+#include "tools/kit/msg.h"
+#include "tools/sw/sw.h"
+
+/* ------------------------------------------------------------ text */
+
+/* A string that grows (dies when out of memory). */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static void sb_add(struct sbuf *b, const char *fmt, ...) DIOT_PRINTF(2, 3);
+
+static void
+sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = 2 * (b->len + (size_t)n + 1);
+		char *t = realloc(b->s, cap);
+
+		if (t == NULL)
+			diot_die(DIOT_EXIT_FAIL, "out of memory");
+		b->s = t;
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* Columns of s[0..len): UTF-8 characters (a byte that continues one
+ * does not count). */
+static int
+cols(const char *s, size_t len)
+{
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+void
+sw_put_wrapped(FILE *fp, const char *lead, int indent, const char *text, int width)
+{
+	int col = cols(lead, strlen(lead)), words = 0;
+	const char *p = text;
+
+	fputs(lead, fp);
+	while (*p != '\0') {
+		size_t len = strcspn(p, " ");
+		int w = cols(p, len);
+
+		if (len == 0) {                 /* a space: kept within a line */
+			p++;
+			continue;
+		}
+		if (words > 0 && width > 0 && col + 1 + w > width) {
+			fprintf(fp, "\n%*s", indent, "");
+			col = indent;
+			words = 0;
+		} else if (words > 0) {
+			fputc(' ', fp);
+			col++;
+		}
+		fwrite(p, 1, len, fp);
+		col += w;
+		words++;
+		p += len;
+	}
+	fputc('\n', fp);
+}
+
+/* ------------------------------------------------------------ hints */
+
+/*
+ * A hint is said once per method (and target): "hint: fsync at 512..1048576
+ * B with 1 writer (13 rows): medians 33..662 us, faster than a flush can
+ * be", and after a run's hints, once, why that matters.  The
+ * rows it covers are named by their sizes (a..b: every row from a to b, in
+ * the table's order) for each number of writers.  Rows are in the table's
+ * order, writers outermost, so a method's rows with one number of writers
+ * follow each other.
+ */
+
+/* The sizes of a run of rows, a to b (n of them), after what sizes has. */
+static void
+sizes_run(struct sbuf *sizes, uint64_t a, uint64_t b, int n)
+{
+	if (n == 0)
+		return;
+	sb_add(sizes, "%s%" PRIu64, sizes->len ? ", " : "", a);
+	if (n > 1)
+		sb_add(sizes, "%s%" PRIu64, n > 2 ? ".." : ", ", b);
+}
+
+/* For method m and hint kind k: a block per number of writers, the sizes
+ * of its rows with the hint; "" for a block without. */
+struct hint_block {
+	int writers;
+	struct sbuf sizes;
+};
+
+static void
+hint_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int n, int g,
+          int width)
+{
+	const char *m = rows[g].method;
+	int kind = rows[g].kind, i, nb = 0, cap = 0, covered = 0, same = 1, runlen = 0;
+	struct hint_block *bl = NULL;
+	struct sbuf text = { NULL, 0, 0 };
+	uint64_t ra = 0, rb = 0;
+	double lo = 0, hi = 0;
+
+	for (i = 0; i <= n; i++) {
+		int mine = i < n && strcmp(rows[i].method, m) == 0;
+
+		if ((i == n || (mine && nb > 0 && rows[i].writers != bl[nb - 1].writers) ||
+		     (mine && rows[i].kind != kind)) && nb > 0) {
+			sizes_run(&bl[nb - 1].sizes, ra, rb, runlen);
+			runlen = 0;
+		}
+		if (!mine)
+			continue;
+		if (nb == 0 || rows[i].writers != bl[nb - 1].writers) {
+			if (nb == cap) {
+				struct hint_block *t;
+
+				cap = cap ? 2 * cap : 8;
+				t = realloc(bl, (size_t)cap * sizeof(*bl));
+				if (t == NULL)
+					diot_die(DIOT_EXIT_FAIL, "out of memory");
+				bl = t;
+			}
+			memset(&bl[nb], 0, sizeof(bl[nb]));
+			bl[nb++].writers = rows[i].writers;
+		}
+		if (rows[i].kind != kind)
+			continue;
+		if (runlen++ == 0)
+			ra = rows[i].size;
+		rb = rows[i].size;
+		lo = covered == 0 || rows[i].p50_us < lo ? rows[i].p50_us : lo;
+		hi = covered == 0 || rows[i].p50_us > hi ? rows[i].p50_us : hi;
+		covered++;
+	}
+	/* The blocks with rows covered: one list of sizes for all, or each's. */
+	for (i = 0; i < nb; i++)
+		if (bl[i].sizes.len == 0) {
+			free(bl[i].sizes.s);
+			memmove(&bl[i], &bl[i + 1], (size_t)(nb - i - 1) * sizeof(*bl));
+			nb--;
+			i--;
+		}
+	for (i = 1; i < nb; i++)
+		same &= strcmp(bl[i].sizes.s, bl[0].sizes.s) == 0;
+	sb_add(&text, "%s%s at ", run, m);
+	for (i = 0; i < nb; i++) {
+		if (same && i > 0)
+			sb_add(&text, "%s%d", i == nb - 1 ? " and " : ", ", bl[i].writers);
+		else
+			sb_add(&text, "%s%s B with %d", i ? "; " : "", bl[i].sizes.s,
+			       bl[i].writers);
+		if (!same || i == nb - 1)
+			sb_add(&text, " writer%s", same ? (nb > 1 || bl[i].writers > 1 ? "s" : "")
+			       : bl[i].writers > 1 ? "s" : "");
+	}
+	sb_add(&text, " (%d row%s): ", covered, covered == 1 ? "" : "s");
+	if (kind == SW_HINT_FAST_FLUSH) {
+		char v[64];
+
+		if (covered == 1 || (int)(lo + 0.5) == (int)(hi + 0.5))
+			snprintf(v, sizeof(v), "%.0f", hi);
+		else
+			snprintf(v, sizeof(v), "%.0f..%.0f", lo, hi);
+		sb_add(&text, "median%s %s us, faster than a flush can be", covered == 1 ?
+		       "" : "s", v);
+	} else {
+		sb_add(&text, "these writes may not have been direct");
+	}
+	sw_put_wrapped(fp, "hint: ", 6, text.s, width);
+	for (i = 0; i < nb; i++)
+		free(bl[i].sizes.s);
+	free(bl);
+	free(text.s);
+}
+
+void
+sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
+             const char *disk, const char *fs, int width)
+{
+	static const int kinds[] = { SW_HINT_FAST_FLUSH, SW_HINT_CACHED_DIRECT };
+	const char **seen = NULL;
+	int i, j, k, nseen = 0, said[2] = { 0, 0 };
+	char *why;
+
+	/* In the order of the methods in the table (a few: the list of those
+	 * seen is short); a line per kind. */
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nseen; j++)
+			if (strcmp(seen[j], rows[i].method) == 0)
+				break;
+		if (j < nseen)
+			continue;
+		if (nseen % 16 == 0) {
+			const char **t = realloc(seen, (size_t)(nseen + 16) * sizeof(*seen));
+
+			if (t == NULL)
+				diot_die(DIOT_EXIT_FAIL, "out of memory");
+			seen = t;
+		}
+		seen[nseen++] = rows[i].method;
+		for (k = 0; k < (int)(sizeof(kinds) / sizeof(kinds[0])); k++)
+			for (j = i; j < n; j++)
+				if (rows[j].kind == kinds[k] && strcmp(rows[j].method,
+				                                       rows[i].method) == 0) {
+					hint_line(fp, run, rows, n, j, width);
+					said[k] = 1;
+					break;
+				}
+	}
+	free(seen);
+	/* Why, once for all the lines of a kind. */
+	if (said[0]) {
+		why = diot_strdupf("a flush on a spinning disk (%s says it spins) takes "
+		                   "longer: that is a volatile cache that is not flushed, a "
+		                   "non-volatile one, or a virtual disk (see dio-info)",
+		                   disk && disk[0] ? disk : "the disk");
+		sw_put_wrapped(fp, "      ", 6, why, width);
+		free(why);
+	}
+	if (said[1]) {
+		why = diot_strdupf("may not have been direct: %s serves direct requests "
+		                   "through its cache while the file has any cached page, and "
+		                   "the prefill left some", fs && fs[0] ? fs : "the file system");
+		sw_put_wrapped(fp, "      ", 6, why, width);
+		free(why);
+	}
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * signals.c -- the signals that stop a run: SIGINT, SIGTERM and SIGHUP
+ * set sw_signal, which every stage is handed (struct sw_ctx's sig) and
+ * polls; SIGPIPE is ignored, so that a write to a closed pipe is an error.
+ */
+#include "config.h"
+
+#include <signal.h>
+
+#include "tools/kit/msg.h"
+#include "tools/sw/sw.h"
+
+volatile sig_atomic_t sw_signal;
+
+static void
+on_signal(int sig)
+{
+	sw_signal = sig;
+}
+
+/* SIGINT, SIGTERM and SIGHUP stop the run (sw_signal); SIGPIPE is an error. */
+void
+sw_catch_signals(void)
+{
+	diot_catch_stop_signals(on_signal);
+	signal(SIGPIPE, SIG_IGN);
+}
