@@ -140,27 +140,6 @@ diot__ack_run_log(struct server *S, int r)
 	return 0;
 }
 
-/* write() all of p to a log; a signal that sets *stop ends the wait
- * (a pipe nobody reads, a stopped terminal): -EINTR, written in part. */
-static int
-log_write(int fd, const char *p, size_t n, const volatile sig_atomic_t *stop)
-{
-	ssize_t w;
-
-	while (n > 0) {
-		if (stop != NULL && *stop)
-			return -EINTR;
-		w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? neg_errno() : -EIO;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Write a record to run r's log.  0, or -errno (the log is left as it
  * was where it is a file: a record written in part is cut off again). */
 int
@@ -171,7 +150,7 @@ diot__ack_log_record(struct server *S, int r, const char *line, size_t len)
 	off_t *size = own ? &sr->size : &S->first_size;
 	int e;
 
-	e = log_write(sr->fd, line, len, S->stop);
+	e = diot__ack_log_write(sr->fd, line, len, S->stop);
 	if (e < 0) {
 		if ((own || S->first_regular) && ftruncate(sr->fd, *size) != 0)
 			e = neg_errno();

@@ -123,8 +123,6 @@ recv_byte(int fd, char *c)
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t n, int sock);
-
 /* Say a's run on its connection and take the listener's answer. */
 static int
 hello(const struct diot_ack *a, char *err, size_t errlen)
@@ -136,7 +134,7 @@ hello(const struct diot_ack *a, char *err, size_t errlen)
 
 	n = snprintf(line, sizeof(line), "H %d %llx\n", DIOT_ACK_WIRE,
 	             (unsigned long long)a->run);
-	r = write_all(a->fd, line, (size_t)n, 1);
+	r = diot__ack_write_all(a->fd, line, (size_t)n, 1);
 	if (r == 0)
 		r = recv_byte(a->fd, &c);
 	if (r == 0 && c == '+')
@@ -210,32 +208,6 @@ diot_ack_set_answer_time(struct diot_ack *a, int seconds)
 	return 0;
 }
 
-/* A socket's send or receive time limit ran out. */
-static int
-timed_out(int e)
-{
-	return e == EAGAIN || e == EWOULDBLOCK;
-}
-
-static int
-write_all(int fd, const char *p, size_t n, int sock)
-{
-	ssize_t w;
-
-	while (n > 0) {
-		w = sock ? send(fd, p, n, MSG_NOSIGNAL) : write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && sock && timed_out(errno))
-			return -ETIMEDOUT;
-		if (w <= 0)
-			return w < 0 ? neg_errno() : -EIO;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int
 diot_ack_send(const struct diot_ack *a, const char *line, size_t len)
 {
@@ -255,7 +227,7 @@ diot_ack_send(const struct diot_ack *a, const char *line, size_t len)
 			return neg_errno();
 		return (size_t)r == len ? 0 : -EIO;
 	}
-	r = write_all(a->fd, line, len, 1);
+	r = diot__ack_write_all(a->fd, line, len, 1);
 	if (r < 0)
 		return r == -EPIPE ? -ECONNRESET : (int)r;
 	while ((r = recv(a->fd, &c, 1, 0)) < 0 && errno == EINTR)
