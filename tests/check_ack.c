@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * check_ack.c -- acknowledgement records (tools/kit/ack.c): to a file,
+ * check_ack.c -- acknowledgement records (tools/kit/ack*.c): to a file,
  * and through a listener on this machine's loopback: a record counts only
  * once the listener's log holds it, senders in several processes each
  * with a connection, bad addresses and lines, a listener that goes away;

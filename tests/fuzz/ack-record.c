@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ack-record.c -- harness: the listener's record reader (tools/kit/ack.c,
+ * ack-record.c -- harness: the listener's record reader (tools/kit/ack-record.c,
  * diot_ack_reader_*()), on the input as the bytes of one connection,
  * handed over in pieces whose sizes the first input byte picks, by
  * diot_ack_reader_put() and by diot_ack_reader_room()/_add() in turn.

@@ -273,8 +273,10 @@ void check_opened(struct dd *dd);
 void plan_device(struct dd *dd, struct dev *d);
 void plan_stream(struct dd *dd, struct dev *d);
 
-/* open.c */
+/* fail.c: a run that cannot start */
 void DIOT_PRINTF(3, 4) DIOT_NORETURN fail_setup(struct dd *dd, int status, const char *fmt, ...);
+
+/* open.c */
 void set_buffer_offset(struct dd *dd);
 void setup_devices(struct dd *dd);
 void close_sides(struct dd *dd);
@@ -286,7 +288,6 @@ void check_aliases(struct dd *dd);
 
 /* engine.c */
 void *worker(void *arg);
-void count_records(struct dev *d, int is_out, uint64_t n, uint64_t size);
 void finish_output(struct wctx *w);
 
 /* stream.c: dd's own loop, one input to one output */
@@ -295,6 +296,7 @@ void stream_wake(struct dd *dd);
 int stream_needed(const struct dd *dd, const char **why);
 
 /* io.c */
+void count_records(struct dev *d, int is_out, uint64_t n, uint64_t size);
 void DIOT_PRINTF(3, 4) wfail(struct wctx *w, int err, const char *fmt, ...);
 void io_choose(const struct opts *opt, struct side *s, int is_out);
 int tail_needs_buffered(const struct dev *d, size_t n);
@@ -310,14 +312,16 @@ void stamp(unsigned char *buf, size_t len, size_t bs, uint64_t off);
 /* workers.c */
 void run_workers(struct dd *dd, double *cpu_user, double *cpu_sys);
 
-/* report.c */
+/* describe.c: words and figures for the checks and the reports */
 const char *side_io(struct dd *dd, const struct side *s, int is_in);
-void make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s);
-double us(const struct diot_hist *h, double q);
-void log2_buckets(const struct diot_hist *h, uint64_t *cnt);
 const char *mode_name(struct dd *dd);
 const char *engine_name(struct dd *dd);
 size_t buffer_page(struct dd *dd);
+double us(const struct diot_hist *h, double q);
+void log2_buckets(const struct diot_hist *h, uint64_t *cnt);
+
+/* report.c */
+void make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s);
 void print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cpu_user, double cpu_sys);
 void print_records(struct dd *dd, FILE *fp, const struct row *tot);
 void say_statistics(struct dd *dd);

@@ -5,29 +5,6 @@
 #include "tools/kit/clock.h"
 
 /*
- * dd's records of a call that moved n bytes in blocks of size: each whole
- * block a full record, a piece (or a block that failed: n = 0) a partial
- * one; and the bytes done so far (written, or read where nothing is
- * written).  Under the device's lock: the report's figures, read while
- * the run goes on.
- */
-void
-count_records(struct dev *d, int is_out, uint64_t n, uint64_t size)
-{
-	pthread_mutex_lock(&d->lock);
-	if (is_out) {
-		d->wfull += n / size;
-		d->wpart += n % size != 0 || n == 0;
-	} else {
-		d->rfull += n / size;
-		d->rpart += n % size != 0 || n == 0;
-	}
-	if (is_out || d->out.path == NULL)
-		d->done += n;
-	pthread_mutex_unlock(&d->lock);
-}
-
-/*
  * conv=fdatasync / conv=fsync: once the device's last thread is done, its
  * output is made durable (inside the measured time, as dd counts it).
  */

@@ -5,6 +5,29 @@
 #include "tools/kit/msg.h"
 #include "tools/kit/scsi.h"
 
+/*
+ * dd's records of a call that moved n bytes in blocks of size: each whole
+ * block a full record, a piece (or a block that failed: n = 0) a partial
+ * one; and the bytes done so far (written, or read where nothing is
+ * written).  Under the device's lock: the report's figures, read while
+ * the run goes on.
+ */
+void
+count_records(struct dev *d, int is_out, uint64_t n, uint64_t size)
+{
+	pthread_mutex_lock(&d->lock);
+	if (is_out) {
+		d->wfull += n / size;
+		d->wpart += n % size != 0 || n == 0;
+	} else {
+		d->rfull += n / size;
+		d->rpart += n % size != 0 || n == 0;
+	}
+	if (is_out || d->out.path == NULL)
+		d->done += n;
+	pthread_mutex_unlock(&d->lock);
+}
+
 /* Record the first error of a thread and stop its device. */
 void DIOT_PRINTF(3, 4)
 wfail(struct wctx *w, int err, const char *fmt, ...)

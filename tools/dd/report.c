@@ -7,20 +7,6 @@
 #include "tools/kit/msg.h"
 
 
-const char *
-side_io(struct dd *dd, const struct side *s, int is_in)
-{
-	if (s->path == NULL)
-		return NULL;
-	if (s->kind == K_SG)
-		return dd->o.dio ? "sg-dio" : "sg";
-	if (is_in && dd->o.iflag.nocopy)
-		return "no-copy";
-	if (s->f != NULL && dio_file_direct(s->f) != DIO_MECH_NONE)
-		return "direct";
-	return "buffered";
-}
-
 void
 make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s)
 {
@@ -46,36 +32,6 @@ make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s)
 	r->status = d->err ? "error" : *dd->signal ? "interrupted" : "ok";
 	r->error = d->err ? d->errmsg : NULL;
 	r->reason = d->reason[0] ? d->reason : NULL;
-}
-
-double
-us(const struct diot_hist *h, double q)
-{
-	if (h->count == 0)
-		return 0;
-	if (q <= 0)
-		return diot_hist_mean(h) / 1e3;
-	if (q >= 1)
-		return (double)h->max_ns / 1e3;
-	return diot_hist_quantile(h, q) / 1e3;
-}
-
-/* Powers of two of nanoseconds: bucket b holds [2^b, 2^(b+1)) ns. */
-void
-log2_buckets(const struct diot_hist *h, uint64_t *cnt)
-{
-	uint64_t lo, hi;
-	int i, b;
-
-	memset(cnt, 0, NLOG2 * sizeof(*cnt));
-	for (i = 0; i < DIOT_HIST_BUCKETS; i++) {
-		if (h->bucket[i] == 0)
-			continue;
-		diot_hist_range(i, &lo, &hi);
-		for (b = 0; lo >> (b + 1); b++)
-			;
-		cnt[b] += h->bucket[i];
-	}
 }
 
 static char *
@@ -118,31 +74,6 @@ print_hist_table(FILE *fp, const char *title, const struct diot_hist *h)
 		        100.0 * (double)cnt[i] / (double)h->count,
 		        100.0 * (double)cum / (double)h->count);
 	}
-}
-
-const char *
-mode_name(struct dd *dd)
-{
-	return mode_words[dd->o.mode];
-}
-
-const char *
-engine_name(struct dd *dd)
-{
-	return dd->o.engine == ENG_SYNC ? "sync" : dio_aio_engine_name(dd->aio_engine);
-}
-
-/* The page size the threads' buffers were given (largepages=). */
-size_t
-buffer_page(struct dd *dd)
-{
-	size_t pg = 0;
-	int i;
-
-	for (i = 0; i < dd->ndevs; i++)
-		if (dd->devs[i].buf_page > pg)
-			pg = dd->devs[i].buf_page;
-	return pg;
 }
 
 void

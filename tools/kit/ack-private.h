@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * ack-private.h -- what the ack files (ack-socket.c, ack-send.c,
+ * ack-runs.c, ack-serve.c) share and no user of ack.h needs: the
+ * fallbacks for older systems, -errno from errno, a socket's time limit
+ * run out, the HOST:PORT and TCP socket helpers of both ends
+ * (ack-socket.c) and their writes (ack-write.c).
+ */
+#ifndef DIOT_ACK_PRIVATE_H
+#define DIOT_ACK_PRIVATE_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+#ifndef MSG_NOSIGNAL
+# define MSG_NOSIGNAL 0     /* then the tool must ignore SIGPIPE itself */
+#endif
+#ifndef O_CLOEXEC
+# define O_CLOEXEC 0
+#endif
+
+static inline int
+neg_errno(void)
+{
+	return errno ? -errno : -EIO;
+}
+
+/* A socket's send or receive time limit ran out. */
+static inline int
+timed_out(int e)
+{
+	return e == EAGAIN || e == EWOULDBLOCK;
+}
+
+/* ack-socket.c (what each does is said there). */
+int diot__ack_split_host_port(const char *s, int need_host, char *host, size_t hl,
+                              char *port, size_t pl, char *err, size_t errlen);
+int diot__ack_tcp_socket(const char *host, const char *port, int passive,
+                         const char *what, char *err, size_t errlen);
+
+/* ack-write.c (what each does is said there). */
+int diot__ack_write_all(int fd, const char *p, size_t n, int sock);
+int diot__ack_log_write(int fd, const char *p, size_t n, const volatile sig_atomic_t *stop);
+
+#endif /* DIOT_ACK_PRIVATE_H */
