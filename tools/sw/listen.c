@@ -6,7 +6,7 @@
  * happens to the machine under test: diskchecker's design.
  *
  * Every record is written to its run's log before it is answered
- * (tools/kit/ack.c serves each connection on its own: a slow, silent or
+ * (tools/kit/ack-serve.c serves each connection on its own: a slow, silent or
  * hostile client cannot stall the others, and only well-formed records
  * are logged).  Each connection first says its run (the hello).  The
  * first run that sends a record goes to FILE; each other run to a log of
