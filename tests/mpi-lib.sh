@@ -59,11 +59,19 @@ mpi_hosts_up() {
 # command there, and a connection from there reaches this side).
 mpi_netns_up() {
 	_w=$1
-	# A subnet and names of this run's own (interface names <= 15 chars).
-	_n=$(( $$ % 200 + 20 ))
-	mpi_net=dio$_n
+	# A subnet and names of this run's own (interface names <= 15 chars);
+	# another run's bridge (run-all.sh's configurations side by side)
+	# means the next number.
+	_n=$(( $$ % 200 + 20 )) _tries=0
 	mpi_why="cannot make a bridge"
-	ip link add "$mpi_net-br" type bridge 2>/dev/null || { mpi_net=; return 1; }
+	while :; do
+		mpi_net=dio$_n
+		ip link add "$mpi_net-br" type bridge 2>/dev/null && break
+		_tries=$((_tries + 1))
+		[ $_tries -lt 20 ] && ip link show "$mpi_net-br" >/dev/null 2>&1 ||
+			{ mpi_net=; return 1; }
+		_n=$(( (_n - 20 + 1) % 200 + 20 ))
+	done
 	mpi_why="cannot set up the bridge"
 	ip addr add "10.231.$_n.1/24" dev "$mpi_net-br" && ip link set "$mpi_net-br" up || return 1
 	mpi_why="cannot make the namespaces"

@@ -70,8 +70,6 @@ give_back() {
 	return 0
 }
 trap give_back EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 # A failed distcheck keeps its tree, read-only as distcheck made it: show
 # the logs of the tests that failed there (the suite's summary names them
@@ -236,22 +234,32 @@ fuzz_config() {
 }
 
 san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
-times=""
-for c in $configs; do
-	c_start=$(date +%s)
-	case $c in
+
+# One job of the run: a configuration, or gcc's distcheck (a job of its
+# own, so that it runs beside gcc's make check).  Its output goes to
+# $root/JOB.out; it ends by writing JOB.counts ("passed failed skipped")
+# and JOB.failed (the names of what failed, or nothing).
+job() {
+	failed="" tot_pass=0 tot_fail=0 tot_skip=0
+	case $1 in
 	gcc)
 		run_config gcc CC=gcc || failed="$failed gcc"
 		say "gcc: make install, then build the example against the installed library"
 		install_check "$root/gcc" || failed="$failed install"
-		if [ -f "$root/gcc/Makefile" ]; then
-			say "gcc: make distcheck"
-			# The power-cut test's 20 cuts per method ran in make check.
-			(cd "$root/gcc" && DIO_POWERCUT_CUTS=3 DIO_POWERCUT_LIES=1 \
-				make -s -j"$jobs" distcheck >distcheck.log 2>&1) ||
-				{ distcheck_failed "$root/gcc"; failed="$failed distcheck"; }
-			grep -E '^(=+|[a-z].*archives ready)' "$root/gcc/distcheck.log" | tail -n 3
-		fi
+		;;
+	distcheck)
+		# From its own configured tree, so that it need not wait for
+		# gcc's make check.  The tarball's suite runs without the qemu
+		# guests: gcc, clang and sanitize run them on the same sources,
+		# and the dist-hook checks that the tarball holds every file
+		# git tracks that belongs in it.
+		dir=$root/distcheck
+		say "gcc: make distcheck (in $dir, the qemu tests skipped there)"
+		rm -rf "$dir" && mkdir -p "$dir" &&
+		(cd "$dir" && "$src/configure" -q --enable-werror CC=gcc &&
+			DIO_QEMU=skip make -s -j"$jobs" distcheck >distcheck.log 2>&1) ||
+			{ distcheck_failed "$dir"; failed="$failed distcheck"; }
+		grep -E '^(=+|[a-z].*archives ready)' "$dir/distcheck.log" 2>/dev/null | tail -n 3
 		;;
 	clang)
 		if command -v clang >/dev/null 2>&1; then
@@ -311,18 +319,88 @@ for c in $configs; do
 			fuzz_config || failed="$failed fuzz"
 		fi
 		;;
+	esac
+	echo "$tot_pass $tot_fail $tot_skip" >"$root/$1.counts"
+	echo "$failed" >"$root/$1.failed"
+}
+
+# The jobs, longest first (gcc's make check holds the power-cut test's
+# 816 cuts), DIO_CONFIG_JOBS (default 4) at a time: they share nothing
+# but the CPUs and the qemu guests' slots (tests/qemu/run-guest.sh: one
+# guest per CPU).  Each job's output is shown whole when it ends.
+list=""
+for c in gcc distcheck sanitize clang fuzz nonroot posix debian mpich; do
+	case " $configs " in
+	*" $c "*) list="$list $c" ;;
+	*" gcc "*) [ $c = distcheck ] && list="$list $c" ;;
+	esac
+done
+for c in $configs; do
+	case " gcc clang sanitize posix nonroot mpich debian fuzz " in
+	*" $c "*) ;;
 	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix nonroot mpich debian fuzz)"; exit 2 ;;
 	esac
-	c_s=$(($(date +%s) - c_start))
-	echo "($c took $c_s s)"
-	times="$times $c $c_s s,"
+done
+slots=${DIO_CONFIG_JOBS:-4}
+case $slots in ''|*[!0-9]*|0) echo "DIO_CONFIG_JOBS must be a number of jobs (1 or more), not '$slots'"; exit 2 ;; esac
+mkdir -p "$root" || { echo "cannot create $root"; exit 1; }
+# The jobs stay in the run's process group: a ^C reaches them all, and a
+# run stopped with TERM stops its group (jobs and what they started).
+trap 'trap - INT; kill -INT 0 2>/dev/null; exit 130' INT
+trap 'trap - TERM; kill -TERM 0 2>/dev/null; exit 143' TERM
+waiting=$list running="" times=""
+while [ -n "$waiting" ] || [ -n "$running" ]; do
+	# Start what fits.
+	while [ -n "$waiting" ] && [ $(echo $running | wc -w) -lt "$slots" ]; do
+		set -- $waiting; c=$1; shift; waiting=$*
+		rm -f "$root/$c.counts" "$root/$c.failed" "$root/$c.out" "$root/$c.status"
+		say "$c: started"
+		# JOB.status says that it has ended.
+		(
+			trap - EXIT INT TERM
+			(job "$c") >"$root/$c.out" 2>&1
+			echo $? >"$root/$c.status"
+		) &
+		eval "pid_$c=$!"
+		eval "start_$c=$(date +%s)"
+		running="$running $c"
+	done
+	sleep 2
+	# Report what has ended.
+	still=""
+	for c in $running; do
+		if [ ! -f "$root/$c.status" ]; then
+			still="$still $c"
+			continue
+		fi
+		eval "wait \$pid_$c" 2>/dev/null
+		eval "_s=\$start_$c"
+		c_s=$(($(date +%s) - _s))
+		say "$c: ended, $c_s s; its output:"
+		cat "$root/$c.out"
+		[ -f "$root/$c.counts" ] || echo "$c: the job ended without its counts (killed?)"
+		echo "($c took $c_s s)"
+		times="$times $c $c_s s,"
+	done
+	running=$still
+done
+
+failed="" tot_pass=0 tot_fail=0 tot_skip=0
+for c in $list; do
+	if [ -f "$root/$c.counts" ]; then
+		read -r p f s <"$root/$c.counts"
+		tot_pass=$((tot_pass + p)) tot_fail=$((tot_fail + f)) tot_skip=$((tot_skip + s))
+		failed="$failed$(cat "$root/$c.failed")"
+	else
+		failed="$failed $c"
+	fi
 done
 
 # The slowest ten tests of all configurations, from the "time:" line
 # tests/limit.sh ends each test's log with (distcheck's logs go with its
 # tree).
 slowest() {
-	for _c in $configs; do
+	for _c in $list; do
 		[ -d "$root/$_c/tests" ] || continue
 		find "$root/$_c/tests" -name '*.log' ! -name test-suite.log -exec \
 			sed -n "s|^time: \(.*\) \([0-9][0-9]*\) s\$|\2 $_c \1|p" {} + 2>/dev/null

@@ -60,6 +60,8 @@
 #                       are installed (default: a useful set; "" for none)
 #   QEMU                the qemu program (default qemu-system-x86_64)
 #   DIO_QEMU_TIMEOUT, DIO_QEMU_MEM  defaults of -t and -m
+#   DIO_QEMU_JOBS       guests that may run at once with this cache
+#                       (default: the number of CPUs); more wait their turn
 #
 # Exit status: the guest's (0 pass, 1 fail, 77 skip, ...); 77 with
 # "SKIP: reason" when qemu, busybox or the kernel cannot be had; 99 when
@@ -144,12 +146,33 @@ cache=${DIO_QEMU_CACHE:-${top_builddir:-.}/tests/qemu/cache}
 mkdir -p "$cache" || hard "cannot create $cache"
 cache=$(cd "$cache" && pwd)
 
-# One run at a time per cache (make -j check): one qemu on the machine,
-# one kernel download.  Wait for the lock; the timeout starts with qemu.
+# One kernel download and one helper build per cache at a time (make -j
+# check, and run-all.sh's configurations side by side): the cache's lock
+# is held until the guest can boot.  Then a guest slot: at most
+# DIO_QEMU_JOBS guests (default: one per CPU) share the cache at once,
+# each slot a lock file.  The waits come before the timeout, which starts
+# with qemu.
+have_flock=0
 if command -v flock >/dev/null 2>&1; then
+	have_flock=1
 	exec 9>"$cache/qemu.lock"
 	flock 9 || hard "flock $cache/qemu.lock failed"
 fi
+qjobs=${DIO_QEMU_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $qjobs in ''|0|*[!0-9]*) hard "DIO_QEMU_JOBS must be 1 or more guests, not '$qjobs'" ;; esac
+guest_slot() {
+	[ $have_flock = 1 ] || return 0
+	while :; do
+		_i=1
+		while [ $_i -le "$qjobs" ]; do
+			exec 8>"$cache/guest-$_i.lock"
+			flock -n 8 && return 0
+			exec 8>&-
+			_i=$((_i + 1))
+		done
+		sleep 1
+	done
+}
 
 if [ -n "${DIO_QEMU_KERNEL_ENV:-}" ]; then
 	kenv=$DIO_QEMU_KERNEL_ENV
@@ -280,6 +303,11 @@ truncate -s "$qdisk_bytes" "$tmp/disk.img" 2>/dev/null ||
 : >"$tmp/console.log"
 : >"$tmp/guest.out"
 
+# The cache is ready: let the next run prepare, and wait for a slot.
+if [ $have_flock = 1 ]; then
+	exec 9>&-
+	guest_slot
+fi
 t1=$(now)
 "$qemu" -accel tcg -nographic -no-reboot -m "$mem" -smp 1 \
 	-kernel "$DIO_VMLINUZ" -initrd "$tmp/initrd.cpio" \
