@@ -9,7 +9,7 @@
 # kernel; theirs is DIO_QEMU_TEST_TIMEOUT (default 3600).  0 means no limit.
 # Without timeout(1) (GNU coreutils; not every illumos has it) the test runs
 # unlimited.  Last in the test's log it says how long the test took
-# ("time: NAME N s").
+# ("time: NAME N s, cpu C s").
 t=${DIO_TEST_TIMEOUT:-900}
 case ${1##*/} in
 *qemu*|*powercut*) t=${DIO_QEMU_TEST_TIMEOUT:-3600} ;;
@@ -24,8 +24,12 @@ else
 	timeout -k 10 "$t" "$@" </dev/null
 	st=$?
 fi
-# The test's time, last in its log: run-all.sh lists the slowest.
-echo "time: ${1##*/} $(($(date +%s) - t0)) s"
+# The test's time, last in its log: run-all.sh lists the slowest.  The
+# CPU seconds are those of the processes it waited for (times(1)'s
+# second line: user and system of the children).
+cpu=$(times | awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, "m")
+	n += a[1] * 60 + a[2] } printf "%.0f", n }')
+echo "time: ${1##*/} $(($(date +%s) - t0)) s, cpu ${cpu:-0} s"
 case $st in
 124|137)
 	[ $limited = 1 ] || exit $st

@@ -403,8 +403,9 @@ slowest() {
 	for _c in $list; do
 		[ -d "$root/$_c/tests" ] || continue
 		find "$root/$_c/tests" -name '*.log' ! -name test-suite.log -exec \
-			sed -n "s|^time: \(.*\) \([0-9][0-9]*\) s\$|\2 $_c \1|p" {} + 2>/dev/null
-	done | sort -k1,1nr | head -n 10 | awk '{ printf "  %6d s  %-9s %s\n", $1, $2, $3 }'
+			sed -n "s|^time: \(.*\) \([0-9][0-9]*\) s, cpu \([0-9][0-9]*\) s\$|\2 \3 $_c \1|p" {} + 2>/dev/null
+	done | sort -k1,1nr | head -n 10 |
+		awk '{ printf "  %6d s  (cpu %4d s)  %-9s %s\n", $1, $2, $3, $4 }'
 }
 
 say "summary"

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # sync-write-powercut.sh -- sync-write's ack log and --check against power
 # cuts of a disk with a volatile write cache (the TCMU RAM disk of the qemu
-# guest, tests/qemu/tcmu-ramdisk.c): boots the guest with a copy of
-# sync-write and runs tests/qemu/guest-sync-write-powercut.sh there (every
-# method on the raw disk, on ext4 and on ext4 with --extend; the durable
+# guest, tests/qemu/tcmu-ramdisk.c): boots a guest with a copy of
+# sync-write for each target (the raw disk, ext4, ext4 with --extend) and
+# runs tests/qemu/guest-sync-write-powercut.sh there (every method on that
+# target; the durable
 # methods with the disk lying about flushes; a build that acknowledges
 # before its commit, tests/qemu/ack-early.c, on each of those layers).
 # Skips (77) without the harness, qemu, a kernel or sg_raw.
@@ -15,7 +16,8 @@
 # default 2; 0: none) and DIO_POWERCUT_EARLY_METHODS (its methods, default
 # "fdatasync direct+dsync rwf-dsync"), DIO_POWERCUT_SEED (the seed of the
 # random choices, 1..4294967295; default: from /dev/urandom, printed, so
-# that a run can be replayed with the same counts), and the harness's own
+# that a run can be replayed with the same counts; each target's guest
+# gets its own seed made from it), and the harness's own
 # (DIO_QEMU_CACHE, DIO_QEMU_TIMEOUT, ...).
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -57,8 +59,40 @@ echo "sync-write-powercut: seed $seed (replay: DIO_POWERCUT_SEED=$seed" \
 # ext4's superblock half new; ext4 checks its checksum before it replays
 # the journal, so the mount failed ("Bad message") though the journal held
 # the whole block: seen once in about 2000 ext4 cuts.
-sh "$run" -t "${DIO_QEMU_TIMEOUT:-3600}" -M ext4,crc32c_generic -R "-P 4096" \
-	-x "$sw:/bin/sync-write" -x "$shim:/lib/ack-early.so" \
-	-f "$top_srcdir/tests/qemu/powercut.sh:/lib/powercut.sh" "$@" \
-	-- "$top_srcdir/tests/qemu/guest-sync-write-powercut.sh" \
-	"$cuts" "$lies" "$seed" "$early" "$early_methods"
+#
+# The three targets (raw disk, ext4, ext4 --extend) share nothing: each
+# is cut in a guest of its own, the guests side by side as the harness's
+# slots allow (DIO_QEMU_JOBS), each with a seed made from the run's.
+work=$(mktemp -d "${TMPDIR:-/tmp}/dio-powercut.XXXXXX") || hard "mktemp failed"
+trap 'rm -rf "$work"' EXIT
+trap 'exit 99' INT TERM HUP
+i=0
+for t in device ext4 ext4-extend; do
+	tseed=$(( (seed + i * 2654435761) % 4294967296 ))
+	[ "$tseed" = 0 ] && tseed=1
+	sh "$run" -t "${DIO_QEMU_TIMEOUT:-3600}" -M ext4,crc32c_generic -R "-P 4096" \
+		-x "$sw:/bin/sync-write" -x "$shim:/lib/ack-early.so" \
+		-f "$top_srcdir/tests/qemu/powercut.sh:/lib/powercut.sh" "$@" \
+		-- "$top_srcdir/tests/qemu/guest-sync-write-powercut.sh" \
+		"$cuts" "$lies" "$tseed" "$early" "$early_methods" "$t" \
+		>"$work/$t.out" 2>&1 &
+	eval "pid_$i=\$!"
+	i=$((i + 1))
+done
+# Each guest's output whole, in order; the test's status is the worst of
+# theirs (99 could not run, 1 failed, 77 skipped, 0 passed).
+st=0 i=0
+for t in device ext4 ext4-extend; do
+	eval "wait \$pid_$i"
+	ts=$?
+	echo "----- $t (exit $ts)"
+	cat "$work/$t.out"
+	case $ts in
+	0) ;;
+	77) [ $st = 0 ] && st=77 ;;
+	99) st=99 ;;
+	*) [ $st = 99 ] || st=1 ;;
+	esac
+	i=$((i + 1))
+done
+exit $st

@@ -5,7 +5,7 @@
 # (run by tests/sync-write-powercut.sh with /bin/sync-write,
 # /lib/powercut.sh and /lib/ack-early.so there).
 #
-# Arguments: CUTS LIES SEED EARLY EARLY-METHODS
+# Arguments: CUTS LIES SEED EARLY EARLY-METHODS [TARGETS]
 #   CUTS   cuts per method and honest layer (default 20; 0: none, and
 #          their verdicts are not given)
 #   LIES   cuts per durable method and lying layer (default 2; 0: none)
@@ -17,6 +17,9 @@
 #          none)
 #   EARLY-METHODS  the methods the broken build runs (default
 #          "fdatasync direct+dsync rwf-dsync")
+#   TARGETS  which of the three targets this guest cuts (default
+#          "device ext4 ext4-extend"; the host may share them out
+#          among guests that run side by side)
 #
 # Layers: the TCMU disk itself (overwrite), ext4 on it (overwrite) and
 # ext4 with --extend.  A run is 2 writers (threads of one process) of 4 KiB
@@ -70,6 +73,7 @@ LIES=${2:-2}
 SEED=${3:-}
 EARLY=${4:-2}
 EARLY_METHODS=${5:-fdatasync direct+dsync rwf-dsync}
+TARGETS=${6:-device ext4 ext4-extend}
 SD=$DIO_TCMU_SD
 DURABLE="fsync fdatasync dsync sync rwf-dsync direct+dsync direct+fdatasync direct+fsync direct+sync direct+rwf-dsync"
 VOLATILE="none direct"
@@ -94,7 +98,7 @@ case $SEED in ''|0|*[!0-9]*) echo "ERROR: bad seed '$SEED' (1..4294967295)"; exi
 	{ echo "ERROR: bad seed '$SEED' (1..4294967295)"; exit 99; }
 RANDOM=$SEED
 
-echo "guest-sync-write-powercut: kernel $(uname -r), seed $SEED; $CUTS cuts per method" \
+echo "guest-sync-write-powercut: kernel $(uname -r), targets $TARGETS, seed $SEED; $CUTS cuts per method" \
      "and honest layer, $LIES per durable method and lying layer, $EARLY per method" \
      "and layer of the broken build ($EARLY_METHODS)"
 [ -b "$SD" ] || { echo "FAIL - no TCMU disk ($SD)"; exit 1; }
@@ -251,19 +255,35 @@ pc_lie 0
 pbs=$(cat "/sys/block/${SD##*/}/queue/physical_block_size" 2>/dev/null)
 [ "$pbs" = 4096 ] && ok "the disk has 4096-byte physical blocks (cut whole)" ||
 	bad "the disk's physical block size is '$pbs', want 4096 (tcmu-ramdisk -P 4096)"
-LAYERS=device
-layers device "$SD" "$REGION"
-if command -v mkfs.ext4 >/dev/null && grep -q -w ext4 /proc/filesystems; then
-	mkdir -p /mnt
-	mkfs.ext4 -q -F -b 4096 "$SD" 32M >/tmp/mkfs.out 2>&1 || { cat /tmp/mkfs.out; exit 1; }
-	mount -t ext4 "$SD" /mnt || exit 1
-	layers ext4 /mnt/f "$REGION"
-	layers ext4-extend /mnt/f "$XREGION" --extend
-	LAYERS="$LAYERS ext4 ext4-extend"
-	umount /mnt
-else
-	echo "SKIP - no mkfs.ext4 or ext4 module in the guest: the device layer only"
-fi
+for t in $TARGETS; do
+	case $t in device|ext4|ext4-extend) ;;
+	*) echo "ERROR: bad target '$t' (device, ext4, ext4-extend)"; exit 99 ;;
+	esac
+done
+case " $TARGETS " in *" device "*)
+	layers device "$SD" "$REGION"
+	LAYERS=device ;;
+*) LAYERS= ;;
+esac
+case " $TARGETS " in *" ext4 "*|*" ext4-extend "*)
+	if command -v mkfs.ext4 >/dev/null && grep -q -w ext4 /proc/filesystems; then
+		mkdir -p /mnt
+		mkfs.ext4 -q -F -b 4096 "$SD" 32M >/tmp/mkfs.out 2>&1 || { cat /tmp/mkfs.out; exit 1; }
+		mount -t ext4 "$SD" /mnt || exit 1
+		for t in ext4 ext4-extend; do
+			case " $TARGETS " in *" $t "*) ;; *) continue ;; esac
+			if [ $t = ext4 ]; then
+				layers ext4 /mnt/f "$REGION"
+			else
+				layers ext4-extend /mnt/f "$XREGION" --extend
+			fi
+			LAYERS="$LAYERS $t"
+		done
+		umount /mnt
+	else
+		echo "SKIP - no mkfs.ext4 or ext4 module in the guest: the device layer only"
+	fi ;;
+esac
 
 # ------------------------------------------------------------ verdicts
 echo
@@ -342,6 +362,6 @@ for l in $LAYERS; do
 		fi
 	done
 done
-echo "guest-sync-write-powercut: seed $SEED (replay: DIO_POWERCUT_SEED=$SEED);" \
+echo "guest-sync-write-powercut: targets $TARGETS, seed $SEED;" \
      "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
