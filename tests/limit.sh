@@ -27,8 +27,11 @@ fi
 # The test's time, last in its log: run-all.sh lists the slowest.  The
 # CPU seconds are those of the processes it waited for (times(1)'s
 # second line: user and system of the children).
-cpu=$(times | awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, "m")
-	n += a[1] * 60 + a[2] } printf "%.0f", n }')
+# (times runs in this shell: in a pipe or $(...) it would see none.)
+cpu='' tf=$(mktemp 2>/dev/null) && times >"$tf" &&
+	cpu=$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, "m")
+		n += a[1] * 60 + a[2] } printf "%.0f", n }' "$tf")
+[ -n "${tf:-}" ] && rm -f "$tf"
 echo "time: ${1##*/} $(($(date +%s) - t0)) s, cpu ${cpu:-0} s"
 case $st in
 124|137)

@@ -304,6 +304,7 @@ truncate -s "$qdisk_bytes" "$tmp/disk.img" 2>/dev/null ||
 : >"$tmp/guest.out"
 
 # The cache is ready: let the next run prepare, and wait for a slot.
+tw=$(now)
 if [ $have_flock = 1 ]; then
 	exec 9>&-
 	guest_slot
@@ -348,7 +349,8 @@ status=$(tr -d '\r' <"$tmp/guest.out" | sed -n 's/^DIO-GUEST-EXIT=\([0-9]*\)$/\1
 tr -d '\r' <"$tmp/guest.out" | grep -v '^DIO-GUEST-EXIT=[0-9]*$'
 ready=$(tr -d '\r' <"$tmp/console.log" |
 	sed -n 's/^dio-init: devices ready at \([0-9.]*\) s.*/\1/p')
-echo "$me: $(basename "$DIO_VMLINUZ"): initramfs $(secs "$t0" "$t1") s," \
+echo "$me: $(basename "$DIO_VMLINUZ"): initramfs $(secs "$t0" "$tw") s," \
+	"waited $(secs "$tw" "$t1") s for a guest slot," \
 	"qemu $(secs "$t1" "$t2") s (guest devices ready at ${ready:-?} s" \
 	"of guest uptime)" >&2
 
