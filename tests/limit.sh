@@ -4,15 +4,18 @@
 # (the LOG_COMPILER of every test), so that a test that hangs fails with a
 # message instead of stopping the suite until CI gives up.
 #
-# The limit is DIO_TEST_TIMEOUT seconds (default 900).  The qemu tests bound
-# their guests themselves (tests/qemu/run-guest.sh -t) and may first fetch a
-# kernel; theirs is DIO_QEMU_TEST_TIMEOUT (default 3600).  0 means no limit.
+# The limit is DIO_TEST_TIMEOUT seconds (default 900).  The qemu tests (a
+# name with "qemu" or "powercut", or under tests/qemu/) bound their guests themselves
+# (tests/qemu/run-guest.sh -t), may first fetch a kernel and may wait for a
+# guest slot while other suites' guests run; theirs is DIO_QEMU_TEST_TIMEOUT
+# (default 3600).  0 means no limit.
 # Without timeout(1) (GNU coreutils; not every illumos has it) the test runs
 # unlimited.  Last in the test's log it says how long the test took
 # ("time: NAME N s, cpu C s").
 t=${DIO_TEST_TIMEOUT:-900}
 case ${1##*/} in
 *qemu*|*powercut*) t=${DIO_QEMU_TEST_TIMEOUT:-3600} ;;
+*) case $1 in */qemu/*) t=${DIO_QEMU_TEST_TIMEOUT:-3600} ;; esac ;;
 esac
 case $t in ''|*[!0-9]*) echo "limit.sh: the time limit '$t' is not a number of seconds" >&2; exit 99 ;; esac
 t0=$(date +%s) limited=0

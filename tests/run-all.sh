@@ -6,7 +6,10 @@
 # `make check` in several configurations, each in its own directory under
 # $DIO_BUILD_ROOT (default: ./build):
 #
-#   gcc       gcc, -Werror, then `make distcheck` (out-of-tree, from the tarball)
+#   gcc       gcc, -Werror, make install; and `make distcheck` (out of
+#             tree, from the tarball; a job of its own beside gcc's make
+#             check, its suite without the qemu guests, which gcc, clang
+#             and sanitize run on the same sources)
 #   clang     clang, -Werror
 #   sanitize  gcc with AddressSanitizer + UndefinedBehaviorSanitizer
 #   posix     the portable fallback backend (--with-backend=posix)
@@ -33,6 +36,15 @@
 # DIO_CONFIGS="gcc clang" (or gcc,clang) limits the set.  Tests needing root (loop devices)
 # or QEMU print SKIP with the reason when they cannot run.  Exit status is 0
 # only if every configuration built and passed.
+#
+# The configurations share nothing but the machine, so they run side by
+# side: DIO_CONFIG_JOBS (default 4) at a time, longest first, each with
+# make -j DIO_JOBS (default: the number of CPUs); the qemu guests of all
+# of them take turns for one slot per CPU (tests/qemu/run-guest.sh,
+# DIO_QEMU_JOBS).  Each job's output goes to $DIO_BUILD_ROOT/JOB.out and
+# is printed whole when the job ends, with its seconds; the summary gives
+# every job's seconds and the ten slowest tests (wall and CPU seconds,
+# from the last line of each test's log, tests/limit.sh).
 #
 # Works in a git checkout, a release tarball, and a tree configured in place
 # by the README's first command (it then builds from a clean copy).  Run with

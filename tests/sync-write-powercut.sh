@@ -63,6 +63,8 @@ echo "sync-write-powercut: seed $seed (replay: DIO_POWERCUT_SEED=$seed" \
 # The three targets (raw disk, ext4, ext4 --extend) share nothing: each
 # is cut in a guest of its own, the guests side by side as the harness's
 # slots allow (DIO_QEMU_JOBS), each with a seed made from the run's.
+# They are the longest guests of the suite: with more cuts, they take a
+# free slot before other waiting guests (DIO_QEMU_PRIORITY, the cuts).
 work=$(mktemp -d "${TMPDIR:-/tmp}/dio-powercut.XXXXXX") || hard "mktemp failed"
 trap 'rm -rf "$work"' EXIT
 trap 'exit 99' INT TERM HUP
@@ -70,6 +72,7 @@ i=0
 for t in device ext4 ext4-extend; do
 	tseed=$(( (seed + i * 2654435761) % 4294967296 ))
 	[ "$tseed" = 0 ] && tseed=1
+	DIO_QEMU_PRIORITY=${DIO_QEMU_PRIORITY:-$cuts} \
 	sh "$run" -t "${DIO_QEMU_TIMEOUT:-3600}" -M ext4,crc32c_generic -R "-P 4096" \
 		-x "$sw:/bin/sync-write" -x "$shim:/lib/ack-early.so" \
 		-f "$top_srcdir/tests/qemu/powercut.sh:/lib/powercut.sh" "$@" \

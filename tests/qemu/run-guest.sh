@@ -62,6 +62,8 @@
 #   DIO_QEMU_TIMEOUT, DIO_QEMU_MEM  defaults of -t and -m
 #   DIO_QEMU_JOBS       guests that may run at once with this cache
 #                       (default: the number of CPUs); more wait their turn
+#   DIO_QEMU_PRIORITY   a waiting run of a higher number (default 0) gets
+#                       the next free slot first (give it to long guests)
 #
 # Exit status: the guest's (0 pass, 1 fail, 77 skip, ...); 77 with
 # "SKIP: reason" when qemu, busybox or the kernel cannot be had; 99 when
@@ -160,16 +162,40 @@ if command -v flock >/dev/null 2>&1; then
 fi
 qjobs=${DIO_QEMU_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $qjobs in ''|0|*[!0-9]*) hard "DIO_QEMU_JOBS must be 1 or more guests, not '$qjobs'" ;; esac
+qprio=${DIO_QEMU_PRIORITY:-0}
+case $qprio in ''|*[!0-9]*) hard "DIO_QEMU_PRIORITY must be a number (0 or more), not '$qprio'" ;; esac
+# A free slot goes to the waiting run of the highest DIO_QEMU_PRIORITY
+# (the longest guests first, so that none is left to run alone at the
+# end): a waiting run says so in want.PID, and takes a slot only when no
+# live run of a higher priority waits.
+ahead() {
+	for _w in "$cache"/want.*; do
+		[ -f "$_w" ] || continue
+		_p=${_w##*.}
+		[ "$_p" = $$ ] && continue
+		[ -d "/proc/$_p" ] || { rm -f "$_w" 2>/dev/null; continue; }
+		read -r _wp <"$_w" 2>/dev/null || continue
+		case $_wp in ''|*[!0-9]*) continue ;; esac
+		[ "$_wp" -gt "$qprio" ] && return 0
+	done
+	return 1
+}
 guest_slot() {
 	[ $have_flock = 1 ] || return 0
+	echo "$qprio" >"$cache/want.$$" 2>/dev/null
 	while :; do
-		_i=1
-		while [ $_i -le "$qjobs" ]; do
-			exec 8>"$cache/guest-$_i.lock"
-			flock -n 8 && return 0
-			exec 8>&-
-			_i=$((_i + 1))
-		done
+		if ! ahead; then
+			_i=1
+			while [ $_i -le "$qjobs" ]; do
+				exec 8>"$cache/guest-$_i.lock"
+				if flock -n 8; then
+					rm -f "$cache/want.$$"
+					return 0
+				fi
+				exec 8>&-
+				_i=$((_i + 1))
+			done
+		fi
 		sleep 1
 	done
 }
@@ -194,6 +220,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/dio-qemu.XXXXXX") || hard "mktemp failed"
 qpid='' wpid=''
 # shellcheck disable=SC2317 # called through the trap
 cleanup() {
+	rm -f "$cache/want.$$" 2>/dev/null
 	[ -n "$wpid" ] && kill "$wpid" 2>/dev/null
 	[ -n "$qpid" ] && kill -KILL "$qpid" 2>/dev/null
 	if [ "$keep" = 1 ]; then
