@@ -56,6 +56,16 @@ top=$src
 root=${DIO_BUILD_ROOT:-$src/build}
 configs=$(echo "${DIO_CONFIGS:-gcc clang sanitize posix nonroot mpich debian fuzz}" | tr ',' ' ')
 jobs=${DIO_JOBS:-$(nproc 2>/dev/null || echo 2)}
+for c in $configs; do
+	case " gcc clang sanitize posix nonroot mpich debian fuzz " in
+	*" $c "*) ;;
+	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix nonroot mpich debian fuzz)"; exit 2 ;;
+	esac
+done
+slots=${DIO_CONFIG_JOBS:-4}
+case $slots in ''|*[!0-9]*) slots=x ;; esac
+[ "$slots" != x ] && [ "$slots" -ge 1 ] 2>/dev/null ||
+	{ echo "DIO_CONFIG_JOBS must be a number of jobs (1 or more), not '${DIO_CONFIG_JOBS:-}'"; exit 2; }
 failed=""
 # One kernel download (for the qemu SCSI tests) serves every configuration.
 DIO_QEMU_CACHE=${DIO_QEMU_CACHE:-$root/qemu-cache}
@@ -82,6 +92,9 @@ give_back() {
 	return 0
 }
 trap give_back EXIT
+# Stopped before the jobs start, the run still gives back what it made.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # A failed distcheck keeps its tree, read-only as distcheck made it: show
 # the logs of the tests that failed there (the suite's summary names them
@@ -347,14 +360,6 @@ for c in gcc distcheck sanitize clang fuzz nonroot posix debian mpich; do
 	*" gcc "*) [ $c = distcheck ] && list="$list $c" ;;
 	esac
 done
-for c in $configs; do
-	case " gcc clang sanitize posix nonroot mpich debian fuzz " in
-	*" $c "*) ;;
-	*) echo "unknown configuration '$c' (allowed: gcc clang sanitize posix nonroot mpich debian fuzz)"; exit 2 ;;
-	esac
-done
-slots=${DIO_CONFIG_JOBS:-4}
-case $slots in ''|*[!0-9]*|0) echo "DIO_CONFIG_JOBS must be a number of jobs (1 or more), not '$slots'"; exit 2 ;; esac
 mkdir -p "$root" || { echo "cannot create $root"; exit 1; }
 # The jobs stay in the run's process group: a ^C reaches them all, and a
 # run stopped with TERM stops its group (jobs and what they started).

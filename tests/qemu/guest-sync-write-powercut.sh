@@ -260,30 +260,30 @@ for t in $TARGETS; do
 	*) echo "ERROR: bad target '$t' (device, ext4, ext4-extend)"; exit 99 ;;
 	esac
 done
-case " $TARGETS " in *" device "*)
+has() { case " $TARGETS " in *" $1 "*) return 0 ;; esac; return 1; }
+LAYERS=
+if has device; then
 	layers device "$SD" "$REGION"
-	LAYERS=device ;;
-*) LAYERS= ;;
-esac
-case " $TARGETS " in *" ext4 "*|*" ext4-extend "*)
-	if command -v mkfs.ext4 >/dev/null && grep -q -w ext4 /proc/filesystems; then
-		mkdir -p /mnt
-		mkfs.ext4 -q -F -b 4096 "$SD" 32M >/tmp/mkfs.out 2>&1 || { cat /tmp/mkfs.out; exit 1; }
-		mount -t ext4 "$SD" /mnt || exit 1
-		for t in ext4 ext4-extend; do
-			case " $TARGETS " in *" $t "*) ;; *) continue ;; esac
-			if [ $t = ext4 ]; then
-				layers ext4 /mnt/f "$REGION"
-			else
-				layers ext4-extend /mnt/f "$XREGION" --extend
-			fi
-			LAYERS="$LAYERS $t"
-		done
-		umount /mnt
-	else
-		echo "SKIP - no mkfs.ext4 or ext4 module in the guest: the device layer only"
-	fi ;;
-esac
+	LAYERS=device
+fi
+if ! has ext4 && ! has ext4-extend; then
+	:
+elif command -v mkfs.ext4 >/dev/null && grep -q -w ext4 /proc/filesystems; then
+	mkdir -p /mnt
+	mkfs.ext4 -q -F -b 4096 "$SD" 32M >/tmp/mkfs.out 2>&1 || { cat /tmp/mkfs.out; exit 1; }
+	mount -t ext4 "$SD" /mnt || exit 1
+	if has ext4; then
+		layers ext4 /mnt/f "$REGION"
+		LAYERS="$LAYERS ext4"
+	fi
+	if has ext4-extend; then
+		layers ext4-extend /mnt/f "$XREGION" --extend
+		LAYERS="$LAYERS ext4-extend"
+	fi
+	umount /mnt
+else
+	echo "SKIP - no mkfs.ext4 or ext4 module in the guest: the ext4 targets are not cut"
+fi
 
 # ------------------------------------------------------------ verdicts
 echo

@@ -161,7 +161,8 @@ if command -v flock >/dev/null 2>&1; then
 	flock 9 || hard "flock $cache/qemu.lock failed"
 fi
 qjobs=${DIO_QEMU_JOBS:-$(nproc 2>/dev/null || echo 1)}
-case $qjobs in ''|0|*[!0-9]*) hard "DIO_QEMU_JOBS must be 1 or more guests, not '$qjobs'" ;; esac
+case $qjobs in ''|*[!0-9]*) hard "DIO_QEMU_JOBS must be 1 or more guests, not '$qjobs'" ;; esac
+[ "$qjobs" -ge 1 ] || hard "DIO_QEMU_JOBS must be 1 or more guests, not '$qjobs'"
 qprio=${DIO_QEMU_PRIORITY:-0}
 case $qprio in ''|*[!0-9]*) hard "DIO_QEMU_PRIORITY must be a number (0 or more), not '$qprio'" ;; esac
 # A free slot goes to the waiting run of the highest DIO_QEMU_PRIORITY
