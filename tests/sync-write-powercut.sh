@@ -8,7 +8,7 @@
 # target; the durable
 # methods with the disk lying about flushes; a build that acknowledges
 # before its commit, tests/qemu/ack-early.c, on each of those layers).
-# Skips (77) without the harness, qemu, a kernel or sg_raw.
+# Skips (77) without the harness, qemu or a kernel.
 #
 # Environment: DIO_POWERCUT_CUTS (cuts per method and layer, default 20),
 # DIO_POWERCUT_LIES (cuts per durable method and lying layer, default 2),
@@ -24,7 +24,6 @@
 run=${DIO_QEMU_RUN_GUEST:-$top_srcdir/tests/qemu/run-guest.sh}
 [ -f "$run" ] || skip "no qemu harness at $run"
 [ "$DIO_BACKEND" = linux ] || skip "the guest runs Linux: needs the linux backend"
-command -v sg_raw >/dev/null 2>&1 || skip "no sg_raw on the host (sg3-utils)"
 sw=$top_builddir/tests/qemu/sync-write-guest
 [ -x "$sw" ] || hard "$sw is not built"
 la=$top_builddir/tests/qemu/ack-early.la

@@ -55,8 +55,8 @@ base() { put "$1" "$2" oflag=direct && sg_sync "$SG" >/dev/null 2>&1; }
 rnd() { dd if=/dev/urandom of="$1" bs=4096 count="$2" 2>/dev/null; }
 cycle() {   # cut KEEP [SEED], power on; the time in $cycle_t
 	t0=$(now)
-	pc_cut "$@" || { bad "power cut (sg_raw C1h 01h) failed"; return 1; }
-	pc_on || { bad "power on (sg_raw C1h 02h) failed"; return 1; }
+	pc_cut "$@" || { bad "power cut (C1h 01h, pc-ctl) failed"; return 1; }
+	pc_on || { bad "power on (C1h 02h, pc-ctl) failed"; return 1; }
 	cycle_t=$(($(now) - t0))
 }
 

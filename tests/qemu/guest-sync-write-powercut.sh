@@ -108,8 +108,6 @@ if [ "$EARLY" -gt 0 ] && [ ! -f "$SHIM" ]; then
 fi
 
 acks() { n=$(grep -c '^A ' "$ACK" 2>/dev/null); echo "${n:-0}"; }
-# hundredths of a second since boot (the guest has been up for seconds)
-now() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
 # alive PID: the process exists and has not exited (a zombie has)
 alive() {
 	[ -r "/proc/$1/stat" ] || return 1
@@ -117,12 +115,15 @@ alive() {
 	[ "$pst" != Z ] && [ "$pst" != X ]
 }
 # wait_acks PID N: until the ack log holds N acknowledgements, the writer
-# is gone, or 90 s (the run is given 120 s): 0, 1, 2
+# is gone, or 4500 looks 20 ms apart, 90 s at least (the run is given
+# 120 s): 0, 1, 2.  Each look is two processes (one would do but for the
+# time it steals from the writers on the guest's one CPU).
 wait_acks() {
-	wa_end=$(($(now) + 9000))
+	wa_n=0
 	while [ "$(acks)" -lt "$2" ]; do
 		alive "$1" || return 1
-		[ "$(now)" -lt "$wa_end" ] || return 2
+		wa_n=$((wa_n + 1))
+		[ $wa_n -lt 4500 ] || return 2
 		usleep 20000
 	done
 	return 0
@@ -160,17 +161,18 @@ one_cut() {
 	fi
 	[ $w = 0 ] && { wait_acks "$pid" $((lied + want)) || w=$?; }
 	# A volatile method's run is stopped first: none and direct race
-	# through thousands of transactions while sg_raw starts (an --extend
+	# through thousands of transactions while pc-ctl starts (an --extend
 	# run could end before the cut), and they have no commit under way
 	# for the stop to let finish.
 	case " $VOLATILE " in *" $method "*) kill -STOP "$pid" 2>/dev/null ;; esac
-	# Is the run live?  The cut follows at once (the time sg_raw takes,
-	# about 100 transactions of a durable method under load); the run has
-	# far more to do than that.
-	at=$(acks)
+	# Is the run live?  The cut follows at once (the time pc-ctl takes,
+	# a few transactions of a durable method); the run has far more to do
+	# than that.  The acknowledgements so far, and 1 if the log ended.
+	set -- $(awk '/^A / { n++ } /^E$/ { e = 1 } END { print n + 0, e + 0 }' "$ACK" 2>/dev/null)
+	at=${1:-0}
 	live=1
 	alive "$pid" || live=0
-	grep -q '^E$' "$ACK" 2>/dev/null && live=0
+	[ "${2:-0}" = 0 ] || live=0
 	[ "$region" = "$XREGION" ] && [ "$at" -ge $((2 * (XSLOTS - WARMUP) - 200)) ] && live=0
 	pc_cut "$keep" "$cseed" || bad "$layer $method: the cut failed"
 	[ $lie = 1 ] && { pc_lie 0 || bad "$layer $method: lying mode off failed"; }
@@ -201,10 +203,14 @@ one_cut() {
 	fi
 	sync-write --check "$ACK" "$target" >/tmp/ck.out 2>&1
 	st=$?
-	acked=$(sed -n 's/^acknowledged slots: \([0-9]*\);.*/\1/p' /tmp/ck.out)
-	lost=$(sed -n 's/.* lost: \([0-9]*\); corrupt: \([0-9]*\)$/\1 \2/p' /tmp/ck.out |
-		awk '{ print $1 + $2 }')
-	grep -q 'the run had ended' /tmp/ck.out && live=0
+	# "acknowledged slots: N; ...", "... lost: L; corrupt: C" and whether
+	# it says the run had ended ("-" for a number not found)
+	set -- $(awk '/^acknowledged slots: [0-9]+;/ { a = $3; sub(/;$/, "", a) }
+		/ lost: [0-9]+; corrupt: [0-9]+$/ { l = $(NF - 2) + $NF }
+		/the run had ended/ { e = 1 }
+		END { print (a == "" ? "-" : a), (l == "" ? "-" : l), e + 0 }' /tmp/ck.out)
+	acked=${1#-} lost=${2#-}
+	[ "${3:-0}" = 0 ] || live=0
 	# A durable method's writer was committing, or about to, when the
 	# power went: that commit failed, so the run has one in flight.
 	case " $VOLATILE " in *" $method "*) ;; *) [ "$flight" -gt 0 ] || live=0 ;; esac

@@ -2,11 +2,13 @@
 # powercut.sh -- shell functions for power cuts of the TCMU disk in the
 # qemu test guest (tests/qemu/run-guest.sh); source it from a guest
 # script: . /lib/powercut.sh   (put it there with run-guest.sh -f
-# tests/qemu/powercut.sh:/lib/powercut.sh).  Needs sg_raw in the guest.
+# tests/qemu/powercut.sh:/lib/powercut.sh).  Needs pc-ctl in the guest
+# (run-guest.sh puts it there).
 #
 # tcmu-ramdisk has a volatile write cache (see its header comment); the
-# vendor-specific command C1h cuts its power and brings it back.  sg_raw
-# returns once the handler has acted, so no waiting is needed.
+# vendor-specific command C1h cuts its power and brings it back.  pc-ctl
+# sends it and returns once the handler has acted, so no waiting is
+# needed.
 #
 #   pc_cut [KEEP [SEED]]  cut the power: each dirty (written, not flushed)
 #                  block reaches the medium with probability KEEP% (default
@@ -25,23 +27,13 @@
 #   pc_status      log the handler's state
 #   pc_last        print the handler's last "power cut:" log line
 #   pc_kept / pc_lost   the persisted/lost counts of that line
-# Each returns sg_raw's status (0: done).  PC_SG (default $DIO_TCMU_SG)
+# Each returns pc-ctl's status (0: done).  PC_SG (default $DIO_TCMU_SG)
 # and PC_SD (default $DIO_TCMU_SD) name the disk.
 
 : "${PC_SG:=$DIO_TCMU_SG}" "${PC_SD:=$DIO_TCMU_SD}"
 
-pc_ctl() {
-	# C1h ACTION ARG SEED(4) 00 00 00
-	sg_raw "$PC_SG" c1 "$1" "$2" "$3" "$4" "$5" "$6" 00 00 00 \
-		>/dev/null 2>&1
-}
-
-pc_cut() {
-	pc_keep=${1:-0} pc_seed=${2:-0}
-	# shellcheck disable=SC2046 # the seed's four bytes, as words
-	set -- $(printf '%08x' "$pc_seed" | sed 's/\(..\)/\1 /g')
-	pc_ctl 01 "$(printf %02x "$pc_keep")" "$1" "$2" "$3" "$4"
-}
+pc_ctl() { pc-ctl "$PC_SG" "$@" >/dev/null 2>&1; }
+pc_cut() { pc_ctl cut "${1:-0}" "${2:-0}"; }
 
 pc_flush() {
 	blockdev --flushbufs "$PC_SD" 2>/dev/null
@@ -51,12 +43,12 @@ pc_flush() {
 
 pc_on() {
 	pc_flush
-	pc_ctl 02 00 00 00 00 00 || return
+	pc_ctl on || return
 	pc_flush
 }
 
-pc_lie() { pc_ctl 03 "0${1:-1}" 00 00 00 00; }
-pc_status() { pc_ctl 04 00 00 00 00 00; }
+pc_lie() { pc_ctl lie "${1:-1}"; }
+pc_status() { pc_ctl status; }
 pc_last() { grep '^power cut:' "$DIO_TCMU_LOG" | tail -n 1; }
 pc_kept() { pc_last | sed -n 's/.* \([0-9]*\) persisted.*/\1/p'; }
 pc_lost() { pc_last | sed -n 's/.* \([0-9]*\) lost.*/\1/p'; }

@@ -21,8 +21,9 @@
 #   DIO_TCMU_SIZE DIO_TCMU_BLOCK DIO_TCMU_BUFCAP DIO_KVER DIO_DEVICES
 # The script runs as root in /tmp (tmpfs) with busybox as /bin/sh and its
 # applets; host programs given with -x run there with their libraries.
-# Also there: /bin/tcmu-ramdisk, /bin/sg-dio-probe (SG_FLAG_DIRECT_IO
-# check) and, if installed on the host, sg3_utils programs in /usr/bin.
+# Also there: /bin/tcmu-ramdisk, /bin/pc-ctl (its power control, see
+# powercut.sh), /bin/sg-dio-probe (SG_FLAG_DIRECT_IO check) and, if
+# installed on the host, sg3_utils programs in /usr/bin.
 #
 # Options:
 #   -c CMD          run this shell command instead of a script
@@ -56,6 +57,8 @@
 #                       sg-dio-probe programs (default: the ones built in
 #                       $top_builddir/tests/qemu, else compiled with $CC
 #                       from their .c files into the cache)
+#   DIO_QEMU_PC_CTL     the pc-ctl program (default: compiled with $CC,
+#                       statically where possible, into the cache)
 #   DIO_QEMU_SG3        the sg3_utils programs to put in /usr/bin when they
 #                       are installed (default: a useful set; "" for none)
 #   QEMU                the qemu program (default qemu-system-x86_64)
@@ -234,13 +237,15 @@ trap cleanup EXIT
 trap 'exit 99' INT TERM HUP
 
 # Our guest helpers: the ones make built, else built here once into the
-# cache (with $CC, default cc).
-helper() {  # NAME OVERRIDE -> path on stdout
+# cache (with $CC, default cc).  A helper named with "static" is always
+# built here, linked statically where the C library allows (it starts in
+# milliseconds under TCG, where a dynamic one takes tens).
+helper() {  # NAME OVERRIDE [static] -> path on stdout
 	if [ -n "$2" ]; then
 		echo "$2"
 		return 0
 	fi
-	if [ -n "${top_builddir:-}" ] &&
+	if [ "${3:-}" != static ] && [ -n "${top_builddir:-}" ] &&
 	    [ -x "$top_builddir/tests/qemu/$1" ]; then
 		echo "$top_builddir/tests/qemu/$1"
 		return 0
@@ -252,7 +257,9 @@ helper() {  # NAME OVERRIDE -> path on stdout
 		cc=${CC:-cc}
 		command -v "${cc%% *}" >/dev/null 2>&1 || return 77
 		# shellcheck disable=SC2086 # CC may carry options
-		$cc -std=c99 -O2 -o "$bin.tmp.$$" "$src" >&2 || return 99
+		{ [ "${3:-}" = static ] &&
+			$cc -std=c99 -O2 -Wall -Wextra -static -o "$bin.tmp.$$" "$src" 2>/dev/null; } ||
+		$cc -std=c99 -O2 -Wall -Wextra -o "$bin.tmp.$$" "$src" >&2 || return 99
 		mv "$bin.tmp.$$" "$bin" || return 99
 	fi
 	echo "$bin"
@@ -269,6 +276,11 @@ if [ "$tcmu" = 1 ]; then
 fi
 probe=$(helper sg-dio-probe "${DIO_QEMU_SG_DIO_PROBE:-}") ||
 	probe=''
+pcctl=''
+if [ "$tcmu" = 1 ]; then
+	pcctl=$(helper pc-ctl "${DIO_QEMU_PC_CTL:-}" static) ||
+		hard "cannot build pc-ctl"
+fi
 
 # seconds since boot, with hundredths (Linux hosts only, as is all this)
 now() { cut -d' ' -f1 /proc/uptime; }
@@ -312,6 +324,7 @@ for p in $sg3; do
 done
 [ -n "$ramdisk" ] && set -- "$@" -x "$ramdisk:/bin/tcmu-ramdisk"
 [ -n "$probe" ] && set -- "$@" -x "$probe:/bin/sg-dio-probe"
+[ -n "$pcctl" ] && set -- "$@" -x "$pcctl:/bin/pc-ctl"
 
 t0=$(now)
 sh "$here/mkinitrd.sh" -o "$tmp/initrd.cpio" -m "$DIO_MODDIR" \
