@@ -642,6 +642,11 @@ json_suite(void)
 	tcase_add_test(tc, test_write_error_full);
 	tcase_add_test(tc, test_write_error_closed);
 	tcase_add_test(tc, test_write_error_and_misuse);
+	suite_add_tcase(s, tc);
+	/* Two python3 starts: seconds on a loaded machine (Check's default
+	 * of 4 s ran out in a CI run with four builds side by side). */
+	tc = tcase_create("python");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_python_reads_it);
 	suite_add_tcase(s, tc);
 	return s;

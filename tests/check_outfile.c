@@ -198,6 +198,9 @@ outfile_suite(void)
 	Suite *s = suite_create("outfile");
 	TCase *tc = tcase_create("outfile");
 
+	/* Each test's teardown runs rm -rf: more than Check's default 4 s
+	 * on a loaded machine is possible. */
+	tcase_set_timeout(tc, 30);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_create_and_refuse);
 	tcase_add_test(tc, test_dir_and_fifo);
