@@ -30,6 +30,13 @@ la=$top_builddir/tests/qemu/ack-early.la
 [ -f "$la" ] || hard "$la is not built"
 shim=$top_builddir/tests/qemu/.libs/$(sed -n "s/^dlname='\(.*\)'$/\1/p" "$la")
 [ -f "$shim" ] || hard "no shared object of $la (at $shim)"
+# the static copy, where configure could link one (see Makefile.am)
+sws=$top_builddir/tests/qemu/sync-write-static
+if [ -x "$sws" ]; then
+	set -- -x "$sws:/bin/sync-write-static"
+else
+	set --
+fi
 cuts=${DIO_POWERCUT_CUTS:-20} lies=${DIO_POWERCUT_LIES:-2} early=${DIO_POWERCUT_EARLY:-2}
 early_methods=${DIO_POWERCUT_EARLY_METHODS:-fdatasync direct+dsync rwf-dsync}
 for v in "$cuts" "$lies" "$early"; do
@@ -44,7 +51,6 @@ case $seed in
 ''|0|*[!0-9]*|???????????*) hard "DIO_POWERCUT_SEED must be 1..4294967295, not '$seed'" ;;
 esac
 [ "$seed" -le 4294967295 ] || hard "DIO_POWERCUT_SEED must be 1..4294967295, not '$seed'"
-set --
 for p in mkfs.ext4; do
 	pp=$(PATH=$PATH:/sbin:/usr/sbin command -v "$p" 2>/dev/null) &&
 		set -- "$@" -x "$pp:/bin/$p"

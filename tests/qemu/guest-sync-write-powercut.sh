@@ -3,7 +3,9 @@
 # guest-sync-write-powercut.sh -- sync-write's durability claims against
 # power cuts of a disk with a volatile write cache, in the qemu test guest
 # (run by tests/sync-write-powercut.sh with /bin/sync-write,
-# /lib/powercut.sh and /lib/ack-early.so there).
+# /lib/powercut.sh and /lib/ack-early.so there, and /bin/sync-write-static
+# where the build could link one: the same program, which the runs and
+# checks use but for the broken build's, which needs LD_PRELOAD).
 #
 # Arguments: CUTS LIES SEED EARLY EARLY-METHODS [TARGETS]
 #   CUTS   cuts per method and honest layer (default 20; 0: none, and
@@ -103,6 +105,9 @@ echo "guest-sync-write-powercut: kernel $(uname -r), targets $TARGETS, seed $SEE
      "and layer of the broken build ($EARLY_METHODS)"
 [ -b "$SD" ] || { echo "FAIL - no TCMU disk ($SD)"; exit 1; }
 command -v sync-write >/dev/null || { echo "FAIL - no sync-write in the guest"; exit 1; }
+SW=sync-write
+command -v sync-write-static >/dev/null && SW=sync-write-static
+echo "guest-sync-write-powercut: the runs and checks by $SW (the broken build's by sync-write)"
 if [ "$EARLY" -gt 0 ] && [ ! -f "$SHIM" ]; then
 	echo "FAIL - no $SHIM for the broken build"; exit 1
 fi
@@ -149,7 +154,7 @@ one_cut() {
 		LD_PRELOAD=$SHIM ASAN_OPTIONS=verify_asan_link_order=0 \
 			sync-write "$@" >/tmp/sw.out 2>&1 &
 	else
-		sync-write "$@" >/tmp/sw.out 2>&1 &
+		$SW "$@" >/tmp/sw.out 2>&1 &
 	fi
 	pid=$!
 	w=0 lied=0
@@ -201,7 +206,7 @@ one_cut() {
 		bad "$layer $method: the broken build's shim was not loaded:"
 		sed 's/^/  run: /' /tmp/sw.out | tail -n 5
 	fi
-	sync-write --check "$ACK" "$target" >/tmp/ck.out 2>&1
+	$SW --check "$ACK" "$target" >/tmp/ck.out 2>&1
 	st=$?
 	# "acknowledged slots: N; ...", "... lost: L; corrupt: C" and whether
 	# it says the run had ended ("-" for a number not found)
