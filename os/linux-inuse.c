@@ -16,12 +16,35 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/internal.h"
 #include "os/linux-read.h"
 #include "os/linux.h"
 #include "os/os.h"
+
+/*
+ * An O_EXCL open of a block device.  It also fails with EBUSY for the
+ * moment another process holds its own O_EXCL open, such as this very
+ * probe or claim run by another program at the same time (seen with two
+ * test suites side by side): so EBUSY is retried for about 20 ms, which
+ * such a moment does not outlast, where a kernel holder (a mount, md, dm)
+ * stays.  Returns the descriptor or -1 with errno.
+ */
+static int
+dio__open_excl(const char *path)
+{
+	struct timespec pause = { 0, 2000000 };   /* 2 ms */
+	int fd, tries = 0;
+
+	while ((fd = open(path, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC)) < 0 &&
+	       errno == EBUSY && ++tries < 10)
+		nanosleep(&pause, NULL);
+	if (fd < 0 && tries > 0)
+		errno = EBUSY;   /* nanosleep may have set it */
+	return fd;
+}
 
 /*
  * Linux: /proc/self/mountinfo names the device of every mount as MAJ:MIN
@@ -155,7 +178,7 @@ dio__os_device_in_use(const char *path, const struct stat *st, char *why,
 	if (dio__mounted_on(st, why, len) || dio__swap_on(path, st, why, len) ||
 	    dio__loop_backing(st, why, len))
 		return 1;
-	fd = open(path, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
+	fd = dio__open_excl(path);
 	if (fd >= 0) {
 		close(fd);
 		return 0;
@@ -187,7 +210,7 @@ dio__os_device_claim(const char *path, const struct stat *st)
 			return DIO__ENOTBLK;
 		}
 	}
-	fd = open(path, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
+	fd = dio__open_excl(path);
 	if (fd < 0)
 		return dio__fail(NULL, DIO__ERR(errno), "claim %s: %s", path,
 		                 dio_strerror(errno));
