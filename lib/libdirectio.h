@@ -477,7 +477,9 @@ DIO_EXTERN int dio_device_in_use(const char *path, char *why, size_t len);
  * Claim a block device (or the disk of an sg node) against concurrent
  * use for as long as the returned descriptor stays open: on Linux an
  * exclusive open (O_EXCL), which fails itself with -EBUSY when the device
- * is mounted or otherwise held, and makes a later mount, swapon, or
+ * is mounted or otherwise held (an EBUSY that ends within about 20 ms,
+ * another program's exclusive open of a moment, is waited out; so is it
+ * in dio_device_in_use()), and makes a later mount, swapon, or
  * another claim of the same device, of one of its partitions or of its
  * whole disk fail with EBUSY.  The descriptor is read-only and is only a
  * claim: write through a descriptor of your own.  Returns the descriptor
