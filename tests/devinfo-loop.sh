@@ -6,6 +6,7 @@
 # by tests/check_devinfo against sysfs.  Needs root and the linux backend;
 # skips (77) with the reason otherwise.
 . "${top_srcdir:-.}/tests/lib.sh"
+own_mounts "$@"
 
 [ "$DIO_BACKEND" = linux ] || skip "device facts are read the Linux way only"
 [ "$(uname -s)" = Linux ] || skip "loop devices are Linux-only"

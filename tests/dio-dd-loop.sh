@@ -24,6 +24,7 @@
 #    with --force; a device output is claimed for the whole run: mounting
 #    it or writing it from another dio-dd meanwhile fails.
 . "${top_srcdir:-.}/tests/lib.sh"
+own_mounts "$@"
 
 [ "$(uname -s)" = Linux ] || skip "loop devices and mounts are set up the Linux way"
 need_root "dio-dd-loop.sh"

@@ -8,6 +8,7 @@
 # keys, null for unknown facts, and each advice present exactly when the
 # fact it comes from is in the report.
 . "${top_srcdir:-.}/tests/lib.sh"
+own_mounts "$@"
 
 bin=$top_builddir/tools/dio-info
 [ -x "$bin" ] || hard "$bin is not built"

@@ -10,6 +10,7 @@
 #   blockdev  the raw 4096-byte-sector loop device itself
 # Needs root; skips (77) with the reason otherwise.
 . "${top_srcdir:-.}/tests/lib.sh"
+own_mounts "$@"
 
 kind=${1:?usage: fs-loop.sh ext4|ext4-journal|xfs|ramfs|blockdev}
 [ "$DIO_BACKEND" = linux ] || [ "$DIO_BACKEND" = posix ] ||

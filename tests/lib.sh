@@ -26,6 +26,20 @@ need_root() {
 	[ "$(id -u)" -eq 0 ] || skip "$1 needs root (loop devices, mount)"
 }
 
+# own_mounts "$@" (first thing in a test that mounts): as root, with
+# util-linux's unshare, the test runs again in a mount namespace of its
+# own, so that its mounts are its alone.  Without it, a namespace that
+# another test makes meanwhile (ip netns exec, for the MPI test hosts)
+# copies the mount (/ is private on a machine without systemd), keeps
+# the file system alive after the test's umount, and the device then
+# looks held (seen: two suites side by side, "unmounted again" failed).
+own_mounts() {
+	[ -z "${DIO_OWN_MOUNTS:-}" ] && [ "$(id -u)" -eq 0 ] &&
+		command -v unshare >/dev/null 2>&1 &&
+		unshare -m --propagation private true 2>/dev/null || return 0
+	DIO_OWN_MOUNTS=1 exec unshare -m --propagation private sh "$0" "$@"
+}
+
 need_cmd() {
 	command -v "$1" >/dev/null 2>&1 || skip "no $1 (install $2)"
 }

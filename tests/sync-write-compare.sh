@@ -13,6 +13,7 @@
 # output into an input, an interrupted run of several TARGETs, a stop
 # signal during --compare.
 . "${top_srcdir:-.}/tests/lib.sh"
+own_mounts "$@"
 
 need_cmd python3 python3
 python3 -c 'import jsonschema' 2>/dev/null || skip "python3 module jsonschema missing (apt-get install python3-jsonschema)"

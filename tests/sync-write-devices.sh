@@ -9,6 +9,7 @@
 #    leaves nothing behind; preparing a too large region fails the same way;
 #  - a read-only file system gives a specific error.
 . "${top_srcdir:-.}/tests/lib.sh"
+own_mounts "$@"
 
 [ "$(uname -s)" = Linux ] || skip "loop devices and mounts are set up the Linux way"
 need_root "sync-write-devices.sh"

@@ -17,6 +17,7 @@
 #    valid (json.loads; U+FFFD for the bytes), a message is one line;
 #  - --label: UTF-8 only (a clear refusal), counted in characters.
 . "${top_srcdir:-.}/tests/lib.sh"
+own_mounts "$@"
 
 SW=$top_builddir/tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-targets.XXXXXX") || hard "mktemp"

@@ -7,6 +7,7 @@
 # file system (as root: a small tmpfs) with the path in the message; a
 # path longer than PATH_MAX is refused as too long, not cut and used.
 . "${top_srcdir:-.}/tests/lib.sh"
+own_mounts "$@"
 
 B=$top_builddir/tools
 work=$(mktemp -d "${TMPDIR:-/tmp}/long-paths.XXXXXX") || hard "mktemp"
