@@ -36,13 +36,13 @@ static int
 dio__open_excl(const char *path)
 {
 	struct timespec pause = { 0, 2000000 };   /* 2 ms */
-	int fd, tries = 0;
+	int fd, e, tries = 0;
 
 	while ((fd = open(path, O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC)) < 0 &&
-	       errno == EBUSY && ++tries < 10)
+	       (e = errno) == EBUSY && ++tries < 10)
 		nanosleep(&pause, NULL);
-	if (fd < 0 && tries > 0)
-		errno = EBUSY;   /* nanosleep may have set it */
+	if (fd < 0)
+		errno = e;   /* the open's own, not nanosleep's */
 	return fd;
 }
 
