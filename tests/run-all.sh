@@ -377,13 +377,20 @@ while [ -n "$waiting" ] || [ -n "$running" ]; do
 	# Start what fits.
 	while [ -n "$waiting" ] && [ $(echo $running | wc -w) -lt "$slots" ]; do
 		set -- $waiting; c=$1; shift; waiting=$*
-		rm -f "$root/$c.counts" "$root/$c.failed" "$root/$c.out" "$root/$c.status"
+		rm -f "$root/$c.counts" "$root/$c.failed" "$root/$c.out" "$root/$c.status" "$root/$c.cpu" "$root/$c.times"
 		say "$c: started"
 		# JOB.status says that it has ended.
 		(
 			trap - EXIT INT TERM
 			(job "$c") >"$root/$c.out" 2>&1
-			echo $? >"$root/$c.status"
+			_st=$?
+			# the CPU seconds of the job and all it waited for
+			# (times in this shell: a pipe would run it in a child)
+			times >"$root/$c.times"
+			awk 'NR == 2 { for (i = 1; i <= 2; i++) {
+				split($i, t, "m"); s += t[1] * 60 + t[2] } printf "%d\n", s }' \
+				"$root/$c.times" >"$root/$c.cpu"
+			echo $_st >"$root/$c.status"
 		) &
 		eval "pid_$c=$!"
 		eval "start_$c=$(date +%s)"
@@ -400,11 +407,12 @@ while [ -n "$waiting" ] || [ -n "$running" ]; do
 		eval "wait \$pid_$c" 2>/dev/null
 		eval "_s=\$start_$c"
 		c_s=$(($(date +%s) - _s))
-		say "$c: ended, $c_s s; its output:"
+		c_cpu=$(cat "$root/$c.cpu" 2>/dev/null)
+		say "$c: ended, $c_s s, cpu ${c_cpu:-?} s; its output:"
 		cat "$root/$c.out"
 		[ -f "$root/$c.counts" ] || echo "$c: the job ended without its counts (killed?)"
-		echo "($c took $c_s s)"
-		times="$times $c $c_s s,"
+		echo "($c took $c_s s, cpu ${c_cpu:-?} s)"
+		times="$times $c $c_s s (cpu ${c_cpu:-?} s),"
 	done
 	running=$still
 done
