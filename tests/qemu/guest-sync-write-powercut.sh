@@ -113,25 +113,18 @@ if [ "$EARLY" -gt 0 ] && [ ! -f "$SHIM" ]; then
 fi
 
 acks() { n=$(grep -c '^A ' "$ACK" 2>/dev/null); echo "${n:-0}"; }
-# alive PID: the process exists and has not exited (a zombie has)
-alive() {
-	[ -r "/proc/$1/stat" ] || return 1
-	read -r _ _ pst _ <"/proc/$1/stat" 2>/dev/null || return 1
-	[ "$pst" != Z ] && [ "$pst" != X ]
-}
-# wait_acks PID N: until the ack log holds N acknowledgements, the writer
-# is gone, or 4500 looks 20 ms apart, 90 s at least (the run is given
-# 120 s): 0, 1, 2.  Each look is two processes (one would do but for the
-# time it steals from the writers on the guest's one CPU).
+# wait_acks PID N [stop]: until the ack log holds N acknowledgements, the
+# writer is gone, or 90 s have passed (the run is given 120 s); with
+# "stop", the writer is then stopped.  Sets wa_why (0, 1, 2 in that
+# order), wa_at (the acknowledgements then), wa_ended (1: the log has its
+# end record) and wa_alive (1: the writer is there, not a zombie).  One
+# process, ack-wait, looks every 5 ms: a shell loop of grep and usleep
+# took a third of the guest's one CPU from the writers.
 wait_acks() {
-	wa_n=0
-	while [ "$(acks)" -lt "$2" ]; do
-		alive "$1" || return 1
-		wa_n=$((wa_n + 1))
-		[ $wa_n -lt 4500 ] || return 2
-		usleep 20000
-	done
-	return 0
+	set -- $(ack-wait "$ACK" "$2" "$1" ${3:+"$3"})
+	wa_why=${1:-2} wa_at=${2:-0} wa_ended=${3:-0} wa_alive=${4:-0}
+	[ $# = 4 ] || echo "  ack-wait failed: $*"
+	return "$wa_why"
 }
 
 # one_cut LAYER METHOD TARGET REGION [OPTIONS...]: run, cut, recover,
@@ -164,30 +157,32 @@ one_cut() {
 		pc_lie 1 || bad "$layer $method: lying mode on failed"
 		lied=$(acks)
 	fi
-	[ $w = 0 ] && { wait_acks "$pid" $((lied + want)) || w=$?; }
-	# A volatile method's run is stopped first: none and direct race
-	# through thousands of transactions while pc-ctl starts (an --extend
-	# run could end before the cut), and they have no commit under way
-	# for the stop to let finish.
-	case " $VOLATILE " in *" $method "*) kill -STOP "$pid" 2>/dev/null ;; esac
+	# A volatile method's run is stopped first (ack-wait stops it and
+	# sees it stopped): none and direct race through thousands of
+	# transactions while pc-ctl starts (an --extend run could end before
+	# the cut), and they have no commit under way for the stop to let
+	# finish.
+	stop=
+	case " $VOLATILE " in *" $method "*) stop=stop ;; esac
+	if [ $w = 0 ]; then
+		wait_acks "$pid" $((lied + want)) $stop || w=$?
+	elif [ -n "$stop" ]; then
+		kill -STOP "$pid" 2>/dev/null
+	fi
 	# Is the run live?  The cut follows at once (the time pc-ctl takes,
 	# a few transactions of a durable method); the run has far more to do
-	# than that.  The acknowledgements so far, and 1 if the log ended.
-	set -- $(awk '/^A / { n++ } /^E$/ { e = 1 } END { print n + 0, e + 0 }' "$ACK" 2>/dev/null)
-	at=${1:-0}
+	# than that.  The acknowledgements then, whether the log had ended,
+	# whether the writer was there.
+	at=$wa_at
 	live=1
-	alive "$pid" || live=0
-	[ "${2:-0}" = 0 ] || live=0
+	[ "$wa_alive" = 1 ] || live=0
+	[ "$wa_ended" = 0 ] || live=0
 	[ "$region" = "$XREGION" ] && [ "$at" -ge $((2 * (XSLOTS - WARMUP) - 200)) ] && live=0
 	pc_cut "$keep" "$cseed" || bad "$layer $method: the cut failed"
 	[ $lie = 1 ] && { pc_lie 0 || bad "$layer $method: lying mode off failed"; }
 	kill -KILL "$pid" 2>/dev/null
 	kill -CONT "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	# In flight: writers whose last record is an I (issued), not its A.
-	flight=$(awk '/^[IA] / { last[$2] = $1 } END { for (w in last)
-		if (last[w] == "I") n++; print n + 0 }' "$ACK" 2>/dev/null)
-	flight=${flight:-0}
 	if [ -n "$fs" ]; then
 		umount /mnt 2>/dev/null || umount -l /mnt
 	fi
@@ -208,13 +203,18 @@ one_cut() {
 	fi
 	$SW --check "$ACK" "$target" >/tmp/ck.out 2>&1
 	st=$?
-	# "acknowledged slots: N; ...", "... lost: L; corrupt: C" and whether
-	# it says the run had ended ("-" for a number not found)
-	set -- $(awk '/^acknowledged slots: [0-9]+;/ { a = $3; sub(/;$/, "", a) }
+	# From --check: "acknowledged slots: N; ...", "... lost: L; corrupt:
+	# C" and whether it says the run had ended ("-" for a number not
+	# found); from the ack log: the writers in flight, those whose last
+	# record is an I (issued), not its A.
+	set -- $(awk -v ack="$ACK" 'FILENAME == ack { if (/^[IA] /) last[$2] = $1; next }
+		/^acknowledged slots: [0-9]+;/ { a = $3; sub(/;$/, "", a) }
 		/ lost: [0-9]+; corrupt: [0-9]+$/ { l = $(NF - 2) + $NF }
 		/the run had ended/ { e = 1 }
-		END { print (a == "" ? "-" : a), (l == "" ? "-" : l), e + 0 }' /tmp/ck.out)
-	acked=${1#-} lost=${2#-}
+		END { for (w in last) if (last[w] == "I") f++
+		      print (a == "" ? "-" : a), (l == "" ? "-" : l), e + 0, f + 0 }' \
+		"$ACK" /tmp/ck.out 2>/dev/null)
+	acked=${1#-} lost=${2#-} flight=${4:-0}
 	[ "${3:-0}" = 0 ] || live=0
 	# A durable method's writer was committing, or about to, when the
 	# power went: that commit failed, so the run has one in flight.

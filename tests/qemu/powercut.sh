@@ -41,11 +41,8 @@ pc_flush() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
-pc_on() {
-	pc_flush
-	pc_ctl on || return
-	pc_flush
-}
+# (pc-ctl drops the caches itself: three programs fewer at every cut)
+pc_on() { pc_ctl on "$PC_SD"; }
 
 pc_lie() { pc_ctl lie "${1:-1}"; }
 pc_status() { pc_ctl status; }

@@ -22,7 +22,8 @@
 # The script runs as root in /tmp (tmpfs) with busybox as /bin/sh and its
 # applets; host programs given with -x run there with their libraries.
 # Also there: /bin/tcmu-ramdisk, /bin/pc-ctl (its power control, see
-# powercut.sh), /bin/sg-dio-probe (SG_FLAG_DIRECT_IO check) and, if
+# powercut.sh), /bin/ack-wait (waits for a sync-write ack log's
+# acknowledgements), /bin/sg-dio-probe (SG_FLAG_DIRECT_IO check) and, if
 # installed on the host, sg3_utils programs in /usr/bin.
 #
 # Options:
@@ -57,8 +58,9 @@
 #                       sg-dio-probe programs (default: the ones built in
 #                       $top_builddir/tests/qemu, else compiled with $CC
 #                       from their .c files into the cache)
-#   DIO_QEMU_PC_CTL     the pc-ctl program (default: compiled with $CC,
-#                       statically where possible, into the cache)
+#   DIO_QEMU_PC_CTL, DIO_QEMU_ACK_WAIT  the pc-ctl and ack-wait programs
+#                       (default: compiled with $CC, statically where
+#                       possible, into the cache)
 #   DIO_QEMU_SG3        the sg3_utils programs to put in /usr/bin when they
 #                       are installed (default: a useful set; "" for none)
 #   QEMU                the qemu program (default qemu-system-x86_64)
@@ -304,10 +306,12 @@ if [ "$tcmu" = 1 ]; then
 fi
 probe=$(helper sg-dio-probe "${DIO_QEMU_SG_DIO_PROBE:-}") ||
 	probe=''
-pcctl=''
+pcctl='' ackwait=''
 if [ "$tcmu" = 1 ]; then
 	pcctl=$(helper pc-ctl "${DIO_QEMU_PC_CTL:-}" static) ||
 		hard "cannot build pc-ctl"
+	ackwait=$(helper ack-wait "${DIO_QEMU_ACK_WAIT:-}" static) ||
+		hard "cannot build ack-wait"
 fi
 
 # seconds since boot, with hundredths (Linux hosts only, as is all this)
@@ -353,6 +357,7 @@ done
 [ -n "$ramdisk" ] && set -- "$@" -x "$ramdisk:/bin/tcmu-ramdisk"
 [ -n "$probe" ] && set -- "$@" -x "$probe:/bin/sg-dio-probe"
 [ -n "$pcctl" ] && set -- "$@" -x "$pcctl:/bin/pc-ctl"
+[ -n "$ackwait" ] && set -- "$@" -x "$ackwait:/bin/ack-wait"
 
 t0=$(now)
 sh "$here/mkinitrd.sh" -o "$tmp/initrd.cpio" -m "$DIO_MODDIR" \
