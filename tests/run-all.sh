@@ -6,10 +6,10 @@
 # `make check` in several configurations, each in its own directory under
 # $DIO_BUILD_ROOT (default: ./build):
 #
-#   gcc       gcc, -Werror, make install; and `make distcheck` (out of
-#             tree, from the tarball; a job of its own beside gcc's make
-#             check, its suite without the qemu guests, which gcc, clang
-#             and sanitize run on the same sources)
+#   gcc       gcc, -Werror: `make distcheck`, so that the suite (with the
+#             qemu guests) runs in the release tarball's build, its sources
+#             read-only, and `make installcheck` builds the example
+#             against the installed library with pkg-config
 #   clang     clang, -Werror
 #   sanitize  gcc with AddressSanitizer + UndefinedBehaviorSanitizer
 #   posix     the portable fallback backend (--with-backend=posix)
@@ -147,8 +147,11 @@ if [ ! -x "$src/configure" ] || [ "$src/configure.ac" -nt "$src/configure" ]; th
 	(cd "$src" && autoreconf -fi) || { echo "autoreconf failed"; exit 1; }
 fi
 
-count() {  # add the PASS/FAIL/SKIP counts of a build's test-suite.log
-	log=$1/test-suite.log
+# count DIR [SUMMARY]: add the PASS/FAIL/SKIP counts of a build's
+# test-suite.log (or of the file SUMMARY, which holds the suite's summary:
+# distcheck's output), and list the reasons of its SKIPs
+count() {
+	log=${2:-$1/test-suite.log}
 	[ -f "$log" ] || return 0
 	p=$(sed -n 's/^# PASS: *//p' "$log" | head -n 1)
 	f=$(sed -n 's/^# FAIL: *//p' "$log" | head -n 1)
@@ -177,22 +180,25 @@ run_config() {
 	return 0
 }
 
-# Install into a staging directory and build tests/example.c the way a
-# user would: pkg-config --cflags --libs libdirectio.
-install_check() {
-	stage=$1/stage
-	rm -rf "$stage"
-	(cd "$1" && make -s install DESTDIR="$stage") >/dev/null || return 1
-	for f in include/libdirectio.h lib/libdirectio.so lib/libdirectio.a \
-	         lib/pkgconfig/libdirectio.pc bin/sync-write share/man/man1/sync-write.1; do
-		[ -e "$stage/usr/local/$f" ] || { echo "not installed: $f"; return 1; }
-	done
-	flags=$(PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig" \
-	        PKG_CONFIG_SYSROOT_DIR="$stage" pkg-config --cflags --libs libdirectio) || return 1
-	cc -Wall -Wextra -Werror "$src/tests/example.c" $flags \
-	   -Wl,-rpath,"$stage/usr/local/lib" -o "$1/example-installed" || return 1
-	"$1/example-installed" "$1/example-installed.dat" || return 1
-	echo "installed library, header, pkg-config file, tool and man page: ok ($flags)"
+# The gcc configuration: `make distcheck`, the suite with the qemu tests
+# in the tarball's build (one build and one run of the suite serve both).
+# distcheck removes its tree when it passes: the tests' logs are kept in
+# $dir/tests by tests/limit.sh (DIO_TEST_LOGS), and the counts come from
+# the suite's summary in distcheck.log.
+gcc_config() {
+	dir=$root/gcc
+	say "gcc: configure CC=gcc"
+	rm -rf "$dir" && mkdir -p "$dir/tests" || return 1
+	(cd "$dir" && "$src/configure" -q --enable-werror CC=gcc) || return 1
+	say "gcc: make distcheck (the suite with the qemu tests; make installcheck builds the example against the installed library)"
+	(cd "$dir" && DIO_TEST_LOGS=$dir/tests \
+		make -s -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS="CC=gcc" \
+			${DIO_TESTS:+TESTS="$DIO_TESTS"} >distcheck.log 2>&1)
+	status=$?
+	grep -E '^(installcheck: .*ok$|=+$|[a-z].*archives ready)' "$dir/distcheck.log" | tail -n 4
+	count "$dir" "$dir/distcheck.log"
+	[ $status -eq 0 ] || { distcheck_failed "$dir"; return 1; }
+	return 0
 }
 
 # The gcc configuration's build and `make check` as an unprivileged user,
@@ -263,31 +269,14 @@ fuzz_config() {
 
 san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 
-# One job of the run: a configuration, or gcc's distcheck (a job of its
-# own, so that it runs beside gcc's make check).  Its output goes to
+# One job of the run: a configuration.  Its output goes to
 # $root/JOB.out; it ends by writing JOB.counts ("passed failed skipped")
 # and JOB.failed (the names of what failed, or nothing).
 job() {
 	failed="" tot_pass=0 tot_fail=0 tot_skip=0
 	case $1 in
 	gcc)
-		run_config gcc CC=gcc || failed="$failed gcc"
-		say "gcc: make install, then build the example against the installed library"
-		install_check "$root/gcc" || failed="$failed install"
-		;;
-	distcheck)
-		# From its own configured tree, so that it need not wait for
-		# gcc's make check.  The tarball's suite runs without the qemu
-		# guests: gcc, clang and sanitize run them on the same sources,
-		# and the dist-hook checks that the tarball holds every file
-		# git tracks that belongs in it.
-		dir=$root/distcheck
-		say "gcc: make distcheck (in $dir, the qemu tests skipped there)"
-		rm -rf "$dir" && mkdir -p "$dir" &&
-		(cd "$dir" && "$src/configure" -q --enable-werror CC=gcc &&
-			DIO_QEMU=skip make -s -j"$jobs" distcheck >distcheck.log 2>&1) ||
-			{ distcheck_failed "$dir"; failed="$failed distcheck"; }
-		grep -E '^(=+|[a-z].*archives ready)' "$dir/distcheck.log" 2>/dev/null | tail -n 3
+		gcc_config || failed="$failed gcc"
 		;;
 	clang)
 		if command -v clang >/dev/null 2>&1; then
@@ -353,7 +342,7 @@ job() {
 	echo "$failed" >"$root/$1.failed"
 }
 
-# The jobs, longest first (gcc's make check holds the power-cut test's
+# The jobs, longest first (gcc's suite holds the power-cut test's
 # 816 cuts), DIO_CONFIG_JOBS (default 4) at a time: they share nothing
 # but the CPUs and the qemu guests' slots (tests/qemu/run-guest.sh: one
 # guest per CPU).  (Five at a time took longer on 2 CPUs, 1820 s against
@@ -361,10 +350,9 @@ job() {
 # which mostly waits for the network (debootstrap, apt), comes early.
 # Each job's output is shown whole when it ends.
 list=""
-for c in gcc distcheck sanitize clang fuzz debian nonroot posix mpich; do
+for c in gcc sanitize clang fuzz debian nonroot posix mpich; do
 	case " $configs " in
 	*" $c "*) list="$list $c" ;;
-	*" gcc "*) [ $c = distcheck ] && list="$list $c" ;;
 	esac
 done
 mkdir -p "$root" || { echo "cannot create $root"; exit 1; }
@@ -429,8 +417,8 @@ for c in $list; do
 done
 
 # The slowest ten tests of all configurations, from the "time:" line
-# tests/limit.sh ends each test's log with (distcheck's logs go with its
-# tree).
+# tests/limit.sh ends each test's log with (gcc's: the copies that
+# distcheck left, see gcc_config).
 slowest() {
 	for _c in $list; do
 		[ -d "$root/$_c/tests" ] || continue
