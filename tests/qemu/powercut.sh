@@ -20,8 +20,6 @@
 #                  fail, as if the host's RAM had gone too), bring the
 #                  power back, then drop the guest's caches of the disk
 #                  again: reads now see what persisted.
-#   pc_flush       drop the guest's caches of the disk (blockdev
-#                  --flushbufs, then drop_caches); no SYNCHRONIZE CACHE
 #   pc_lie 0|1     lying mode off/on: SYNCHRONIZE CACHE and FUA are
 #                  acknowledged and make nothing persistent
 #   pc_status      log the handler's state
@@ -34,12 +32,6 @@
 
 pc_ctl() { pc-ctl "$PC_SG" "$@" >/dev/null 2>&1; }
 pc_cut() { pc_ctl cut "${1:-0}" "${2:-0}"; }
-
-pc_flush() {
-	blockdev --flushbufs "$PC_SD" 2>/dev/null
-	sync 2>/dev/null
-	echo 3 >/proc/sys/vm/drop_caches
-}
 
 # (pc-ctl drops the caches itself: three programs fewer at every cut)
 pc_on() { pc_ctl on "$PC_SD"; }
