@@ -262,7 +262,8 @@ for moment in setup point between; do
 done
 
 # 7. A failure the job survives in order (a writer of one rank killed):
-#    -o holds a valid result that says the error; the target is gone.
+#    -o holds a valid result that says the error; the target is gone; and
+#    the other ranks stop when told, long before their 30 s are up.
 m="sw-job-w-$$"
 run 4 "$SW" -q -m fdatasync -s 4k -w 1 -t 30s --dir "$d" --label "$m" -f json \
 	-o "$work/w.json" >"$work/w.out" 2>&1 &
@@ -295,6 +296,8 @@ EOF
 then
 	[ -z "$(left)" ] && ok "a writer killed: exit 1, the target removed, -o kept" ||
 		bad "a writer killed: left $(left)"
+	[ "$took" -lt 20 ] && ok "a writer killed: the job ended after ${took} s of its 30" ||
+		bad "a writer killed: the job ended after ${took} s: the other ranks wrote on"
 else
 	bad "a writer killed (pid ${victim:-none found}): exit $rc after ${took}s (writers seen:$seen)"
 	sed 's/^/    /' "$work/w.out"

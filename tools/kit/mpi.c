@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mpi.c -- the kit's MPI team (mpi.h) on a real MPI: MPI_COMM_WORLD is
- * the team; byte records go through MPI_Bcast and MPI_Gather.  Chosen by
- * Automake when configure found an MPI (--with-mpi).
+ * the team; byte records go through MPI_Ibcast and MPI_Igather, waited
+ * for without spinning (wait_quietly()).  Chosen by Automake when
+ * configure found an MPI (--with-mpi).
  */
 #include "config.h"
 
@@ -35,6 +36,74 @@ abort_job(int status)
 	nanosleep(&forward, NULL);
 	MPI_Abort(MPI_COMM_WORLD, status);
 }
+
+/* ------------------------------------------------------------ waiting */
+
+/*
+ * Wait for req without spinning.  MPI's blocking calls poll (Open MPI's
+ * TCP transport: a system call a turn), and a rank that waits -- at a
+ * barrier, or for the other ranks to end their run before the point's
+ * results meet -- would take the processors from the ranks still writing
+ * (on a loaded or oversubscribed host, whole scheduler slices).  Naps
+ * from 50 us, doubling to 1 ms: a long wait costs next to no processor
+ * time, a short one little latency.  The clock's ping-pong, which times
+ * round trips, stays on the blocking calls.
+ */
+static void
+wait_quietly(MPI_Request *req)
+{
+	struct timespec nap = { 0, 50 * 1000 };
+	int flag = 0;
+
+	for (;;) {
+		MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+		if (flag)
+			return;
+		nanosleep(&nap, NULL);
+		if (nap.tv_nsec < 1000 * 1000)
+			nap.tv_nsec *= 2;
+	}
+}
+
+/* MPI_Barrier, MPI_Bcast, MPI_Gather and MPI_Allreduce on MPI_COMM_WORLD,
+ * waited for quietly. */
+static void
+quiet_barrier(void)
+{
+	MPI_Request req;
+
+	MPI_Ibarrier(MPI_COMM_WORLD, &req);
+	wait_quietly(&req);
+}
+
+static void
+quiet_bcast(void *buf, int count, MPI_Datatype type, int root)
+{
+	MPI_Request req;
+
+	MPI_Ibcast(buf, count, type, root, MPI_COMM_WORLD, &req);
+	wait_quietly(&req);
+}
+
+static void
+quiet_gather(const void *mine, int count, MPI_Datatype type, void *all)
+{
+	MPI_Request req;
+
+	MPI_Igather(mine, count, type, all, count, type, 0, MPI_COMM_WORLD, &req);
+	wait_quietly(&req);
+}
+
+static void
+quiet_allreduce(const void *in, void *out, MPI_Datatype type, MPI_Op op)
+{
+	MPI_Request req;
+
+	MPI_Iallreduce(in, out, 1, type, op, MPI_COMM_WORLD, &req);
+	wait_quietly(&req);
+}
+
+/* ------------------------------------------------------------ the team */
 
 int
 diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
@@ -93,12 +162,12 @@ diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
 		char mine;
 
 		memcpy(host0, m->host, sizeof(host0));
-		MPI_Bcast(host0, (int)sizeof(host0), MPI_CHAR, 0, MPI_COMM_WORLD);
+		quiet_bcast(host0, (int)sizeof(host0), MPI_CHAR, 0);
 		mine = strcmp(host0, m->host) == 0;
 		m->with0 = mine;
 		if (m->rank == 0 && (m->on_host0 = malloc((size_t)m->size)) == NULL)
 			diot_die(DIOT_EXIT_FAIL, "out of memory");
-		MPI_Gather(&mine, 1, MPI_CHAR, m->on_host0, 1, MPI_CHAR, 0, MPI_COMM_WORLD);
+		quiet_gather(&mine, 1, MPI_CHAR, m->on_host0);
 	}
 	return 0;
 }
@@ -116,7 +185,7 @@ diot_mpi_leave(struct diot_mpi *m)
 	 * the target of a failed job behind.
 	 */
 	diot_out_remove_now();
-	MPI_Barrier(MPI_COMM_WORLD);
+	quiet_barrier();
 	/* Every rank got here: the job ended in order, its results stay
 	 * should a rank be killed from now on (outfile.h's guard). */
 	diot_out_guard_done();
@@ -131,7 +200,7 @@ void
 diot_mpi_barrier(const struct diot_mpi *m)
 {
 	if (m->on)
-		MPI_Barrier(MPI_COMM_WORLD);
+		quiet_barrier();
 }
 
 /* Records here are small (a few histograms): well under INT_MAX bytes. */
@@ -147,7 +216,7 @@ void
 diot_mpi_bcast(const struct diot_mpi *m, void *buf, size_t len)
 {
 	if (m->on)
-		MPI_Bcast(buf, count_of(len), MPI_BYTE, 0, MPI_COMM_WORLD);
+		quiet_bcast(buf, count_of(len), MPI_BYTE, 0);
 }
 
 void
@@ -158,8 +227,7 @@ diot_mpi_gather(const struct diot_mpi *m, const void *mine, void *all, size_t le
 			memcpy(all, mine, len);
 		return;
 	}
-	MPI_Gather(mine, count_of(len), MPI_BYTE, m->rank == 0 ? all : NULL,
-	           count_of(len), MPI_BYTE, 0, MPI_COMM_WORLD);
+	quiet_gather(mine, count_of(len), MPI_BYTE, m->rank == 0 ? all : NULL);
 }
 
 /* op over every rank's v, at every rank. */
@@ -169,7 +237,7 @@ allreduce(const struct diot_mpi *m, int v, MPI_Op op)
 	int r = v;
 
 	if (m->on)
-		MPI_Allreduce(&v, &r, 1, MPI_INT, op, MPI_COMM_WORLD);
+		quiet_allreduce(&v, &r, MPI_INT, op);
 	return r;
 }
 
@@ -222,10 +290,11 @@ diot_mpi_tell_stop(struct diot_mpi *m)
 static int
 take_stop(struct diot_mpi *m)
 {
-	MPI_Status st;
+	MPI_Request req;
 	int from = -1;
 
-	MPI_Recv(&from, 1, MPI_INT, MPI_ANY_SOURCE, STOP_TAG, MPI_COMM_WORLD, &st);
+	MPI_Irecv(&from, 1, MPI_INT, MPI_ANY_SOURCE, STOP_TAG, MPI_COMM_WORLD, &req);
+	wait_quietly(&req);
 	m->heard++;
 	return from;
 }
@@ -259,12 +328,10 @@ diot_mpi_stop_settle(struct diot_mpi *m, int tellers)
 	while (m->heard < tellers - (m->told ? 1 : 0))
 		take_stop(m);
 	if (p != NULL) {
-		MPI_Status st;      /* (MPICH's MPI_Waitall with MPI_STATUSES_IGNORE
-		                     * trips gcc's access checks) */
 		int i;
 
 		for (i = 0; i < m->size; i++)
-			MPI_Wait(&p->req[i], &st);
+			wait_quietly(&p->req[i]);
 		free(p->req);
 		free(p->msg);
 		free(p);
@@ -278,24 +345,6 @@ diot_mpi_stop_settle(struct diot_mpi *m, int tellers)
 #define CLOCK_TAG 7302
 #define CLOCK_PINGS 8
 
-/* Wait for req without spinning: MPI's blocking calls poll, and ranks
- * waiting their turn would take the processors from the two that measure
- * (on a loaded or oversubscribed host, round trips of whole scheduler
- * slices). */
-static void
-wait_quietly(MPI_Request *req)
-{
-	struct timespec nap = { 0, 50 * 1000 };
-	int flag = 0;
-
-	for (;;) {
-		MPI_Test(req, &flag, MPI_STATUS_IGNORE);
-		if (flag)
-			return;
-		nanosleep(&nap, NULL);
-	}
-}
-
 /* Rank 0's go to rank k; every rank at one place (no spinning: a rank
  * whose writers are done must not take the processor from those of
  * another rank still writing). */
@@ -306,15 +355,6 @@ wait_turn(void)
 	int token;
 
 	MPI_Irecv(&token, 1, MPI_INT, 0, CLOCK_TAG, MPI_COMM_WORLD, &req);
-	wait_quietly(&req);
-}
-
-static void
-quiet_barrier(void)
-{
-	MPI_Request req;
-
-	MPI_Ibarrier(MPI_COMM_WORLD, &req);
 	wait_quietly(&req);
 }
 
@@ -376,13 +416,13 @@ agree(struct diot_mpi *m, struct diot_held *h)
 	int first, failed, mine, status;
 
 	mine = h->status ? m->rank : m->size;
-	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	quiet_allreduce(&mine, &first, MPI_INT, MPI_MIN);
 	if (first == m->size)
 		return;
 	failed = h->status != 0;
-	MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	quiet_allreduce(MPI_IN_PLACE, &failed, MPI_INT, MPI_SUM);
 	status = h->status;
-	MPI_Bcast(&status, 1, MPI_INT, first, MPI_COMM_WORLD);
+	quiet_bcast(&status, 1, MPI_INT, first);
 	if (m->rank == first) {
 		diot_say_held(h, failed < m->size && !h->job);
 		fflush(NULL);
@@ -454,12 +494,11 @@ diot_mpi_same(struct diot_mpi *m, const struct diot_mpi_item *items, int n)
 	for (r = 1; m->rank == 0 && r < m->size && who[0] < 0; r++)
 		if (all[r] != mine[0])
 			who[0] = r;
-	MPI_Bcast(who, 2, MPI_INT, 0, MPI_COMM_WORLD);
+	quiet_bcast(who, 2, MPI_INT, 0);
 	if (who[0] < 0) {        /* then the value of every item */
 		for (i = 0; i < n; i++)
 			mine[i + 1] = digest(items[i].value ? items[i].value : "");
-		MPI_Gather(mine, count_of(sizeof(*mine) * row), MPI_BYTE, all,
-		           count_of(sizeof(*mine) * row), MPI_BYTE, 0, MPI_COMM_WORLD);
+		quiet_gather(mine, count_of(sizeof(*mine) * row), MPI_BYTE, all);
 		for (r = 1; m->rank == 0 && r < m->size && who[0] < 0; r++)
 			for (i = 1; i < (int)row; i++)
 				if (all[(size_t)r * row + (size_t)i] != mine[i]) {
@@ -467,7 +506,7 @@ diot_mpi_same(struct diot_mpi *m, const struct diot_mpi_item *items, int n)
 					who[1] = i - 1;
 					break;
 				}
-		MPI_Bcast(who, 2, MPI_INT, 0, MPI_COMM_WORLD);
+		quiet_bcast(who, 2, MPI_INT, 0);
 	}
 	free(mine);
 	free(all);

@@ -303,6 +303,10 @@ run_team(struct sw_ctx *c, struct sw_wctx *x, const struct sw_point *p,
 	g.p = p;
 	g.m = m;
 	diot_team_wait(t, 200, progress, &g);
+	/* Once more with every writer ended: writers that all end at once (a
+	 * rank's one writer killed) leave the wait before its next tick, and
+	 * the other ranks would write on to the end of the point. */
+	sw_ranks_watch(c, t, p->writers);
 	progress_clear(c);
 	note_deaths(t, x->writers, x->first);
 	return t;
