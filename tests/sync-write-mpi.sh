@@ -82,7 +82,7 @@ expect_exit 2 "is a device: as MPI ranks" run 2 "$SW" -q -n 5 --force /dev/null
 [ -e "$work/a" ] || [ -e "$work/x.log" ] && bad "a refused job created files"
 
 # 6. One host, 1 rank x 4 writers against 4 ranks x 1 writer: both run and
-#    give a rate.  The median ratio of 5 back-to-back pairs is a note only:
+#    give a rate.  The median ratio of 3 back-to-back pairs is a note only:
 #    under CI's load a pair's rates swing 2x with whatever else runs
 #    (medians of 0.51 and 0.59 were seen), so it cannot fail a test; that
 #    figure is a benchmark's, on a quiet machine.
@@ -101,17 +101,17 @@ tps() {
 	echo "$_t"
 }
 a= b=
-for i in 1 2 3 4 5; do
+for i in 1 2 3; do
 	a="$a $(tps 1 4)" b="$b $(tps 4 1)"
 done
 python3 - "$a" "$b" <<'EOF' || fail=1
 import statistics, sys
 a = [float(v) for v in sys.argv[1].split()]
 b = [float(v) for v in sys.argv[2].split()]
-if len(a) != 5 or len(b) != 5 or min(a + b) <= 0:
-    print("FAIL one host: want 5 positive rates of each, got %s and %s" % (a, b))
+if len(a) != 3 or len(b) != 3 or min(a + b) <= 0:
+    print("FAIL one host: want 3 positive rates of each, got %s and %s" % (a, b))
     sys.exit(1)
-print("ok   one host: 5 runs of 1 rank x 4 writers and of 4 ranks x 1 writer, each a rate")
+print("ok   one host: 3 runs of 1 rank x 4 writers and of 4 ranks x 1 writer, each a rate")
 r = statistics.median([y / x for x, y in zip(a, b)])
 print("note one host: 1 rank x 4 writers %.0f txn/s, 4 ranks x 1 writer %.0f txn/s "
       "(medians of %s and %s): median pair ratio %.2f (not asserted: timing)"
