@@ -360,7 +360,7 @@ done
 [ -n "$ackwait" ] && set -- "$@" -x "$ackwait:/bin/ack-wait"
 
 t0=$(now)
-sh "$here/mkinitrd.sh" -o "$tmp/initrd.cpio" -m "$DIO_MODDIR" \
+sh "$here/mkinitrd.sh" -o "$tmp/initrd.cpio" -m "$DIO_MODDIR" -c "$cache" \
 	-i "$here/guest-init.sh" -f "$tmp/dio-guest.conf:/etc/dio-guest.conf" \
 	"$@" >"$tmp/mkinitrd.log" 2>&1
 st=$?
