@@ -16,7 +16,8 @@
 #
 # Idempotent: a package already unpacked (or a .deb already downloaded) in
 # DESTDIR is reused; when apt cannot be asked (offline) a previous result
-# is reused as it is.
+# is reused as it is, and apt is asked again only 12 hours after it last
+# was (DESTDIR/apt-asked; DIO_KERNEL_PKG asks nothing).
 #
 # Environment:
 #   DIO_KERNEL_PKG   a package name to use instead of resolving it
@@ -57,8 +58,17 @@ resolve_pkg() {
 }
 
 pkg=${DIO_KERNEL_PKG:-}
+# apt asked less than 12 hours ago (DESTDIR/apt-asked): the kernel in
+# DESTDIR is current enough; every guest of a test run asked otherwise, a
+# second of CPU each.
+if [ -z "$pkg" ] && previous_ok && [ -n "$(find "$dest/apt-asked" -mmin -720 2>/dev/null)" ]; then
+	note "reusing $(sed -n 's/^DIO_KERNEL_PKGNAME=//p' "$dest/kernel.env") in $dest" \
+	     "(apt asked at $(date -r "$dest/apt-asked" +%H:%M))"
+	exit 0
+fi
 if [ -z "$pkg" ]; then
 	pkg=$(resolve_pkg) || pkg=
+	[ -n "$pkg" ] && asked=1
 fi
 if [ -z "$pkg" ]; then
 	if previous_ok; then
@@ -76,7 +86,7 @@ if previous_ok; then
 		# shellcheck disable=SC1091
 		. "$dest/kernel.env"
 		[ "${DIO_KERNEL_PKGNAME:-}" = "$pkg" ]
-	) && { note "reusing $pkg in $dest"; exit 0; }
+	) && { note "reusing $pkg in $dest"; [ -z "${asked:-}" ] || : >"$dest/apt-asked"; exit 0; }
 fi
 
 command -v dpkg-deb >/dev/null 2>&1 || unavailable "no dpkg-deb"
@@ -140,5 +150,6 @@ DIO_VMLINUZ=$root/boot/vmlinuz-$kver
 DIO_MODDIR=$root/lib/modules/$kver
 EOF
 mv "$dest/kernel.env.new" "$dest/kernel.env" || die "cannot write kernel.env"
+[ -z "${asked:-}" ] || : >"$dest/apt-asked"
 note "kernel $kver ready: $dest/kernel.env"
 exit 0
