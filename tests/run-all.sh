@@ -91,7 +91,35 @@ give_back() {
 	esac
 	return 0
 }
-trap give_back EXIT
+# ccache, where installed (DIO_CCACHE=0: not used), serves the
+# configurations that gcc builds with the same flags: gcc's distcheck,
+# which starts first, fills the cache, and nonroot, posix and mpich find
+# most of their objects there.  Each builds two directories below its
+# sources (distcheck's _build/sub, $DIO_BUILD_ROOT/NAME in the checkout),
+# so that, with the paths under its sources made relative
+# (CCACHE_BASEDIR: the sources; not /, or the system headers' paths would
+# be relative too, and differ), their compiler commands are the same.
+# The cache lasts for the run only.
+ccache_dir=""
+if [ "${DIO_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
+	ccache_dir=$(mktemp -d "${TMPDIR:-/tmp}/dio-ccache.XXXXXX") &&
+		mkdir "$ccache_dir/bin" "$ccache_dir/cache" &&
+		ln -s "$(command -v ccache)" "$ccache_dir/bin/gcc" &&
+		chmod 755 "$ccache_dir" || { rm -rf "$ccache_dir"; ccache_dir=""; }
+fi
+# use_ccache SOURCES: from here on (in a job's shell), gcc is ccache's,
+# for a build of the sources in SOURCES
+use_ccache() {
+	[ -n "$ccache_dir" ] || return 0
+	PATH=$ccache_dir/bin:$PATH CCACHE_DIR=$ccache_dir/cache
+	CCACHE_BASEDIR=$1 CCACHE_NOHASHDIR=1
+	export PATH CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR
+}
+at_exit() {
+	[ -n "$ccache_dir" ] && rm -rf "$ccache_dir"
+	give_back
+}
+trap at_exit EXIT
 # Stopped before the jobs start, the run still gives back what it made.
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -225,14 +253,22 @@ nonroot_config() {
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
 	say "nonroot: configure and make check as user $user ($(id -u "$user")) in $ntmp"
 	copy_sources "$src" "$ntmp/src" || { echo "nonroot: copying the sources failed"; return 1; }
-	mkdir -p "$ntmp/build" && chown -R "$user" "$ntmp" && chmod 755 "$ntmp" || return 1
-	runuser -u "$user" -- env HOME="$ntmp" DIO_QEMU=skip sh -c '
+	# The build directory two levels below the sources, as the other
+	# configurations' are (ccache finds their objects by relative paths).
+	bdir=$ntmp/src/build/nonroot
+	mkdir -p "$bdir" && chown -R "$user" "$ntmp" && chmod 755 "$ntmp" || return 1
+	# The user reads the run's compiler cache and adds nothing to it.
+	set -- HOME="$ntmp" DIO_QEMU=skip
+	[ -n "$ccache_dir" ] && set -- "$@" PATH="$PATH" CCACHE_DIR="$CCACHE_DIR" \
+		CCACHE_BASEDIR="$ntmp/src" CCACHE_NOHASHDIR=1 CCACHE_READONLY=1 \
+		CCACHE_TEMPDIR="$ntmp/ccache-tmp"
+	runuser -u "$user" -- env "$@" sh -c '
 		{ [ -x "$1/src/configure" ] || (cd "$1/src" && autoreconf -fi); } &&
-		cd "$1/build" && "$1/src/configure" -q --enable-werror CC=gcc &&
-		make -s -j"$2" && make -s -j"$2" check' sh "$ntmp" "$jobs"
+		cd "$3" && "$1/src/configure" -q --enable-werror CC=gcc &&
+		make -s -j"$2" && make -s -j"$2" check' sh "$ntmp" "$jobs" "$bdir"
 	status=$?
 	# Keep the logs with the other configurations' (and count them).
-	(cd "$ntmp/build" && find . -name '*.log' -o -name '*.trs' | tar -cf - -T -) |
+	(cd "$bdir" && find . -name '*.log' -o -name '*.trs' | tar -cf - -T -) |
 		tar -C "$dir" --no-same-owner -xf - 2>/dev/null
 	rm -rf "$ntmp"
 	count "$dir"
@@ -276,6 +312,7 @@ job() {
 	failed="" tot_pass=0 tot_fail=0 tot_skip=0
 	case $1 in
 	gcc)
+		use_ccache "$root/gcc"     # (distcheck's paths are relative)
 		gcc_config || failed="$failed gcc"
 		;;
 	clang)
@@ -295,9 +332,11 @@ job() {
 			failed="$failed sanitize"
 		;;
 	posix)
+		use_ccache "$src"
 		run_config posix CC=gcc --with-backend=posix || failed="$failed posix"
 		;;
 	nonroot)
+		use_ccache "$src"          # (the user's own: nonroot_config)
 		nonroot_config || failed="$failed nonroot"
 		;;
 	mpich)
@@ -305,6 +344,7 @@ job() {
 		# both are installed); this one builds against MPICH and runs
 		# the MPI tests only.
 		if command -v mpicc.mpich >/dev/null 2>&1; then
+			use_ccache "$src"
 			DIO_TESTS="tests/sync-write-mpi.sh tests/sync-write-mpi-job.sh tests/dio-dd-mpi.sh" \
 			DIO_NO_CHECK_PROGRAMS=1 \
 			run_config mpich CC=gcc --with-mpi=mpich || failed="$failed mpich"
@@ -431,6 +471,12 @@ slowest() {
 say "summary"
 echo "configurations: $configs"
 echo "seconds per configuration:${times%,}"
+if [ -n "$ccache_dir" ]; then
+	CCACHE_DIR=$ccache_dir/cache ccache --print-stats 2>/dev/null | awk '
+		$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 }
+		$1 == "cache_miss" { m = $2 }
+		END { printf "ccache (gcc, nonroot, posix, mpich): %d compilations found in the cache, %d compiled\n", h, m }'
+fi
 echo "the slowest ten tests:"
 slowest
 [ -n "$failed" ] && echo "failed:$failed"
