@@ -29,7 +29,8 @@
 #             root, its tools or Debian's archive
 #   fuzz      clang --enable-fuzzing: every libFuzzer harness of tests/fuzz/
 #             fuzzed DIO_FUZZ_SECONDS (default 60) with -rss_limit_mb and
-#             -timeout, two at a time ('make fuzz'); fails on any crash, leak,
+#             -timeout, two at a time ('make fuzz'), at nice DIO_FUZZ_NICE
+#             (default 5: beside the tests); fails on any crash, leak,
 #             timeout or out-of-memory input; SKIP (with why) without clang's
 #             libFuzzer
 #
@@ -294,13 +295,16 @@ fuzz_unable() {
 
 # The fuzz configuration: clang --enable-fuzzing, then 'make fuzz' (builds
 # the harnesses, fuzzes each from its committed corpus and reproducers).
+# It runs at nice DIO_FUZZ_NICE (default 5): a harness fuzzes for its
+# seconds whatever CPU it gets, so beside the tests it takes a smaller
+# share and the tests go first (each harness's runs are printed).
 fuzz_config() {
 	dir=$root/fuzz
 	say "fuzz: configure CC=clang --enable-fuzzing"
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
 	(cd "$dir" && "$src/configure" -q --enable-werror --enable-fuzzing CC=clang) || return 1
-	say "fuzz: make fuzz (${DIO_FUZZ_SECONDS:-60} s a harness, two at a time)"
-	(cd "$dir" && make -s -j"$jobs" fuzz)
+	say "fuzz: make fuzz (${DIO_FUZZ_SECONDS:-60} s a harness, two at a time, at nice ${DIO_FUZZ_NICE:-5})"
+	(cd "$dir" && nice -n "${DIO_FUZZ_NICE:-5}" make -s -j"$jobs" fuzz)
 }
 
 san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
