@@ -295,16 +295,17 @@ fuzz_unable() {
 
 # The fuzz configuration: clang --enable-fuzzing, then 'make fuzz' (builds
 # the harnesses, fuzzes each from its committed corpus and reproducers).
-# It runs at nice DIO_FUZZ_NICE (default 5): a harness fuzzes for its
-# seconds whatever CPU it gets, so beside the tests it takes a smaller
-# share and the tests go first (each harness's runs are printed).
+# The harnesses fuzz at nice DIO_FUZZ_NICE (default 5; their build does
+# not): a harness fuzzes for its seconds whatever CPU it gets, so beside
+# the tests it takes a smaller share and the tests go first (each
+# harness's runs are printed).
 fuzz_config() {
 	dir=$root/fuzz
 	say "fuzz: configure CC=clang --enable-fuzzing"
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
 	(cd "$dir" && "$src/configure" -q --enable-werror --enable-fuzzing CC=clang) || return 1
 	say "fuzz: make fuzz (${DIO_FUZZ_SECONDS:-60} s a harness, two at a time, at nice ${DIO_FUZZ_NICE:-5})"
-	(cd "$dir" && nice -n "${DIO_FUZZ_NICE:-5}" make -s -j"$jobs" fuzz)
+	(cd "$dir" && DIO_FUZZ_NICE=${DIO_FUZZ_NICE:-5} make -s -j"$jobs" fuzz)
 }
 
 san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"

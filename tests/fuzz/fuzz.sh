@@ -4,7 +4,8 @@
 # named (tests/fuzz/HARNESS) for DIO_FUZZ_SECONDS seconds (default 60),
 # DIO_FUZZ_JOBS at a time (default 2), each with -rss_limit_mb
 # (DIO_FUZZ_RSS_MB, default 2048) and -timeout (DIO_FUZZ_TIMEOUT seconds
-# per input, default 10).  It starts from the committed corpus and
+# per input, default 10), at nice DIO_FUZZ_NICE (default 0; run-all.sh's
+# fuzz job: 5, beside the tests).  It starts from the committed corpus and
 # reproducers (tests/fuzz/corpus/HARNESS, tests/fuzz/repro/HARNESS); what
 # it finds goes under DIO_FUZZ_DIR (default tests/fuzz/work in the build
 # tree): new inputs in HARNESS/corpus, crashes, leaks, timeouts and
@@ -19,7 +20,12 @@ secs=${DIO_FUZZ_SECONDS:-60}
 jobs=${DIO_FUZZ_JOBS:-2}
 rss=${DIO_FUZZ_RSS_MB:-2048}
 tmo=${DIO_FUZZ_TIMEOUT:-10}
+nic=${DIO_FUZZ_NICE:-0}
 work=${DIO_FUZZ_DIR:-$b/tests/fuzz/work}
+case $nic in ''|*[!0-9]*) echo "fuzz.sh: DIO_FUZZ_NICE is a nice value, 0 to 19 ('$nic' given)" >&2
+	exit 2 ;;
+esac
+[ "$nic" -le 19 ] || { echo "fuzz.sh: DIO_FUZZ_NICE is a nice value, 0 to 19 ('$nic' given)" >&2; exit 2; }
 for v in "$secs" "$jobs" "$rss" "$tmo"; do
 	case $v in
 	''|*[!0-9]*|0) echo "fuzz.sh: DIO_FUZZ_SECONDS, DIO_FUZZ_JOBS, DIO_FUZZ_RSS_MB and" \
@@ -47,7 +53,7 @@ one() {
 	while left=$((end - $(date +%s))); [ "$left" -gt 0 ]; do
 		set -- "$prog" "$d/corpus" "$s/corpus/$h"
 		[ -d "$s/repro/$h" ] && set -- "$@" "$s/repro/$h"
-		"$@" -max_total_time="$left" -rss_limit_mb="$rss" \
+		nice -n "$nic" "$@" -max_total_time="$left" -rss_limit_mb="$rss" \
 		     -malloc_limit_mb="$rss" -timeout="$tmo" -print_final_stats=1 \
 		     -artifact_prefix="$d/" -close_fd_mask=3 >>"$d/log" 2>&1
 		st=$?
@@ -66,7 +72,7 @@ one() {
 }
 
 t0=$(date +%s)
-echo "fuzzing $# harnesses for $secs s each, $jobs at a time (rss limit $rss MB, timeout $tmo s)"
+echo "fuzzing $# harnesses for $secs s each, $jobs at a time (rss limit $rss MB, timeout $tmo s, nice $nic)"
 set -- "$@"
 fails=0
 while [ $# -gt 0 ]; do
