@@ -44,8 +44,16 @@ expect() {
 		bad "$2: no '$1' in:"; sed 's/^/       /' /tmp/dd.out | head -n 30; fi
 }
 allow_dio() { echo "$1" >/sys/module/sg/parameters/allow_dio; }
-# blk DEV SKIP COUNT FILE: read 512-byte blocks of a block device, O_DIRECT
-blk() { dd if="$1" of="$4" bs=512 skip="$2" count="$3" iflag=direct 2>/dev/null; }
+# blk DEV SKIP COUNT FILE: read 512-byte blocks of a block device, O_DIRECT,
+# 64 KiB a read (a read a block took 8192 commands for 4 MiB: half a
+# minute of scsi_debug's 1-jiffy delay, and the TCMU handler's CPU); a
+# short read is a failure, not a shorter file to compare
+blk() {
+	dd if="$1" of="$4" bs=64k skip=$(($2 * 512)) count=$(($3 * 512)) \
+		iflag=direct,skip_bytes,count_bytes 2>/dev/null
+	[ "$(wc -c <"$4")" -eq $(($3 * 512)) ] ||
+		bad "reading $3 blocks at $2 of $1: $(wc -c <"$4") bytes"
+}
 
 echo "guest-dio-dd: kernel $(uname -r)"
 for v in DIO_TCMU_SG DIO_TCMU_SD DIO_DEBUG_SG DIO_DEBUG_SD; do
