@@ -5,7 +5,7 @@
 # DIO_FUZZ_JOBS at a time (default 2), each with -rss_limit_mb
 # (DIO_FUZZ_RSS_MB, default 2048) and -timeout (DIO_FUZZ_TIMEOUT seconds
 # per input, default 10), at nice DIO_FUZZ_NICE (default 0; run-all.sh's
-# fuzz job: 5, beside the tests).  It starts from the committed corpus and
+# fuzz job: 19, beside the tests).  It starts from the committed corpus and
 # reproducers (tests/fuzz/corpus/HARNESS, tests/fuzz/repro/HARNESS); what
 # it finds goes under DIO_FUZZ_DIR (default tests/fuzz/work in the build
 # tree): new inputs in HARNESS/corpus, crashes, leaks, timeouts and
