@@ -71,9 +71,6 @@
 #                       (default: the number of CPUs); more wait their turn
 #   DIO_QEMU_PRIORITY   a waiting run of a higher number (default 0) gets
 #                       the next free slot first (give it to long guests)
-#   DIO_QEMU_NICE       the nice value qemu runs at, -20 to 19 (default:
-#                       -5 as root, else 0): the guests are the longest
-#                       tests, so on a busy machine they go first
 #
 # Exit status: the guest's (0 pass, 1 fail, 77 skip, ...); 77 with
 # "SKIP: reason" when qemu, busybox or the kernel cannot be had; 99 when
@@ -174,15 +171,6 @@ qjobs=${DIO_QEMU_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $qjobs in ''|*[!0-9]*) hard "DIO_QEMU_JOBS must be 1 or more guests, not '$qjobs'" ;; esac
 [ "$qjobs" -ge 1 ] || hard "DIO_QEMU_JOBS must be 1 or more guests, not '$qjobs'"
 qprio=${DIO_QEMU_PRIORITY:-0}
-qnice=${DIO_QEMU_NICE:-}
-if [ -z "$qnice" ]; then
-	qnice=0
-	[ "$(id -u)" -eq 0 ] && qnice=-5
-fi
-case $qnice in
--[0-9]|-1[0-9]|-20|[0-9]|1[0-9]) ;;
-*) hard "DIO_QEMU_NICE must be a nice value, -20 to 19, not '$qnice'" ;;
-esac
 case $qprio in ''|*[!0-9]*) hard "DIO_QEMU_PRIORITY must be a number (0 or more), not '$qprio'" ;; esac
 # A free slot goes to the waiting run of the highest DIO_QEMU_PRIORITY
 # (the longest guests first, so that none is left to run alone at the
@@ -400,9 +388,7 @@ t1=$(now)
 # x86 CPU of the last decade has: the kernel trusts it and its random
 # pool is ready at boot.  Without it the pool took seconds of the guest's
 # own jitter to be ready, and mkfs.ext4 (libuuid) slept 4 s waiting.
-# At nice $qnice: lowering it needs root (nice then says why and runs qemu
-# as it is).
-nice -n "$qnice" "$qemu" -accel tcg -cpu qemu64,+rdrand -nographic -no-reboot -m "$mem" -smp 1 \
+"$qemu" -accel tcg -cpu qemu64,+rdrand -nographic -no-reboot -m "$mem" -smp 1 \
 	-kernel "$boot_kernel" -initrd "$tmp/initrd.cpio" \
 	-append "console=ttyS0 panic=-1 quiet loglevel=4 scsi_mod.scan=sync $append" \
 	-nic none -monitor none \
