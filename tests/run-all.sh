@@ -29,10 +29,10 @@
 #             root, its tools or Debian's archive
 #   fuzz      clang --enable-fuzzing: every libFuzzer harness of tests/fuzz/
 #             fuzzed DIO_FUZZ_SECONDS (default 60) with -rss_limit_mb and
-#             -timeout, two at a time ('make fuzz'), the whole job at nice
-#             DIO_FUZZ_NICE (default 19: with the CPU the tests leave idle);
-#             fails on any crash, leak, timeout or out-of-memory input; SKIP
-#             (with why) without clang's libFuzzer
+#             -timeout, two at a time ('make fuzz'), at nice DIO_FUZZ_NICE
+#             (default 19: with the CPU the tests leave); fails on any crash, leak,
+#             timeout or out-of-memory input; SKIP (with why) without clang's
+#             libFuzzer
 #
 # DIO_CONFIGS="gcc clang" (or gcc,clang) limits the set.  Tests needing root (loop devices)
 # or QEMU print SKIP with the reason when they cannot run.  Exit status is 0
@@ -297,23 +297,18 @@ fuzz_unable() {
 
 # The fuzz configuration: clang --enable-fuzzing, then 'make fuzz' (builds
 # the harnesses, fuzzes each from its committed corpus and reproducers).
-# The whole job, its build too, runs at nice DIO_FUZZ_NICE (default 19):
-# a harness fuzzes for its seconds with whatever CPU it gets, so beside
-# the tests it gets what they leave idle (waiting for the disk, a guest,
-# a network) and takes almost nothing from them (each harness's runs are
-# printed).
+# The harnesses fuzz at nice DIO_FUZZ_NICE (default 19; their build does
+# not): a harness fuzzes for its seconds with whatever CPU it gets, so
+# beside the tests it gets what they leave idle (waiting for the disk, a
+# guest, a network) and takes almost nothing from them (each harness's
+# runs are printed).
 fuzz_config() {
 	dir=$root/fuzz
-	fn=${DIO_FUZZ_NICE:-19}
-	case $fn in [0-9]|1[0-9]) ;;
-	*) echo "DIO_FUZZ_NICE is a nice value, 0 to 19, not '$fn'"; return 1 ;;
-	esac
-	say "fuzz: configure CC=clang --enable-fuzzing (at nice $fn)"
+	say "fuzz: configure CC=clang --enable-fuzzing"
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
-	(cd "$dir" && nice -n "$fn" "$src/configure" -q --enable-werror --enable-fuzzing CC=clang) ||
-		return 1
-	say "fuzz: make fuzz (${DIO_FUZZ_SECONDS:-60} s a harness, two at a time, at nice $fn)"
-	(cd "$dir" && DIO_FUZZ_NICE=$fn nice -n "$fn" make -s -j"$jobs" fuzz)
+	(cd "$dir" && "$src/configure" -q --enable-werror --enable-fuzzing CC=clang) || return 1
+	say "fuzz: make fuzz (${DIO_FUZZ_SECONDS:-60} s a harness, two at a time, at nice ${DIO_FUZZ_NICE:-19})"
+	(cd "$dir" && DIO_FUZZ_NICE=${DIO_FUZZ_NICE:-19} make -s -j"$jobs" fuzz)
 }
 
 san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
@@ -404,8 +399,8 @@ job() {
 # guest per CPU).  (Five at a time took longer on 2 CPUs, 1820 s against
 # 1575, and the MPI tests' moments were missed.)  The package's job,
 # which mostly waits for the network (debootstrap, apt), comes early.
-# The fuzz job takes no slot: it starts at once, and builds and fuzzes at
-# nice 19 (DIO_FUZZ_NICE), on the CPU the others leave.
+# The fuzz job takes no slot: it starts at once, and past its build its
+# harnesses fuzz at nice 19 (DIO_FUZZ_NICE), on the CPU the others leave.
 # (In a slot, at nice 5, it held the slot 610 s and took 279 CPU s from
 # the tests; the three jobs after it ran one after another, and the last
 # ended the run.)  Each job's output is shown whole when it ends.
