@@ -401,11 +401,9 @@ job() {
 # which mostly waits for the network (debootstrap, apt), comes early.
 # The fuzz job takes no slot: it starts at once, and past its build its
 # harnesses fuzz at nice 19 (DIO_FUZZ_NICE), on the CPU the others leave.
-# (Its build at nice 19 too starved: configure alone took 378 s, and the
-# job, fuzzing last, would have ended the run.)
-# (In a slot, at nice 5, it held the slot 610 s and took 279 CPU s from
-# the tests; the three jobs after it ran one after another, and the last
-# ended the run.)  Each job's output is shown whole when it ends.
+# (In a slot at nice 5 it held the slot 610 s and took 279 CPU s from the
+# tests; with its build at nice 19 too, configure alone took 378 s and
+# its fuzzing came last.)  Each job's output is shown whole when it ends.
 list=""
 for c in fuzz gcc sanitize clang debian nonroot posix mpich; do
 	case " $configs " in
