@@ -16,6 +16,18 @@
 # (must pass).  SKIP, with the reason, without abigail-tools (Debian:
 # abigail-tools), without a shared library, or for a library built without
 # debug information (-g), which abidw cannot read types from.
+#
+# abidw keeps the members of a type only when the type's file, as the
+# compiler recorded it, is one of the --header-file paths, compared as
+# strings.  The compiler records the header as the build spelled it:
+# "lib/libdirectio.h" and "./lib/libdirectio.h" in a build in the source
+# directory, "/src/lib/libdirectio.h" or "../lib/libdirectio.h" out of
+# it.  Given one other spelling, abidw dumps every public structure
+# without members, and a changed layout goes unseen.  So the spellings
+# are read from the library itself (a first dump without the filter),
+# every one is given, and the dump is refused if a structure of the
+# header still comes out without its members.  tests/abi-layout.sh
+# shows, with a widened member, that both kinds of build fail here.
 set -u
 : "${top_srcdir:=.}"
 : "${top_builddir:=.}"
@@ -31,17 +43,42 @@ if command -v readelf >/dev/null 2>&1 && ! readelf -S "$so" | grep -q '\.debug_i
 fi
 
 # One way of dumping, for the record and for each comparison: the public
-# header's types only (struct dio_file and the other handles are opaque), no paths or build-dependent facts (the needed
-# libraries differ with and without liburing).
+# header's types only (struct dio_file and the other handles are opaque),
+# no paths or build-dependent facts (the needed libraries differ with and
+# without liburing).
+abidw_flags="--no-corpus-path --no-comp-dir-path --no-architecture --no-elf-needed
+	--type-id-style hash"
 dump() {
-	abidw --no-corpus-path --no-comp-dir-path --short-locs --no-architecture \
-		--no-elf-needed --drop-private-types --type-id-style hash \
-		--header-file "$top_srcdir/lib/libdirectio.h" --out-file "$2.tmp" "$1" || return 1
+	d_so=$1 d_out=$2
+	# Every spelling of the header in the library's debug information.
+	# shellcheck disable=SC2086
+	abidw $abidw_flags "$d_so" > "$d_out.all" || return 1
+	spellings=$(grep -o "filepath='[^']*'" "$d_out.all" | sed "s/^filepath='//; s/'\$//" |
+		    grep -E '(^|/)libdirectio\.h$' | sort -u)
+	rm -f "$d_out.all"
+	set -- --header-file "$top_srcdir/lib/libdirectio.h"
+	for h in $spellings; do
+		set -- "$@" --header-file "$h"
+	done
+	# shellcheck disable=SC2086
+	abidw $abidw_flags --short-locs --drop-private-types "$@" --out-file "$d_out.tmp" \
+		"$d_so" || return 1
+	# A structure of the header without members: the filter missed it.
+	bare=$(grep "<class-decl name=" "$d_out.tmp" | grep "filepath='libdirectio\.h'" |
+	       grep "is-declaration-only='yes'" | sed "s/^ *<class-decl name='\([^']*\)'.*/\1/" |
+	       sort -u | tr '\n' ' ')
+	if [ -n "$bare" ]; then
+		echo "abi-check: abidw dumped these structures of libdirectio.h without" \
+		     "their members: $bare(the header as given: $top_srcdir/lib/libdirectio.h" \
+		     $spellings")" >&2
+		rm -f "$d_out.tmp"
+		return 1
+	fi
 	# abidiff knows a dump by its first line: the notes go after it.
-	{ sed -n 1p "$2.tmp"
+	{ sed -n 1p "$d_out.tmp"
 	  echo '  <!-- SPDX-License-Identifier: BSD-2-Clause -->'
-	  echo "  <!-- abidw of $(basename "$1"), written by tests/abi-check.sh (make abi-baseline) -->"
-	  sed 1d "$2.tmp"; } > "$2" && rm -f "$2.tmp"
+	  echo "  <!-- abidw of $(basename "$d_so"), written by tests/abi-check.sh (make abi-baseline) -->"
+	  sed 1d "$d_out.tmp"; } > "$d_out" && rm -f "$d_out.tmp"
 }
 
 if [ "${1:-}" = "--dump" ]; then
