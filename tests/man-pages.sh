@@ -1,16 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# man-pages.sh -- the library's manual covers its header and installs:
+# man-pages.sh -- the manual covers the header, is one release's, lints
+# clean, links its pages both ways, and installs:
 #  - every DIO_EXTERN function of lib/libdirectio.h is named in the NAME
 #    section of exactly one man/*.3 page, whose SYNOPSIS has its prototype;
 #    no page names a function the header lacks;
-#  - every page (man/*.3, man/*.1) renders without a warning (groff -ww, or
-#    man-db's man --warnings; a note says so when neither exists) and its
-#    .TH says "libdirectio $PACKAGE_VERSION";
+#  - the pages are those make writes from man/*.in into the build tree
+#    (and any page kept as it is in man/); every page's .TH carries the
+#    release's date, DIO_RELEASE_DATE of configure.ac, and "libdirectio
+#    $PACKAGE_VERSION"; a page that only sources another (.so) names one
+#    of them;
+#  - every page is clean for `mandoc -Tlint` and for groff -ww (both
+#    where both exist; SKIP, after the other checks, where neither does);
+#  - SEE ALSO names only pages that exist: the project's (a function's
+#    name is its group's page) or the system pages listed below; links
+#    between the project's pages go both ways; every page has a REPORTING
+#    BUGS section that points to the source tree's README;
 #  - libdirectio(3)'s example is tests/example.c (less its licence line);
 #  - make install DESTDIR=... puts a page under man3 for every function
-#    (man -M finds and renders dio_scsi_exec, dio_scsi_status...), and make
-#    uninstall takes every one of them, and every other file, away again.
+#    (man -M finds and renders dio_scsi_exec, dio_scsi_status...), every
+#    installed page has the release's date, and make uninstall takes every
+#    one of them, and every other file, away again.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 : "${MAKE:=make}"
@@ -21,8 +31,40 @@ man_db() {
 : "${PACKAGE_VERSION:=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h" 2>/dev/null)}"
 [ -n "$PACKAGE_VERSION" ] || hard "PACKAGE_VERSION unknown (run from make check)"
 hdr=$top_srcdir/lib/libdirectio.h
-man=$top_srcdir/man
 fail=0
+t0=$(mktemp -d "${TMPDIR:-/tmp}/man-pages.XXXXXX") || hard "mktemp failed"
+trap 'rm -rf "$t0"' EXIT
+lint_skipped=
+
+# The release's date: configure.ac's one line, which the build has too.
+date=$(sed -n 's/^AC_SUBST(\[DIO_RELEASE_DATE\], \[\(.*\)\])$/\1/p' "$top_srcdir/configure.ac")
+echo "$date" | grep -Eq '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' ||
+	hard "no DIO_RELEASE_DATE (YYYY-MM-DD) in $top_srcdir/configure.ac: '$date'"
+if [ -f "$top_builddir/Makefile" ]; then
+	built=$(sed -n 's/^DIO_RELEASE_DATE = //p' "$top_builddir/Makefile")
+	[ "$built" = "$date" ] || { echo "FAIL the build's DIO_RELEASE_DATE is '$built', configure.ac's $date (run configure again)"; fail=1; }
+fi
+
+# The pages: man/PAGE written from man/PAGE.in, and pages kept as they are.
+pages=
+for src in "$top_srcdir"/man/*.in; do
+	[ -f "$src" ] || continue
+	b=${src##*/}
+	b=${b%.in}
+	[ -f "$top_builddir/man/$b" ] || hard "man/$b is not written (make all first)"
+	pages="$pages $top_builddir/man/$b"
+done
+for p in "$top_srcdir"/man/*.[1-9]; do
+	[ -f "$p" ] && [ ! -f "$p.in" ] && pages="$pages $p"
+done
+[ -n "$pages" ] || hard "no man pages in $top_srcdir/man"
+# shellcheck disable=SC2086
+set -- $pages
+npages=$#
+man3=
+for p in "$@"; do
+	case $p in *.3) man3="$man3 $p" ;; esac
+done
 
 # 1. Functions, NAME sections and prototypes.  The header's declarations
 # and the pages' SYNOPSIS text are compared after the same normalisation:
@@ -115,48 +157,152 @@ END {
 		printf "FAIL%s names %s, which lib/libdirectio.h does not declare\n", where[f], f
 	}
 	printf "%d functions in the header, %d named on exactly one page with their prototype (%d names in all)\n", nfun, ok, names
-}' "$hdr" "$man"/*.3)
+}' "$hdr" $man3)
 echo "$out"
 echo "$out" | grep -q '^FAIL' && fail=1
 
-# 2. Every page renders without a warning, and says which release it is.
-if command -v groff >/dev/null 2>&1; then
-	render="groff -man -Tutf8 -ww -z"
-elif man_db; then
-	render="man --warnings -E UTF-8 -l"
-else
-	render=
-	echo "note: neither groff nor man-db's man here: the pages' rendering is not checked"
-fi
-warned=0
-for p in "$man"/*.3 "$man"/*.1; do
+# 2. One release: every page's .TH has its date and version; a page that
+# only sources another names one of ours.
+names=
+for p in "$@"; do
+	n=${p##*/}
+	names="$names ${n%.*}"
+done
+sourced=
+for p in "$@"; do
 	name=${p##*/}
-	if [ -n "$render" ]; then
-		w=$($render "$p" 2>&1 >/dev/null)
-		# An ASCII terminal too: a glyph it lacks is a warning there.
-		case $render in
-		groff*) w="$w$(groff -man -Tascii -ww -z "$p" 2>&1 >/dev/null)" ;;
+	so=$(sed -n 's/^\.so //p' "$p")
+	if [ -n "$so" ] && [ "$(grep -c -v '^\.\\"' "$p")" -eq 1 ]; then
+		case " $names " in
+		*" $(basename "$so" | sed 's/\.[^.]*$//') "*)
+			sourced="$sourced $name"; continue ;;
 		esac
-		if [ -n "$w" ]; then
-			echo "FAIL $name: warnings from $render:"
-			echo "$w" | sed 's/^/    /'
-			warned=$((warned + 1))
-			fail=1
-		fi
+		echo "FAIL $name sources $so, which is none of the pages"; fail=1
+		continue
 	fi
 	th=$(grep '^\.TH ' "$p")
 	case $th in
-	*"\"libdirectio $PACKAGE_VERSION\""*) ;;
-	*) echo "FAIL $name: .TH does not say \"libdirectio $PACKAGE_VERSION\": $th"; fail=1 ;;
+	*" \"$date\" \"libdirectio $PACKAGE_VERSION\" "*) ;;
+	*) echo "FAIL $name: .TH has not the date \"$date\" and \"libdirectio $PACKAGE_VERSION\": $th"; fail=1 ;;
 	esac
 done
-[ -n "$render" ] && echo "$(ls "$man"/*.3 "$man"/*.1 | wc -l | tr -d ' ') pages rendered, $warned with warnings ($render)"
+echo "$npages pages, each of release $PACKAGE_VERSION of $date${sourced:+ (sourcing another:$sourced)}"
 
-# 3. libdirectio(3)'s example is tests/example.c.
-t=$(mktemp -d "${TMPDIR:-/tmp}/man-pages.XXXXXX") || hard "mktemp failed"
-trap 'rm -rf "$t"' EXIT
+# 3. Lint: mandoc -Tlint (every message, style included) and groff -ww
+# (a UTF-8 and an ASCII terminal: a glyph ASCII lacks is a warning there).
+linters=
+command -v mandoc >/dev/null 2>&1 && linters="$linters mandoc"
+command -v groff >/dev/null 2>&1 && linters="$linters groff"
+if [ -z "$linters" ]; then
+	lint_skipped="neither mandoc nor groff here (Debian: mandoc, groff-base): the pages are not linted"
+	echo "SKIP lint: $lint_skipped"
+fi
+warned=0
+for p in "$@"; do
+	name=${p##*/}
+	case " $sourced " in *" $name "*) continue ;; esac
+	w=
+	for l in $linters; do
+		case $l in
+		mandoc) w="$w$(mandoc -Tlint "$p" 2>&1)" ;;
+		groff)  w="$w$(groff -man -Tutf8 -ww -z "$p" 2>&1 >/dev/null)"
+			w="$w$(groff -man -Tascii -ww -z "$p" 2>&1 >/dev/null)" ;;
+		esac
+	done
+	if [ -n "$w" ]; then
+		echo "FAIL $name: not clean for$linters:"
+		echo "$w" | sed "s|$p|$name|g; s/^/    /"
+		warned=$((warned + 1))
+		fail=1
+	fi
+done
+[ -n "$linters" ] && echo "$npages pages linted by$linters: $warned with messages"
+
+# 4. SEE ALSO: every page named exists; links between our pages go both
+# ways; and a REPORTING BUGS section points to the README.  Pages of other
+# projects that may be named (add one here with where it comes from):
+system_pages="
+aio(7) errno(3) fcntl(2) fdatasync(2) fsync(2) open(2) statx(2) io_uring(7)
+sg(4) udev(7) losetup(8) mount(8)
+dd(1) fio(1) sg_rbuf(8) sgp_dd(8) sg_dd(8) sdparm(8) mpirun(1) mpiexec(1)
+pg_test_fsync(1)
+directio(3C) dkio(4I) uscsi(4I)
+"
+# page TAB linked-page lines: a function's name is its group's page.
+for p in "$@"; do
+	name=${p##*/}
+	case " $sourced " in *" $name "*) continue ;; esac
+	awk -v page="$name" '
+	/^\.SH / {
+		sect = $0
+		sub(/^\.SH +/, "", sect)
+		gsub(/"/, "", sect)
+		if (sect == "REPORTING BUGS")
+			bugs = 1
+		next
+	}
+	sect == "NAME" && !/^\./ && page ~ /\.3$/ {
+		line = $0
+		sub(/ *\\-.*/, "", line)
+		gsub(/,/, " ", line)
+		n = split(line, w, " ")
+		for (i = 1; i <= n; i++)
+			printf "alias\t%s(3)\t%s\n", w[i], page
+	}
+	sect == "SEE ALSO" {
+		line = $0
+		gsub(/\\-/, "-", line)
+		gsub(/\\f[BIRP]/, "", line)
+		gsub(/^\.[BI][RI]? /, "", line)
+		gsub(/"/, "", line)
+		while (match(line, /[A-Za-z0-9_.:+-]+ ?\([1-9][A-Za-z]?[A-Za-z]?[A-Za-z]?\)/)) {
+			ref = substr(line, RSTART, RLENGTH)
+			gsub(/ /, "", ref)
+			printf "link\t%s\t%s\n", page, ref
+			line = substr(line, RSTART + RLENGTH)
+		}
+	}
+	sect == "REPORTING BUGS" && /README/ { readme = 1 }
+	END {
+		if (!bugs)
+			printf "fail\t%s has no REPORTING BUGS section\n", page
+		else if (!readme)
+			printf "fail\t%s: REPORTING BUGS does not name the README\n", page
+	}' "$p"
+done > "$t0/links"
+for p in "$@"; do
+	n=${p##*/}
+	printf 'alias\t%s(%s)\t%s\n' "${n%.*}" "${n##*.}" "$n"
+done >> "$t0/links"
+out=$(awk -F'\t' -v sys="$system_pages" '
+BEGIN { n = split(sys, s, /[ \n]+/); for (i = 1; i <= n; i++) if (s[i] != "") system_page[s[i]] = 1 }
+$1 == "fail" { print "FAIL " $2; next }
+$1 == "alias" { page_of[$2] = $3; next }
+$1 == "link" { nl++; from[nl] = $2; to[nl] = $3 }
+END {
+	for (i = 1; i <= nl; i++) {
+		if (to[i] in page_of) {
+			tp = page_of[to[i]]
+			if (tp != from[i])
+				linked[from[i], tp] = 1
+		} else if (!(to[i] in system_page))
+			printf "FAIL %s: SEE ALSO names %s, which is neither one of our pages nor a system page of tests/man-pages.sh\n", from[i], to[i]
+	}
+	for (k in linked) {
+		split(k, ab, SUBSEP)
+		pairs++
+		if (!((ab[2], ab[1]) in linked))
+			printf "FAIL %s names %s in SEE ALSO, but %s does not name %s\n", ab[1], ab[2], ab[2], ab[1]
+	}
+	printf "SEE ALSO: %d names, %d links between our pages\n", nl, pairs
+}' "$t0/links")
+echo "$out"
+echo "$out" | grep -q '^FAIL' && fail=1
+
+# 5. libdirectio(3)'s example is tests/example.c.
+t=$t0
 awk '/^\.SH EXAMPLE/ { ex = 1 } ex && /^\.EE/ { exit } on { print } ex && /^\.EX/ { on = 1 }' \
-	"$man/libdirectio.3" | awk '{ gsub(/\\-/, "-"); gsub(/\\&/, ""); gsub(/\\e/, "\\\\"); print }' > "$t/page.c"
+	"$top_builddir/man/libdirectio.3" | awk '{ gsub(/\\-/, "-"); gsub(/\\&/, ""); gsub(/\\e/, "\\\\"); print }' > "$t/page.c"
 sed '1{/SPDX-License-Identifier/d;}' "$top_srcdir/tests/example.c" |
 	awk '{ gsub(/\t/, "    "); print }' > "$t/example.c"
 if cmp -s "$t/page.c" "$t/example.c"; then
@@ -167,10 +313,11 @@ else
 	fail=1
 fi
 
-# 4. Installed, every function has a page man finds; uninstalled, no file
+# 6. Installed, every function has a page man finds; uninstalled, no file
 # is left.  (make install as distcheck does it, into a directory of ours.)
 if [ ! -f "$top_builddir/Makefile" ]; then
 	echo "note: no $top_builddir/Makefile: installation not checked"
+	[ $fail -eq 0 ] && [ -n "$lint_skipped" ] && exit 77
 	exit $fail
 fi
 dest=$t/dest
@@ -210,6 +357,21 @@ for pg in "$man3"/*; do
 	esac
 done
 [ $missing -eq 0 ] && [ $extra -eq 0 ] || fail=1
+# Every installed page (but the .so ones) has the release's date.
+dated=0
+for pg in $(find "$dest" -type f -path '*/man[1-9]/*'); do
+	grep -q '^\.so ' "$pg" && continue
+	th=$(grep '^\.TH ' "$pg")
+	case $th in
+	*" \"$date\" \"libdirectio $PACKAGE_VERSION\" "*) dated=$((dated + 1)) ;;
+	*) echo "FAIL ${pg#"$dest"} installed with: $th"; fail=1 ;;
+	esac
+done
+# shellcheck disable=SC2086
+nso=$(set -- $sourced; echo $#)
+[ "$dated" -ge $((npages - nso)) ] ||
+	{ echo "FAIL only $dated pages installed with a .TH, of $((npages - nso))"; fail=1; }
+echo "installed: $dated pages dated $date"
 echo "installed: $(ls "$man3" | wc -l | tr -d ' ') pages in ${man3#"$dest"}, $missing functions without one, $extra pages of no function"
 if man_db; then
 	for f in libdirectio dio_scsi_exec dio_scsi_status dio_open dio_err_name dio_aio_wait dio_cdb_rw16; do
@@ -242,5 +404,9 @@ if [ -n "$left" ]; then
 	fail=1
 else
 	echo "uninstalled: no file left under DESTDIR"
+fi
+if [ $fail -eq 0 ] && [ -n "$lint_skipped" ]; then
+	echo "SKIP: $lint_skipped"
+	exit 77
 fi
 exit $fail

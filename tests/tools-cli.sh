@@ -15,7 +15,7 @@ for t in sync-write dio-rbuf dio-info dio-dd; do
 		{ echo "FAIL $t --version: $out"; fail=1; }
 	"$bin" --no-such-option >/dev/null 2>&1
 	[ $? -eq 2 ] || { echo "FAIL $t: unknown option is not exit 2"; fail=1; }
-	page=$top_srcdir/man/$t.1
+	page=$top_builddir/man/$t.1
 	[ -f "$page" ] || { echo "FAIL $t: no man page $page"; fail=1; continue; }
 	if command -v man >/dev/null 2>&1; then
 		LC_ALL=C MANWIDTH=80 man -l "$page" 2>/dev/null | grep -A1 '^NAME' |
