@@ -111,11 +111,14 @@ FNR == 1 {
 }
 /^\.SH / {
 	sect = $2
+	named = 0
 	next
 }
-sect == "NAME" && !/^\./ {
+# The names end on the line with "\-" (the description may go on).
+sect == "NAME" && !/^\./ && !named {
 	line = $0
-	sub(/ *\\-.*/, "", line)
+	if (sub(/ *\\-.*/, "", line))
+		named = 1
 	gsub(/,/, " ", line)
 	n = split(line, w, " ")
 	for (i = 1; i <= n; i++) {
@@ -197,10 +200,11 @@ if [ -z "$linters" ]; then
 	lint_skipped="neither mandoc nor groff here (Debian: mandoc, groff-base): the pages are not linted"
 	echo "SKIP lint: $lint_skipped"
 fi
-warned=0
+warned=0 linted=0
 for p in "$@"; do
 	name=${p##*/}
 	case " $sourced " in *" $name "*) continue ;; esac
+	linted=$((linted + 1))
 	w=
 	for l in $linters; do
 		case $l in
@@ -216,7 +220,7 @@ for p in "$@"; do
 		fail=1
 	fi
 done
-[ -n "$linters" ] && echo "$npages pages linted by$linters: $warned with messages"
+[ -n "$linters" ] && echo "$linted pages linted by$linters: $warned with messages"
 
 # 4. SEE ALSO: every page named exists; links between our pages go both
 # ways; and a REPORTING BUGS section points to the README.  Pages of other
@@ -241,9 +245,10 @@ for p in "$@"; do
 			bugs = 1
 		next
 	}
-	sect == "NAME" && !/^\./ && page ~ /\.3$/ {
+	sect == "NAME" && !/^\./ && page ~ /\.3$/ && !named {
 		line = $0
-		sub(/ *\\-.*/, "", line)
+		if (sub(/ *\\-.*/, "", line))
+			named = 1
 		gsub(/,/, " ", line)
 		n = split(line, w, " ")
 		for (i = 1; i <= n; i++)
