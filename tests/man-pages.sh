@@ -161,8 +161,8 @@ END {
 	}
 	printf "%d functions in the header, %d named on exactly one page with their prototype (%d names in all)\n", nfun, ok, names
 }' "$hdr" $man3)
-echo "$out"
-echo "$out" | grep -q '^FAIL' && fail=1
+printf '%s\n' "$out"
+printf '%s\n' "$out" | grep -q '^FAIL' && fail=1
 
 # 2. One release: every page's .TH has its date and version; a page that
 # only sources another names one of ours.
@@ -215,7 +215,7 @@ for p in "$@"; do
 	done
 	if [ -n "$w" ]; then
 		echo "FAIL $name: not clean for$linters:"
-		echo "$w" | sed "s|$p|$name|g; s/^/    /"
+		printf '%s\n' "$w" | sed "s|$p|$name|g; s/^/    /"
 		warned=$((warned + 1))
 		fail=1
 	fi
@@ -301,8 +301,8 @@ END {
 	}
 	printf "SEE ALSO: %d names, %d links between our pages\n", nl, pairs
 }' "$t0/links")
-echo "$out"
-echo "$out" | grep -q '^FAIL' && fail=1
+printf '%s\n' "$out"
+printf '%s\n' "$out" | grep -q '^FAIL' && fail=1
 
 # 5. libdirectio(3)'s example is tests/example.c.
 t=$t0
