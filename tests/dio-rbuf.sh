@@ -52,9 +52,32 @@ expect 2 "--sizes and --modes need --sweep" --sizes 4k /dev/null
 expect 2 "--plot needs --sweep" --plot "$tmp/p.svg" /dev/null
 expect 2 "--lba goes with --command read" --lba 8 /dev/null
 expect 2 "--buffer-id goes with --command rbuf" -c read --buffer-id 1 /dev/null
-# sg_rbuf's command line: -t takes no value there; an old "-t SIZE" says
-# what to type instead of reading the size as a second device.
-expect 2 "one DEVICE only (got '4m' and '/dev/null'); -t takes no value, as in sg_rbuf: the bytes per run are -s OVERALL, the bytes per command -b EACH" -t 4m /dev/null
+# sg_rbuf's command line: -t takes no value there.  A size given to it
+# (dio-rbuf's first spelling of the bytes per run, with -s SIZE per command
+# and -b N the buffer id) is a usage error that says what to write, in
+# every spelling, before any complaint about the other values (-b 0 was a
+# buffer id), and whether or not a DEVICE follows.
+hint="-t takes no value, as in sg_rbuf (dio-rbuf always times); for"
+expect 2 "'-t 4m': $hint 4m bytes per run write: -s 4m (-s OVERALL is the bytes per run)" -t 4m /dev/null
+expect 2 "'-t 4m': $hint 4m bytes per run write: -s 4m" /dev/null -t 4m
+expect 2 "'-t 10000': $hint 10000 bytes per run write: -s 10000" -t 10000
+expect 2 "'-t1M': $hint 1M bytes per run write: -s 1M" -t1M /dev/null
+expect 2 "'-t=1M': $hint 1M bytes per run write: -s 1M" -dt=1M /dev/null
+expect 2 "'--time=1M': $hint 1M bytes per run write: -s 1M" --time=1M /dev/null
+expect 2 "'--time 1M': $hint 1M bytes per run write: -s 1M" --time 1M /dev/null
+expect 2 "'-t 1M': $hint 1M bytes per run write: -b 64k -s 1M (-s OVERALL is the bytes per run, -b EACH the bytes per command)" -s 64k -t 1M /dev/null
+expect 2 "'-t 1M': $hint 1M bytes per run write: -b 64k -s 1M --buffer-id 0 (-s OVERALL is the bytes per run, -b EACH the bytes per command, --buffer-id N the buffer id)" -b 0 -s 64k -t 1M /dev/null
+expect 2 "Try 'dio-rbuf --help'" -t 1M /dev/null
+# A size operand without -t, and -t before a file named like a size: no -t hint.
+expect 2 "one DEVICE only (got '4m' and '/dev/null'); a size is not an operand: the bytes per run are -s OVERALL, the bytes per command -b EACH" 4m /dev/null
+: >"$tmp/64k"
+(cd "$tmp" && "$prog" -t 64k) >"$tmp/out" 2>&1
+if [ $? -eq 1 ] && grep -q "64k: not a device (a regular file)" "$tmp/out"; then
+	echo "ok: dio-rbuf -t 64k, a file called 64k: the file is the DEVICE (exit 1)"
+else
+	echo "FAIL: dio-rbuf -t 64k with a file called 64k:"; cat "$tmp/out"; fails=$((fails + 1))
+fi
+expect 1 "$tmp/file2: no such file or directory" -t "$tmp/file2"
 
 # Bad values: exit 2 (a usage error) with the parser's specific message.
 expect 2 "dio-rbuf: --size '4kk': unknown suffix 'kk' (allowed: c=1, w=2, b=512; k, K, KiB, m, M, MiB, g, G, GiB, t, T, TiB, P, PiB, E, EiB: powers of 1024; kB, KB, MB, GB, TB, PB, EB: powers of 1000)" --size 4kk /dev/null

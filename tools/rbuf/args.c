@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tools/kit/msg.h"
 #include "tools/kit/opt.h"
@@ -243,7 +244,7 @@ parse_word(const char *name, const char *arg, const char *const *words)
 	return w;
 }
 
-/* An operand that is a size, not a device: an old "-t SIZE" perhaps. */
+/* An operand that is a size, not a device. */
 static int
 looks_like_size(const char *s)
 {
@@ -251,6 +252,73 @@ looks_like_size(const char *s)
 	uint64_t v;
 
 	return s[0] != '/' && diot_parse_size(s, &v, err, sizeof(err)) == 0;
+}
+
+/* A word given to -t as its value: a size that names no file. */
+static int
+size_for_t(const char *s)
+{
+	struct stat st;
+
+	return s[0] != '-' && looks_like_size(s) && stat(s, &st) != 0;
+}
+
+/*
+ * -t takes no value (sg_rbuf's --time).  A size given to it, as
+ * "-t SIZE", "-tSIZE", "-t=SIZE" or "--time[=]SIZE", is the spelling of
+ * the bytes per run of dio-rbuf's first command line (-t SIZE, -s SIZE
+ * per command, -b N buffer id): a usage error that says which options to
+ * write instead, with the -s and -b values of the same line.  A first
+ * pass over the words only (diot_getopt() reads no values), so that the
+ * hint comes before any complaint about those values (-b 0 was a buffer
+ * id there).
+ */
+static void
+refuse_old_t(int argc, char **argv)
+{
+	struct diot_optstate st;
+	const char *t = NULL, *each = NULL, *bufid = NULL, *w;
+	char as[80];
+	int id;
+
+	diot_getopt_init(&st);
+	while (t == NULL && (id = diot_getopt(argc, argv, options, &st)) != DIOT_OPT_END) {
+		if (id == OPT_TIME && st.sub != 0) {
+			/* "-tSIZE" or "-t=SIZE": the rest of the word */
+			w = argv[st.ind] + st.sub;
+			if (size_for_t(w + (*w == '='))) {
+				t = w + (*w == '=');
+				snprintf(as, sizeof(as), "-t%.60s", w);
+			}
+		} else if (id == OPT_TIME && st.ind < argc && size_for_t(argv[st.ind])) {
+			t = argv[st.ind];
+			snprintf(as, sizeof(as), "%s %.60s", st.name, t);
+		} else if (id == DIOT_OPT_ERROR && strncmp(argv[st.ind - 1], "--time=", 7) == 0 &&
+		           size_for_t(argv[st.ind - 1] + 7)) {
+			t = argv[st.ind - 1] + 7;
+			snprintf(as, sizeof(as), "%.70s", argv[st.ind - 1]);
+		} else if (id == OPT_TOTAL && strcmp(st.name, "--total") != 0) {
+			each = st.arg;
+		} else if (id == OPT_EACH && strcmp(st.name, "-b") == 0) {
+			bufid = st.arg;
+		}
+	}
+	if (t == NULL)
+		return;
+	/* The -s and -b after it too. */
+	while ((id = diot_getopt(argc, argv, options, &st)) != DIOT_OPT_END) {
+		if (id == OPT_TOTAL && strcmp(st.name, "--total") != 0)
+			each = st.arg;
+		else if (id == OPT_EACH && strcmp(st.name, "-b") == 0)
+			bufid = st.arg;
+	}
+	diot_usage_error("'%s': -t takes no value, as in sg_rbuf (dio-rbuf always "
+	                 "times); for %s bytes per run write: %s%s%s-s %s%s%s "
+	                 "(-s OVERALL is the bytes per run%s%s)", as, t,
+	                 each ? "-b " : "", each ? each : "", each ? " " : "", t,
+	                 bufid ? " --buffer-id " : "", bufid ? bufid : "",
+	                 each ? ", -b EACH the bytes per command" : "",
+	                 bufid ? ", --buffer-id N the buffer id" : "");
 }
 
 static void
@@ -274,9 +342,9 @@ apply_option(struct opts *o, int id, const struct diot_optstate *st, int *sizes_
 		if (o->device != NULL)
 			diot_usage_error("one DEVICE only (got '%s' and '%s')%s", o->device,
 			                 st->arg, looks_like_size(o->device) ||
-			                 looks_like_size(st->arg) ? "; -t takes no value, as in "
-			                 "sg_rbuf: the bytes per run are -s OVERALL, the bytes "
-			                 "per command -b EACH" : "");
+			                 looks_like_size(st->arg) ? "; a size is not an operand: "
+			                 "the bytes per run are -s OVERALL, the bytes per "
+			                 "command -b EACH" : "");
 		o->device = st->arg;
 		break;
 	case OPT_EACH:
@@ -355,6 +423,7 @@ rbuf_parse_args(int argc, char **argv, struct opts *o)
 	int id, sizes_given = 0, modes_given = 0;
 	char why[200];
 
+	refuse_old_t(argc, argv);
 	memset(o, 0, sizeof(*o));
 	o->total = DEFAULT_TOTAL;
 	o->mode = DIO_SCSI_XFER_INDIRECT;
