@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # tools-cli.sh -- every tool answers --help and --version (exit 0, on
 # stdout), rejects an unknown option with exit 2, and has a man page that
-# man(1) can format with its NAME section naming the tool; and their JSON
-# is valid UTF-8 JSON whatever bytes a file name holds.
+# man(1) can format with its NAME section naming the tool; every tool
+# program the build makes (each program in tools/: sync-write, dio-dd,
+# dio-rbuf, dio-info, and the MPI builds where made) has a --help whose
+# lines fit 80 columns and whose last line names its man page; and their
+# JSON is valid UTF-8 JSON whatever bytes a file name holds.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 fail=0
@@ -23,6 +26,34 @@ for t in sync-write dio-rbuf dio-info dio-dd; do
 			{ echo "FAIL $t: man page does not format with a NAME section"; fail=1; }
 	fi
 	[ $fail -eq 0 ] && echo "ok   $t: --help, --version, bad option, man page"
+done
+
+# --help within 80 columns (tabs expanded), its last non-empty line
+# naming the program's man page: NAME(1), or for an MPI build NAME-mpi
+# the page of NAME, which NAME-mpi(1) sources.
+progs=
+for bin in "$top_builddir"/tools/*; do
+	[ -f "$bin" ] && [ -x "$bin" ] && progs="$progs ${bin##*/}"
+done
+for t in sync-write dio-rbuf dio-info dio-dd; do
+	case " $progs " in *" $t "*) ;; *) echo "FAIL $t: not built in $top_builddir/tools"; fail=1 ;; esac
+done
+for t in $progs; do
+	help=$("$top_builddir/tools/$t" --help 2>/dev/null) ||
+		{ echo "FAIL $t --help: exit $?"; fail=1; continue; }
+	wide=$(printf '%s\n' "$help" | expand | awk 'length($0) > 80 { printf "%d columns: %s\n", length($0), $0 }')
+	last=$(printf '%s\n' "$help" | awk 'NF { l = $0 } END { print l }')
+	page=${t%-mpi}
+	if [ -n "$wide" ]; then
+		echo "FAIL $t --help: lines wider than 80 columns:"
+		printf '%s\n' "$wide" | sed 's/^/    /'
+		fail=1
+	elif ! printf '%s\n' "$last" | grep -q -F -e "$t(1)" -e "$page(1)"; then
+		echo "FAIL $t --help: its last line does not name $t(1): $last"
+		fail=1
+	else
+		echo "ok   $t --help: $(printf '%s\n' "$help" | wc -l | tr -d ' ') lines within 80 columns, ends: $last"
+	fi
 done
 
 # Names are bytes, JSON is UTF-8: a file named with a newline, a control

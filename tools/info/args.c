@@ -53,7 +53,8 @@ usage(void)
 "  -h, --help            this help\n"
 "  -V, --version         version of the tool and library\n"
 "\n"
-"Exit status: 0 reported, 1 PATH cannot be examined, 2 usage error.\n",
+"Exit status: 0 reported, 1 PATH cannot be examined, 2 usage error.\n"
+"See dio-info(1) ('man dio-info'): each fact, the advice, the JSON keys.\n",
 	       PROG);
 }
 

@@ -54,6 +54,8 @@ value_error(const char *opt, const char *value, const char *msg)
 static void
 usage(FILE *fp)
 {
+	const char *p, *e;
+
 	fprintf(fp,
 "Usage: %s [OPTIONS] DEVICE\n"
 "Time SCSI READ BUFFER (or READ(10)) on DEVICE through libdirectio: elapsed\n"
@@ -94,12 +96,17 @@ usage(FILE *fp)
 "  -h, --help            this text\n"
 "  -V, --version         version of the tool and library\n"
 "\n"
-"EACH, OVERALL, SIZE: digits with an optional suffix: %s.\n"
+"EACH, OVERALL, SIZE: digits with an optional suffix:\n",
+	        RBUF_PROG);
+	/* The kit's list, one group of suffixes a line (within 80 columns). */
+	for (p = diot_size_suffixes(); (e = strstr(p, "; ")) != NULL; p = e + 2)
+		fprintf(fp, "  %.*s;\n", (int)(e - p), p);
+	fprintf(fp, "  %s.\n"
 "sg_rbuf's command line works as it is: -b EACH -s OVERALL -t -d -q -m -e\n"
-"-v and their long forms mean what they mean there.\n"
+"-v and their long forms mean what they mean there (-t takes no value).\n"
 "Exit status: 0 measured, 1 failure (device, data), 2 usage error (a bad\n"
-"option, operand or option value).\n",
-	        RBUF_PROG, diot_size_suffixes());
+"option, operand or option value).\n"
+"See dio-rbuf(1) ('man dio-rbuf'): the sweep, the output, sg_rbuf users.\n", p);
 }
 
 /* ------------------------------------------------------------ options */
