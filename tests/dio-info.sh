@@ -141,7 +141,7 @@ else
 	has "large pages          none" "says there are no large pages here"
 fi
 run 0 "--probe-write" --probe-write "$dir"
-has "created and removed" "the probe file is created and removed"
+has "(created, written, read and removed)" "the probe file is created, written, read and removed"
 [ "$(snapshot "$dir")" = "$before" ] && ok "--probe-write leaves nothing behind" ||
 	bad "--probe-write left something in $dir: $(ls -A "$dir")"
 "$bin" -f json --probe-write "$dir" >"$work/json"
@@ -163,6 +163,45 @@ has "asked on a read-only open of an existing file" "probes an existing file rea
 json "directory with a file" "$dir" --expect direct_io.probe="existing file" \
 	--expect direct_io.probe_file="$dir/a-file"
 same_ids "$dir"
+
+# ------------------------------------------------------------ a read-only mount
+# --probe-write where no file can be created: it says it could not, and
+# what it probed instead (a file there, read-only), or that nothing was.
+if [ "$(id -u)" -eq 0 ] && mkdir "$work/ro" && mount -t tmpfs -o size=1m tmpfs "$work/ro" 2>/dev/null; then
+	mnt=$work/ro
+	printf 'data\n' >"$mnt/a-file"
+	if mount -o remount,ro "$mnt" 2>/dev/null; then
+		before=$(snapshot "$mnt")
+		run 0 "--probe-write on a read-only mount" --probe-write "$mnt"
+		hasnt "created" "does not say it created a file"
+		has "  write probe          not made: cannot create a temporary file in $mnt: read-only file system" \
+			"says the write probe was not made, and why"
+		has "  probe file           $mnt/a-file (in the directory, opened read-only)" \
+			"names the file it probed instead"
+		json "--probe-write on a read-only mount" "$mnt" --expect direct_io.probe="existing file" \
+			--expect direct_io.probe_file="$mnt/a-file"
+		"$bin" -f json --probe-write "$mnt" >"$work/json"
+		python3 "$jcheck" --expect direct_io.probe="existing file" --expect direct_io.write_probe=null \
+			--expect direct_io.write_probe_detail="not made: cannot create a temporary file in $mnt: read-only file system" \
+			<"$work/json" >"$work/jcheck" && ok "json: write probe null, with the reason" ||
+			{ bad "json --probe-write on a read-only mount"; cat "$work/jcheck"; }
+		[ "$(snapshot "$mnt")" = "$before" ] && ok "nothing changed on the read-only mount" ||
+			bad "the read-only mount changed"
+		# No file to read either: nothing was probed, and it says both.
+		mount -o remount,rw "$mnt" && rm "$mnt/a-file" && mount -o remount,ro "$mnt" ||
+			hard "cannot empty the read-only mount"
+		run 0 "--probe-write on an empty read-only mount" --probe-write "$mnt"
+		has "  supported            unknown: not probed: --probe-write cannot create a temporary file here (read-only file system), and no readable file in the directory to open read-only" \
+			"says nothing was probed, and why"
+		hasnt "probe file" "names no probe file"
+		hasnt "created" "does not say it created a file"
+	else
+		echo "SKIP read-only mount: cannot remount tmpfs read-only"
+	fi
+	umount "$mnt" && mnt=
+else
+	echo "SKIP read-only mount: needs root (a tmpfs remounted read-only)"
+fi
 
 # ------------------------------------------------------------ /dev/shm (tmpfs)
 if [ "$DIO_BACKEND" = linux ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then

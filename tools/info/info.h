@@ -75,8 +75,11 @@ struct facts {
 	int mech;                   /* dio_mech, valid when probe != PROBE_NONE  */
 	int probe_err;              /* -errno: the probe could not be made       */
 	char direct_note[512];      /* why not probed / why refused              */
-	int write_probe;            /* -1 not tried, 0 failed, 1 ok              */
-	char write_detail[300];
+	int write_probe;            /* -1 not made, 0 failed, 1 ok               */
+	char write_detail[1400];    /* how it went, or why it was not made       */
+	int temp_err;               /* --probe-write: -errno creating the file   */
+	int probe_opened;           /* the probe's file was open (probe_err came
+	                             * after the open)                           */
 
 	struct dio_align al;
 	int have_al;

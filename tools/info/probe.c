@@ -89,6 +89,7 @@ probe_fd(struct facts *f, int fd, int kind, const char *file)
 	int r;
 
 	f->probe = kind;
+	f->probe_opened = 1;
 	if (file != NULL)
 		snprintf(f->probe_file, sizeof(f->probe_file), "%s", file);
 	r = dio_adopt(&h, fd, 0);
@@ -129,8 +130,14 @@ find_existing_file(const char *dir, dev_t dev, char *out, size_t len)
 	return found;
 }
 
-/* --probe-write: a temporary file in directory dir, one direct write and read. */
-static void
+/*
+ * --probe-write: a temporary file in directory dir, one direct write and
+ * read.  0 when the file was created (and is removed again); -errno when
+ * it could not be (a read-only file system, no write permission): then
+ * nothing was made, f->temp_err and f->write_detail say why, and the
+ * caller probes what it can read instead.
+ */
+static int
 probe_temp(struct facts *f, const char *dir)
 {
 	dio_file *h = NULL;
@@ -157,13 +164,16 @@ probe_temp(struct facts *f, const char *dir)
 		if (r != -EEXIST)
 			break;
 	}
-	f->probe = PROBE_TEMP;
-	snprintf(f->probe_file, sizeof(f->probe_file), "%s", path);
 	if (r < 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		f->probe_err = r;
-		return;
+		f->temp_err = r;
+		snprintf(f->write_detail, sizeof(f->write_detail), "not made: cannot "
+		         "create a temporary file in %s: %s", dir, dio_strerror(r));
+		return r;
 	}
+	f->probe = PROBE_TEMP;
+	f->probe_opened = 1;
+	snprintf(f->probe_file, sizeof(f->probe_file), "%s", path);
 	r = try_direct(f, h);
 	if (dio_file_align(h, &f->al) == 0)
 		f->have_al = 1;
@@ -202,6 +212,7 @@ probe_temp(struct facts *f, const char *dir)
 	dio_close(h);
 	unlink(path);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	return 0;
 }
 
 /*
@@ -248,10 +259,10 @@ probe_direct(struct facts *f, int probe_write)
 
 	f->write_probe = -1;
 	if (f->is_dir) {
-		if (probe_write) {
-			probe_temp(f, f->path);
+		/* Where no temporary file can be made, what can be read is
+		 * probed instead, and the report says both. */
+		if (probe_write && probe_temp(f, f->path) == 0)
 			return;
-		}
 		if (dio_align_path(f->path, &f->al) == 0)
 			f->have_al = 1;
 		if (!can_undo) {
@@ -260,7 +271,8 @@ probe_direct(struct facts *f, int probe_write)
 			 * other people's files. */
 			snprintf(f->direct_note, sizeof(f->direct_note), "not probed: "
 			         "turning direct I/O on for a file here would change it for "
-			         "everyone using it; --probe-write tests a temporary file");
+			         "everyone using it%s", probe_write ? "" :
+			         "; --probe-write tests a temporary file");
 			return;
 		}
 		if (find_existing_file(f->path, f->st.st_dev, file, sizeof(file))) {
@@ -272,8 +284,8 @@ probe_direct(struct facts *f, int probe_write)
 			}
 		}
 		snprintf(f->direct_note, sizeof(f->direct_note), "not probed: no readable "
-		         "file in the directory to open read-only; --probe-write tests a "
-		         "temporary file");
+		         "file in the directory to open read-only%s", probe_write ? "" :
+		         "; --probe-write tests a temporary file");
 		return;
 	}
 	if (f->di.kind == DIO_DEVINFO_SG) {

@@ -91,7 +91,8 @@ json_direct(struct diot_json *j, const struct facts *f)
 	jstr(j, "probe_file", f->probe == PROBE_EXISTING || f->probe == PROBE_TEMP ?
 	     f->probe_file : NULL);
 	jflag(j, "write_probe", f->write_probe > 0, f->write_probe >= 0);
-	jstr(j, "write_probe_detail", f->write_probe >= 0 ? f->write_detail : NULL);
+	jstr(j, "write_probe_detail", f->write_probe >= 0 || f->temp_err < 0 ?
+	     f->write_detail : NULL);
 	jstr(j, "detail", f->probe_err < 0 ? dio_strerror(f->probe_err) : f->direct_note);
 	/* A file system that accepts the advice and ignores it (illumos ZFS),
 	 * and the requests it serves buffered anyway (UFS, NFS). */

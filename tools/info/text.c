@@ -106,15 +106,19 @@ mech_str(const struct facts *f, char *buf, size_t len)
 	case PROBE_EXISTING: how = "asked on a read-only open of an existing file"; break;
 	case PROBE_TEMP:     how = "asked on a temporary file"; break;
 	}
-	if (f->probe == PROBE_NONE && strncmp(f->direct_note, "not applicable", 14) == 0)
+	if (f->probe == PROBE_NONE && f->temp_err < 0)
+		snprintf(buf, len, "unknown: not probed: --probe-write cannot create a "
+		         "temporary file here (%s), and %s", dio_strerror(f->temp_err),
+		         strncmp(f->direct_note, "not probed: ", 12) == 0 ?
+		         f->direct_note + 12 : f->direct_note);
+	else if (f->probe == PROBE_NONE && strncmp(f->direct_note, "not applicable", 14) == 0)
 		snprintf(buf, len, "%s", f->direct_note);
 	else if (f->probe == PROBE_NONE)
 		snprintf(buf, len, "unknown: %s", f->direct_note);
 	else if (f->probe_err < 0)
-		snprintf(buf, len, "unknown: %s%s%s", f->probe == PROBE_TEMP ?
-		         "cannot create a temporary file: " : "cannot open: ",
-		         dio_strerror(f->probe_err),
-		         f->probe == PROBE_TEMP ? "" : "");
+		snprintf(buf, len, "unknown: %s: %s", f->probe_opened ?
+		         "asking for direct I/O failed" : "cannot open",
+		         dio_strerror(f->probe_err));
 	else if (f->mech != DIO_MECH_NONE)
 		snprintf(buf, len, "yes, %s (%s)", dio_mech_name(f->mech), how);
 	else
@@ -157,8 +161,9 @@ text_direct(const struct facts *f)
 	kv("supported", "%s", mech_str(f, b, sizeof(b)));
 	if (f->probe == PROBE_EXISTING || f->probe == PROBE_TEMP)
 		kv("probe file", "%s%s", f->probe_file, f->probe == PROBE_TEMP ?
-		   " (created and removed)" : "");
-	if (f->write_probe >= 0)
+		   " (created, written, read and removed)" :
+		   " (in the directory, opened read-only)");
+	if (f->write_probe >= 0 || f->temp_err < 0)
 		kv("write probe", "%s", f->write_detail);
 	if (f->have_al) {
 		kv("memory alignment", "%s", u32s(f->al.mem_align, b, sizeof(b), " bytes"));
