@@ -164,6 +164,37 @@ json "directory with a file" "$dir" --expect direct_io.probe="existing file" \
 	--expect direct_io.probe_file="$dir/a-file"
 same_ids "$dir"
 
+# ------------------------------------------------------------ odd names
+# A name holding a newline, a control character, a byte that is not UTF-8,
+# a double quote and a backslash is one line of the report: in double
+# quotes with C escapes (\n, \xHH, \", \\); a plain name stays as it is.
+odir=$work/odd
+mkdir "$odir"
+oname=$(printf 'o\nd\377d\001 "q\\')
+printf 'data\n' >"$odir/$oname"
+want='"'$odir'/o\nd\xffd\x01 \"q\\"'
+# The lines of a report: two of header, then empty lines, section titles, and
+# facts indented by two spaces; a split name would add a line of its own.
+stray() {
+	sed 1,2d "$work/out" | grep -v -E '^(|  .*|Direct I/O|Device|SCSI generic \(sg\) driver|SCSI pass-through|Durability|Advice)$'
+}
+run 0 "a file named with a newline" "$odir/$oname"
+if [ "$(sed -n 2p "$work/out")" = "$want: regular file" ] && [ -z "$(stray)" ]; then
+	ok "the odd name is one quoted line, with C escapes"
+else
+	bad "the odd name splits or is not escaped:"; printf '     want %s\n' "$want: regular file"
+	sed 's/^/     /' "$work/out" | head -n 8
+fi
+run 0 "a directory holding that file" "$odir"
+if grep -q -F -x "  probe file           $want (in the directory, opened read-only)" "$work/out" &&
+   [ -z "$(stray)" ]; then
+	ok "the probe file's odd name is one quoted line"
+else
+	bad "the probe file's odd name:"; printf '     want %s\n' "$want"
+	grep -n 'probe file' "$work/out"; stray
+fi
+json "a file named with a newline" "$odir/$oname"
+
 # ------------------------------------------------------------ a read-only mount
 # --probe-write where no file can be created: it says it could not, and
 # what it probed instead (a file there, read-only), or that nothing was.

@@ -2,17 +2,21 @@
 /*
  * text.c -- dio-info's report as text: a header, then one section each
  * for direct I/O, the device, the sg driver, SCSI pass-through and the
- * advice (wrapped at 78 columns).
+ * advice (wrapped at 78 columns).  Each fact is one line whatever a name
+ * in it holds: names are shown by qname(), and every line goes out with
+ * its control characters made visible (diot_visible()).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools/info/info.h"
 #include "tools/kit/fmt.h"
+#include "tools/kit/json.h"     /* diot_utf8_len */
 #include "tools/kit/msg.h"
 
 #define TEXT_BUF 1400           /* room for one value line */
@@ -23,10 +27,78 @@ yes_no(int tri)
 	return tri == DIO_TRI_YES ? "yes" : tri == DIO_TRI_NO ? "no" : "unknown";
 }
 
+/*
+ * A name (a path, a device node) as the report shows it: as it is when it
+ * is plain UTF-8 text; else, when it holds a control character, a byte
+ * that is not UTF-8, a backslash or a double quote, in double quotes with
+ * C escapes: \n \t \r \\ \", and \xHH (always two hex digits) for any
+ * other such byte.  So a name never splits a line of the report, and its
+ * bytes can be told back.  Malloc'd; out of memory: diot_die().
+ */
+static char *
+qname(const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p;
+	char *q, *o;
+	size_t u;
+	int plain = 1;
+
+	for (p = (const unsigned char *)s; *p != '\0' && plain; p += u) {
+		u = *p >= 0x20 && *p != 0x7f ? diot_utf8_len(p) : 0;
+		plain = u > 0 && *p != '\\' && *p != '"';
+		if (u == 0)
+			u = 1;
+	}
+	q = malloc(strlen(s) * 4 + 3);
+	if (q == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	if (plain)
+		return strcpy(q, s);
+	o = q;
+	*o++ = '"';
+	for (p = (const unsigned char *)s; *p != '\0'; p += u) {
+		u = *p >= 0x20 && *p != 0x7f ? diot_utf8_len(p) : 0;
+		if (u > 0 && *p != '\\' && *p != '"') {
+			memcpy(o, p, u);
+			o += u;
+			continue;
+		}
+		u = 1;
+		*o++ = '\\';
+		switch (*p) {
+		case '\n': *o++ = 'n'; break;
+		case '\t': *o++ = 't'; break;
+		case '\r': *o++ = 'r'; break;
+		case '\\': *o++ = '\\'; break;
+		case '"': *o++ = '"'; break;
+		default:
+			*o++ = 'x';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	*o++ = '"';
+	*o = '\0';
+	return q;
+}
+
+/* One line of text with its control characters made visible. */
 static void
-wrap(FILE *fp, const char *first, const char *indent, const char *text)
+put_line(FILE *fp, const char *text)
+{
+	char *v = diot_visible(text);
+
+	fputs(v, fp);
+	fputc('\n', fp);
+	free(v);
+}
+
+static void
+wrap(FILE *fp, const char *first, const char *indent, const char *raw)
 {
 	size_t col, ilen = strlen(indent), w;
+	char *text = diot_visible(raw);
 	const char *p = text, *e;
 	int line_start = 1;
 
@@ -56,6 +128,7 @@ wrap(FILE *fp, const char *first, const char *indent, const char *text)
 		p = e;
 	}
 	fputc('\n', fp);
+	free(text);
 }
 
 static void
@@ -64,13 +137,32 @@ kv(const char *key, const char *fmt, ...) DIOT_PRINTF(2, 3);
 static void
 kv(const char *key, const char *fmt, ...)
 {
+	char head[64], *value;
 	va_list ap;
+	int n;
 
-	printf("  %-20s ", key);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	if (n < 0 || (value = malloc((size_t)n + 1)) == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	va_start(ap, fmt);
+	vsnprintf(value, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	snprintf(head, sizeof(head), "  %-20s ", key);
+	fputs(head, stdout);
+	put_line(stdout, value);
+	free(value);
+}
+
+/* A fact that is a name: kv() with qname(name), then suffix. */
+static void
+kv_name(const char *key, const char *name, const char *suffix)
+{
+	char *q = qname(name);
+
+	kv(key, "%s%s", q, suffix);
+	free(q);
 }
 
 static const char *
@@ -131,14 +223,16 @@ mech_str(const struct facts *f, char *buf, size_t len)
 static void
 text_head(const struct facts *f)
 {
-	char b[TEXT_BUF];
+	char b[TEXT_BUF], *q;
 
 	printf("%s %s (libdirectio %s, backend %s)", PROG, PACKAGE_VERSION,
 	       dio_version_string(), f->plat.backend);
 	if (f->plat.have_uname)
 		printf(", %s %s", f->plat.un.sysname, f->plat.un.release);
 	printf("\n");
-	printf("%s: %s\n", f->path, f->type);
+	q = qname(f->path);
+	printf("%s: %s\n", q, f->type);
+	free(q);
 	if (f->is_reg || f->is_dir)
 		kv("file system", "%s", f->fs_type[0] ? f->fs_type : "unknown");
 	if (f->di.sync_disabled != DIO_TRI_UNKNOWN)
@@ -160,9 +254,9 @@ text_direct(const struct facts *f)
 	printf("\nDirect I/O\n");
 	kv("supported", "%s", mech_str(f, b, sizeof(b)));
 	if (f->probe == PROBE_EXISTING || f->probe == PROBE_TEMP)
-		kv("probe file", "%s%s", f->probe_file, f->probe == PROBE_TEMP ?
-		   " (created, written, read and removed)" :
-		   " (in the directory, opened read-only)");
+		kv_name("probe file", f->probe_file, f->probe == PROBE_TEMP ?
+		        " (created, written, read and removed)" :
+		        " (in the directory, opened read-only)");
 	if (f->write_probe >= 0 || f->temp_err < 0)
 		kv("write probe", "%s", f->write_detail);
 	if (f->have_al) {
@@ -221,11 +315,11 @@ text_queue(const struct facts *f)
 	const struct dio_devinfo *d = &f->di;
 	char b[TEXT_BUF];
 
-	kv("block device", "%s", d->device[0] ? d->device : "none");
+	kv_name("block device", d->device[0] ? d->device : "none", "");
 	if (d->disk[0] && strcmp(d->disk, d->device) != 0)
-		kv("whole disk", "%s", d->disk);
+		kv_name("whole disk", d->disk, "");
 	if (d->name[0])
-		kv("name", "%s", d->name);
+		kv_name("name", d->name, "");
 	kv("in use", "%s", f->in_use == 1 ? f->in_use_why :
 	   f->in_use == 0 ? "no" : "unknown");
 	kv("size", "%s", bytes_str(d->size_bytes ? d->size_bytes :
@@ -264,9 +358,10 @@ text_queue(const struct facts *f)
 		kv("wwid", "%s", d->wwid);
 	kv("udev ID_SERIAL", "%s", d->id_serial[0] ? d->id_serial : "unknown");
 	if (d->loop_backing[0])
-		kv("loop backing file", "%s (direct I/O to it: %s)", d->loop_backing,
-		   yes_no((int)d->loop_direct));
-	kv("settings in", "%s", d->settings_dir[0] ? d->settings_dir : "unknown");
+		kv_name("loop backing file", d->loop_backing, d->loop_direct == DIO_TRI_YES ?
+		        " (direct I/O to it: yes)" : d->loop_direct == DIO_TRI_NO ?
+		        " (direct I/O to it: no)" : " (direct I/O to it: unknown)");
+	kv_name("settings in", d->settings_dir[0] ? d->settings_dir : "unknown", "");
 }
 
 /* The device underneath: what it is, then its queue and identity. */
@@ -308,7 +403,7 @@ text_sg(const struct facts *f)
 		   d->sg_version / 100 % 100, d->sg_version % 100, d->sg_version);
 	else
 		kv("version", "unknown");
-	kv("sg node", "%s", d->sg_device[0] ? d->sg_device : "none");
+	kv_name("sg node", d->sg_device[0] ? d->sg_device : "none", "");
 }
 
 /* What the device said through pass-through. */
@@ -321,7 +416,7 @@ text_scsi(const struct facts *f)
 	if (f->scsi_dev[0] == '\0') {
 		kv("device", "none%s", f->scsi_why[0] ? "" : " (nothing to ask)");
 	} else {
-		kv("device", "%s", f->scsi_dev);
+		kv_name("device", f->scsi_dev, "");
 	}
 	if (!f->scsi_ok && f->scsi_why[0])
 		kv("available", "no: %s", f->scsi_why);
@@ -385,13 +480,16 @@ text_advice(const struct advice_list *l)
 			const struct action *x = &l->a[i].act[j];
 
 			if (x->file[0]) {
-				printf("      %-11s in %s:\n", x->kind, x->file);
-				printf("        %s\n", x->text);
+				snprintf(b, sizeof(b), "      %-11s in %s:", x->kind, x->file);
+				put_line(stdout, b);
+				fputs("        ", stdout);
+				put_line(stdout, x->text);
 			} else if (strcmp(x->kind, "note") == 0 || strcmp(x->kind, "option") == 0) {
 				snprintf(b, sizeof(b), "      %-11s ", x->kind);
 				wrap(stdout, b, "                  ", x->text);
 			} else {
-				printf("      %-11s %s\n", x->kind, x->text);
+				printf("      %-11s ", x->kind);
+				put_line(stdout, x->text);
 			}
 		}
 	}
