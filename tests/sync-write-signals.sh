@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # sync-write-signals.sh -- Ctrl-C (SIGINT) and SIGTERM stop a run cleanly:
 # partial results are printed, the temporary files are removed, and the
-# exit status is 130 / 143; with processes and with threads.
+# exit status is 130 / 143; with processes and with threads.  A killed
+# writer ends the run with an error.  A closed pipe on the results ends it
+# quietly, killed by SIGPIPE, as a filter (table, CSV, JSON, several
+# TARGETs, --compare), its files removed and no writer left.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 linux_proc || skip "waiting for the writers to be under way needs Linux's /proc (io, children)"
@@ -81,5 +84,66 @@ else
 			echo "ok   a killed writer: exit 1, named in the error, files removed"
 		fi
 	fi
+fi
+
+# A closed pipe on the results ends the run as it ends a filter (yes |
+# head): nothing said, killed by SIGPIPE (the shell's 141), at the next
+# results it writes (a table or CSV: after each point; JSON, several
+# TARGETs, --compare: at the end); no writer is left running, and the
+# run's files are gone (the temporary target; an ack log it made stays, as
+# a run's output).
+leftover() {  # processes still running with DIR in their arguments
+	# shellcheck disable=SC2009
+	ps -eo args= | grep -F -- "$1" | grep -v -e grep -e ' ps ' || true
+}
+mkdir "$work/p"
+st=$( { "$SW" -q -t 0.2s -m none,fsync -s 4k,8k,16k --dir "$work/p" 2>"$work/p.err"
+	echo $? >"$work/p.st"; } | head -2 >"$work/p.out"; cat "$work/p.st")
+if [ "$st" -eq 141 ] && [ ! -s "$work/p.err" ] && [ "$(wc -l <"$work/p.out")" -eq 2 ] &&
+   [ -z "$(ls -A "$work/p")" ] && [ -z "$(leftover "$work/p")" ]; then
+	echo "ok   sync-write ... | head -2: status 141 (SIGPIPE), nothing said, nothing left"
+else
+	echo "FAIL sync-write ... | head -2: status $st, said '$(cat "$work/p.err")', left: $(ls -A "$work/p") $(leftover "$work/p")"
+	fail=1
+fi
+for how in "-f table" "-f csv --threads" "-f json" "--dir2" "--compare"; do
+	rm -rf "$work/p"; mkdir "$work/p"
+	case $how in
+	--dir2) set -- -q -n 20 -m none,fsync -s 4k,8k "$work/p/t1" "$work/p/t2" ;;
+	--compare)
+		"$SW" -q -n 5 -m none -s 4k -f json -o "$work/c1.json" --dir "$work/p" &&
+		"$SW" -q -n 5 -m none -s 4k -f json -o "$work/c2.json" --dir "$work/p" ||
+			{ echo "FAIL the runs to compare"; fail=1; }
+		set -- --compare "$work/c1.json" "$work/c2.json" ;;
+	*) # shellcheck disable=SC2086
+	   set -- -q -n 20 -m none,fsync,fdatasync -s 4k,8k --ack-log "$work/ack.log" \
+		--force $how --dir "$work/p"; : >"$work/ack.log" ;;
+	esac
+	# The reader has left before the first results are written.
+	st=$( { "$SW" "$@" 2>"$work/p.err"; echo $? >"$work/p.st"; } | true; cat "$work/p.st")
+	points=$(grep -c '^P ' "$work/ack.log" 2>/dev/null)
+	if [ "$st" -ne 141 ] || [ -s "$work/p.err" ] || [ -n "$(ls -A "$work/p")" ] ||
+	   [ -n "$(leftover "$work/p")" ]; then
+		echo "FAIL sync-write $how | true: status $st, said '$(cat "$work/p.err")', left: $(ls -A "$work/p") $(leftover "$work/p")"
+		fail=1
+	elif [ "$how" != "-f json" ] && [ "${how#-f}" != "$how" ] && [ "$points" -ne 1 ]; then
+		echo "FAIL sync-write $how | true: $points points run (want 1: it stops at the first results)"
+		fail=1
+	else
+		echo "ok   sync-write $how | true: status 141, nothing said, nothing left${points:+, $points point(s) run}"
+	fi
+	rm -f "$work/ack.log"
+done
+# Killed by SIGPIPE indeed (not an exit status of 141), seen by a parent.
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$SW" "$work/p" <<'PY' || fail=1
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run([sys.argv[1], "-q", "-n", "5", "-m", "none,fsync", "-s", "4k", "--dir",
+                    sys.argv[2]], stdout=w, stderr=subprocess.PIPE)
+assert p.returncode == -13 and p.stderr == b"", (p.returncode, p.stderr)
+print("ok   a parent sees sync-write killed by signal 13 (SIGPIPE), nothing on standard error")
+PY
 fi
 exit $fail

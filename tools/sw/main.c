@@ -111,13 +111,13 @@ main(int argc, char **argv)
 	if (o.check_log)
 		return sw_check_main(o.check_log, o.target);
 	if (o.compare)
-		return sw_compare_main(&o, &outs);
+		return sw_exit_status(sw_compare_main(&o, &outs));
 	if (o.listen) {
 		sw_catch_signals();
 		return sw_listen_main(&o, &sw_signal);
 	}
 	if (o.noperands > 1)
-		return sw_interleave_main(&o, &outs, &sw_signal);
+		return sw_exit_status(sw_interleave_main(&o, &outs, &sw_signal));
 	sw_ctx_init(&c, &o, &sw_signal);
 	sw_ranks_init(&c, &mpi);
 	cl.c = &c;
@@ -146,7 +146,7 @@ main(int argc, char **argv)
 	free(o.sizes);
 	free(o.writers);
 	diot_mpi_leave(&mpi);
-	return r;
+	return sw_exit_status(r);   /* a reader that left: killed by SIGPIPE */
 }
 
 /* The end of the report, the plot, the warnings; the exit status. */

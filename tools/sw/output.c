@@ -9,7 +9,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -171,14 +174,44 @@ sw_open_results(const struct sw_opts *o, struct sw_outputs *out)
 	return fp;
 }
 
+/* The results' reader left (a write to a closed pipe failed: EPIPE). */
+static int reader_gone;
+
+/* A failed write of the results: their reader left?  Then the run stops
+ * as a signal would stop it (SIGPIPE's), and nothing is said. */
+static int
+gone(int err)
+{
+	if (err != EPIPE)
+		return 0;
+	reader_gone = 1;
+	sw_stop_run(SIGPIPE);
+	return 1;
+}
+
+int
+sw_flush_results(FILE *fp)
+{
+	if (fflush(fp) == 0 && !ferror(fp))
+		return 0;
+	gone(errno);
+	return -1;
+}
+
 /* Flush and close the results (fp: standard output or --output); a
- * write that failed is said, and is the run's failure: returns -1. */
+ * write that failed is said, and is the run's failure: returns -1.  A
+ * reader that left is not a failure to say: -1, quietly. */
 int
 sw_close_results(const struct sw_opts *o, FILE *fp)
 {
 	int bad = 0;
 
-	if (fflush(fp) != 0 || ferror(fp)) {
+	if (reader_gone || ((fflush(fp) != 0 || ferror(fp)) && gone(errno))) {
+		if (fp != stdout)
+			fclose(fp);
+		return -1;
+	}
+	if (ferror(fp)) {
 		diot_warn("%s%s%s: cannot write the results: %s", fp == stdout ?
 		          "standard output" : "--output '", fp == stdout ? "" : o->output,
 		          fp == stdout ? "" : "'", dio_strerror(-errno));
@@ -190,4 +223,15 @@ sw_close_results(const struct sw_opts *o, FILE *fp)
 		bad = 1;
 	}
 	return bad ? -1 : 0;
+}
+
+/* A filter whose reader left ends quietly, killed by SIGPIPE: the files
+ * the run made (and does not keep) go first, as at any exit. */
+int
+sw_exit_status(int status)
+{
+	if (!reader_gone)
+		return status;
+	diot_out_remove_now();
+	sw_die_of_sigpipe();
 }

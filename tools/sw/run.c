@@ -217,10 +217,14 @@ sw_run_points(struct sw_ctx *c, int nt, FILE *fp, struct sw_point **pts, int *np
 					if (sw_run_point(&c[k], p, &o->methods[mi]) != 0)
 						fatal = 1;
 				}
+				/* A reader that left (a closed pipe) stops the run at
+				 * once; the ranks of an MPI job stop together at the
+				 * next point, as for a signal (sw_stop_run()). */
 				if (nt == 1 && fp != NULL) {
 					sw_report_point(fp, o->format, pts[0] + idx, o->per_writer,
 					                o->per_host, o->wide);
-					fflush(fp);
+					if (sw_flush_results(fp) < 0 && *c[0].sig && c[0].ranks.n == 1)
+						fatal = 1;
 				}
 				idx++;
 			}

@@ -2,11 +2,15 @@
 /*
  * signals.c -- the signals that stop a run: SIGINT, SIGTERM and SIGHUP
  * set sw_signal, which every stage is handed (struct sw_ctx's sig) and
- * polls; SIGPIPE is ignored, so that a write to a closed pipe is an error.
+ * polls; SIGPIPE is ignored, so that a write to a closed pipe is an error
+ * the writer can tell (output.c: the results' reader left, which stops
+ * the run as a signal does, through sw_stop_run()); and the end of a run
+ * whose reader left: killed by SIGPIPE, as a Unix filter is.
  */
 #include "config.h"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include "tools/kit/msg.h"
 #include "tools/sw/sw.h"
@@ -25,4 +29,24 @@ sw_catch_signals(void)
 {
 	diot_catch_stop_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+void
+sw_stop_run(int sig)
+{
+	if (!sw_signal)
+		sw_signal = sig;
+}
+
+void
+sw_die_of_sigpipe(void)
+{
+	sigset_t set;
+
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(SIGPIPE);
+	_exit(128 + SIGPIPE);           /* (not reached) */
 }

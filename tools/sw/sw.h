@@ -24,6 +24,7 @@
 #include "libdirectio.h"
 #include "tools/kit/hist.h"
 #include "tools/kit/mpi.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
 
 #define SW_MAX_WRITERS 256
@@ -359,8 +360,16 @@ void sw_open_results_file(struct sw_outputs *out, const char *path, const char *
 void sw_distinct_outputs(const struct sw_opts *o);
 /* The claimed outputs become the run's; the results stream (stdout, -o). */
 FILE *sw_open_results(const struct sw_opts *o, struct sw_outputs *out);
-/* Flush and close the results; -1 (said) if they could not be written. */
+/* Flush the results written so far (after each point): 0, or -1 if they
+ * could not be written.  A reader that left (a closed pipe: EPIPE) stops
+ * the run (sw_stop_run(SIGPIPE)); other errors are said at the close. */
+int sw_flush_results(FILE *fp);
+/* Flush and close the results; -1 (said) if they could not be written,
+ * -1 unsaid if their reader left. */
 int sw_close_results(const struct sw_opts *o, FILE *fp);
+/* The exit of a run, status: unless the results' reader left, then the
+ * files the run made are removed and it dies of SIGPIPE, as a filter. */
+int sw_exit_status(int status);
 /* The claimed outputs are the run's from now on: kept at exit. */
 void sw_keep_outputs(struct sw_outputs *out);
 void sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out);
@@ -368,6 +377,11 @@ void sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out);
 /* signals.c: SIGINT, SIGTERM and SIGHUP set sw_signal; SIGPIPE ignored. */
 extern volatile sig_atomic_t sw_signal;
 void sw_catch_signals(void);
+/* Stop the run as signal sig would (sw_signal, unless one is set). */
+void sw_stop_run(int sig);
+/* End the process as SIGPIPE ends a filter whose reader left: killed by
+ * it (the shell's status 141), nothing said.  Never returns. */
+void sw_die_of_sigpipe(void) DIOT_NORETURN;
 
 /* run.c: the stages of a run, which interleave.c runs once per target. */
 void sw_ctx_init(struct sw_ctx *c, struct sw_opts *o, const volatile sig_atomic_t *sig);
