@@ -8,7 +8,8 @@
  * finite; 200000 distinct points aligned in linear time (Check's timeout
  * would catch the quadratic alignment of before); the table within 132
  * columns (runs in blocks; --wide: one table), text wrapped to a width,
- * and a hint line per method naming the rows it covers.
+ * a hint line per method naming the rows it covers (one for all methods
+ * where nothing is durable); a run's summary (summary.c).
  */
 #include "config.h"
 
@@ -332,7 +333,7 @@ START_TEST(test_hints)
 			}
 	fo = open_memstream(&out, &ol);
 	ck_assert_ptr_nonnull(fo);
-	sw_put_hints(fo, "", rows, n, "sdz", "ext4", 0);
+	sw_put_hints(fo, "", rows, n, "sdz", "ext4", NULL, 0);
 	ck_assert_int_eq(fclose(fo), 0);
 	widest(out, &lines);
 	/* a line per method, then why, once */
@@ -351,11 +352,96 @@ START_TEST(test_hints)
 	/* Wrapped to the table's width: the same, on lines within it. */
 	fo = open_memstream(&out, &ol);
 	ck_assert_ptr_nonnull(fo);
-	sw_put_hints(fo, "run 2: ", rows, n, "sdz", "ext4", SW_TABLE_COLS);
+	sw_put_hints(fo, "run 2: ", rows, n, "sdz", "ext4", NULL, SW_TABLE_COLS);
 	ck_assert_int_eq(fclose(fo), 0);
 	ck_assert_msg(widest(out, &lines) <= SW_TABLE_COLS && lines >= 4, "%s", out);
 	ck_assert_msg(strncmp(out, "hint: run 2: fsync at 512, 1024, 4096 B", 39) == 0, "%s", out);
 	free(out);
+}
+END_TEST
+
+/* Where nothing can be durable (tmpfs): one hint line for all the methods
+ * of the rows that have it, saying why, and no line per method. */
+START_TEST(test_hint_not_durable)
+{
+	static const char *const meth[3] = { "none", "fsync", "direct+dsync" };
+	static const char *const why = "tmpfs keeps its files in memory only";
+	struct sw_hint_row rows[6];
+	char *out;
+	size_t ol = 0;
+	int m, k, n = 0, lines;
+	FILE *fo;
+
+	for (m = 0; m < 3; m++)
+		for (k = 0; k < 2; k++) {
+			rows[n].method = meth[m];
+			rows[n].size = 4096u << k;
+			rows[n].writers = 1;
+			rows[n].kind = m ? SW_HINT_NOT_DURABLE : SW_HINT_NONE;
+			rows[n].p50_us = 1.2;
+			n++;
+		}
+	fo = open_memstream(&out, &ol);
+	ck_assert_ptr_nonnull(fo);
+	sw_put_hints(fo, "run 2: ", rows, n, "", "tmpfs", why, 0);
+	ck_assert_int_eq(fclose(fo), 0);
+	widest(out, &lines);
+	ck_assert_msg(lines == 1 && strcmp(out, "hint: run 2: fsync, direct+dsync (4 rows): "
+	              "nothing is durable here: tmpfs keeps its files in memory only\n")
+	              == 0, "%s", out);
+	free(out);
+}
+END_TEST
+
+/* A point of the given method, size, writers, status and avg_us. */
+static void
+point(struct sw_point *p, const char *m, uint64_t size, int w, int status, double avg)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->method, sizeof(p->method), "%s", m);
+	p->size = size;
+	p->writers = w;
+	p->status = status;
+	p->durable = strcmp(m, "none") != 0 && strcmp(m, "direct") != 0;
+	p->agg.txns = status == SW_NA ? 0 : 10;
+	p->agg.avg_us = avg;
+}
+
+/* The summary: per size and writers in the table's order, the durable
+ * method of the lowest avg_us among the points measured whole, and none
+ * there; not a buffered method however fast, not an interrupted point. */
+START_TEST(test_summary)
+{
+	struct sw_point pts[12];
+	struct sw_summary s;
+
+	point(&pts[0], "none", 4096, 1, SW_OK, 2);
+	point(&pts[1], "none", 65536, 1, SW_OK, 12);
+	point(&pts[2], "direct", 4096, 1, SW_OK, 1);           /* not durable */
+	point(&pts[3], "direct", 65536, 1, SW_NA, 0);
+	point(&pts[4], "fsync", 4096, 1, SW_OK, 150);
+	point(&pts[5], "fsync", 65536, 1, SW_OK, 180);
+	point(&pts[6], "dsync", 4096, 1, SW_OK, 120);
+	point(&pts[7], "dsync", 65536, 1, SW_INTERRUPTED, 90);  /* partial */
+	point(&pts[8], "none", 4096, 2, SW_NA, 0);
+	point(&pts[9], "fsync", 4096, 2, SW_OK, 300);
+	point(&pts[10], "dsync", 4096, 2, SW_NA, 0);
+	pts[11].method[0] = '\0';                              /* never reached */
+	sw_summarize(&s, pts, 12);
+	ck_assert_int_eq(s.methods, 4);
+	ck_assert_int_eq(s.n, 3);
+	ck_assert_int_eq(s.with_best, 3);
+	ck_assert_int_eq(s.with_none, 2);
+	ck_assert(s.rows[0].size == 4096 && s.rows[0].writers == 1);
+	ck_assert_ptr_eq(s.rows[0].best, &pts[6]);
+	ck_assert_ptr_eq(s.rows[0].none, &pts[0]);
+	ck_assert(s.rows[1].size == 65536 && s.rows[1].writers == 1);
+	ck_assert_ptr_eq(s.rows[1].best, &pts[5]);
+	ck_assert_ptr_eq(s.rows[1].none, &pts[1]);
+	ck_assert(s.rows[2].size == 4096 && s.rows[2].writers == 2);
+	ck_assert_ptr_eq(s.rows[2].best, &pts[9]);
+	ck_assert_ptr_null(s.rows[2].none);
+	sw_summary_free(&s);
 }
 END_TEST
 
@@ -373,6 +459,8 @@ compare_suite(void)
 	tcase_add_test(tc, test_table_width);
 	tcase_add_test(tc, test_wrapped);
 	tcase_add_test(tc, test_hints);
+	tcase_add_test(tc, test_hint_not_durable);
+	tcase_add_test(tc, test_summary);
 	suite_add_tcase(s, tc);
 	return s;
 }

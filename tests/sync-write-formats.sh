@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# sync-write-formats.sh -- CSV has its documented columns, JSON parses and
-# matches tools/sync-write.schema.json, the SVG renders in a real renderer,
-# and the table has its header and one row per point.
+# sync-write-formats.sh -- CSV has its documented columns (and no summary:
+# every line is a point's), JSON parses and matches
+# tools/sync-write.schema.json (its summary recomputed from its points; on
+# tmpfs, why nothing is durable), the SVG renders in a real renderer, and
+# the table has its header and one row per point.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_cmd python3 python3
@@ -47,6 +49,32 @@ for p in pts:
         assert len(p["per_writer"]) == p["writers"]
         assert p["aggregate"]["txns"] == sum(w["txns"] for w in p["per_writer"])
 print("ok   json: valid against the schema, %d points" % len(pts))
+# The summary: per size and writers, in the points' order, the durable
+# method of the lowest avg_us among the points measured whole, and none's.
+durable = lambda m: m not in ("none", "direct")
+rows = doc["summary"]["rows"]
+assert doc["summary"]["by"] == "avg_us" and doc["summary"]["cannot_be_durable"] is None
+keys = []
+for p in pts:
+    if (p["size_bytes"], p["writers"]) not in keys:
+        keys.append((p["size_bytes"], p["writers"]))
+assert [(r["size_bytes"], r["writers"]) for r in rows] == keys, rows
+for r in rows:
+    at = [p for p in pts if (p["size_bytes"], p["writers"]) == (r["size_bytes"], r["writers"])
+          and p["status"] == "ok"]
+    dur = [p for p in at if durable(p["method"])]
+    none = [p for p in at if p["method"] == "none"]
+    if not dur:
+        assert r["method"] is None and r["avg_us"] is None, r
+        continue
+    best = min(dur, key=lambda p: p["aggregate"]["avg_us"])
+    assert r["avg_us"] == best["aggregate"]["avg_us"] and r["method"] in \
+        [p["method"] for p in dur if p["aggregate"]["avg_us"] == r["avg_us"]], (r, dur)
+    if none:
+        n = none[0]["aggregate"]["avg_us"]
+        assert r["none_avg_us"] == n and abs(r["added_us"] - (r["avg_us"] - n)) < 1e-3 * r["avg_us"]
+        assert abs(r["ratio"] - r["avg_us"] / n) < 1e-4 * r["ratio"], r
+print("ok   json: summary of %d rows: the fastest durable point and its cost against none" % len(rows))
 PY
 # and the schema rejects what it should
 python3 - "$work/r.json" "$top_srcdir/tools/sync-write.schema.json" <<'PY' || fail=1
@@ -58,7 +86,34 @@ try:
     raise SystemExit("schema accepted a bad status")
 except jsonschema.ValidationError:
     print("ok   json: schema rejects an invalid document")
+doc = json.load(open(sys.argv[1]))
+doc["summary"]["rows"][0]["method"] = "none"
+try:
+    jsonschema.validate(doc, schema)
+    raise SystemExit("schema accepted none as the fastest durable method")
+except jsonschema.ValidationError:
+    print("ok   json: schema rejects a summary whose fastest durable method is none")
 PY
+# Where nothing can be durable (tmpfs): the summary says why, and has no
+# rows; each durable point has the hint, none has not.
+shm=${DIO_TEST_TMPFS:-/dev/shm}
+if [ "$(stat -f -c %T "$shm" 2>/dev/null)" = tmpfs ] && [ -w "$shm" ]; then
+	"$SW" -q -m none,fdatasync,direct+dsync -s 4k -n 10 --dir "$shm" -f json -o "$work/shm.json" ||
+		{ echo "FAIL json run on tmpfs"; fail=1; }
+	python3 - "$work/shm.json" "$top_srcdir/tools/sync-write.schema.json" <<'PY' || fail=1
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[1]))
+jsonschema.validate(doc, json.load(open(sys.argv[2])))
+why = doc["summary"]["cannot_be_durable"]
+assert why and why.startswith("tmpfs keeps its files in memory only") and doc["summary"]["rows"] == [], doc["summary"]
+for p in doc["points"]:
+    if p["status"] == "ok":
+        assert (p["hint"] == "nothing is durable here: " + why) == (p["method"] != "none"), p
+print("ok   json on tmpfs: cannot_be_durable '%s', no summary rows, a hint on each durable point" % why)
+PY
+else
+	echo "skipped: json on tmpfs ($shm is not a writable tmpfs; set DIO_TEST_TMPFS)"
+fi
 
 # SVG: renders to a PNG of the documented size (3 charts with 2 writer counts)
 "$SW" $args -f table --plot "$work/r.svg" >"$work/r.txt" || { echo "FAIL plot run"; exit 1; }
@@ -106,9 +161,10 @@ print("yes" if d["rotational"] is True and not d["loop_backing_file"] else "no")
 python3 - "$work/h.json" "$rot" <<'PY' || fail=1
 import json, sys
 r = json.load(open(sys.argv[1]))
+gone = r["summary"]["cannot_be_durable"]     # a build tree on tmpfs
 for p in r["points"]:
     want = (sys.argv[2] == "yes" and p["method"] != "none"
-            and p["aggregate"]["p50_us"] < 1000)
+            and p["aggregate"]["p50_us"] < 1000) or bool(gone and p["method"] != "none")
     got = p["hint"] is not None
     assert got == want, "%s: hint %r, want one: %s (spinning disk: %s)" % (
         p["method"], p["hint"], want, sys.argv[2])

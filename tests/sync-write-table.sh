@@ -93,8 +93,8 @@ for i, line in enumerate(text):
     f = line.split()
     if len(f) >= 13 and f[0] in durable | {"none", "direct"} and f[1].isdigit() and f[3].isdigit():
         rows.append((f[0], int(f[1]), int(f[2]), float(f[5])))
-    if line.startswith("hint: "):
-        whole = line
+    if line.startswith("hint: ") and ": nothing is durable here: " not in line:
+        whole = line          # (a build tree on tmpfs: that hint is section 4's)
         for cont in text[i + 1:]:            # wrapped: 6 spaces
             if not cont.startswith("      "):
                 break
@@ -144,7 +144,72 @@ else
 	echo "skipped: which rows the hints cover (no python3)"
 fi
 
-# 4. The progress line.  Off a terminal: nothing, unless --progress; then a
+# 4. The summary, at the end of a run of several methods: a row per size
+# and number of writers (in the table's order), the durable method of the
+# lowest avg_us among the table's rows, none's avg_us there, and the cost
+# (+us and x) of the one over the other, recomputed from the table's rows
+# (printed to 0.1 us: the choice may differ only between rows that print
+# alike).  -q leaves it (it is a result, not progress); one method alone
+# has none (its rows are the answer).
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$work/d.txt" <<'PY' || fail=1
+import sys
+text = open(sys.argv[1]).read().split("\n")
+durable = {"fsync", "fdatasync", "dsync", "sync", "rwf-dsync", "direct+dsync",
+           "direct+fdatasync", "direct+fsync", "direct+sync", "direct+rwf-dsync"}
+rows = {}
+for line in text:
+    f = line.split()
+    if len(f) >= 13 and (f[0] in durable or f[0] in ("none", "direct")) and f[1].isdigit():
+        rows.setdefault((int(f[1]), int(f[2])), {})[f[0]] = float(f[4])
+at = [i for i, l in enumerate(text) if l.startswith("summary: ")]
+assert len(at) == 1, "want one summary, got %d" % len(at)
+head = [i for i in range(at[0], len(text)) if text[i].split()[:3] == ["size_B", "wr", "fastest"]]
+assert head, "no summary header"
+got = []
+for line in text[head[0] + 1:]:
+    f = line.split()
+    if len(f) != 7 or not f[0].isdigit():
+        break
+    got.append(f)
+keys = list(rows)                 # the table's order: writers, then sizes
+assert [(int(f[0]), int(f[1])) for f in got] == keys, (got, keys)
+for f in got:
+    key = (int(f[0]), int(f[1]))
+    dur = {m: a for m, a in rows[key].items() if m in durable}
+    best = min(dur.values())
+    a, n, plus, x = float(f[3]), float(f[4]), float(f[5]), float(f[6])
+    assert f[2] in dur and dur[f[2]] == best == a, (key, f, dur)
+    assert n == rows[key]["none"], (key, f, rows[key])
+    assert abs(plus - (a - n)) <= 0.15, (key, f)
+    err = (0.05 / n + 0.05 / a) * a / n + 0.05
+    assert abs(x - a / n) <= err, (key, f, a / n)
+print("ok   summary: %d rows, each the fastest durable row and its cost against none" % len(got))
+PY
+else
+	echo "skipped: the summary recomputed (no python3)"
+fi
+"$SW" -q -n 5 -m fsync -s 4k,8k --dir "$work" >"$work/one.txt" 2>&1 || bad "one method: exit $?"
+grep -q '^summary' "$work/one.txt" && bad "one method: a summary: $(cat "$work/one.txt")" ||
+	ok "one method: no summary (its rows are the answer)"
+# On a file system in memory nothing is durable: said in a hint line for
+# all the durable methods and in the summary, which then has no rows.
+shm=${DIO_TEST_TMPFS:-/dev/shm}
+if [ "$(stat -f -c %T "$shm" 2>/dev/null)" = tmpfs ] && [ -w "$shm" ]; then
+	"$SW" -q -n 20 -m none,fsync,dsync -s 4k --dir "$shm" >"$work/shm.txt" 2>&1 ||
+		bad "tmpfs run: exit $?: $(cat "$work/shm.txt")"
+	if grep -q '^hint: fsync, dsync (2 rows): nothing is durable here: tmpfs keeps its files in memory only' "$work/shm.txt" &&
+	   grep -q '^summary: nothing is durable here: tmpfs keeps its files in memory only' "$work/shm.txt" &&
+	   ! grep -q 'fastest durable' "$work/shm.txt"; then
+		ok "tmpfs: '$(grep '^summary' "$work/shm.txt")'"
+	else
+		bad "tmpfs: the hint or the summary does not say that nothing is durable:"; cat "$work/shm.txt"
+	fi
+else
+	echo "skipped: a run on tmpfs ($shm is not a writable tmpfs; set DIO_TEST_TMPFS)"
+fi
+
+# 5. The progress line.  Off a terminal: nothing, unless --progress; then a
 # line as each point ends, with the time elapsed and "~... left" (an
 # estimate from the points done, that one included).
 "$SW" -t 50ms -m none,fsync -s 4k,64k -o "$work/p.txt" --dir "$work" 2>"$work/p0.err" ||

@@ -207,7 +207,8 @@ table_hints(FILE *fp, const struct cmp *c)
 			rows[i].p50_us = u->pts[i].p50_us;
 		}
 		snprintf(run, sizeof(run), "run %d: ", r + 1);
-		sw_put_hints(fp, run, rows, u->npts, u->disk, u->fs, width_of(c));
+		sw_put_hints(fp, run, rows, u->npts, u->disk, u->fs, u->not_durable,
+		             width_of(c));
 		free(rows);
 	}
 }

@@ -474,6 +474,8 @@ sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_poi
 	snprintf(r->kind, sizeof(r->kind), "%s", run->target_kind);
 	snprintf(r->fs, sizeof(r->fs), "%s", run->fstype);
 	snprintf(r->disk, sizeof(r->disk), "%s", run->disk ? run->disk : "");
+	snprintf(r->not_durable, sizeof(r->not_durable), "%s", run->not_durable ?
+	         run->not_durable : "");
 	if (run->count)
 		snprintf(r->config, sizeof(r->config), "%s layout, %s, %llu transactions per "
 		         "writer", run->layout, run->mode, (unsigned long long)run->count);

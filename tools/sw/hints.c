@@ -2,7 +2,8 @@
 /*
  * hints.c -- the tables' text: lines wrapped to the table's width, and
  * the hint lines under a table (what a point's figures suggest: a flush
- * that cannot be that fast, writes that may not have been direct), for
+ * that cannot be that fast, writes that may not have been direct, commits
+ * on a target where nothing is durable), for
  * report.c (a run's table) and compare-report.c (a comparison's).
  */
 #include "config.h"
@@ -210,15 +211,47 @@ hint_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int n, int 
 	free(text.s);
 }
 
+/* The rows of SW_HINT_NOT_DURABLE: one line for all their methods (the
+ * target is the reason, not a method), e.g. "hint: fsync, dsync (26
+ * rows): nothing is durable here: tmpfs keeps its files in memory only:
+ * ...". */
+static void
+not_durable_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
+                 const char *why, int width)
+{
+	struct sbuf text = { NULL, 0, 0 };
+	int i, j, covered = 0, names = 0;
+
+	for (i = 0; i < n; i++) {
+		if (rows[i].kind != SW_HINT_NOT_DURABLE)
+			continue;
+		covered++;
+		for (j = 0; j < i; j++)
+			if (rows[j].kind == SW_HINT_NOT_DURABLE &&
+			    strcmp(rows[j].method, rows[i].method) == 0)
+				break;
+		if (j == i)
+			sb_add(&text, "%s%s", names++ ? ", " : run, rows[i].method);
+	}
+	if (covered == 0)
+		return;
+	sb_add(&text, " (%d row%s): nothing is durable here: %s", covered,
+	       covered == 1 ? "" : "s", why && why[0] ? why : "this file system "
+	       "makes nothing durable");
+	sw_put_wrapped(fp, "hint: ", 6, text.s, width);
+	free(text.s);
+}
+
 void
 sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
-             const char *disk, const char *fs, int width)
+             const char *disk, const char *fs, const char *not_durable, int width)
 {
 	static const int kinds[] = { SW_HINT_FAST_FLUSH, SW_HINT_CACHED_DIRECT };
 	const char **seen = NULL;
 	int i, j, k, nseen = 0, said[2] = { 0, 0 };
 	char *why;
 
+	not_durable_line(fp, run, rows, n, not_durable, width);
 	/* In the order of the methods in the table (a few: the list of those
 	 * seen is short); a line per kind. */
 	for (i = 0; i < n; i++) {

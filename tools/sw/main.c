@@ -15,8 +15,10 @@
  * each point run in turn (run.c) -> for each point: a team of
  * writers (point.c, writers.c) that meet at a gate, run, and leave their
  * histograms in shared memory -> report (report.c: table/CSV as points
- * finish, JSON at the end; plot.c) -> optional read-back verification
- * (verify.c).  --check of an ack log is check.c.
+ * finish, JSON at the end, the summary of both, summary.c; plot.c) ->
+ * optional read-back verification (verify.c).  --check of an ack log is
+ * check.c.  A closed pipe on the results ends the run as a filter's
+ * (output.c, signals.c: killed by SIGPIPE, after removing its files).
  */
 #include "config.h"
 

@@ -364,11 +364,9 @@ point_verdict(const struct sw_ctx *c, struct sw_point *p, const struct sw_method
 #define SW_ROTATIONAL_FLUSH_US 1000.0   /* under a 7200 rpm disk's rotation */
 
 static void
-speed_hint(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
+speed_hint(const struct sw_ctx *c, struct sw_point *p)
 {
-	int durable = m->commit != DIO_COMMIT_NONE || m->sync != DIO_SYNC_NONE;
-
-	if (!durable || c->tg.rotational != DIO_TRI_YES || p->agg.txns == 0 ||
+	if (!p->durable || c->tg.rotational != DIO_TRI_YES || p->agg.txns == 0 ||
 	    p->agg.p50_us >= SW_ROTATIONAL_FLUSH_US)
 		return;
 	p->hint_kind = SW_HINT_FAST_FLUSH;
@@ -376,6 +374,18 @@ speed_hint(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m
 	         "a spinning disk can be (%s says it spins): a volatile cache that is "
 	         "not flushed, a non-volatile one, or a virtual disk (see dio-info)",
 	         p->agg.p50_us, c->tg.disk[0] ? c->tg.disk : "the disk");
+}
+
+/* A durable method on a target where nothing can be durable (tmpfs): its
+ * commits return at once, and the row could be read as a fast disk. */
+static void
+durable_hint(const struct sw_ctx *c, struct sw_point *p)
+{
+	if (!p->durable || !c->tg.not_durable[0])
+		return;
+	p->hint_kind = SW_HINT_NOT_DURABLE;
+	snprintf(p->hint, sizeof(p->hint), "nothing is durable here: %s",
+	         c->tg.not_durable);
 }
 
 int
@@ -389,6 +399,7 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 	p->direct = "-";
 	p->sync_flag = "-";
 	p->commit = dio_commit_name(m->commit);
+	p->durable = m->commit != DIO_COMMIT_NONE || m->sync != DIO_SYNC_NONE;
 	if (sw_point_na(c, p, m)) {
 		p->status = SW_NA;
 		return 0;
@@ -420,7 +431,9 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 		sw_verify_point(&x, t, p);
 	r = sw_ranks_merge(c, p, t, r);     /* MPI ranks: the job's point */
 	if (r > 0 && SW_RANK0(c))
-		speed_hint(c, p, m);
+		durable_hint(c, p);
+	if (r > 0 && SW_RANK0(c) && !p->hint[0])
+		speed_hint(c, p);
 	if (r > 0 && SW_RANK0(c) && m->direct && !p->hint[0] &&
 	    (c->tg.align.direct_limits & DIO_DLIM_CACHED_ANY)) {
 		p->hint_kind = SW_HINT_CACHED_DIRECT;

@@ -2,7 +2,8 @@
 /*
  * report.c -- sync-write's results: the aligned table and CSV as points
  * finish, the JSON document at the end (through the kit's JSON writer;
- * schema in tools/sync-write.schema.json).
+ * schema in tools/sync-write.schema.json); the table's end and the JSON
+ * carry the run's summary (summary.c), CSV does not (a row per point).
  */
 #include "config.h"
 
@@ -146,8 +147,81 @@ table_hints(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n,
 		rows[i].p50_us = pts[i].agg.p50_us;
 	}
 	fputc('\n', fp);
-	sw_put_hints(fp, "", rows, n, r->disk, r->fstype, wide ? 0 : SW_TABLE_COLS);
+	sw_put_hints(fp, "", rows, n, r->disk, r->fstype, r->not_durable,
+	             wide ? 0 : SW_TABLE_COLS);
 	free(rows);
+}
+
+/*
+ * After the table and its hints, the answer in short (summary.c): for
+ * each size and number of writers, the fastest durable method and what
+ * it adds to none.  Only for a run of several methods (with one, its rows
+ * are the answer).  Where nothing can be durable (tmpfs), that instead:
+ * there is no fastest durable method there.
+ */
+static void
+table_summary(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n,
+              int wide)
+{
+	const int width = wide ? 0 : SW_TABLE_COLS;
+	struct sw_summary sum;
+	char *t;
+	int i;
+
+	sw_summarize(&sum, pts, n);
+	if (sum.methods < 2) {
+		sw_summary_free(&sum);
+		return;
+	}
+	fputc('\n', fp);
+	if (r->not_durable && r->not_durable[0]) {
+		t = diot_strdupf("nothing is durable here: %s.  The rows above time commits "
+		                 "that make nothing durable: measure on the file system or "
+		                 "device that is to keep the data", r->not_durable);
+		sw_put_wrapped(fp, "summary: ", 9, t, width);
+		free(t);
+	} else if (sum.with_best == 0) {
+		sw_put_wrapped(fp, "summary: ", 9, "no method that makes a transaction "
+		               "durable was measured (none and direct alone make nothing "
+		               "durable)", width);
+	} else {
+		/* Without none anywhere, no cost columns: said instead. */
+		int cost = sum.with_none > 0;
+
+		sw_put_wrapped(fp, "summary: ", 9, cost ? "the fastest durable method at "
+		               "each size and number of writers (the lowest avg_us) and its "
+		               "cost against none (buffered writes, no commit): +us is the "
+		               "microseconds it adds to each transaction, x its avg_us over "
+		               "none's" : "the fastest durable method at each size and "
+		               "number of writers (the lowest avg_us); none was not measured "
+		               "(add it to -m for the cost of durability)", width);
+		fprintf(fp, "%9s %3s  %-*s %9s", "size_B", "wr", METHOD_W, "fastest durable",
+		        "avg_us");
+		if (cost)
+			fprintf(fp, " %9s %9s %8s", "none_us", "+us", "x");
+		fputc('\n', fp);
+		for (i = 0; i < sum.n; i++) {
+			const struct sw_summary_row *w = &sum.rows[i];
+
+			fprintf(fp, "%9" PRIu64 " %3d  ", w->size, w->writers);
+			if (w->best == NULL) {
+				fprintf(fp, "(no durable method measured)\n");
+				continue;
+			}
+			fprintf(fp, "%-*s %9.1f", METHOD_W, w->best->method, w->best->agg.avg_us);
+			if (cost && (w->none == NULL || w->none->agg.avg_us <= 0))
+				fprintf(fp, " %9s %9s %8s", "-", "-", "-");
+			else if (cost)
+				fprintf(fp, " %9.1f %9.1f %8.1f", w->none->agg.avg_us,
+				        w->best->agg.avg_us - w->none->agg.avg_us,
+				        w->best->agg.avg_us / w->none->agg.avg_us);
+			fputc('\n', fp);
+		}
+		if (cost && sum.with_none < sum.with_best)
+			sw_put_wrapped(fp, "         ", 9, "-: none was not measured there "
+			               "(n/a, or not reached)", width);
+	}
+	sw_summary_free(&sum);
 }
 
 /* ------------------------------------------------------------ csv */
@@ -298,6 +372,51 @@ json_point(struct diot_json *j, const struct sw_point *p, const struct sw_ranks 
 	diot_json_close(j);
 }
 
+/* The summary (as the table's, summary.c): a row per size and writers;
+ * none where nothing can be durable, which "cannot_be_durable" says. */
+static void
+json_summary(struct diot_json *j, const struct sw_run *r, const struct sw_point *pts,
+             int n)
+{
+	int nd = r->not_durable && r->not_durable[0];
+	struct sw_summary sum;
+	int i;
+
+	sw_summarize(&sum, pts, n);
+	diot_json_object(j, "summary");
+	diot_json_str(j, "by", "avg_us");
+	diot_json_str(j, "cannot_be_durable", nd ? r->not_durable : NULL);
+	diot_json_array(j, "rows");
+	for (i = 0; i < sum.n && !nd; i++) {
+		const struct sw_summary_row *w = &sum.rows[i];
+		int cost = w->best != NULL && w->none != NULL && w->none->agg.avg_us > 0;
+
+		diot_json_object(j, NULL);
+		diot_json_u64(j, "size_bytes", w->size);
+		diot_json_i64(j, "writers", w->writers);
+		diot_json_str(j, "method", w->best ? w->best->method : NULL);
+		if (w->best)
+			diot_json_double(j, "avg_us", w->best->agg.avg_us);
+		else
+			diot_json_null(j, "avg_us");
+		if (w->none)
+			diot_json_double(j, "none_avg_us", w->none->agg.avg_us);
+		else
+			diot_json_null(j, "none_avg_us");
+		if (cost) {
+			diot_json_double(j, "added_us", w->best->agg.avg_us - w->none->agg.avg_us);
+			diot_json_double(j, "ratio", w->best->agg.avg_us / w->none->agg.avg_us);
+		} else {
+			diot_json_null(j, "added_us");
+			diot_json_null(j, "ratio");
+		}
+		diot_json_close(j);
+	}
+	diot_json_close(j);
+	diot_json_close(j);
+	sw_summary_free(&sum);
+}
+
 /* The whole document, at the end of the run (schema:
  * tools/sync-write.schema.json). */
 static void
@@ -357,6 +476,7 @@ json_report(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n)
 	for (i = 0; i < n; i++)
 		json_point(&j, &pts[i], r->ranks);
 	diot_json_close(&j);
+	json_summary(&j, r, pts, n);
 	diot_json_end(&j);
 }
 
@@ -450,6 +570,7 @@ sw_report_end(FILE *fp, int fmt, const struct sw_run *r, const struct sw_point *
 {
 	if (fmt == SW_FMT_TABLE) {
 		table_hints(fp, r, pts, n, wide);
+		table_summary(fp, r, pts, n, wide);
 		if (r->interrupted)
 			fprintf(fp, "\ninterrupted: the results above are partial\n");
 		return;

@@ -8,8 +8,8 @@
  * The path of a run: main.c parses the options (args.c), claims the output
  * files (output.c), prepares the target (target.c), then runs every point
  * (run.c; point.c: a team of writers, writers.c; statistics, stats.c;
- * verify.c) and reports each (report.c).  --check of an ack log is
- * check.c.
+ * verify.c) and reports each (report.c; at the end the run's summary,
+ * summary.c).  --check of an ack log is check.c.
  */
 #ifndef SW_H
 #define SW_H
@@ -112,6 +112,10 @@ struct sw_target {
 	int holes;                /* the file has a hole (SEEK_HOLE)       */
 	int rotational;           /* dio_tri: the disk under the target spins */
 	char disk[64];            /* its name, for the hint; "" unknown   */
+	/* Why nothing written to the target can be durable (tmpfs, ramfs,
+	 * ZFS sync=disabled), after "nothing is durable here: "; "" when
+	 * that is not known (which says nothing of the disk's cache). */
+	char not_durable[200];
 };
 
 /* ------------------------------------------------------------ a run */
@@ -217,7 +221,8 @@ void sw_writer_main(struct diot_team *t, int k, void *arg);
 enum sw_hint_kind {
 	SW_HINT_NONE = 0,
 	SW_HINT_FAST_FLUSH = 1,   /* durable, yet faster than a spinning disk */
-	SW_HINT_CACHED_DIRECT = 2 /* direct requests served through a cache  */
+	SW_HINT_CACHED_DIRECT = 2, /* direct requests served through a cache */
+	SW_HINT_NOT_DURABLE = 3   /* a durable method where nothing can be   */
 };
 
 enum sw_status {
@@ -258,6 +263,8 @@ struct sw_point {
 	const char *direct;      /* mechanism name in effect, or "-"   */
 	const char *sync_flag;   /* O_DSYNC / O_SYNC / none            */
 	const char *commit;      /* commit method really used          */
+	int durable;             /* the method makes each transaction
+	                          * durable (a commit or a sync flag)  */
 	int region_full;         /* a writer ran out of region (extend) */
 	char hint[300];          /* a sync suspiciously fast; "" none   */
 	int hint_kind;           /* SW_HINT_*: the table says each once */
@@ -310,11 +317,31 @@ struct sw_run {
 	char started[32];          /* UTC, ISO 8601 */
 	const char *label;         /* --label, or NULL */
 	const char *disk;          /* the disk under the target, or "" */
+	const char *not_durable;   /* why nothing can be durable, or "" */
 	int interrupted;
 	const char *error;         /* first fatal error, or NULL */
 	const struct sw_ranks *ranks;  /* the MPI job: ranks->n 1 without */
 	const char *mpi_library;   /* the MPI library's name, or NULL */
 };
+
+/* summary.c: the run's answer in short, for the table and the JSON
+ * (report.c): for each size and writer count (in the table's order), the
+ * fastest durable method by avg_us and its cost against none at that
+ * size and writer count; only points measured whole (status ok). */
+struct sw_summary_row {
+	uint64_t size;
+	int writers;
+	const struct sw_point *best;   /* NULL: no durable method measured */
+	const struct sw_point *none;   /* NULL: none not measured          */
+};
+struct sw_summary {
+	struct sw_summary_row *rows;
+	int n;
+	int methods;                   /* distinct methods among the points */
+	int with_best, with_none;      /* rows that have them               */
+};
+void sw_summarize(struct sw_summary *s, const struct sw_point *pts, int n);
+void sw_summary_free(struct sw_summary *s);
 
 /* report.c (wide: --wide's table, every column and lines of any length) */
 void sw_report_begin(FILE *fp, int fmt, const struct sw_run *run, int wide);
@@ -340,11 +367,13 @@ struct sw_hint_row {
 	double p50_us;
 };
 /* The hints of rows[0..n) (one target's, in table order): a line per
- * method and kind, naming the sizes and writers of the rows it covers;
- * run ("run 2: ") or "" begins each; disk and fs name what the hints are
- * about. */
+ * method and kind, naming the sizes and writers of the rows it covers
+ * (one line for all the methods of SW_HINT_NOT_DURABLE, which says
+ * not_durable); run ("run 2: ") or "" begins each; disk and fs name what
+ * the hints are about. */
 void sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
-                  const char *disk, const char *fs, int width);
+                  const char *disk, const char *fs, const char *not_durable,
+                  int width);
 /* plot.c: the charts of pts; what names the results in chart 1's title
  * (the file system, or the runs compared). */
 int sw_plot(const char *path, const char *what, const struct sw_point *pts, int n);

@@ -207,16 +207,48 @@ choose_target(struct sw_ctx *c, struct stat *st)
 	}
 }
 
+/*
+ * Can anything written to the target be durable?  Said only where it is
+ * known that it cannot (fail closed: anything else says nothing, which is
+ * no promise either): a file system that keeps its files in memory only
+ * (tmpfs, ramfs, and rootfs, the initramfs one), and a ZFS dataset with
+ * sync=disabled (dio_devinfo() reads it where it can).
+ */
+static void
+durability(struct sw_target *tg, const struct dio_devinfo *di)
+{
+	static const char *const in_memory[] = { "tmpfs", "ramfs", "rootfs" };
+	size_t i;
+
+	tg->not_durable[0] = '\0';
+	if (tg->is_dev)
+		return;
+	for (i = 0; i < sizeof(in_memory) / sizeof(in_memory[0]); i++)
+		if (strcmp(tg->fstype, in_memory[i]) == 0) {
+			snprintf(tg->not_durable, sizeof(tg->not_durable), "%s keeps its "
+			         "files in memory only: nothing written to it survives a "
+			         "power cut or a reboot, whatever the method", tg->fstype);
+			return;
+		}
+	if (di != NULL && di->sync_disabled == DIO_TRI_YES)
+		snprintf(tg->not_durable, sizeof(tg->not_durable), "the ZFS dataset has "
+		         "sync=disabled: it acknowledges every commit without making "
+		         "anything durable");
+}
+
 /* What the target supports: direct I/O, alignment, size, file system. */
 /* Is the disk under the target a spinning one (for the speed hint)?  A
- * loop device's rotational flag says nothing about the disk below it. */
+ * loop device's rotational flag says nothing about the disk below it.
+ * And can the target be durable at all? */
 static void
 disk_facts(struct sw_target *tg)
 {
 	struct dio_devinfo di;
+	int r = dio_devinfo(tg->path, &di);
 
 	tg->rotational = DIO_TRI_UNKNOWN;
-	if (dio_devinfo(tg->path, &di) < 0 || di.loop_backing[0])
+	durability(tg, r < 0 ? NULL : &di);
+	if (r < 0 || di.loop_backing[0])
 		return;
 	tg->rotational = (int)di.rotational;
 	snprintf(tg->disk, sizeof(tg->disk), "%s", di.name);
