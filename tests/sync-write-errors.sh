@@ -47,11 +47,15 @@ bad 2 "--sizes '': empty list"                 -s ''
 # a long value is echoed in part: the message still ends with what is allowed
 bad 2 "unknown suffix 'kkkkkkkkkkkkkkkkkkkkkkkk\\.\\.\\.' (allowed: c=1, w=2, b=512; .* powers of 1000)$" \
 	-s "4k,4$(printf 'k%.0s' $(seq 50))"
-bad 2 "unknown method '$(printf 'x%.0s' $(seq 3000))' (allowed: all, none,.*or direct+ any of those)" \
+bad 2 "unknown method '$(printf 'x%.0s' $(seq 3000))' (allowed: all, none,.*or direct+ any of those; PostgreSQL's open_datasync and open_sync are dsync and sync)$" \
 	-m "$(printf 'x%.0s' $(seq 3000))"
 # methods, writers, times, formats, options
 bad 2 "unknown method 'fdatasink'"             -m fdatasink
 bad 2 "unknown method 'direct+direct'"         -m direct+direct
+bad 2 "more than 64 items in the list (at most 64; there are 12 methods, and 'all' names every one)" \
+	-m "$(printf 'fsync,%.0s' $(seq 64))none"
+bad 2 "'fsync_writethrough' is PostgreSQL's F_FULLFSYNC (macOS) or _commit (Windows): sync-write has no such method; the nearest is fsync" \
+	-m fsync_writethrough
 bad 2 "item '0': out of range (1 to 256)"      -w 0
 bad 2 "out of range (1 to 256)"               -w 257
 bad 2 "not a decimal number"                   -w two

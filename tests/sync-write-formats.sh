@@ -150,6 +150,20 @@ for pair in none:none fsync:fsync fdatasync:fdatasync dsync:O_DSYNC sync:O_SYNC 
 		{ echo "FAIL table: $m's sync column is '$got', want $w"; fail=1; }
 done
 
+# PostgreSQL's names (wal_sync_method, pg_test_fsync): open_datasync is
+# dsync and open_sync sync; the rows say those names, in the order first
+# named, and a method named both ways is measured once.
+"$SW" -q -m open_datasync,fdatasync,fsync,open_sync,dsync,direct+open_datasync,direct+open_sync \
+	-s 4k -n 5 "$work/pg" >"$work/pg.txt" 2>&1 || { echo "FAIL aliases: $(cat "$work/pg.txt")"; fail=1; }
+got=$(awk '$2 == 4096 { printf "%s ", $1 }' "$work/pg.txt")
+if [ "$got" = "dsync fdatasync fsync sync direct+dsync direct+sync " ] &&
+   awk '$1 == "dsync" && $2 == 4096' "$work/pg.txt" | grep -q ' O_DSYNC$' &&
+   awk '$1 == "sync" && $2 == 4096' "$work/pg.txt" | grep -q ' O_SYNC$'; then
+	echo "ok   PostgreSQL's names: rows $got"
+else
+	echo "FAIL PostgreSQL's names: rows '$got':"; cat "$work/pg.txt"; fail=1
+fi
+
 # The speed hint: exactly on a durable method whose median is under 1 ms
 # on a disk that says it spins (not a loop device), never on 'none'.
 rot=$("$top_builddir/tools/dio-info" -f json "$work" 2>/dev/null | python3 -c '

@@ -36,8 +36,18 @@ static const char *const default_methods[] = {
 	"direct", "direct+dsync", "direct+fdatasync", "direct+fsync",
 };
 
+/* PostgreSQL's names (wal_sync_method, pg_test_fsync's lines) for the
+ * same methods: accepted, and reported by the names above (so that runs
+ * given either spelling compare as one; sync-write(1), FOR POSTGRESQL
+ * USERS).  fdatasync and fsync are spelled alike. */
+static const struct { const char *alias, *name; } alias_methods[] = {
+	{ "open_datasync", "dsync" },
+	{ "open_sync",     "sync" },
+};
+
 #define NBASE (sizeof(base_methods) / sizeof(base_methods[0]))
 #define NDEFAULT (sizeof(default_methods) / sizeof(default_methods[0]))
+#define NALIAS (sizeof(alias_methods) / sizeof(alias_methods[0]))
 
 int
 sw_parse_method(const char *s, struct sw_method *m)
@@ -50,6 +60,9 @@ sw_parse_method(const char *s, struct sw_method *m)
 		m->direct = 1;
 		b = s[6] ? s + 7 : "none";
 	}
+	for (i = 0; i < NALIAS; i++)
+		if (strcmp(b, alias_methods[i].alias) == 0)
+			b = alias_methods[i].name;
 	for (i = 0; i < NBASE; i++)
 		if (strcmp(b, base_methods[i].name) == 0)
 			break;
@@ -218,15 +231,31 @@ static const struct diot_opt options[] = {
 	{ NULL, 0, 0, 0 }
 };
 
+/* Method m, unless the list has it already (a method named twice, or by
+ * its alias too, is measured once, where it was first named). */
+static void
+add_method(struct sw_opts *o, const struct sw_method *m)
+{
+	int i;
+
+	for (i = 0; i < o->nmethods; i++)
+		if (strcmp(o->methods[i].name, m->name) == 0)
+			return;
+	o->methods[o->nmethods++] = *m;
+}
+
 static void
 parse_methods(struct sw_opts *o, const char *s)
 {
 	const char *item;
+	struct sw_method m;
 	char name[64];
-	size_t len;
-	int n = 0, i, j;
+	size_t len, i;
+	int items = 0;
 
-	o->methods = calloc(NDEFAULT + 64, sizeof(*o->methods));
+	/* Room for every distinct method: duplicates are dropped as read. */
+	o->methods = calloc(SW_METHODS_MAX, sizeof(*o->methods));
+	o->nmethods = 0;
 	if (o->methods == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	if (*s == '\0' || s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,"))
@@ -235,30 +264,31 @@ parse_methods(struct sw_opts *o, const char *s)
 	 * through held errors); a name too long for name[] is unknown. */
 	for (item = s; *item != '\0'; item += len + (item[len] == ',')) {
 		len = strcspn(item, ",");
+		if (++items > SW_METHOD_ITEMS_MAX)
+			diot_usage_error("--methods: more than %d items in the list (at most "
+			                 "%d; there are %d methods, and 'all' names every one)",
+			                 SW_METHOD_ITEMS_MAX, SW_METHOD_ITEMS_MAX,
+			                 SW_METHODS_MAX);
 		snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : 0), item);
 		if (strcmp(name, "all") == 0) {
-			for (i = 0; i < (int)NDEFAULT && n < (int)NDEFAULT + 63; i++)
-				sw_parse_method(default_methods[i], &o->methods[n++]);
+			for (i = 0; i < NDEFAULT; i++) {
+				sw_parse_method(default_methods[i], &m);
+				add_method(o, &m);
+			}
 			continue;
 		}
-		if (n >= (int)NDEFAULT + 63)
-			diot_usage_error("--methods: too many methods");
-		if (len >= sizeof(name) || sw_parse_method(name, &o->methods[n]) != 0)
+		if (strcmp(name, "fsync_writethrough") == 0 ||
+		    strcmp(name, "direct+fsync_writethrough") == 0)
+			diot_usage_error("--methods: '%s' is PostgreSQL's F_FULLFSYNC (macOS) "
+			                 "or _commit (Windows): sync-write has no such method; "
+			                 "the nearest is fsync", name);
+		if (len >= sizeof(name) || sw_parse_method(name, &m) != 0)
 			diot_usage_error("--methods: unknown method '%.*s' (allowed: all, none, "
 			                 "fsync, fdatasync, dsync, sync, rwf-dsync, and direct "
-			                 "or direct+ any of those)", (int)len, item);
-		n++;
+			                 "or direct+ any of those; PostgreSQL's open_datasync "
+			                 "and open_sync are dsync and sync)", (int)len, item);
+		add_method(o, &m);
 	}
-	/* drop duplicates, keep the order given */
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++)
-			if (strcmp(o->methods[i].name, o->methods[j].name) == 0) {
-				memmove(&o->methods[j], &o->methods[j + 1],
-				        (size_t)(n - j - 1) * sizeof(o->methods[0]));
-				n--;
-				j--;
-			}
-	o->nmethods = n;
 }
 
 /* A label is shown in tables and charts and saved in JSON: UTF-8 text
@@ -596,7 +626,7 @@ int
 sw_opts_items(const struct sw_opts *o, struct diot_mpi_item *it)
 {
 	static char *owned[SW_OPT_ITEMS];
-	const char *names[NDEFAULT + 64];
+	const char *names[SW_METHODS_MAX];
 	int n = 0, i;
 
 	for (i = 0; i < o->nmethods; i++)

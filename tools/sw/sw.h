@@ -88,6 +88,12 @@ struct sw_opts {
 #define SW_LABEL_BYTES (4 * SW_LABEL_MAX)   /* the most they take */
 #define SW_MAX_TARGETS 8          /* measured interleaved in one run */
 
+/* Distinct methods (none, fsync, fdatasync, dsync, sync, rwf-dsync, each
+ * also direct+; direct+none is direct), and the items of a --methods list
+ * (its names, duplicates and 'all' each counted). */
+#define SW_METHODS_MAX 12
+#define SW_METHOD_ITEMS_MAX 64
+
 /* args.c: parse argv into o; returns -1 to run, or an exit status (--help,
  * --version).  Usage errors exit with DIOT_EXIT_USAGE. */
 int sw_parse_args(int argc, char **argv, struct sw_opts *o);
