@@ -74,10 +74,17 @@ bad 2 "cannot be combined with a TARGET"       --dir dir newfile
 # targets
 bad 2 "is a directory: name a file to create, or use --dir" dir
 bad 2 "exists and would be overwritten; pass --force" existing
-bad 1 "cannot create 'missing/f': no such file or directory" missing/f
+bad 2 "cannot create 'missing/f': its directory 'missing' does not exist" missing/f
+bad 2 "cannot create 'missing/deeper/f': its directory 'missing/deeper' does not exist" -o r.txt missing/deeper/f
+bad 2 "cannot create 'existing/f': not a directory (a part of its path is a file)" existing/f
 bad 2 "--dir 'nowhere': no such file or directory" --dir nowhere
+# A device that is not a disk: the reason, and never --force, which would
+# not help (it was advised, then refused).
+bad 2 "^sync-write: '/dev/null' is a device that reports no size: not a disk sync-write can write to (a TARGET is a file or a disk)$" \
+	/dev/null -n 1 -s 4k -m none
 bad 2 "'/dev/null' is a device that reports no size" /dev/null -n 1 -s 4k -m none --force
-bad 2 "is a device: its contents would be destroyed; pass --force" /dev/zero
+bad 2 "^sync-write: '/dev/zero' is a device that reports no size: not a disk" /dev/zero
+bad 2 "^sync-write: --extend needs a file, not a device$" --extend /dev/zero
 bad 2 "--no-prefill: '.*existing' is shorter than the 67108864 bytes" --no-prefill --force -s 4k existing
 bad 3 "is not a sync-write ack log" --check existing
 # option combinations
@@ -92,6 +99,37 @@ bad 2 "exists and would be overwritten" -o results.txt -s 4k -n 1 existing
 bad 2 "exists and would be overwritten" -o new-results.txt --plot new.svg -s 4k -n 1 existing
 bad 2 "'.*existing.1' exists: --layout separate writes" --force --layout separate -w 2 -s 4k -n 1 existing
 bad 3 "cannot open ack log 'nolog'" --check nolog
+# Names that cannot be what they name: a symbolic link to nothing (as the
+# TARGET, --dir or an output) is said to be one, and where it points; no
+# file is made where it points.  Two options naming one file (before
+# either exists) are said to; neither is made.
+ln -s gone.dat "$work/dangling"
+ln -s /nonexistent/dir/f "$work/dangling-far"
+before=$(snapshot)
+bad 2 "^sync-write: TARGET 'dangling' is a dangling symbolic link: it points to 'gone.dat', which does not exist; name the file itself, or remove the link$" \
+	-n 1 -s 4k -m none dangling
+bad 2 "TARGET 'dangling' is a dangling symbolic link" -n 1 -s 4k -m none --force dangling
+bad 2 "TARGET 'dangling-far' is a dangling symbolic link: it points to '/nonexistent/dir/f'" \
+	-n 1 -s 4k -m none dangling-far
+bad 2 "^sync-write: --output 'dangling' is a dangling symbolic link: it points to 'gone.dat', which does not exist; name the file itself, or remove the link$" \
+	-n 1 -s 4k -m none -o dangling
+bad 2 "--plot 'dangling-far' is a dangling symbolic link: it points to '/nonexistent/dir/f'" \
+	-n 1 -s 4k -m none --plot dangling-far
+bad 2 "--ack-log 'dangling' is a dangling symbolic link: it points to 'gone.dat'" \
+	-n 1 -s 4k -m none --ack-log dangling
+bad 2 "--dir 'dangling-far' is a dangling symbolic link: it points to '/nonexistent/dir/f', which does not exist; name the directory itself" \
+	-n 1 -s 4k -m none --dir dangling-far
+bad 2 "^sync-write: --output 'r.txt' and --ack-log 'r.txt' are the same file: each output needs a file of its own$" \
+	-n 1 -s 4k -m none -o r.txt --ack-log r.txt
+bad 2 "--output 'r.txt' and --ack-log './r.txt' are the same file" -n 1 -s 4k -m none -o r.txt --ack-log ./r.txt
+bad 2 "--output 'r.txt' and --ack-log 'dir/../r.txt' are the same file" -n 1 -s 4k -m none -o r.txt --ack-log dir/../r.txt
+bad 2 "--ack-log 'new.log' and the TARGET 'new.log' are the same file" -n 1 -s 4k -m none --ack-log new.log new.log
+bad 2 "--output 'existing' and --ack-log 'existing' are the same file" -n 1 -s 4k -m none -o existing --ack-log existing --force
+# (a character device takes any number of outputs)
+out=$(cd "$work" && "$SW" -q -n 1 -s 4k -m none -o /dev/null --plot /dev/null 2>&1) &&
+	echo "ok   -o /dev/null --plot /dev/null: exit 0" ||
+	{ echo "FAIL -o /dev/null --plot /dev/null: exit $?: $out"; fail=1; }
+
 # Transactions smaller than the 64-byte verification header are fine
 # without --verify (the sanitizer build checks that nothing overflows).
 out=$(cd "$work" && "$SW" -q -m none,fdatasync -s 16,48 -n 3 --region 64k 2>&1) ||
@@ -128,10 +166,15 @@ out=$(cd "$work" && SLURM_PROCID=0 SLURM_NTASKS=4 "$SW" -q -m none -s 4k -n 1 2>
 	{ echo "FAIL srun without an MPI plugin: exit $st: $out"; fail=1; }
 
 if [ "$(id -u)" -ne 0 ]; then
-	chmod a-w "$work/dir"
-	before=$(snapshot)     # the mode just changed is not the tool's doing
+	chmod a-w "$work/dir" "$work/existing"
+	before=$(snapshot)     # the modes just changed are not the tool's doing
 	bad 1 "cannot create 'dir/f': permission denied" dir/f
-	chmod u+w "$work/dir"
+	# An existing file that cannot be written: the reason, not --force
+	# (which would not help).
+	bad 1 "^sync-write: 'existing': permission denied$" existing
+	chmod u+w "$work/dir" "$work/existing"
 	before=$(snapshot)
+else
+	echo "SKIP: files this user cannot write: root can write them all (run as a user)"
 fi
 exit $fail

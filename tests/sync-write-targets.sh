@@ -15,15 +15,19 @@
 #  - a TARGET named with a newline, a control character or bytes that are
 #    not UTF-8: the table keeps one line per run (escapes), the JSON is
 #    valid (json.loads; U+FFFD for the bytes), a message is one line;
-#  - --label: UTF-8 only (a clear refusal), counted in characters.
+#  - --label: UTF-8 only (a clear refusal), counted in characters;
+#  - a mounted device (as root, a loop device): refused as in use (exit
+#    1) with or without --force, never told to pass --force, unchanged.
 . "${top_srcdir:-.}/tests/lib.sh"
 own_mounts "$@"
 
 SW=$top_builddir/tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-targets.XXXXXX") || hard "mktemp"
-full=
+full= mounted= loopdev=
 cleanup() {
 	[ -n "$full" ] && umount "$full" 2>/dev/null
+	[ -n "$mounted" ] && umount "$mounted" 2>/dev/null
+	[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null
 	rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
@@ -208,4 +212,46 @@ assert head and "run 2: " in head[0], text
 PY
 fi
 [ ! -e "$work/l1" ] || bad "--label runs left $work/l1"
+
+# 6. A mounted device: refused with the reason (in use, exit 1), with or
+# without --force, and never told to pass --force (which would not help);
+# the device unchanged.  Unmounted, --force is what it needs, and said.
+if [ "$(uname -s)" != Linux ] || [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: a mounted device: needs root on Linux (a loop device, mount)"
+elif ! command -v mkfs.ext4 >/dev/null 2>&1; then
+	echo "SKIP: a mounted device: no mkfs.ext4 (install e2fsprogs)"
+else
+	truncate -s 16M "$work/img"
+	if dev=$(losetup -f --show "$work/img" 2>/dev/null); then
+		loopdev=$dev
+		mkdir "$work/m"
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" >/dev/null 2>&1 ||
+			hard "mkfs.ext4 $dev"
+		mount -o ro "$dev" "$work/m" && mounted=$work/m || hard "mount $dev"
+		sum=$(cksum <"$dev")
+		if [ "$DIO_BACKEND" = posix ]; then
+			why="refusing to write to '$dev': cannot tell whether it is in use"
+		else
+			why="refusing to write to '$dev': it is in use (mounted on $work/m (ext4))"
+		fi
+		for force in "" --force; do
+			out=$("$SW" -q -n 1 -s 4k -m none $force "$dev" 2>&1); rc=$?
+			if [ $rc -eq 1 ] && [ "$out" = "sync-write: $why" ]; then
+				ok "mounted device${force:+, $force}: exit 1: $out"
+			else
+				bad "mounted device${force:+, $force}: exit $rc (want 1, '$why'): $out"
+			fi
+		done
+		[ "$(cksum <"$dev")" = "$sum" ] && ok "mounted device: unchanged" ||
+			bad "mounted device: its contents changed"
+		umount "$work/m" && mounted=
+		if [ "$DIO_BACKEND" != posix ]; then
+			expect 2 "^sync-write: '$dev' is a device: its contents would be destroyed; pass --force to allow that$" \
+				-n 1 -s 4k -m none "$dev"
+		fi
+		losetup -d "$dev" && loopdev=
+	else
+		echo "SKIP: a mounted device: losetup found no free loop device"
+	fi
+fi
 exit $fail

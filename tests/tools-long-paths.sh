@@ -66,7 +66,7 @@ said 2 "exists and would be overwritten; pass --force" "$long" \
 	"$B/sync-write" -q -n 1 -s 4k -m none "$long"
 said 2 "no such file or directory" "$dir/none/x" \
 	"$B/sync-write" -q -n 1 -s 4k -m none --dir "$dir/none/x"
-said 1 "no such file or directory" "$dir/none/t" \
+said 2 "does not exist" "$dir/none/t" \
 	"$B/sync-write" -q -n 1 -s 4k -m none "$dir/none/t"
 said 2 "are the same file" "$long" \
 	"$B/sync-write" -q -n 1 -s 4k -m none --force "$long" "$long"

@@ -107,6 +107,22 @@ diot_out_writable(const char *path, char *why, size_t whylen)
 }
 
 int
+diot_out_dangling(const char *path, char *to, size_t len)
+{
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) || stat(path, &st) == 0 ||
+	    (errno != ENOENT && errno != ENOTDIR))
+		return 0;
+	if (len == 0)
+		return 1;
+	n = readlink(path, to, len - 1);
+	to[n < 0 ? 0 : n] = '\0';
+	return 1;
+}
+
+int
 diot_out_same(const char *a, const char *b)
 {
 	struct stat sa, sb;

@@ -54,6 +54,14 @@ int diot_out_open_results(const char *path);
  */
 int diot_out_writable(const char *path, char *why, size_t whylen);
 
+/*
+ * Is path a symbolic link to nothing (a dangling one)?  1, with what it
+ * points to in to (len bytes, cut if longer); 0 otherwise (no link, a
+ * link to something, or nothing at path).  A tool refuses such a path
+ * rather than create a file where the link points.
+ */
+int diot_out_dangling(const char *path, char *to, size_t len);
+
 /* Do a and b name the same existing file (1), not (0)? */
 int diot_out_same(const char *a, const char *b);
 

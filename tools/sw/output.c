@@ -21,13 +21,28 @@
 #include "tools/kit/outfile.h"
 #include "tools/sw/sw.h"
 
+/* An output that is a symbolic link to nothing: refused with where it
+ * points (no file is made through a link). */
+static void
+refuse_dangling(const char *opt, const char *path)
+{
+	char to[PATH_MAX];
+
+	if (diot_out_dangling(path, to, sizeof(to)))
+		diot_usage_error("%s '%s' is a dangling symbolic link: it points to '%s', "
+		                 "which does not exist; name the file itself, or remove the "
+		                 "link", opt, path, to);
+}
+
 /* Open path for writing without truncating it; remember it if created. */
 void
 sw_open_results_file(struct sw_outputs *out, const char *path, const char *opt)
 {
 	char why[200];
-	int r = diot_out_writable(path, why, sizeof(why));
+	int r;
 
+	refuse_dangling(opt, path);
+	r = diot_out_writable(path, why, sizeof(why));
 	if (r < 0)
 		diot_usage_error("%s '%s' %s", opt, path, why);
 	r = diot_out_open_results(path);
@@ -59,6 +74,7 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 	diot_out_init(&out->created);
 	diot_out_remove_at_exit(&out->created);
 	c->created = &out->created;
+	sw_distinct_outputs(o);     /* by name, before any is made */
 	if (o->plot && SW_RANK0(c))
 		sw_open_results_file(out, o->plot, "--plot");
 	if (o->output && strcmp(o->output, "-") != 0 && SW_RANK0(c))
@@ -83,6 +99,7 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 	} else if (o->ack_log && strcmp(o->ack_log, "-") != 0) {
 		char why[200];
 
+		refuse_dangling("--ack-log", o->ack_log);
 		if (diot_out_writable(o->ack_log, why, sizeof(why)) < 0)
 			diot_usage_error("--ack-log '%s' %s", o->ack_log, why);
 		c->ack.kind = DIOT_ACK_FILE;
@@ -98,14 +115,37 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 		c->ack.kind = DIOT_ACK_STDOUT;
 		c->ack.fd = STDOUT_FILENO;
 	}
-	sw_distinct_outputs(o);
+	sw_distinct_outputs(o);     /* and once they exist (links to each other) */
 	sw_catch_signals();
+}
+
+/* Do a and b name one file: by name (./r.txt and r.txt, which need not
+ * exist yet), or as existing files (links)?  A character device
+ * (/dev/null) takes any number of outputs. */
+static int
+same_file(const char *a, const char *b)
+{
+	struct stat st;
+	char *ca, *cb;
+	int same;
+
+	if (diot_out_same(a, b))
+		return 1;
+	if (stat(a, &st) == 0 && S_ISCHR(st.st_mode))
+		return 0;
+	ca = sw_path_canonical(a);
+	cb = sw_path_canonical(b);
+	same = strcmp(ca, cb) == 0;
+	free(ca);
+	free(cb);
+	return same;
 }
 
 /*
  * Two outputs that are one file would write over each other: the results
  * (-o, or standard output redirected to a file), the plot, the ack log
- * and an existing TARGET (or its separate files) must all differ.
+ * and an existing TARGET (or its separate files) must all differ.  Said
+ * before any output is made (by name), and again once they exist.
  */
 void
 sw_distinct_outputs(const struct sw_opts *o)
@@ -132,7 +172,7 @@ sw_distinct_outputs(const struct sw_opts *o)
 	}
 	for (i = 0; i < n; i++)
 		for (k = i + 1; k < n; k++)
-			if (diot_out_same(path[i], path[k]))
+			if (same_file(path[i], path[k]))
 				diot_usage_error("%s '%s' and %s '%s' are the same file: each "
 				                 "%s a file of its own", name[i], path[i], name[k],
 				                 path[k], strncmp(name[i], "TARGET", 6) == 0 ?

@@ -180,6 +180,10 @@ void sw_prepare_point(const struct sw_ctx *c, int W);
  * name and by the files that exist, before anything is made (args.c); by
  * device and inode once every TARGET is set up (interleave.c). */
 void sw_targets_named_apart(const struct sw_opts *o);
+/* targets-apart.c: the directory of path resolved, and its last name:
+ * what a path that need not exist yet names (malloc'd; path itself when
+ * its directory cannot be resolved). */
+char *sw_path_canonical(const char *path);
 void sw_targets_apart(const struct sw_ctx *c, int nt);
 
 /* writers.c */

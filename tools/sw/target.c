@@ -79,6 +79,7 @@ claim_file(struct sw_ctx *c, const char *path)
 {
 	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
 	int e, r = diot_out_create(path, c->o->force, &e, why, sizeof(why));
+	const char *slash = strrchr(path, '/');
 
 	switch (r) {
 	case 1:
@@ -87,6 +88,15 @@ claim_file(struct sw_ctx *c, const char *path)
 	case 0:
 		return 0;
 	case DIOT_OUT_CREATE_FAILED:
+		/* A directory that is not there is a bad name (exit 2), as
+		 * --dir's; permissions and read-only mounts fail the run. */
+		if (e == ENOENT && slash != NULL)
+			diot_die(DIOT_EXIT_USAGE, "cannot create '%s': its directory '%.*s' "
+			         "does not exist", path, slash == path ? 1 : (int)(slash - path),
+			         path);
+		if (e == ENOTDIR)
+			diot_die(DIOT_EXIT_USAGE, "cannot create '%s': %s (a part of its "
+			         "path is a file)", path, dio_strerror(-e));
 		diot_die(DIOT_EXIT_FAIL, "cannot create '%s': %s", path, dio_strerror(e));
 	case DIOT_OUT_IS_DIR:
 		diot_die(DIOT_EXIT_USAGE, "'%s' is a directory: name a file to create, or "
@@ -95,6 +105,13 @@ claim_file(struct sw_ctx *c, const char *path)
 		diot_die(DIOT_EXIT_USAGE, "'%s' is neither a regular file nor a block "
 		         "device", path);
 	case DIOT_OUT_EXISTS:
+		/* --force is advised only where it would help: not for a file
+		 * that cannot be written, nor for a disk image in use. */
+		if (access(path, W_OK) != 0)
+			diot_die(DIOT_EXIT_FAIL, "'%s': %s", path, dio_strerror(-errno));
+		if (dio_device_in_use(path, why, sizeof(why)) == 1)
+			diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (%s)",
+			         path, why);
 		diot_die(DIOT_EXIT_USAGE, "'%s' exists and would be overwritten; pass "
 		         "--force to allow that, or name a new file", path);
 	case DIOT_OUT_IN_USE:
@@ -153,6 +170,21 @@ gcd_u64(uint64_t a, uint64_t b)
 	return a;
 }
 
+/* A TARGET or --dir that is a symbolic link to nothing: refused with
+ * where it points (sync-write makes no file or directory through a link;
+ * the name is what was wrong, exit 2). */
+static void
+refuse_dangling(const char *what, const char *path)
+{
+	char to[PATH_MAX];
+
+	if (diot_out_dangling(path, to, sizeof(to)))
+		diot_die(DIOT_EXIT_USAGE, "%s '%s' is a dangling symbolic link: it points "
+		         "to '%s', which does not exist; name the %s itself, or remove the "
+		         "link", what, path, to, strcmp(what, "--dir") == 0 ? "directory"
+		         : "file");
+}
+
 /* A temporary file in --dir (or here). */
 static void
 make_temporary(struct sw_ctx *c)
@@ -161,6 +193,7 @@ make_temporary(struct sw_ctx *c)
 	struct stat st;
 	int fd;
 
+	refuse_dangling("--dir", d);
 	if (stat(d, &st) != 0)
 		diot_die(DIOT_EXIT_USAGE, "--dir '%s': %s", d, dio_strerror(errno));
 	if (!S_ISDIR(st.st_mode))
@@ -176,6 +209,56 @@ make_temporary(struct sw_ctx *c)
 	close(fd);
 	c->tg.created = 1;
 	created(c, c->tg.path);
+}
+
+/*
+ * A device, before anything is written or even opened for writing: every
+ * reason --force would not help is said first (and never the advice to
+ * pass it): options a device cannot take, a device that holds no data
+ * (/dev/null, /dev/zero: no size), one in use (mounted, swap, held) or
+ * of which that cannot be told.  Then, without --force, the advice.
+ * (With it, hold_device() checks again and holds the device.)
+ */
+static void
+device_refusal(const struct sw_ctx *c)
+{
+	const struct sw_opts *o = c->o;
+	const char *path = c->tg.path;
+	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
+	struct dio_align al;
+	dio_file *f;
+	int r;
+
+	why[0] = '\0';
+	if (o->extend)
+		diot_die(DIOT_EXIT_USAGE, "--extend needs a file, not a device");
+	if (o->layout == SW_LAYOUT_SEPARATE)
+		diot_die(DIOT_EXIT_USAGE, "--layout separate needs files, not a device");
+	/* Read-only: its size (a device that cannot be opened so is said
+	 * by the open for writing, with --force). */
+	if (dio_open(&f, path, DIO_O_RDONLY, DIO_DIRECT_OFF, DIO_SYNC_NONE, 0) == 0) {
+		memset(&al, 0, sizeof(al));
+		dio_file_align(f, &al);
+		dio_close(f);
+		if (al.device_bytes == 0)
+			diot_die(DIOT_EXIT_USAGE, "'%s' is a device that reports no size: "
+			         "not a disk sync-write can write to (a TARGET is a file or a "
+			         "disk)", path);
+	}
+	r = dio_device_in_use(path, why, sizeof(why));
+	if (r == 1)
+		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (%s)",
+		         path, why);
+	if (r < 0)
+		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
+		         "whether it is in use (%s%s%s)", path, dio_strerror(r),
+		         why[0] ? ": " : "", why);
+	if (access(path, W_OK) != 0)
+		diot_die(DIOT_EXIT_FAIL, "cannot open '%s' for writing: %s", path,
+		         dio_strerror(-errno));
+	if (!o->force)
+		diot_die(DIOT_EXIT_USAGE, "'%s' is a device: its contents would be "
+		         "destroyed; pass --force to allow that", path);
 }
 
 /* Name the target: a temporary file, a device, or a file to claim. */
@@ -194,14 +277,9 @@ choose_target(struct sw_ctx *c, struct stat *st)
 	                                        S_ISCHR(st->st_mode))) {
 		snprintf(c->tg.path, sizeof(c->tg.path), "%s", o->target);
 		c->tg.is_dev = 1;
-		if (!o->force)
-			diot_die(DIOT_EXIT_USAGE, "'%s' is a device: its contents would be "
-			         "destroyed; pass --force to allow that", o->target);
-		if (o->extend)
-			diot_die(DIOT_EXIT_USAGE, "--extend needs a file, not a device");
-		if (o->layout == SW_LAYOUT_SEPARATE)
-			diot_die(DIOT_EXIT_USAGE, "--layout separate needs files, not a device");
+		device_refusal(c);
 	} else {
+		refuse_dangling("TARGET", o->target);
 		snprintf(c->tg.path, sizeof(c->tg.path), "%s", o->target);
 		c->tg.created = claim_file(c, o->target);
 	}

@@ -59,10 +59,9 @@ collide(const char *const *targets, int t1, int k1, int t2, int k2)
 	diot_usage_error("%s", msg);
 }
 
-/* The directory of path resolved, and its last name: what a path that
- * need not exist yet names.  malloc'd. */
-static char *
-canonical(const char *path)
+/* The directory of path resolved, and its last name (sw.h). */
+char *
+sw_path_canonical(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir, *real, *r;
@@ -172,7 +171,7 @@ sw_targets_named_apart(const struct sw_opts *o)
 	if (o->layout == SW_LAYOUT_SEPARATE && o->nwriters > 0)
 		W = (int)o->writers[o->nwriters - 1];
 	for (i = 0; i < nt; i++)
-		canon[i] = canonical(tg[i]);
+		canon[i] = sw_path_canonical(tg[i]);
 	/* The first collision is said once the names are freed (collide()
 	 * leaves, and a held error must leave nothing allocated). */
 	for (i = 0; i < nt && a < 0; i++)
