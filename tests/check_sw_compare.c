@@ -9,7 +9,9 @@
  * would catch the quadratic alignment of before); the table within 132
  * columns (runs in blocks; --wide: one table), text wrapped to a width,
  * a hint line per method naming the rows it covers (one for all methods
- * where nothing is durable); a run's summary (summary.c).
+ * where nothing is durable); a run's summary (summary.c); the point a
+ * signal cut short in a run of two TARGETs shown with its partial figures
+ * and "not run".
  */
 #include "config.h"
 
@@ -445,6 +447,59 @@ START_TEST(test_summary)
 }
 END_TEST
 
+/* Two TARGETs, stopped by a signal during the first one's turn at the
+ * second point: that point is a row, with TARGET 1's partial figures and
+ * TARGET 2 "not run", and a note under it; the run with a partial point
+ * is not said to have none. */
+START_TEST(test_interleaved_interrupted)
+{
+	struct sw_point a[2], b[2];
+	struct sw_run ra, rb;
+	struct cmp c;
+	char *out;
+	size_t ol = 0;
+	FILE *fo;
+
+	memset(&ra, 0, sizeof(ra));
+	ra.target = "a";
+	ra.target_kind = "new file";
+	ra.fstype = "ext4";
+	ra.layout = "shared";
+	ra.mode = "processes";
+	ra.time_s = 1;
+	ra.interrupted = 1;
+	rb = ra;
+	rb.target = "b";
+	point(&a[0], "none", 4096, 1, SW_OK, 1.5);
+	point(&b[0], "none", 4096, 1, SW_OK, 3.0);
+	point(&a[1], "fsync", 4096, 1, SW_INTERRUPTED, 123.4);
+	memset(&b[1], 0, sizeof(b[1]));                       /* not reached */
+	memset(&c, 0, sizeof(c));
+	c.interleaved = 1;
+	c.quiet = 1;
+	c.nruns = 2;
+	c.runs = calloc(2, sizeof(*c.runs));
+	ck_assert_ptr_nonnull(c.runs);
+	sw_cmp_from_run(&c.runs[0], &ra, a, 2);
+	sw_cmp_from_run(&c.runs[1], &rb, b, 2);
+	sw_cmp_not_run(&c.runs[1], &a[1]);
+	ck_assert_int_eq(sw_cmp_prepare(&c, NULL), 0);
+	ck_assert_int_eq(c.nshared, 2);
+	fo = open_memstream(&out, &ol);
+	ck_assert_ptr_nonnull(fo);
+	sw_cmp_table(fo, &c);
+	ck_assert_int_eq(fclose(fo), 0);
+	ck_assert_msg(strstr(out, "fsync                 4096   1 |     123.4 ") != NULL &&
+	              strstr(out, "|   not run         -         -       -       -\n") != NULL,
+	              "%s", out);
+	ck_assert_msg(strstr(out, "\n                 interrupted: run 1 was stopped by a "
+	                     "signal: its figures are partial; run 2 was not run") != NULL,
+	              "%s", out);
+	sw_cmp_release(&c);
+	free(out);
+}
+END_TEST
+
 static Suite *
 compare_suite(void)
 {
@@ -461,6 +516,7 @@ compare_suite(void)
 	tcase_add_test(tc, test_hints);
 	tcase_add_test(tc, test_hint_not_durable);
 	tcase_add_test(tc, test_summary);
+	tcase_add_test(tc, test_interleaved_interrupted);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -16,6 +16,8 @@
 #    not UTF-8: the table keeps one line per run (escapes), the JSON is
 #    valid (json.loads; U+FFFD for the bytes), a message is one line;
 #  - --label: UTF-8 only (a clear refusal), counted in characters;
+#  - SIGINT during TARGET 1's turn: the point cut short is shown with its
+#    partial figures and TARGET 2 "not run", as one TARGET's would be;
 #  - a mounted device (as root, a loop device): refused as in use (exit
 #    1) with or without --force, never told to pass --force, unchanged.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -213,7 +215,40 @@ PY
 fi
 [ ! -e "$work/l1" ] || bad "--label runs left $work/l1"
 
-# 6. A mounted device: refused with the reason (in use, exit 1), with or
+# 6. SIGINT during TARGET 1's turn at its second point (fdatasync), once
+# it has measured transactions: as with one TARGET, the points measured
+# whole are rows, and so is the point cut short, with TARGET 1's partial
+# figures (TARGET 2: "not run") and a note saying so; only TARGET 2 is
+# said to have measured nothing of it; exit 130, the run's files removed.
+if linux_proc; then
+	mkdir "$work/i"
+	"$SW" --progress -m none,fdatasync -s 4k -t 4s --region 4M "$work/i/a" "$work/i/b" \
+		>"$work/i.out" 2>"$work/i.err" &
+	pid=$!
+	# The first point done on both TARGETs (--progress: a line as each
+	# ends), and the second's writer on TARGET 1 past its 8 warm-up
+	# transactions (a writer process starts with wchar 0).
+	in_third() {
+		[ "$(grep -c '^\[[12]/4\] ' "$work/i.err")" -eq 2 ] || return 1
+		_k=$(children $pid)
+		# shellcheck disable=SC2086
+		[ -n "$_k" ] && [ "$(io_bytes wchar $_k)" -ge 65536 ]
+	}
+	wait_for 60 "TARGET 1's fdatasync point" in_third || fail=1
+	kill -INT $pid; wait $pid; rc=$?
+	if [ $rc -eq 130 ] && grep -q '^none  *4096  *1 |  *[0-9.]*  *[0-9.]*  *[0-9]* |  *[0-9.]*  *[0-9.]*  *[0-9]*  *[0-9.]*  *[0-9.]*$' "$work/i.out" &&
+	   grep -q '^fdatasync  *4096  *1 |  *[0-9.]*  *[0-9.]*  *[0-9]* |   not run  *-  *-  *-  *-$' "$work/i.out" &&
+	   grep -q '^  *interrupted: run 1 was stopped by a signal: its figures are partial; run 2 was not run: the run was stopped before$' "$work/i.out" &&
+	   ! grep -q "TARGET [12] .*interrupted before" "$work/i.err" && [ -z "$(ls -A "$work/i")" ]; then
+		ok "SIGINT, 2 TARGETs: exit 130, the points measured and the one cut short shown ($(grep '^fdatasync ' "$work/i.out" | tr -s ' '))"
+	else
+		bad "SIGINT, 2 TARGETs: exit $rc:"; cat "$work/i.out" "$work/i.err"; ls -A "$work/i"
+	fi
+else
+	echo "SKIP: SIGINT with 2 TARGETs: waiting for the writers needs Linux's /proc"
+fi
+
+# 7. A mounted device: refused with the reason (in use, exit 1), with or
 # without --force, and never told to pass --force (which would not help);
 # the device unchanged.  Unmounted, --force is what it needs, and said.
 if [ "$(uname -s)" != Linux ] || [ "$(id -u)" -ne 0 ]; then

@@ -125,6 +125,32 @@ table_header(FILE *fp, const struct cmp *c, int r0, int r1)
 	fputc('\n', fp);
 }
 
+/* Under a row that a signal cut short: which runs' figures are partial
+ * (as a run of one TARGET notes its interrupted row) and which runs did
+ * not get to it. */
+static void
+row_interrupted(FILE *fp, const struct cmp *c, const struct cmp_key *k, int r0, int r1)
+{
+	char *t = NULL, *n;
+	int r;
+
+	for (r = r0; r < r1; r++) {
+		const struct cmp_point *p = point_of(c, k, r);
+
+		if (!p->partial && !p->not_run)
+			continue;
+		n = diot_strdupf("%s%srun %d %s", t ? t : "", t ? "; " : "", r + 1,
+		                 p->partial ? "was stopped by a signal: its figures are "
+		                 "partial" : "was not run: the run was stopped before");
+		free(t);
+		t = n;
+	}
+	if (t == NULL)
+		return;
+	sw_put_wrapped(fp, "                 interrupted: ", 30, t, width_of(c));
+	free(t);
+}
+
 static void
 table_row(FILE *fp, const struct cmp *c, const struct cmp_key *k, int r0, int r1)
 {
@@ -136,12 +162,12 @@ table_row(FILE *fp, const struct cmp *c, const struct cmp_key *k, int r0, int r1
 		const struct cmp_point *p = point_of(c, k, r);
 
 		fputs(" | ", fp);
-		if (p->measured) {
+		if (p->measured || p->partial) {
 			num(fp, 9, "%*.1f", p->avg_us);
 			num(fp, 10, "%*.1f", p->p99_us);
 			num(fp, 10, "%*.0f", p->txn_per_s);
 		} else {
-			fprintf(fp, "%9s %9s %9s", p->status, "-", "-");
+			fprintf(fp, "%9s %9s %9s", p->not_run ? "not run" : p->status, "-", "-");
 		}
 		if (r > 0) {
 			num(fp, 8, "%*.2f", sw_cmp_ratio(value(p, p->avg_us),
@@ -151,6 +177,7 @@ table_row(FILE *fp, const struct cmp *c, const struct cmp_key *k, int r0, int r1
 		}
 	}
 	fputc('\n', fp);
+	row_interrupted(fp, c, k, r0, r1);
 }
 
 /* The points not in every run, and where each is. */

@@ -66,6 +66,9 @@ load_point(const struct diot_jr *v, struct cmp_point *p, int k, char *why, size_
 	copy_str(p->status, sizeof(p->status), diot_jr_get(v, "status"), "?");
 	p->measured = strcmp(p->status, "ok") == 0 && diot_jr_type(a) == DIOT_JR_OBJ &&
 	              diot_jr_num(diot_jr_get(a, "txns"), 0) > 0;
+	p->partial = strcmp(p->status, "interrupted") == 0 &&
+	             diot_jr_type(a) == DIOT_JR_OBJ &&
+	             diot_jr_num(diot_jr_get(a, "txns"), 0) > 0;
 	p->avg_us = diot_jr_num(diot_jr_get(a, "avg_us"), NAN);
 	p->p50_us = diot_jr_num(diot_jr_get(a, "p50_us"), NAN);
 	p->p99_us = diot_jr_num(diot_jr_get(a, "p99_us"), NAN);
@@ -501,6 +504,7 @@ sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_poi
 		p->writers = pts[i].writers;
 		snprintf(p->status, sizeof(p->status), "%s", status[pts[i].status & 3]);
 		p->measured = pts[i].status == SW_OK && s->txns > 0;
+		p->partial = pts[i].status == SW_INTERRUPTED && s->txns > 0;
 		p->avg_us = s->avg_us;
 		p->p50_us = s->p50_us;
 		p->p99_us = s->p99_us;
@@ -511,6 +515,19 @@ sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_poi
 		p->cpu_us = s->cpu_us_per_txn;
 		p->hint_kind = pts[i].hint_kind;
 	}
+}
+
+void
+sw_cmp_not_run(struct cmp_run *r, const struct sw_point *key)
+{
+	struct cmp_point *p = &r->pts[r->npts++];
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->method, sizeof(p->method), "%s", key->method);
+	p->size = key->size;
+	p->writers = key->writers;
+	snprintf(p->status, sizeof(p->status), "interrupted");
+	p->not_run = 1;
 }
 
 /* What run r is called in messages: "TARGET 2 'x'" or "'b.json'". */
@@ -539,7 +556,7 @@ say_nothing_shared(const struct cmp *c, const struct sw_opts *o)
 		int measured = 0;
 
 		for (i = 0; i < c->runs[r].npts; i++)
-			measured += c->runs[r].pts[i].measured;
+			measured += c->runs[r].pts[i].measured || c->runs[r].pts[i].partial;
 		if (measured > 0)
 			continue;
 		empty = 1;

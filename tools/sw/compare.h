@@ -17,7 +17,12 @@ struct cmp_point {
 	char method[32];
 	uint64_t size;
 	int writers;
-	int measured;            /* status ok (or partial) with an aggregate */
+	int measured;            /* status ok with an aggregate              */
+	int partial;             /* interrupted, with an aggregate of what it
+	                          * measured (the table shows it, marked)   */
+	int not_run;             /* a point of several TARGETs' run that the
+	                          * run was stopped before (status
+	                          * "interrupted", no figures)              */
 	char status[16];         /* "ok", "n/a", "error", "interrupted"      */
 	double avg_us, p50_us, p99_us, p999_us, max_us, txn_per_s, mb_per_s, cpu_us;
 	int hint_kind;           /* SW_HINT_* (measured now; a saved run: none) */
@@ -65,7 +70,8 @@ struct cmp {
  *   ("'a.json': line 12, column 19: points[0].aggregate.mb_per_s: ...").
  *   With give_text, text is the caller's malloc()ed copy, freed as soon
  *   as it is parsed (before the run is built: less memory at the peak).
- * - sw_cmp_from_run: a target's results as a run to compare (file NULL).
+ * - sw_cmp_from_run: a target's results as a run to compare (file NULL);
+ *   sw_cmp_not_run: a point it was stopped before.
  * - sw_cmp_prepare: the names and the alignment (-m, -s, -w of o pick the
  *   points; o NULL: all); says why nothing is shared (unless c->quiet);
  *   0, or -1 when out of memory.
@@ -79,6 +85,10 @@ int sw_cmp_load(struct cmp_run *r, const char *file, const char *text, size_t le
                 int give_text, char *why, size_t wl);
 void sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run,
                      const struct sw_point *pts, int n);
+/* sw_cmp_from_run's run r gets key's point (of another TARGET) as one it
+ * did not run: its run was stopped before its turn (r's points are
+ * those of the run, so there is room for it). */
+void sw_cmp_not_run(struct cmp_run *r, const struct sw_point *key);
 int sw_cmp_prepare(struct cmp *c, const struct sw_opts *o);
 void sw_cmp_release(struct cmp *c);
 int sw_cmp_memory(const char *const *texts, const size_t *lens, int n,

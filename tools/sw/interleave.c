@@ -54,6 +54,10 @@ report(struct sw_ctx *c, int nt, FILE *fp, struct sw_run *runs, struct sw_point 
 				error = 1;
 			}
 		sw_cmp_from_run(&cmp.runs[k], &runs[k], pts[k], n);
+		/* Stopped on an earlier TARGET's turn at the last point: that
+		 * point is shown for every TARGET, not left out. */
+		if (n > 0 && pts[k][n - 1].method[0] == '\0')
+			sw_cmp_not_run(&cmp.runs[k], &pts[0][n - 1]);
 	}
 	if (sw_cmp_prepare(&cmp, o) < 0)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
