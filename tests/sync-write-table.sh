@@ -11,7 +11,10 @@
 #    an estimate of the time left ("~... left"): with --progress off a
 #    terminal a line as each point ends, on a terminal (script(1)) redrawn
 #    in place, without an estimate while the first point runs;
-#  - --help ends by naming the man page.
+#  - --help fits 80 columns and ends by naming the man page;
+#  - a run of several methods ends with its summary: per size and writers
+#    the fastest durable method of the table (lowest avg_us) and its cost
+#    against none, recomputed here from the table's rows.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 SW=$top_builddir/tools/sync-write
@@ -24,13 +27,17 @@ bad() { echo "FAIL $*"; fail=1; }
 # The widest line of a file, in bytes (the runs' text is ASCII here).
 widest() { LC_ALL=C awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$1"; }
 
-# 1. --help ends with where the man page is.
+# 1. --help ends with where the man page is, on lines of at most 80
+# columns (a terminal's).
 out=$("$SW" --help) || bad "--help: exit $?"
-last=$(printf '%s\n' "$out" | tail -n 2)
+last=$(printf '%s\n' "$out" | tail -n 1)
 case $last in
-*"sync-write(1)"*) ok "--help ends naming the man page: $(printf '%s' "$last" | tr '\n' ' ')" ;;
-*) bad "--help's last lines do not name sync-write(1): $last" ;;
+*"sync-write(1)"*) ok "--help ends naming the man page: $last" ;;
+*) bad "--help's last line does not name sync-write(1): $last" ;;
 esac
+printf '%s\n' "$out" >"$work/help.txt"
+[ "$(widest "$work/help.txt")" -le 80 ] && ok "--help: widest line $(widest "$work/help.txt") columns (<= 80)" ||
+	bad "--help has lines wider than 80 columns: $(awk 'length($0) > 80' "$work/help.txt")"
 printf '%s\n' "$out" | grep -q -- '--wide' && printf '%s\n' "$out" | grep -q -- '--progress' &&
 	ok "--help names --wide and --progress" || bad "--help lacks --wide or --progress"
 
