@@ -305,6 +305,12 @@ int64_t stream_read(const struct side *s, void *buf, size_t len,
 void drop_cache(const struct side *s, int64_t off, int64_t len);
 int64_t write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off);
 
+/* quote.c: dd's texts in the messages dio-dd says as dd says them */
+enum { DD_Q_NAME, DD_Q_VALUE };
+const char *dd_strerror(int err);        /* the C locale's text; err >= 0 or < 0 */
+char *dd_quote(const char *s, int style); /* malloc'd (out of memory: exits)     */
+const char *dd_quote_kept(const char *s, int style); /* kept to the next call  */
+
 /* pattern.c */
 void fill_pattern(unsigned char *buf, size_t len, size_t bs);
 void stamp(unsigned char *buf, size_t len, size_t bs, uint64_t off);

@@ -111,6 +111,40 @@ give_advice(struct dd *dd, const struct side *s, int is_out)
 #endif
 }
 
+/* dd's "failed to open 'NAME': REASON" (exit 1), the reason in the C
+ * locale's words. */
+static void DIOT_NORETURN
+fail_open(struct dd *dd, const char *path, int err)
+{
+	fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s", dd_quote_kept(path, DD_Q_NAME),
+	           dd_strerror(err));
+}
+
+/*
+ * conv=excl and conv=nocreat, as dd's open(2) answers them, for every
+ * named output before anything is opened for writing: with excl (O_CREAT
+ * | O_EXCL) anything at that name is "File exists" -- a device, /dev/null,
+ * a FIFO, a dangling symbolic link as much as a file --; with nocreat (no
+ * O_CREAT) a missing one is "No such file or directory".
+ */
+static void
+check_create_rules(struct dd *dd)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < dd->ndevs; i++) {
+		const struct side *s = &dd->devs[i].out;
+
+		if (s->path == NULL || s->std >= 0)
+			continue;
+		if (dd->o.conv.excl && lstat(s->path, &st) == 0)
+			fail_open(dd, s->path, EEXIST);
+		if (dd->o.conv.nocreat && stat(s->path, &st) != 0)
+			fail_open(dd, s->path, errno);
+	}
+}
+
 /* An existing output: refused unless --force, or if it is in use (a
  * mounted device, a loop device's image), before anything is opened for
  * writing; a device is claimed for the run. */
@@ -120,9 +154,6 @@ check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
 	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
 	int r;
 
-	if (s->kind == K_FILE && dd->o.conv.excl)
-		fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s' exists (conv=excl: the output must be "
-		           "new)", s->path);
 	/* conv=notrunc says to write into the file as it is: that is asking. */
 	if (s->kind == K_FILE && !dd->o.force && !dd->o.conv.notrunc)
 		fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' exists and would be overwritten; "
@@ -233,9 +264,6 @@ open_side(struct dd *dd, struct side *s, int is_out)
 	if (!exists && (!is_out || errno != ENOENT))
 		fail_setup(dd, DIOT_EXIT_FAIL, "failed to open '%s': %s", s->path,
 		           dio_strerror(-errno));
-	if (!exists && dd->o.conv.nocreat)
-		fail_setup(dd, DIOT_EXIT_FAIL, "failed to open '%s': %s (conv=nocreat: the "
-		           "output must exist)", s->path, dio_strerror(-ENOENT));
 	if (exists && S_ISDIR(st.st_mode))
 		fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s' is a directory: name a file or a device",
 		           is_out ? "of=" : "if=", s->path);
@@ -457,6 +485,7 @@ setup_devices(struct dd *dd)
 			open_side(dd, &dd->devs[i].in, 0);
 			io_choose(&dd->o, &dd->devs[i].in, 0);
 		}
+	check_create_rules(dd);
 	check_aliases(dd);
 	for (i = 0; i < dd->ndevs; i++)
 		if (dd->devs[i].out.path) {
