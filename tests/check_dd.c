@@ -333,6 +333,18 @@ refused(const char *line, const char *want)
 	              "'%s': status %d, message '%s' (want 2 and '%s')", line, st, g_msg, want);
 }
 
+/* LINE is refused with exit STATUS (dd's own errors: 1, as dd) and a
+ * message holding WANT. */
+static void
+refused_as(const char *line, int status, const char *want)
+{
+	int st = operands(line);
+
+	ck_assert_msg(st == status && strstr(g_msg, want) != NULL,
+	              "'%s': status %d, message '%s' (want %d and '%s')", line, st, g_msg,
+	              status, want);
+}
+
 static void
 taken(const char *line)
 {
@@ -482,7 +494,7 @@ START_TEST(operands_flags)
 	ck_assert_int_eq(g_dd.o.conv.excl, 1);
 	taken("if=a of=b conv=nocreat");
 	ck_assert_int_eq(g_dd.o.conv.nocreat, 1);
-	refused("if=a of=b conv=excl,nocreat", "cannot both hold");
+	refused_as("if=a of=b conv=excl,nocreat", 1, "cannot combine excl and nocreat");
 	refused("if=a of=b conv=ucase", "conv=ucase: dd's conversion 'ucase' is not taken by dio-dd");
 	refused("if=a of=b conv=bogus", "conv=bogus: unknown conversion 'bogus'");
 	refused("if=a mode=read iflag=append", "iflag=append: 'append' is an output flag "

@@ -96,6 +96,15 @@ if [ $direct = 1 ]; then
 	case_ "write: /dev/zero, oflag=direct conv=fdatasync" -- \
 		'$DD if=/dev/zero of=out bs=1M count=8 oflag=direct conv=fdatasync'
 	case_ "read: iflag=direct to /dev/null" -- '$DD if=in3m of=/dev/null bs=64k iflag=direct'
+	# A size that is not a multiple of 512: the read after the short last
+	# one fails with EINVAL (an unaligned offset), which is the end.
+	case_ "read: iflag=direct, 10000 bytes" -- '$DD if=in10k of=/dev/null bs=4k iflag=direct'
+	case_ "read: iflag=direct, 4000 bytes" -- 'head -c 4000 in10k >in4000; $DD if=in4000 of=/dev/null bs=4k iflag=direct'
+	case_ "copy: iflag=direct, 10000 bytes" -- '$DD if=in10k of=out bs=4k iflag=direct'
+	case_ "copy: iflag=direct,fullblock" -- '$DD if=in10k of=out bs=4k iflag=direct,fullblock'
+	case_ "copy: iflag=direct oflag=direct" -- '$DD if=in10k of=out bs=4k iflag=direct oflag=direct'
+	case_ "copy: iflag=direct, ibs/obs" -- '$DD if=in10k of=out ibs=4k obs=8k iflag=direct'
+	case_ "read: iflag=direct, skip=, 10000 bytes" -- '$DD if=in10k of=/dev/null bs=4k skip=1 iflag=direct'
 else
 	echo "SKIP: the direct lines (no direct I/O here: see the note above)"
 fi

@@ -34,28 +34,48 @@ ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fail=1; }
 cd "$work" || hard "cd $work"
 
-# both RC TEXT -- ARGS...: dd and dio-dd with ARGS (run in sh -c, so that
-# ARGS may redirect; DD names the tool) exit RC, and their standard error,
-# with dio-dd's name put back to dd's and the transfer line's time and
-# rate dropped, is the same; TEXT (a fixed string) is in dio-dd's.
+# both RC TEXT -- LINE: LINE (sh -c words, $DD naming the tool; run twice
+# with TWICE=1) through dd and through dio-dd, each in its own copy of
+# seed/: both exit RC, say the same on standard error (dio-dd's name put
+# back to dd's, the transfer line's time and rate dropped), write the
+# same standard output and leave the same files; TEXT (a fixed string)
+# is in dio-dd's standard error.
 both() {
 	_rc=$1 _text=$2
 	shift 2
 	[ "$1" = -- ] && shift
-	DD=dd sh -c "$*" >both.gnu.out 2>both.gnu.err
-	_grc=$?
-	DD=$DD sh -c "$*" >both.dio.out 2>both.dio.err
-	_drc=$?
 	for _t in gnu dio; do
-		sed -e 's/^dio-dd: /dd: /' -e 's/ copied, .*/ copied/' "both.$_t.err" >"both.$_t.cmp"
+		rm -rf "$_t"
+		cp -a seed "$_t"
+		if [ $_t = gnu ]; then _tool=dd; else _tool=$DD; fi
+		(cd "$_t" && DD=$_tool sh -c "$*" >../$_t.out 2>../$_t.err
+		 _r=$?
+		 if [ "${TWICE:-0}" = 1 ]; then
+			DD=$_tool sh -c "$*" >../$_t.out 2>../$_t.err
+			_r=$?
+		 fi
+		 echo $_r >../$_t.rc)
+		sed -e 's/^dio-dd: /dd: /' -e 's/ copied, .*/ copied/' $_t.err >$_t.cmp
 	done
-	if [ $_grc = "$_rc" ] && [ $_drc = "$_rc" ] && cmp -s both.gnu.cmp both.dio.cmp &&
-	   grep -q -F -- "$_text" both.dio.err; then
-		ok "$*: exit $_drc, $(head -n 1 both.dio.err)"
+	_what=
+	[ "$(cat gnu.rc)" = "$_rc" ] && [ "$(cat dio.rc)" = "$_rc" ] ||
+		_what="exit $(cat gnu.rc) (dd) and $(cat dio.rc) (dio-dd), want $_rc;"
+	cmp -s gnu.cmp dio.cmp || _what="$_what standard error differs;"
+	cmp -s gnu.out dio.out || _what="$_what standard output differs;"
+	grep -q -F -- "$_text" dio.err || _what="$_what no '$_text';"
+	for _f in $(ls -A gnu) $(ls -A dio); do
+		if [ -f "gnu/$_f" ] && ! [ -L "gnu/$_f" ] && ! cmp -s "gnu/$_f" "dio/$_f"; then
+			_what="$_what $_f differs;"
+		elif [ -e "dio/$_f" ] && ! [ -e "gnu/$_f" ]; then
+			_what="$_what $_f made by dio-dd only;"
+		fi
+	done
+	if [ -z "$_what" ]; then
+		ok "${TWICE:+twice: }$*: exit $_rc, $(head -n 1 dio.err)"
 	else
-		bad "$*: exit $_grc (dd) and $_drc (dio-dd), want $_rc and '$_text'"
-		sed 's/^/    dd:     /' both.gnu.err
-		sed 's/^/    dio-dd: /' both.dio.err
+		bad "${TWICE:+twice: }$*: $_what"
+		sed 's/^/    dd:     /' gnu.err
+		sed 's/^/    dio-dd: /' dio.err
 	fi
 }
 
@@ -68,28 +88,80 @@ unchanged() {
 	fi
 }
 
-head -c 10000 /dev/urandom >in10k
-head -c 6000 /dev/urandom >exist
-sum_exist=$(cksum <exist)
+mkdir seed
+head -c 10000 /dev/urandom >seed/in10k
+head -c 6000 /dev/urandom >seed/exist
+head -c 20000 /dev/urandom >seed/long
+ln -s nowhere seed/dangling
+mkfifo seed/fifo
 
 # ------------------------------------------------------------ conv=excl
 both 1 "dio-dd: failed to open '/dev/null': File exists" -- \
 	'$DD if=in10k of=/dev/null conv=excl'
 both 1 "dio-dd: failed to open 'exist': File exists" -- '$DD if=in10k of=exist conv=excl'
-unchanged "conv=excl onto a file" exist "$sum_exist"
 both 1 "dio-dd: failed to open 'exist': File exists" -- \
 	'$DD if=in10k of=exist conv=excl,notrunc bs=1k count=1'
-ln -s nowhere dangling
 both 1 "dio-dd: failed to open 'dangling': File exists" -- '$DD if=in10k of=dangling conv=excl'
-[ -e nowhere ] && bad "conv=excl created the target of a dangling link" ||
+[ -e dio/nowhere ] && bad "conv=excl created the target of a dangling link" ||
 	ok "conv=excl: nothing created through the dangling link"
-mkfifo fifo
 both 1 "dio-dd: failed to open 'fifo': File exists" -- '$DD if=in10k of=fifo conv=excl'
 both 1 "dio-dd: failed to open 'new': No such file or directory" -- \
 	'$DD if=in10k of=new conv=nocreat'
-[ -e new ] && bad "conv=nocreat created its output" || ok "conv=nocreat: nothing created"
 both 1 "dio-dd: failed to open 'dangling': No such file or directory" -- \
 	'$DD if=in10k of=dangling conv=nocreat'
+both 1 "dio-dd: failed to open 'nodir/new': No such file or directory" -- \
+	'$DD if=in10k of=nodir/new'
+both 1 "dio-dd: failed to open 'in10k/new': Not a directory" -- '$DD if=in10k of=in10k/new'
+both 1 "dio-dd: cannot combine excl and nocreat" -- '$DD if=in10k of=new conv=excl,nocreat'
+
+# ------------------------------------------------------------ files written over
+# As dd: cut to 0 (O_TRUNC), to seek= blocks (ftruncate), or kept whole
+# (conv=notrunc); every line twice in a row gives the same as dd's.
+both 0 "2+1 records out" -- '$DD if=in10k of=exist bs=4k'
+both 0 "2+1 records out" -- '$DD if=in10k of=long bs=4k'
+both 0 "2+1 records out" -- '$DD if=in10k of=long bs=4k seek=1'
+both 0 "2+1 records out" -- '$DD if=in10k of=long bs=4k conv=notrunc'
+both 0 "2+1 records out" -- '$DD if=in10k of=long bs=4k seek=3 conv=notrunc'
+both 0 "copied" -- '$DD if=in10k of=long bs=1000 seek=777 oflag=seek_bytes'
+both 0 "copied" -- '$DD if=in10k of=long bs=1000 seek=7777 oflag=seek_bytes'
+both 0 "copied" -- '$DD if=in10k of=long ibs=1000 obs=3000 seek=2'
+both 0 "copied" -- '$DD if=in10k of=long bs=4k oflag=append'
+both 0 "copied" -- '$DD if=in10k of=long bs=4k oflag=append conv=notrunc'
+both 0 "0+0 records out" -- '$DD if=in10k of=long bs=4k count=0'
+both 0 "0+0 records out" -- '$DD if=in10k of=long bs=4k count=0 seek=2'
+both 0 "5+0 records out" -- '$DD if=/dev/zero of=long bs=1k count=5 conv=fdatasync'
+both 0 "2+1 records out" -- '$DD if=in10k of=exist bs=4k conv=nocreat'
+TWICE=1 both 0 "2+1 records out" -- '$DD if=in10k of=out bs=4k'
+TWICE=1 both 0 "2+1 records out" -- '$DD if=in10k of=out bs=4k conv=fsync'
+TWICE=1 both 0 "2+1 records out" -- '$DD if=in10k of=long bs=4k seek=1'
+TWICE=1 both 0 "copied" -- '$DD if=in10k of=long bs=4k oflag=append conv=notrunc'
+TWICE=1 both 0 "2+1 records out" -- '$DD if=in10k bs=4k >out'
+TWICE=1 both 0 "5+0 records out" -- 'cat in10k | $DD of=out bs=1k count=5 iflag=fullblock'
+
+# of=/dev/stdout with standard output on a file (a new open of the file:
+# cut, then written from its start), and the timing table then goes to
+# standard error, not into the data.
+both 0 "2+1 records out" -- '$DD if=in10k of=/dev/stdout bs=4k >out'
+both 0 "2+1 records out" -- '$DD if=in10k of=/dev/stdout bs=4k >exist'
+both 0 "2+1 records out" -- '$DD if=in10k of=/dev/stdout bs=4k >>exist'
+"$DD" if=seed/in10k of=/dev/stdout bs=4k time=1 >t.out 2>t.err
+rc=$?
+if [ $rc = 0 ] && cmp -s seed/in10k t.out && grep -q '^total ' t.err; then
+	ok "of=/dev/stdout >file time=1: the file is the input, the table on standard error"
+else
+	bad "of=/dev/stdout >file time=1: exit $rc, $(cmp seed/in10k t.out 2>&1)"
+fi
+
+# The README's example, twice in a row (direct I/O where this file
+# system takes it: the build directory's).
+if backend_has_direct && dd if=/dev/zero of=probe bs=4k count=1 oflag=direct 2>/dev/null; then
+	TWICE=1 both 0 "4+0 records out" -- \
+		'$DD if=/dev/zero of=big.file bs=1M count=4 oflag=direct conv=fdatasync'
+else
+	TWICE=1 both 0 "4+0 records out" -- '$DD if=/dev/zero of=big.file bs=1M count=4 conv=fdatasync'
+	echo "note: no O_DIRECT here: the README's example ran without oflag=direct"
+fi
+rm -f probe
 
 # conv=excl on a device, the data loss of issue 37: refused before the
 # device is opened, with or without --force; block 0 read back.

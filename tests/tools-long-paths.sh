@@ -73,8 +73,9 @@ said 2 "are the same file" "$long" \
 toolong=$dir/$(printf '%0200d' 0 | tr 0 f)
 said 2 "file name too long (${#toolong} bytes; a path has at most" "$toolong" \
 	"$B/sync-write" -q -n 1 -s 4k -m none "$toolong"
-said 1 "no such file or directory" "$missing" "$B/dio-dd" if="$missing" mode=read
-said 2 "does not exist" "$dir/none" "$B/dio-dd" if="$long" of="$dir/none/out"
+# (dio-dd says these as dd does: the C locale's words)
+said 1 "No such file or directory" "$missing" "$B/dio-dd" if="$missing" mode=read
+said 1 "No such file or directory" "$dir/none/out" "$B/dio-dd" if="$long" of="$dir/none/out"
 said 1 "no such file or directory" "$missing" "$B/dio-rbuf" "$missing"
 said 2 "no such file or directory" "$dir/none/p.svg" \
 	"$B/dio-rbuf" --sweep --plot "$dir/none/p.svg" /dev/null
@@ -89,7 +90,7 @@ if [ "$(uname -s)" = Linux ] && [ "$(id -u)" -eq 0 ]; then
 		# one TARGET: the writer's message (no path), then its own
 		said 1 "no space left on device" "writer 0, method none" \
 			"$B/sync-write" -q -m none -s 64k -n 40 --extend "$fdir/t"
-		said 1 "no space left on device" "$fdir/o" \
+		said 1 "No space left on device" "$fdir/o" \
 			"$B/dio-dd" of="$fdir/o" mode=write bs=64k count=40
 		said 1 "no space left on device" "$fdir/t" \
 			"$B/sync-write" -q -m none -s 64k -n 40 --extend "$work/t2" "$fdir/t"

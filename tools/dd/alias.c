@@ -59,8 +59,10 @@ get_ident(struct dd *dd, struct ident *id, const char *label, const char *path, 
 	id->path = path;
 	if (stat(path, &st) != 0) {
 		e = errno;
+		/* (an input was opened already: only an output gets here) */
 		if (!is_out || e != ENOENT)
-			fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %s", label, path, dio_strerror(e));
+			fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
+			           dd_quote_kept(path, DD_Q_NAME), dd_strerror(e));
 		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 			n = readlink(path, target, sizeof(target) - 1);
 			target[n > 0 ? (size_t)n : 0] = '\0';
@@ -75,20 +77,20 @@ get_ident(struct dd *dd, struct ident *id, const char *label, const char *path, 
 			id->base = path;
 		} else {
 			if ((size_t)(slash - path) >= sizeof(dir))
-				fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s': %s", path,
-				           dio_strerror(-ENAMETOOLONG));
+				fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
+				           dd_quote_kept(path, DD_Q_NAME), dd_strerror(ENAMETOOLONG));
 			memcpy(dir, path, (size_t)(slash - path));
 			dir[slash - path] = '\0';
 			if (dir[0] == '\0')
 				snprintf(dir, sizeof(dir), "/");
 			id->base = slash + 1;
 		}
-		if (stat(dir, &st) != 0)
-			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s': the directory '%s' does not exist "
-			           "(%s)", path, dir, dio_strerror(errno));
-		if (!S_ISDIR(st.st_mode))
-			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s': '%s' is not a directory", path,
-			           dir);
+		/* As dd's open(2) says it: "No such file or directory", "Not a
+		 * directory" (exit 1). */
+		e = stat(dir, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
+		if (e != 0)
+			fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
+			           dd_quote_kept(path, DD_Q_NAME), dd_strerror(e));
 		id->type = ID_NEW;
 		id->dev = st.st_dev;
 		id->ino = st.st_ino;

@@ -251,9 +251,6 @@ parse_conv(const char *v, struct conv *c)
 		if (comma == NULL)
 			break;
 	}
-	if (c->excl && c->nocreat)
-		diot_usage_error("conv=%s: excl (the output must be new) and nocreat (it must "
-		                 "exist) cannot both hold", v);
 }
 
 /*
@@ -519,6 +516,14 @@ parse_args(struct dd *dd, int argc, char **argv)
 			return stdout_ok() ? 0 : DIOT_EXIT_FAIL;
 		}
 	}
+	/* Debian's dd (the dd of most Linux systems) says this once the
+	 * operands are read, whatever status= says. */
+	if (dd->o.oflag.append && !dd->o.conv.notrunc && !dd->o.oflag.notrunc)
+		diot_warn("you probably want conv=notrunc with oflag=append");
+	/* dd's words and exit: excl (the output must be new) and nocreat (it
+	 * must exist) cannot both hold. */
+	if (dd->o.conv.excl && dd->o.conv.nocreat)
+		diot_die(DIOT_EXIT_FAIL, "cannot combine excl and nocreat");
 	/* dd's rule: bs= sets both sizes (and each read is written as it
 	 * came); without it ibs= and obs= (default 512) and reblocking. */
 	if (dd->o.bs_set) {

@@ -33,7 +33,7 @@ choose_engine(struct dd *dd)
 			return;
 		}
 		snprintf(dd->engine_note, sizeof(dd->engine_note), "io_uring is compiled in but the "
-		         "kernel refused it (%s): falling back to POSIX AIO", dio_strerror(err));
+		         "kernel refused it (%s): falling back to POSIX AIO", dd_strerror(err));
 	} else {
 		snprintf(dd->engine_note, sizeof(dd->engine_note), "io_uring is not available (not "
 		         "compiled into this build of libdirectio, %s backend): falling back "
@@ -309,8 +309,7 @@ plan_device(struct dd *dd, struct dev *d)
 	if (d->in.path) {
 		if (dd->o.skip * dd->o.bs > d->in.size && (d->in.kind == K_FILE || d->in.size > 0)) {
 			/* as dd: said, and nothing is read */
-			diot_warn("'%s': cannot skip to specified offset (skip=%" PRIu64 " is past "
-			          "its %" PRIu64 " bytes)", d->in.path, dd->o.skip, d->in.size);
+			say_cannot_skip(dd, &d->in);
 			rem = 0;
 		} else {
 			rem = d->in.size - dd->o.skip * dd->o.bs;
@@ -406,8 +405,7 @@ plan_stream(struct dd *dd, struct dev *d)
 	d->in_base = (int64_t)skip;
 	d->out_base = (int64_t)seek;
 	if (d->in.kind == K_FILE && skip > d->in.size)
-		diot_warn("'%s': cannot skip to specified offset (skip=%" PRIu64 " is past "
-		          "its %" PRIu64 " bytes)", d->in.path, o->skip, d->in.size);
+		say_cannot_skip(dd, &d->in);
 	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
 	                  d->out.align.mem_align);
 }

@@ -191,6 +191,7 @@ struct wctx {
 	uint64_t bytes, rbytes, wbytes, calls, io_ns, cpu_ns, t_end;
 	uint64_t sg_cmds, sg_not_direct;
 	size_t page;             /* page size of the buffers: large or base     */
+	int64_t prev_nread;      /* the last direct read's result (dd's EOF rule) */
 	int err;
 	char errmsg[DD_MSG_MAX];
 	char reason[400];
@@ -298,6 +299,10 @@ int stream_needed(const struct dd *dd, const char **why);
 /* io.c */
 void count_records(struct dev *d, int is_out, uint64_t n, uint64_t size);
 void DIOT_PRINTF(3, 4) wfail(struct wctx *w, int err, const char *fmt, ...);
+char *dd_side_name(const struct dd *dd, const struct side *s, int style);
+void io_error(struct wctx *w, const struct side *s, int is_write, int err);
+void say_cannot_skip(const struct dd *dd, const struct side *s);
+int64_t file_read(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off);
 void io_choose(const struct opts *opt, struct side *s, int is_out);
 int tail_needs_buffered(const struct dev *d, size_t n);
 int64_t stream_read(const struct side *s, void *buf, size_t len,
@@ -306,7 +311,7 @@ void drop_cache(const struct side *s, int64_t off, int64_t len);
 int64_t write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off);
 
 /* quote.c: dd's texts in the messages dio-dd says as dd says them */
-enum { DD_Q_NAME, DD_Q_VALUE };
+enum { DD_Q_NAME, DD_Q_FILE, DD_Q_VALUE };  /* 'x'; x or 'x y'; 'x\ty' */
 const char *dd_strerror(int err);        /* the C locale's text; err >= 0 or < 0 */
 char *dd_quote(const char *s, int style); /* malloc'd (out of memory: exits)     */
 const char *dd_quote_kept(const char *s, int style); /* kept to the next call  */

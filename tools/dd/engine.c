@@ -27,9 +27,13 @@ finish_output(struct wctx *w)
 	/* A pipe or terminal has nothing to make durable (dd says nothing). */
 	if (r == -EINVAL || r == -EROFS)
 		return;
-	if (r < 0)
-		wfail(w, r, "%s of '%s' failed: %s", dd->o.conv.fsync ? "fsync" : "fdatasync",
-		      d->out.path, dio_strerror(r));
+	if (r < 0) {
+		char *name = dd_side_name(dd, &d->out, DD_Q_NAME);
+
+		wfail(w, r, "%s failed for %s: %s", dd->o.conv.fsync ? "fsync" : "fdatasync",
+		      name, dd_strerror(r));
+		free(name);
+	}
 }
 
 static uint64_t
@@ -224,7 +228,7 @@ aio_fill(struct wctx *w, dio_aio *q, struct slot *sl, unsigned qd, unsigned *fre
 			s->state = 0;
 			wfail(w, r, "cannot queue a %s of %zu bytes on '%s': %s",
 			      d->in.path ? "read" : "write", s->len,
-			      d->in.path ? d->in.path : d->out.path, dio_strerror(r));
+			      d->in.path ? d->in.path : d->out.path, dd_strerror(r));
 			break;
 		}
 		(*free_n)--;
@@ -246,11 +250,7 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 	diot_hist_add(&w->hist, now - s->t_sub);
 	w->calls++;
 	if (res < 0) {
-		wfail(w, (int)res, "%s of %zu bytes at offset %" PRId64 " of '%s': %s",
-		      s->state == 1 ? "read" : "write", s->state == 1 ? s->len : s->n,
-		      s->state == 1 ? s->in_off : s->out_off,
-		      s->state == 1 ? d->in.path : d->out.path,
-		      dio_strerror((int)res));
+		io_error(w, s->state == 1 ? &d->in : &d->out, s->state != 1, (int)res);
 		s->state = 0;
 		(*free_n)++;
 		return;
@@ -296,7 +296,7 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 		r = dio_aio_write(q, d->out.fd, s->buf, s->n, s->out_off, e->tag);
 		if (r < 0) {
 			wfail(w, r, "cannot queue a write of %zu bytes on '%s': %s",
-			      s->n, d->out.path, dio_strerror(r));
+			      s->n, d->out.path, dd_strerror(r));
 			s->state = 0;
 			(*free_n)++;
 		}
@@ -311,7 +311,7 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 		if (r == 0)
 			return;
 		wfail(w, r, "cannot queue a write on '%s': %s", d->out.path,
-		      dio_strerror(r));
+		      dd_strerror(r));
 	} else if (s->done < s->n && !w->err) {
 		wfail(w, -EIO, "write of %zu bytes at offset %" PRId64 " of '%s' "
 		      "made no progress", s->n, s->out_off, d->out.path);
@@ -337,7 +337,7 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 	q = dio_aio_new(qd, dd->aio_engine, &err);
 	if (q == NULL) {
 		wfail(w, err, "cannot set up the %s queue (depth %u): %s",
-		      dio_aio_engine_name(dd->aio_engine), qd, dio_strerror(err));
+		      dio_aio_engine_name(dd->aio_engine), qd, dd_strerror(err));
 		return;
 	}
 	for (;;) {
@@ -351,7 +351,7 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 		if (n == -EINTR)
 			continue;
 		if (n < 0) {
-			wfail(w, n, "waiting for completions: %s", dio_strerror(n));
+			wfail(w, n, "waiting for completions: %s", dd_strerror(n));
 			break;
 		}
 		for (k = 0; k < (unsigned)n; k++)
@@ -396,7 +396,7 @@ worker(void *arg)
 			wfail(w, -ENOMEM, "cannot allocate a SCSI command: out of memory");
 		else if (dd->o.dio && (r = dio_scsi_set_xfer(w->sc, DIO_SCSI_XFER_DIRECT)) < 0)
 			wfail(w, r, "dio=1: direct transfers cannot be asked for here: %s",
-			      dio_strerror(r));
+			      dd_strerror(r));
 	}
 	stopped = diot_team_ready(w->team, w->member) != 0;
 	c0 = thread_cpu_ns();

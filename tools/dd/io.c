@@ -45,6 +45,41 @@ wfail(struct wctx *w, int err, const char *fmt, ...)
 	pthread_mutex_unlock(&w->d->lock);
 }
 
+/* How dd names a side in its messages: 'standard input' and 'standard
+ * output' when if= or of= was not given, else the name, quoted as dd
+ * quotes it (style: quote.c's; malloc'd). */
+char *
+dd_side_name(const struct dd *dd, const struct side *s, int style)
+{
+	int is_in = s == &dd->devs[0].in, is_out = s == &dd->devs[0].out;
+
+	if ((is_in && dd->std_in) || (is_out && dd->std_out))
+		return dd_quote(is_in ? "standard input" : "standard output", style);
+	return dd_quote(s->path, style);
+}
+
+/* dd's "NAME: cannot skip to specified offset" (a skip= past the end of
+ * the input: said, and nothing is read). */
+void
+say_cannot_skip(const struct dd *dd, const struct side *s)
+{
+	char *name = dd_side_name(dd, s, DD_Q_FILE);
+
+	diot_warn("%s: cannot skip to specified offset", name);
+	free(name);
+}
+
+/* dd's "error reading 'NAME': REASON" (or writing) for the run's report. */
+void
+io_error(struct wctx *w, const struct side *s, int is_write, int err)
+{
+	char *name = dd_side_name(w->dd, s, DD_Q_NAME);
+
+	wfail(w, err, "error %s %s: %s", is_write ? "writing" : "reading", name,
+	      dd_strerror(err));
+	free(name);
+}
+
 /* Why a transfer asked to be direct was not (allow_dio from dio_devinfo). */
 static void
 explain_not_direct(const dio_scsi *c, const struct side *s, char *buf, size_t len)
@@ -146,8 +181,7 @@ read_discard(struct wctx *w, const struct side *s, void *buf, size_t len, int64_
 
 	(void)buf;
 	if (n < 0)
-		wfail(w, (int)n, "read of %zu bytes at offset %" PRId64 " of '%s': %s", len,
-		      off, s->path, dio_strerror((int)n));
+		io_error(w, s, 0, (int)n);
 	return n;
 }
 
@@ -174,7 +208,7 @@ read_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t
 
 	(void)off;
 	if (n < 0 && !(n == -EINTR && *w->dd->stop))
-		wfail(w, (int)n, "error reading '%s': %s", s->path, dio_strerror((int)n));
+		io_error(w, s, 0, (int)n);
 	return n;
 }
 
@@ -195,7 +229,7 @@ write_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_
 		if (n <= 0) {
 			int e = n < 0 ? errno : EIO;
 
-			wfail(w, -e, "error writing '%s': %s", s->path, dio_strerror(-e));
+			io_error(w, s, 1, -e);
 			return -e;
 		}
 		done += (size_t)n;
@@ -203,36 +237,55 @@ write_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_
 	return (int64_t)done;
 }
 
+/*
+ * One read of a direct input, as dd reads: a single pread(2), a short
+ * one being what there was.  At the end of a file whose size is not a
+ * multiple of the granularity the next read starts at an unaligned
+ * offset and fails with EINVAL: right after a short read that is the end
+ * of the file, as dd takes it (0).
+ */
+static int64_t
+read_direct(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+{
+	ssize_t n;
+
+	while ((n = pread(s->fd, buf, len, (off_t)off)) < 0 && errno == EINTR)
+		;
+	if (n < 0 && errno == EINVAL && w->prev_nread > 0 && (size_t)w->prev_nread < len)
+		n = 0;
+	else if (n < 0)
+		n = -errno;
+	w->prev_nread = n;
+	return n;
+}
+
+/* A read of a file or block device (nothing said): the bytes, 0 at its
+ * end, or -errno. */
+int64_t
+file_read(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+{
+	if (dio_file_direct(s->f) != DIO_MECH_NONE)
+		return read_direct(w, s, buf, len, off);
+	return dio_pread(s->f, buf, len, off);
+}
+
 static int64_t
 read_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
 {
-	char detail[300];
-	int64_t n = dio_pread(s->f, buf, len, off);
+	int64_t n = file_read(w, s, buf, len, off);
 
-	/* The library's detail names the read, its offset and the error. */
-	if (n < 0) {
-		if (dio_file_errdetail(s->f, detail, sizeof(detail)) != 0)
-			wfail(w, (int)n, "if= '%s': %s", s->path, detail);
-		else
-			wfail(w, (int)n, "read of %zu bytes at offset %" PRId64 " of '%s': %s",
-			      len, off, s->path, dio_strerror((int)n));
-	}
+	if (n < 0)
+		io_error(w, s, 0, (int)n);
 	return n;
 }
 
 static int64_t
 write_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
 {
-	char detail[300];
 	int64_t n = dio_pwrite(s->f, buf, len, off);
 
-	if (n < 0) {
-		if (dio_file_errdetail(s->f, detail, sizeof(detail)) != 0)
-			wfail(w, (int)n, "of= '%s': %s", s->path, detail);
-		else
-			wfail(w, (int)n, "write of %zu bytes at offset %" PRId64 " of '%s': %s",
-			      len, off, s->path, dio_strerror((int)n));
-	}
+	if (n < 0)
+		io_error(w, s, 1, (int)n);
 	return n;
 }
 
@@ -285,8 +338,7 @@ write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off)
 	if (fd < 0 || done < n) {
 		int e = errno ? errno : EIO;
 
-		wfail(w, -e, "buffered write of the last %zu bytes at offset %" PRId64
-		      " of '%s': %s", n, off, d->out.path, dio_strerror(e));
+		io_error(w, &d->out, 1, -e);
 		if (fd >= 0)
 			close(fd);
 		return -e;

@@ -88,7 +88,7 @@ hold_output_device(struct dd *dd, struct side *s)
 		           "it?), so it cannot be claimed", s->path);
 	default:
 		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot claim it "
-		           "for the run: %s", s->path, dio_strerror(r));
+		           "for the run: %s", s->path, dd_strerror(r));
 	}
 }
 
@@ -104,7 +104,7 @@ give_advice(struct dd *dd, const struct side *s, int is_out)
 	if (r != 0)
 		fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': fadvise=%s: posix_fadvise: %s",
 		           is_out ? "of=" : "if=", s->path, fadvise_words[dd->o.fadvise],
-		           dio_strerror(-r));
+		           dd_strerror(-r));
 #else
 	(void)s;
 	(void)is_out;
@@ -145,24 +145,19 @@ check_create_rules(struct dd *dd)
 	}
 }
 
-/* An existing output: refused unless --force, or if it is in use (a
- * mounted device, a loop device's image), before anything is opened for
- * writing; a device is claimed for the run. */
+/* An existing output, before anything is opened for writing: a file is
+ * written as dd writes it, unless it is in use (a loop device's image);
+ * a device only with --force, and never while it is in use (mounted,
+ * swapped on, held); a device is claimed for the run. */
 static void
 check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
 {
 	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
 	int r;
 
-	/* conv=notrunc says to write into the file as it is: that is asking. */
-	if (s->kind == K_FILE && !dd->o.force && !dd->o.conv.notrunc)
-		fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' exists and would be overwritten; "
-		           "pass --force (or oflag=force) to allow that, conv=notrunc to "
-		           "write into it as it is, or name a new file", s->path);
-	/* --force is for the file, not for a disk image in use (the
-	 * file behind a loop device): that is refused like a mounted
-	 * device.  Where files cannot be looked up (-ENOTSUP) they are
-	 * written as before. */
+	/* A disk image in use (the file behind a loop device) is refused
+	 * like a mounted device, --force or not.  Where files cannot be
+	 * looked up (-ENOTSUP) they are written as dd writes them. */
 	why[0] = '\0';
 	if (s->kind == K_FILE && dio_device_in_use(s->path, why, sizeof(why)) == 1)
 		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
@@ -187,7 +182,7 @@ check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
 		if (r < 0)
 			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot "
 			           "tell whether it is in use (%s%s%s)", s->path,
-			           dio_strerror(r), why[0] ? ": " : "", why);
+			           dd_strerror(r), why[0] ? ": " : "", why);
 		hold_output_device(dd, s);
 	}
 }
@@ -236,8 +231,7 @@ open_stream(struct dd *dd, struct side *s, int is_out, const struct stat *st)
 		fd = open(s->path, flags);
 	}
 	if (fd < 0)
-		fail_setup(dd, DIOT_EXIT_FAIL, "failed to open '%s': %s", s->path,
-		           dio_strerror(-errno));
+		fail_open(dd, s->path, errno);
 	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
 	s->fd = fd;
 	s->seekable = lseek(fd, 0, SEEK_CUR) >= 0;
@@ -256,17 +250,22 @@ open_side(struct dd *dd, struct side *s, int is_out)
 	if (s->std >= 0) {
 		if (fstat(s->std, &st) != 0)
 			fail_setup(dd, DIOT_EXIT_FAIL, "standard %s: %s", is_out ? "output" :
-			           "input", dio_strerror(-errno));
+			           "input", dd_strerror(-errno));
 		open_stream(dd, s, is_out, &st);
 		return;
 	}
 	exists = stat(s->path, &st) == 0;
 	if (!exists && (!is_out || errno != ENOENT))
-		fail_setup(dd, DIOT_EXIT_FAIL, "failed to open '%s': %s", s->path,
-		           dio_strerror(-errno));
-	if (exists && S_ISDIR(st.st_mode))
-		fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s' is a directory: name a file or a device",
-		           is_out ? "of=" : "if=", s->path);
+		fail_open(dd, s->path, errno);
+	/* A directory, as dd meets it: an output cannot be opened for
+	 * writing; an input opens, and its first read fails ("error reading
+	 * 'DIR': Is a directory", after the records lines). */
+	if (exists && S_ISDIR(st.st_mode) && is_out)
+		fail_open(dd, s->path, EISDIR);
+	if (exists && S_ISDIR(st.st_mode)) {
+		open_stream(dd, s, is_out, &st);
+		return;
+	}
 	/* /dev/stdin, /dev/stdout, /dev/fd/N naming a pipe or terminal: the
 	 * descriptor itself. */
 	if (exists && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode) &&
@@ -325,7 +324,7 @@ open_side(struct dd *dd, struct side *s, int is_out)
 			           is_out ? "of=" : "if=", s->path);
 		if (r < 0)
 			fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %s", is_out ? "of=" : "if=",
-			           s->path, dio_strerror(r));
+			           s->path, dd_strerror(r));
 		s->fd = r;
 		sg_capacity(dd, s);
 		if (dd->o.dio) {
@@ -359,8 +358,7 @@ open_side(struct dd *dd, struct side *s, int is_out)
 		fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s' appeared while dio-dd was starting; "
 		           "not overwriting it", s->path);
 	if (r < 0)
-		fail_setup(dd, DIOT_EXIT_FAIL, "cannot open %s '%s': %s",
-		           is_out ? "of=" : "if=", s->path, dio_strerror(r));
+		fail_open(dd, s->path, r);
 	s->created = dio_file_created(s->f);
 	if (s->created && diot_out_created(&dd->created, s->path) < 0) {
 		dio_close(s->f);
@@ -369,6 +367,10 @@ open_side(struct dd *dd, struct side *s, int is_out)
 		fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': out of memory", s->path);
 	}
 	s->fd = dio_file_fd(s->f);
+	/* of=/dev/stdout (or the file's own name) with standard output
+	 * redirected to the file: the data goes there, the report does not. */
+	if (is_out && exists && S_ISREG(st.st_mode) && is_fd(&st, STDOUT_FILENO))
+		dd->data_stdout = 1;
 	dio_file_align(s->f, &s->align);
 	/* No read-ahead hint unless asked (fio gives POSIX_FADV_SEQUENTIAL by
 	 * default, which doubles the window): buffered reads measure the
@@ -495,14 +497,15 @@ setup_devices(struct dd *dd)
 
 	choose_loop(dd);
 	set_buffer_offset(dd);
-	/* Every check passed: now an output file is cut to where the writing
-	 * starts (seek=), as dd does, so that a copy onto a longer file
-	 * leaves nothing of it behind; with oflag=append and conv=notrunc the
-	 * writing starts at its end. */
+	/* Every check passed: now an output file is cut as dd cuts it (dd's
+	 * O_TRUNC, or its ftruncate() to seek=), so that a copy onto a longer
+	 * file leaves nothing of it behind; with oflag=append and conv=notrunc
+	 * the writing starts at its end. */
 	for (i = 0; i < dd->ndevs; i++) {
 		struct dev *d = &dd->devs[i];
 		struct side *s = &d->out;
 		struct stat st;
+		int64_t len;
 
 		if (s->path == NULL || s->kind != K_FILE)
 			continue;
@@ -510,10 +513,14 @@ setup_devices(struct dd *dd)
 			d->out_base = (int64_t)st.st_size;
 		if (dd->o.oflag.notrunc)
 			continue;
-		if (ftruncate(s->fd, (off_t)d->out_base) != 0)
-			fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': cannot truncate it to %" PRId64
-			           " bytes (where seek= starts): %s (conv=notrunc keeps it as it "
-			           "is)", s->path, d->out_base, dio_strerror(-errno));
+		/* dd: a seek= of whole output blocks is kept (ftruncate to it);
+		 * less than one block (oflag=seek_bytes) is cut to 0 (O_TRUNC),
+		 * the writing starting at seek= all the same. */
+		len = dd->o.oflag.seek_bytes && dd->o.seek < dd->o.obs ? 0 : d->out_base;
+		if (ftruncate(s->fd, (off_t)len) != 0)
+			fail_setup(dd, DIOT_EXIT_FAIL, "failed to truncate to %" PRId64 " bytes in "
+			           "output file %s: %s", len, dd_quote_kept(s->path, DD_Q_NAME),
+			           dd_strerror(errno));
 	}
 }
 

@@ -3,13 +3,15 @@
  * quote.c -- dd's way of naming things in its messages, for the messages
  * dio-dd says as dd says them (scripts grep them): the error text of the
  * C locale ("No such file or directory"), a file name quoted for the
- * shell ('a b', "it's", 'a'$'\n''b'), an operand's value quoted as C
+ * shell ('a b', "it's", 'a'$'\n''b'; at a message's start only where
+ * the shell needs it), an operand's value quoted as C
  * quotes it ('2x', 'a\tb').  dio-dd sets no locale, so these are the
  * texts GNU dd gives under LC_ALL=C: bytes outside printable ASCII are
  * escaped, never passed to the terminal.
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <locale.h>
 
 #include "tools/dd/dd.h"
@@ -152,10 +154,32 @@ quote_value(char *dst, const char *s)
 	return at;
 }
 
+/*
+ * A file name at the start of a dd message ("NAME: cannot seek"): as it
+ * is when the shell would take it as it is, else quoted as quote_name()
+ * quotes (a colon, '=', a space, a glob or a quote; '#' and '~' first).
+ */
+static size_t
+quote_file(char *dst, const char *s)
+{
+	const char *p;
+	size_t at = 0;
+
+	for (p = s; *p; p++)
+		if (!(isalnum((unsigned char)*p) || strchr("%+,-./@]{}_", *p) != NULL ||
+		      (p > s && (*p == '#' || *p == '~'))))
+			break;
+	if (*s == '\0' || *p != '\0')
+		return quote_name(dst, s);
+	put(dst, &at, s, strlen(s));
+	return at;
+}
+
 char *
 dd_quote(const char *s, int style)
 {
-	size_t (*q)(char *, const char *) = style == DD_Q_VALUE ? quote_value : quote_name;
+	size_t (*q)(char *, const char *) = style == DD_Q_VALUE ? quote_value :
+	                                    style == DD_Q_FILE ? quote_file : quote_name;
 	size_t n = q(NULL, s);
 	char *t = malloc(n + 1);
 

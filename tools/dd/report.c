@@ -351,7 +351,7 @@ stdout_ok(void)
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 1;
 	e = errno ? errno : EIO;
-	diot_warn("cannot write to standard output: %s", dio_strerror(e));
+	diot_warn("cannot write to standard output: %s", dd_strerror(e));
 	return 0;
 }
 

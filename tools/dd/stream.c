@@ -110,7 +110,7 @@ timed_read(struct wctx *w, struct side *s, unsigned char *buf, size_t len, int64
 
 	if (quiet)
 		n = s->kind == K_STREAM ? stream_read(s, buf, len, w->dd->stop)
-		                        : dio_pread(s->f, buf, len, off);
+		                        : file_read(w, s, buf, len, off);
 	else
 		n = do_read(w, s, buf, len, off);
 	t1 = diot_now_ns();
@@ -190,14 +190,20 @@ passed_over(struct wctx *w, int64_t err, size_t len, int64_t *off, unsigned *in_
 	struct dev *d = w->d;
 
 	if (dd->o.status != STATUS_NONE) {
-		diot_warn("error reading '%s': %s", d->in.path, dio_strerror((int)err));
+		char *name = dd_side_name(dd, &d->in, DD_Q_NAME);
+
+		diot_warn("error reading %s: %s", name, dd_strerror((int)err));
+		free(name);
 		say_statistics(dd);
 	}
 	if (d->in.kind != K_STREAM)
 		*off += (int64_t)len;
 	if (++*in_row >= 1000) {
-		wfail(w, (int)err, "error reading '%s': %s (1000 times in a row: conv=noerror "
-		      "gives up)", d->in.path, dio_strerror((int)err));
+		char *name = dd_side_name(dd, &d->in, DD_Q_NAME);
+
+		wfail(w, (int)err, "error reading %s: %s (1000 times in a row: conv=noerror "
+		      "gives up)", name, dd_strerror((int)err));
+		free(name);
 		return -1;
 	}
 	return 0;
@@ -225,12 +231,11 @@ stream_skip_seek(struct wctx *w, unsigned char *buf, size_t len)
 			n = stream_read(&d->in, buf, left < len ? (size_t)left : len, dd->stop);
 			if (n < 0) {
 				if (!*dd->stop)
-					wfail(w, (int)n, "error reading '%s': %s", d->in.path,
-					      dio_strerror((int)n));
+					io_error(w, &d->in, 0, (int)n);
 				return -1;
 			}
 			if (n == 0) {
-				diot_warn("'%s': cannot skip to specified offset", d->in.path);
+				say_cannot_skip(dd, &d->in);
 				break;
 			}
 			left -= (uint64_t)n;
@@ -238,7 +243,11 @@ stream_skip_seek(struct wctx *w, unsigned char *buf, size_t len)
 	}
 	if (d->out.kind == K_STREAM && d->out_base > 0 &&
 	    lseek(d->out.fd, (off_t)d->out_base, SEEK_CUR) < 0) {
-		wfail(w, -errno, "'%s': cannot seek: %s", d->out.path, dio_strerror(-errno));
+		int e = errno;
+		char *name = dd_side_name(dd, &d->out, DD_Q_FILE);
+
+		wfail(w, -e, "%s: cannot seek: %s", name, dd_strerror(e));
+		free(name);
 		return -1;
 	}
 	return 0;
