@@ -370,10 +370,42 @@ START_TEST(operands_dd_numbers)
 	taken("if=a of=b count=0");
 	ck_assert_int_eq(g_dd.o.count_set, 1);
 	ck_assert_uint_eq(g_dd.o.count, 0);
-	refused("if=a of=b bs=0", "bs='0': must be greater than 0");
-	refused("if=a of=b bs=2G", "bs='2G': 2147483648 is above the largest allowed, 1073741824");
-	refused("if=a of=b bs=x512", "bs='x512'");
-	refused("if=a of=b count=-1", "count='-1'");
+	/* dd's grammar: a 'B' counts bytes, one 'x', no m/g/t suffixes */
+	taken("if=a of=b count=2KiB skip=3B seek=1kB");
+	ck_assert_uint_eq(g_dd.o.count, 2048);
+	ck_assert_uint_eq(g_dd.o.skip, 3);
+	ck_assert_uint_eq(g_dd.o.seek, 1000);
+	ck_assert_int_eq(g_dd.o.iflag.count_bytes, 1);
+	ck_assert_int_eq(g_dd.o.iflag.skip_bytes, 1);
+	ck_assert_int_eq(g_dd.o.oflag.seek_bytes, 1);
+	taken("if=a of=b bs=M count=K skip=1Bx2");
+	ck_assert_uint_eq(g_dd.o.bs, 1048576);
+	ck_assert_uint_eq(g_dd.o.count, 1024);
+	ck_assert_uint_eq(g_dd.o.skip, 2);
+	taken("if=a of=b count=0x1000");             /* (dd's warning) */
+	ck_assert_uint_eq(g_dd.o.count, 0);
+	taken("if=a of=b count=9223372036854775807");
+	ck_assert_uint_eq(g_dd.o.count, (uint64_t)INT64_MAX);
+	/* refused as dd refuses them: its message, exit 1 */
+	refused_as("if=a of=b bs=0", 1, "invalid number: '0'");
+	refused_as("if=a of=b bs=1m", 1, "invalid number: '1m'");
+	refused_as("if=a of=b bs=x512", 1, "invalid number: 'x512'");
+	refused_as("if=a of=b count=-1", 1, "invalid number: '-1'");
+	refused_as("if=a of=b count=2x", 1, "invalid number: '2x'");
+	refused_as("if=a of=b count=2xx2", 1, "invalid number: '2xx2'");
+	refused_as("if=a of=b count=2x3x4", 1, "invalid number: '2x3x4'");
+	refused_as("if=a of=b count=2x1B", 1, "invalid number: '2x1B'");
+	refused_as("if=a of=b count=1Ki", 1, "invalid number: '1Ki'");
+	refused_as("if=a of=b count=18446744073709551616", 1, "invalid number: "
+	           "'18446744073709551616': Value too large for defined data type");
+	refused_as("if=a of=b skip=9223372036854775808", 1, "'9223372036854775808': Value too "
+	           "large");
+	refused_as("if=a of=b seek=1Y", 1, "invalid number: '1Y': Value too large");
+	refused_as("if=a of=b count=4611686018427387904x2", 1, "Value too large");
+	refused_as("if=a of=b bs=9223372036854775807", 1, "Value too large");
+	/* dio-dd's own limit */
+	refused("if=a of=b bs=2G", "bs=2G: 2147483648 bytes is more than dio-dd moves in one "
+	        "call; at most 1073741824 (1 GiB)");
 }
 END_TEST
 

@@ -187,10 +187,12 @@ expect 2 "of= '$work/l4link' and of= '$L4' are the same device: an output must n
 	of="$L4,$work/l4link" mode=write bs=1M count=1 --force
 expect 2 "of= '$work/l4link' and if= '$L4' are the same device" if="$L4" of="$work/l4link" --force
 # seek past 2^63-1 bytes: it used to wrap to the start of the device
-expect 2 "seek=4503599627370496 blocks of bs=4096 is beyond the largest file offset" \
+expect 1 "offset too large: cannot truncate to a length of seek=4503599627370496 (4096-byte) blocks" \
 	if="$L1" of="$L4" bs=4096 seek=4503599627370496 --force
-expect 2 "seek=4503599627370496 blocks of bs=4096 is beyond the largest file offset" \
+expect 1 "offset too large: cannot truncate to a length of seek=4503599627370496 (4096-byte) blocks" \
 	of="$L4" mode=write bs=4096 seek=4503599627370496 --force
+expect 1 "cannot seek: Value too large for defined data type" \
+	of="$L4" mode=write bs=4096 seek=4503599627370496 --force conv=notrunc
 [ "$(cksum <"$L4")" = "$sum4" ] && ok "aliased and overflowing runs left $L4 unchanged" ||
 	bad "$L4 was modified"
 

@@ -59,20 +59,53 @@ is_dev_null(const char *path)
 	       S_ISCHR(b.st_mode) && a.st_rdev == b.st_rdev;
 }
 
-/* skip=/seek= (and with count= the end of the transfer) as byte offsets
- * must fit in int64: no offset may wrap around. */
+/* A seek= past the largest file offset, where dd would cut the output
+ * to it (a named output, no conv=notrunc): dd's refusal, before anything
+ * is opened.  Elsewhere the run meets it, as dd's does (past_largest()). */
 static void
-check_offset(struct dd *dd, const char *key, uint64_t blocks)
+check_seek(struct dd *dd)
 {
-	const uint64_t max = (uint64_t)INT64_MAX;
+	const struct opts *o = &dd->o;
 
-	if (blocks > max / dd->o.bs)
-		diot_usage_error("%s=%" PRIu64 " blocks of bs=%" PRIu64 " is beyond the "
-		                 "largest file offset (2^63-1 bytes)", key, blocks, dd->o.bs);
-	if (dd->o.count_set && dd->o.count > (max - blocks * dd->o.bs) / dd->o.bs)
-		diot_usage_error("%s=%" PRIu64 " + count=%" PRIu64 " blocks of bs=%" PRIu64
-		                 " end beyond the largest file offset (2^63-1 bytes)", key,
-		                 blocks, dd->o.count, dd->o.bs);
+	if (o->oflag.seek_bytes || o->seek <= (uint64_t)INT64_MAX / o->obs)
+		return;
+	if (o->nof > 0 && !dd->std_out && !o->conv.notrunc && !o->oflag.notrunc)
+		diot_die(DIOT_EXIT_FAIL, "offset too large: cannot truncate to a length of "
+		         "seek=%" PRIu64 " (%" PRIu64 "-byte) blocks", o->seek, o->obs);
+}
+
+/*
+ * skip= or seek= whose byte offset is past 2^63-1: as dd meets it, once
+ * the outputs are open, the device's error ("NAME: cannot skip: Value too
+ * large for defined data type"), said before dd's closing lines, and
+ * nothing moved.  1 if so.
+ */
+static int
+past_largest(struct dd *dd, struct dev *d)
+{
+	const struct opts *o = &dd->o;
+	const struct side *s;
+	const char *what;
+	char *name;
+
+	if (d->in.path && !o->iflag.skip_bytes && o->skip > (uint64_t)INT64_MAX / o->ibs) {
+		s = &d->in;
+		what = "skip";
+	} else if (d->out.path && !o->oflag.seek_bytes &&
+	           o->seek > (uint64_t)INT64_MAX / o->obs) {
+		s = &d->out;
+		what = "seek";
+	} else {
+		return 0;
+	}
+	name = dd_side_name(dd, s, DD_Q_FILE);
+	d->err = -EOVERFLOW;
+	snprintf(d->errmsg, sizeof(d->errmsg), "%s: cannot %s: %s", name, what,
+	         dd_strerror(EOVERFLOW));
+	free(name);
+	d->nblocks = d->ntransfers = 0;
+	d->in_base = d->out_base = 0;
+	return 1;
 }
 
 /* Anything that asks dio-dd's parallel or pass-through machinery (where
@@ -204,8 +237,7 @@ check_operands(struct dd *dd)
 		diot_usage_error("bs=%" PRIu64 " x bpt=%" PRIu64 " is %" PRIu64 " bytes per "
 		                 "transfer; at most %llu (1 GiB)", dd->o.bs, dd->o.bpt, dd->o.bs * dd->o.bpt,
 		                 (unsigned long long)MAX_TRANSFER);
-	check_offset(dd, "skip", dd->o.skip);
-	check_offset(dd, "seek", dd->o.seek);
+	check_seek(dd);
 	if ((uint64_t)dd->o.thr * (uint64_t)(dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif) > 1024)
 		diot_usage_error("thr=%" PRIu64 " on %d devices is more than 1024 threads",
 		                 dd->o.thr, dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif);
@@ -302,7 +334,11 @@ plan_device(struct dd *dd, struct dev *d)
 		check_direct_align(dd, &d->in, 0);
 	if (d->out.path)
 		check_direct_align(dd, &d->out, 1);
-	/* skip*bs and seek*bs fit in int64 (check_operands). */
+	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
+	                  d->out.align.mem_align);
+	if (past_largest(dd, d))
+		return;
+	/* skip*bs and seek*bs fit in int64 (past_largest()). */
 	d->in_base = (int64_t)(dd->o.skip * dd->o.bs);
 	d->out_base = (int64_t)(dd->o.seek * dd->o.bs);
 	/* How many blocks. */
@@ -336,12 +372,16 @@ plan_device(struct dd *dd, struct dev *d)
 		           "file '%s' (how many blocks of bs=%" PRIu64 ")", d->out.path,
 		           dd->o.bs);
 	}
-	/* No offset of the run may pass 2^63-1 (a file's size may). */
+	/* No offset of the run may pass 2^63-1 (a file's size may).  count=
+	 * is at most what is read (dd's count=1E reads to the end): an input
+	 * ends before; a pattern written that far is refused. */
 	base = dd->o.skip > dd->o.seek ? dd->o.skip * dd->o.bs : dd->o.seek * dd->o.bs;
+	if (d->nblocks > ((uint64_t)INT64_MAX - base) / dd->o.bs && d->in.path)
+		d->nblocks = ((uint64_t)INT64_MAX - base) / dd->o.bs;
 	if (d->nblocks > ((uint64_t)INT64_MAX - base) / dd->o.bs)
 		fail_setup(dd, DIOT_EXIT_USAGE, "'%s': %" PRIu64 " blocks of bs=%" PRIu64
-		           " after skip=/seek= end beyond the largest file offset "
-		           "(2^63-1 bytes); lower count=", d->name, d->nblocks, dd->o.bs);
+		           " after seek= end beyond the largest file offset (2^63-1 "
+		           "bytes); lower count=", d->name, d->nblocks, dd->o.bs);
 	/* Room in an output device (in blocks: nothing can wrap). */
 	room = d->out.size / dd->o.bs > dd->o.seek ? d->out.size / dd->o.bs - dd->o.seek : 0;
 	if (d->out.path && d->out.kind != K_FILE && d->nblocks > room)
@@ -373,8 +413,6 @@ plan_device(struct dd *dd, struct dev *d)
 		          d->in.path, d->in.size == 0 ? "reports a size of 0 bytes"
 		                                      : "has nothing after skip=");
 	d->ntransfers = (d->nblocks + dd->o.bpt - 1) / dd->o.bpt;
-	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
-	                  d->out.align.mem_align);
 }
 
 /*
@@ -389,12 +427,6 @@ plan_stream(struct dd *dd, struct dev *d)
 	uint64_t skip = o->iflag.skip_bytes ? o->skip : o->skip * o->ibs;
 	uint64_t seek = o->oflag.seek_bytes ? o->seek : o->seek * o->obs;
 
-	if (o->skip && !o->iflag.skip_bytes && o->skip > (uint64_t)INT64_MAX / o->ibs)
-		diot_usage_error("skip=%" PRIu64 " blocks of ibs=%" PRIu64 " is beyond the "
-		                 "largest file offset", o->skip, o->ibs);
-	if (o->seek && !o->oflag.seek_bytes && o->seek > (uint64_t)INT64_MAX / o->obs)
-		diot_usage_error("seek=%" PRIu64 " blocks of obs=%" PRIu64 " is beyond the "
-		                 "largest file offset", o->seek, o->obs);
 	if (d->in.path)
 		check_direct_size(dd, &d->in, 0, o->ibs);
 	if (d->out.path)
@@ -402,10 +434,12 @@ plan_stream(struct dd *dd, struct dev *d)
 	if (d->in.path == NULL && !o->count_set && d->out.kind == K_FILE)
 		fail_setup(dd, DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
 		           "file '%s' (how many blocks of obs=%" PRIu64 ")", d->out.path, o->obs);
+	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
+	                  d->out.align.mem_align);
+	if (past_largest(dd, d))
+		return;
 	d->in_base = (int64_t)skip;
 	d->out_base = (int64_t)seek;
 	if (d->in.kind == K_FILE && skip > d->in.size)
 		say_cannot_skip(dd, &d->in);
-	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
-	                  d->out.align.mem_align);
 }

@@ -400,7 +400,8 @@ worker(void *arg)
 	}
 	stopped = diot_team_ready(w->team, w->member) != 0;
 	c0 = thread_cpu_ns();
-	if (!w->err && !stopped) {
+	/* (a device whose plan failed, as dd's run fails: past_largest()) */
+	if (!w->err && !stopped && !d->err) {
 		if (dd->stream)
 			run_stream(w, sl[0].buf);
 		else if (dd->o.engine == ENG_SYNC)

@@ -59,12 +59,15 @@ dd_side_name(const struct dd *dd, const struct side *s, int style)
 }
 
 /* dd's "NAME: cannot skip to specified offset" (a skip= past the end of
- * the input: said, and nothing is read). */
+ * the input: said, unless status=none, and nothing is read). */
 void
 say_cannot_skip(const struct dd *dd, const struct side *s)
 {
-	char *name = dd_side_name(dd, s, DD_Q_FILE);
+	char *name;
 
+	if (dd->o.status == STATUS_NONE)
+		return;
+	name = dd_side_name(dd, s, DD_Q_FILE);
 	diot_warn("%s: cannot skip to specified offset", name);
 	free(name);
 }

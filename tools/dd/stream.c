@@ -225,8 +225,16 @@ stream_skip_seek(struct wctx *w, unsigned char *buf, size_t len)
 	int64_t n;
 
 	if (d->in.kind == K_STREAM && left > 0) {
-		if (d->in.seekable && lseek(d->in.fd, (off_t)left, SEEK_CUR) >= 0)
+		off_t at = d->in.seekable ? lseek(d->in.fd, 0, SEEK_CUR) : -1;
+		struct stat st;
+
+		if (at >= 0 && lseek(d->in.fd, (off_t)left, SEEK_CUR) >= 0) {
+			/* a file (standard input from one): past its end, as dd */
+			if (fstat(d->in.fd, &st) == 0 && S_ISREG(st.st_mode) &&
+			    st.st_size - at < (off_t)left)
+				say_cannot_skip(dd, &d->in);
 			left = 0;
+		}
 		while (left > 0 && !*dd->stop) {
 			n = stream_read(&d->in, buf, left < len ? (size_t)left : len, dd->stop);
 			if (n < 0) {
