@@ -461,15 +461,18 @@ for k in ("tool", "version", "backend", "mode", "io", "engine", "engine_note", "
           "cpu_user_s", "cpu_sys_s"):
     assert k in d, k
 row = ("name", "input", "output", "io", "bytes", "records_in", "records_out", "calls",
-       "wall_s", "io_s", "mb_per_s", "mib_per_s", "latency_us", "histogram", "cpu_s",
+       "wall_s", "io_s", "mb_per_s", "mib_per_s", "read", "write", "cpu_s",
        "sg", "status", "error")
 for dev in d["devices"] + [d["total"]]:
     for k in row:
         assert k in dev, k
+    r = dev["read"]
+    assert dev["write"] is None, dev["write"]     # a read: reads only
     for k in ("mean", "p50", "p90", "p99", "max"):
-        assert k in dev["latency_us"], k
-    assert sum(b["calls"] for b in dev["histogram"]) == dev["calls"]
-    assert dev["latency_us"]["p50"] <= dev["latency_us"]["p99"] <= dev["latency_us"]["max"] * 1.01
+        assert k in r["latency_us"], k
+    assert sum(b["calls"] for b in r["histogram"]) == r["calls"] == dev["calls"]
+    assert r["bytes"] == dev["bytes"]
+    assert r["latency_us"]["p50"] <= r["latency_us"]["p99"] <= r["latency_us"]["max"] * 1.01
 assert d["tool"] == "dio-dd" and d["mode"] == "read" and d["threads"] == 2
 assert sum(x["bytes"] for x in d["devices"]) == d["total"]["bytes"] == 5000000
 assert d["total"]["wall_s"] >= max(x["wall_s"] for x in d["devices"])
@@ -477,11 +480,67 @@ PY
 fi
 "$DD" if=in1,in2 of=k1,k2 bs=64k --format csv >c.csv || bad "csv run failed"
 hdr=$(head -n 1 c.csv)
-[ "$hdr" = "row,device,input,output,mode,io,engine,qd,threads,bs,bpt,bytes,records_in_full,records_in_partial,records_out_full,records_out_partial,calls,wall_s,io_s,mb_per_s,mib_per_s,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_max_us,cpu_s,cpu_user_s,cpu_sys_s,sg_commands,sg_direct_not_done,status,error" ] &&
+[ "$hdr" = "row,device,input,output,mode,io,engine,qd,threads,bs,bpt,bytes,records_in_full,records_in_partial,records_out_full,records_out_partial,calls,wall_s,io_s,mb_per_s,mib_per_s,read_calls,read_bytes,read_lat_mean_us,read_lat_p50_us,read_lat_p90_us,read_lat_p99_us,read_lat_max_us,write_calls,write_bytes,write_lat_mean_us,write_lat_p50_us,write_lat_p90_us,write_lat_p99_us,write_lat_max_us,cpu_s,cpu_user_s,cpu_sys_s,sg_commands,sg_direct_not_done,status,error" ] &&
 	ok "csv header" || bad "csv header: $hdr"
-awk -F, 'NR > 1 && NF != 33 { bad = 1 } $1 == "device" { s += $12 } $1 == "total" { t = $12 }
+awk -F, 'NR > 1 && NF != 42 { bad = 1 } $1 == "device" { s += $12 } $1 == "total" { t = $12 }
+	$1 != "row" && ($22 + $29 != $17 || $23 != $12 || $30 != $12) { bad = 1 }
 	END { exit !(bad == 0 && s == t && t == 5000000) }' c.csv &&
-	ok "csv: 33 columns per row, device bytes add up to the total" || bad "csv rows: $(cat c.csv)"
+	ok "csv: 42 columns per row, reads and writes apart, device bytes add up to the total" ||
+	bad "csv rows: $(cat c.csv)"
+
+# time=1 and JSON keep a copy's reads and writes apart (as fio does): a
+# latency row and a histogram for each, never one of every call mixed.
+# in1 is 3000000 bytes: 46 calls of 64 KiB each way (the last partial).
+"$DD" if=in1 of=t1 bs=64k time=1 >t1.out 2>t1.err </dev/null
+st=$?
+if [ $st -eq 0 ] && grep -q '^in1->t1 *read  *46  *3000000 ' t1.out &&
+   grep -q '^in1->t1 *write  *46  *3000000 ' t1.out &&
+   grep -qx 'latency histogram, reads (46 calls):' t1.out &&
+   grep -qx 'latency histogram, writes (46 calls):' t1.out && ! grep -q 'every call' t1.out; then
+	ok "time=1 on a copy: 46 reads and 46 writes apart, a histogram each"
+else
+	bad "time=1 on a copy: exit $st:"
+	sed 's/^/    /' t1.out
+fi
+"$DD" if=in1,in2 of=t1,t2 bs=64k time=1 >t2.out 2>t2.err </dev/null
+grep -q '^total *read  *77 ' t2.out && grep -q '^total *write  *77 ' t2.out &&
+	grep -qx 'latency histogram, writes on in2->t2 (31 calls):' t2.out &&
+	grep -qx 'latency histogram, reads on every device (77 calls):' t2.out &&
+	ok "time=1 on two copies: each device's and the total's reads and writes apart" ||
+	{ bad "time=1 on two copies:"; sed 's/^/    /' t2.out; }
+"$DD" if=in1 mode=read bs=64k time=1 >t3.out 2>/dev/null </dev/null
+grep -q '^in1 *read  *46 ' t3.out && ! grep -q ' write ' t3.out &&
+	! grep -q 'histogram, writes' t3.out &&
+	ok "time=1 on a read: reads only" || { bad "time=1 on a read:"; sed 's/^/    /' t3.out; }
+if command -v python3 >/dev/null 2>&1; then
+	"$DD" if=in1 of=t1 bs=64k -f json >t4.json </dev/null
+	python3 - t4.json <<'PY' && ok "json: a copy's reads and writes apart, each with its histogram" ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+for x in d["devices"] + [d["total"]]:
+    r, w = x["read"], x["write"]
+    assert r["calls"] == w["calls"] == 46 and r["calls"] + w["calls"] == x["calls"], x
+    assert r["bytes"] == w["bytes"] == x["bytes"] == 3000000, x
+    for y in (r, w):
+        assert sum(b["calls"] for b in y["histogram"]) == y["calls"], y
+        assert y["latency_us"]["p50"] <= y["latency_us"]["max"] * 1.01, y
+PY
+		bad "json: reads and writes: $(head -c 600 t4.json)"
+fi
+
+# A name with a newline, a tab or a space keeps the table one line a row,
+# in one column: quoted, as dio-dd(1) says ('a\nb').
+nlname="n$(printf '\nl')"
+cp in2 "$nlname"
+"$DD" if="$nlname" mode=read bs=64k time=1 >t5.out 2>/dev/null </dev/null
+grep -q "^'n\\\\nl' *read  *31 " t5.out && grep -q "^'n\\\\nl' *[0-9]" t5.out &&
+	[ "$(grep -c "^l' " t5.out)" = 0 ] && ok "a newline in a name: one row, shown as 'n\\nl'" ||
+	{ bad "a newline in a name splits the table:"; sed 's/^/    /' t5.out; }
+cp in2 "a b"
+"$DD" if="a b" mode=read bs=64k time=1 >t6.out 2>/dev/null </dev/null
+grep -q "^'a b' *2000000 " t6.out && ok "a space in a name: one column, shown as 'a b'" ||
+	{ bad "a space in a name:"; sed 's/^/    /' t6.out; }
+rm -f "$nlname" "a b" t1 t2
 
 # ------------------------------------------------------------ odd inputs and outputs
 # of= the null device under another name is /dev/null: with mode=read

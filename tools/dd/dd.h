@@ -43,6 +43,9 @@
 #define STAMP_STEP 4096          /* write pattern: a stamp per block and 4 KiB */
 #define MAX_OPERANDS 32          /* operand words (args.c)                     */
 #define NLOG2 64                 /* log2 latency buckets in the reports */
+/* The two directions of a run's calls, kept apart as fio keeps them: the
+ * reads of the input, the writes of the output. */
+enum { DIR_READ, DIR_WRITE, NDIR };
 
 enum mode { MODE_READ, MODE_WRITE, MODE_COPY };
 /* K_STREAM: read and written in order with read()/write(): a pipe, FIFO,
@@ -133,7 +136,7 @@ struct dev {
 	uint64_t next;           /* next transfer index                         */
 	int eof;                 /* a short read: no more transfers             */
 	/* results (merged from the threads under lock) */
-	struct diot_hist hist;
+	struct diot_hist hist[NDIR];     /* latency of the reads, of the writes */
 	uint64_t bytes, rbytes, wbytes, calls;
 	uint64_t io_ns, cpu_ns, t_end;
 	uint64_t sg_cmds, sg_not_direct;
@@ -187,7 +190,7 @@ struct wctx {
 	struct dd *dd;
 	struct dev *d;
 	int k;
-	struct diot_hist hist;
+	struct diot_hist hist[NDIR];     /* latency of the reads, of the writes */
 	uint64_t bytes, rbytes, wbytes, calls, io_ns, cpu_ns, t_end;
 	uint64_t sg_cmds, sg_not_direct;
 	size_t page;             /* page size of the buffers: large or base     */
@@ -213,7 +216,8 @@ struct slot {
 
 struct row {
 	const char *name, *input, *output, *io;
-	const struct diot_hist *h;
+	const struct diot_hist *h[NDIR]; /* reads, writes (count 0: none)     */
+	uint64_t xbytes[NDIR];           /* bytes read, bytes written         */
 	uint64_t bytes, full, partial, wfull, wpartial, calls, sg_cmds, sg_nd;
 	double wall_s, io_s, mbs, mibs, cpu_s;
 	const char *status, *error, *reason;

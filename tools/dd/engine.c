@@ -132,7 +132,7 @@ run_sync(struct wctx *w, unsigned char *buf)
 			t0 = diot_now_ns();
 			n = do_read(w, &d->in, buf, len, in_off);
 			t1 = diot_now_ns();
-			diot_hist_add(&w->hist, t1 - t0);
+			diot_hist_add(&w->hist[DIR_READ], t1 - t0);
 			w->io_ns += t1 - t0;
 			w->calls++;
 			if (n < 0)
@@ -156,7 +156,7 @@ run_sync(struct wctx *w, unsigned char *buf)
 			else
 				m = do_write(w, &d->out, buf, (size_t)n, out_off);
 			t1 = diot_now_ns();
-			diot_hist_add(&w->hist, t1 - t0);
+			diot_hist_add(&w->hist[DIR_WRITE], t1 - t0);
 			w->io_ns += t1 - t0;
 			w->calls++;
 			if (m < 0)
@@ -247,7 +247,7 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 	uint64_t t0, t1;
 	int r;
 
-	diot_hist_add(&w->hist, now - s->t_sub);
+	diot_hist_add(&w->hist[s->state == 1 ? DIR_READ : DIR_WRITE], now - s->t_sub);
 	w->calls++;
 	if (res < 0) {
 		io_error(w, s->state == 1 ? &d->in : &d->out, s->state != 1, (int)res);
@@ -279,7 +279,7 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 			t0 = diot_now_ns();
 			r = write_tail_buffered(w, s->buf, s->n, s->out_off) > 0;
 			t1 = diot_now_ns();
-			diot_hist_add(&w->hist, t1 - t0);
+			diot_hist_add(&w->hist[DIR_WRITE], t1 - t0);
 			w->io_ns += t1 - t0;
 			w->calls++;
 			if (r) {
@@ -418,7 +418,8 @@ worker(void *arg)
 	w->sc = NULL;
 	/* Merge into the device. */
 	pthread_mutex_lock(&d->lock);
-	diot_hist_merge(&d->hist, &w->hist);
+	diot_hist_merge(&d->hist[DIR_READ], &w->hist[DIR_READ]);
+	diot_hist_merge(&d->hist[DIR_WRITE], &w->hist[DIR_WRITE]);
 	d->bytes += w->bytes;
 	d->rbytes += w->rbytes;
 	d->wbytes += w->wbytes;

@@ -479,7 +479,8 @@ setup_devices(struct dd *dd)
 		snprintf(d->name, sizeof(d->name), "%s%s%s", d->in.path ? d->in.path : "",
 		         d->in.path && d->out.path ? "->" : "", d->out.path ? d->out.path : "");
 		init_lock(dd, &d->lock);
-		diot_hist_reset(&d->hist);
+		diot_hist_reset(&d->hist[DIR_READ]);
+		diot_hist_reset(&d->hist[DIR_WRITE]);
 	}
 	/* Inputs first: they decide counts; outputs are created last. */
 	for (i = 0; i < dd->ndevs; i++)

@@ -73,7 +73,8 @@ struct rank_row {
 	int has_error, has_reason;
 	uint64_t bytes, full, partial, wfull, wpartial, calls, sg_cmds, sg_nd;
 	double wall_s, io_s, mbs, mibs, cpu_s;
-	struct diot_hist hist;
+	uint64_t xbytes[NDIR];
+	struct diot_hist hist[NDIR];
 };
 
 static void
@@ -102,7 +103,10 @@ to_rank_row(struct rank_row *x, const struct row *r, const struct diot_mpi *m)
 	x->mbs = r->mbs;
 	x->mibs = r->mibs;
 	x->cpu_s = r->cpu_s;
-	x->hist = *r->h;
+	x->hist[DIR_READ] = *r->h[DIR_READ];
+	x->hist[DIR_WRITE] = *r->h[DIR_WRITE];
+	x->xbytes[DIR_READ] = r->xbytes[DIR_READ];
+	x->xbytes[DIR_WRITE] = r->xbytes[DIR_WRITE];
 }
 
 static void
@@ -113,7 +117,10 @@ from_rank_row(struct row *r, const struct rank_row *x)
 	r->input = x->input[0] ? x->input : NULL;
 	r->output = x->output[0] ? x->output : NULL;
 	r->io = x->io;
-	r->h = &x->hist;
+	r->h[DIR_READ] = &x->hist[DIR_READ];
+	r->h[DIR_WRITE] = &x->hist[DIR_WRITE];
+	r->xbytes[DIR_READ] = x->xbytes[DIR_READ];
+	r->xbytes[DIR_WRITE] = x->xbytes[DIR_WRITE];
 	r->bytes = x->bytes;
 	r->full = x->full;
 	r->partial = x->partial;
@@ -152,7 +159,7 @@ dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double 
 {
 	static struct rank_row *all;
 	static struct rank_sum *sums;
-	static struct diot_hist merged;
+	static struct diot_hist merged[NDIR];
 	static struct row *jrows;
 	struct rank_row *mine;
 	struct rank_sum sum;
@@ -192,11 +199,13 @@ dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double 
 	if (dd->mpi->rank != 0)
 		return -1;
 	/* The job: every row; totals over all of them. */
-	diot_hist_reset(&merged);
+	diot_hist_reset(&merged[DIR_READ]);
+	diot_hist_reset(&merged[DIR_WRITE]);
 	memset(tot, 0, sizeof(*tot));
 	tot->name = "total";
 	tot->io = dd->total_io;
-	tot->h = &merged;
+	tot->h[DIR_READ] = &merged[DIR_READ];
+	tot->h[DIR_WRITE] = &merged[DIR_WRITE];
 	tot->status = "ok";
 	*cu = *cs = 0;
 	/* The job's span: from the first rank's start (all are released
@@ -214,7 +223,10 @@ dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double 
 		struct row *r = &jrows[i];
 
 		from_rank_row(r, &all[i]);
-		diot_hist_merge(&merged, r->h);
+		diot_hist_merge(&merged[DIR_READ], r->h[DIR_READ]);
+		diot_hist_merge(&merged[DIR_WRITE], r->h[DIR_WRITE]);
+		tot->xbytes[DIR_READ] += r->xbytes[DIR_READ];
+		tot->xbytes[DIR_WRITE] += r->xbytes[DIR_WRITE];
 		tot->bytes += r->bytes;
 		tot->full += r->full;
 		tot->partial += r->partial;

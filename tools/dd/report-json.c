@@ -5,14 +5,50 @@
 #include "tools/kit/json.h"
 
 /* --format json: the run's settings, a member per device, the total
- * (keys and structure as dio-dd always wrote them), through the kit's
+ * (keys and structure as dio-dd(1) documents them), through the kit's
  * streaming writer. */
+
+/* One direction's calls (reads or writes), as fio keeps them apart: null
+ * when there were none, else {calls, bytes, latency_us, histogram}. */
+static void
+json_direction(struct diot_json *j, const char *key, const struct row *r, int k)
+{
+	const struct diot_hist *h = r->h[k];
+	uint64_t cnt[NLOG2];
+	int i;
+
+	if (h->count == 0) {
+		diot_json_null(j, key);
+		return;
+	}
+	diot_json_object(j, key);
+	diot_json_u64(j, "calls", h->count);
+	diot_json_u64(j, "bytes", r->xbytes[k]);
+	diot_json_object(j, "latency_us");
+	diot_json_double(j, "mean", us(h, 0));
+	diot_json_double(j, "p50", us(h, 0.5));
+	diot_json_double(j, "p90", us(h, 0.9));
+	diot_json_double(j, "p99", us(h, 0.99));
+	diot_json_double(j, "max", us(h, 1));
+	diot_json_close(j);
+	diot_json_array(j, "histogram");
+	log2_buckets(h, cnt);
+	for (i = 0; i < NLOG2; i++) {
+		if (!cnt[i])
+			continue;
+		diot_json_object(j, NULL);
+		diot_json_u64(j, "from_ns", i == 0 ? (uint64_t)0 : (uint64_t)1 << i);
+		diot_json_u64(j, "below_ns", (uint64_t)1 << (i + 1));
+		diot_json_u64(j, "calls", cnt[i]);
+		diot_json_close(j);
+	}
+	diot_json_close(j);
+	diot_json_close(j);
+}
 
 static void
 json_row(const struct dd *dd, struct diot_json *j, const struct row *r)
 {
-	uint64_t cnt[NLOG2];
-	int i;
 
 	diot_json_str(j, "name", r->name);
 	diot_json_str(j, "input", r->input);
@@ -32,25 +68,8 @@ json_row(const struct dd *dd, struct diot_json *j, const struct row *r)
 	diot_json_double(j, "io_s", r->io_s);
 	diot_json_double(j, "mb_per_s", r->mbs);
 	diot_json_double(j, "mib_per_s", r->mibs);
-	diot_json_object(j, "latency_us");
-	diot_json_double(j, "mean", us(r->h, 0));
-	diot_json_double(j, "p50", us(r->h, 0.5));
-	diot_json_double(j, "p90", us(r->h, 0.9));
-	diot_json_double(j, "p99", us(r->h, 0.99));
-	diot_json_double(j, "max", us(r->h, 1));
-	diot_json_close(j);
-	diot_json_array(j, "histogram");
-	log2_buckets(r->h, cnt);
-	for (i = 0; i < NLOG2; i++) {
-		if (!cnt[i])
-			continue;
-		diot_json_object(j, NULL);
-		diot_json_u64(j, "from_ns", i == 0 ? (uint64_t)0 : (uint64_t)1 << i);
-		diot_json_u64(j, "below_ns", (uint64_t)1 << (i + 1));
-		diot_json_u64(j, "calls", cnt[i]);
-		diot_json_close(j);
-	}
-	diot_json_close(j);
+	json_direction(j, "read", r, DIR_READ);
+	json_direction(j, "write", r, DIR_WRITE);
 	diot_json_double(j, "cpu_s", r->cpu_s);
 	if (r->sg_cmds) {
 		diot_json_object(j, "sg");

@@ -4,6 +4,7 @@
 #include "tools/dd/dd.h"
 #include "tools/kit/clock.h"
 #include "tools/kit/fmt.h"
+#include "tools/kit/json.h"
 #include "tools/kit/msg.h"
 
 
@@ -15,7 +16,10 @@ make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s)
 	r->input = d->in.path;
 	r->output = d->out.path;
 	r->io = dd->io_labels[d->index];
-	r->h = &d->hist;
+	r->h[DIR_READ] = &d->hist[DIR_READ];
+	r->h[DIR_WRITE] = &d->hist[DIR_WRITE];
+	r->xbytes[DIR_READ] = d->rbytes;
+	r->xbytes[DIR_WRITE] = d->wbytes;
 	r->bytes = d->bytes;
 	r->full = d->rfull;
 	r->partial = d->rpart;
@@ -48,8 +52,67 @@ fmt_ns(double ns, char *buf, size_t len)
 	return buf;
 }
 
+static const char *const dir_words[NDIR] = { "read", "write" };
+
+/*
+ * A name as the table shows it: as it is when it holds nothing but
+ * printable characters (UTF-8 included) other than a space, a quote and a
+ * backslash; otherwise in single quotes, a quote as \', a backslash as
+ * \\, a newline, tab or carriage return as \n, \t, \r and any other
+ * control character or byte that is not UTF-8 as \xHH: one column,
+ * one line, whatever the name holds.  malloc'd.
+ */
+static char *
+table_name(const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p;
+	char *t, *o;
+	size_t u, n = 0;
+	int quote = *s == '\0';
+
+	for (p = (const unsigned char *)s; *p; p += u) {
+		u = *p >= 0x20 && *p != 0x7f ? diot_utf8_len(p) : 0;
+		if (u == 0 || *p == ' ' || *p == '\'' || *p == '\\')
+			quote = 1;
+		n += u == 0 ? 4 : u + 1;
+		if (u == 0)
+			u = 1;
+	}
+	t = o = malloc(n + 3);
+	if (t == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	if (!quote) {
+		strcpy(t, s);
+		return t;
+	}
+	*o++ = '\'';
+	for (p = (const unsigned char *)s; *p; p += u) {
+		u = *p >= 0x20 && *p != 0x7f ? diot_utf8_len(p) : 0;
+		if (u > 0 && *p != '\'' && *p != '\\') {
+			memcpy(o, p, u);
+			o += u;
+			continue;
+		}
+		*o++ = '\\';
+		if (u > 0)
+			*o++ = (char)*p;
+		else if (*p == '\n' || *p == '\t' || *p == '\r')
+			*o++ = *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r';
+		else {
+			*o++ = 'x';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+		u = u ? u : 1;
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return t;
+}
+
 static void
-print_hist_table(FILE *fp, const char *title, const struct diot_hist *h)
+print_hist_table(FILE *fp, const char *title, const char *name, const struct diot_hist *h)
 {
 	uint64_t cnt[NLOG2], cum = 0;
 	char a[32], b[32];
@@ -64,7 +127,8 @@ print_hist_table(FILE *fp, const char *title, const struct diot_hist *h)
 		}
 	if (first < 0)
 		return;
-	fprintf(fp, "latency histogram, %s (%" PRIu64 " calls):\n", title, h->count);
+	fprintf(fp, "latency histogram, %s%s%s (%" PRIu64 " calls):\n", title, name ? " on " : "",
+	        name ? name : "", h->count);
 	fprintf(fp, "  %10s  %10s  %10s  %7s  %7s\n", "from", "below", "calls", "%", "cum %");
 	for (i = first; i <= last; i++) {
 		cum += cnt[i];
@@ -76,12 +140,48 @@ print_hist_table(FILE *fp, const char *title, const struct diot_hist *h)
 	}
 }
 
+/* The latency of each direction that had calls: a row per device and
+ * direction, the total's rows, then a histogram per direction (and per
+ * device and direction with several devices), as fio keeps reads and
+ * writes apart. */
+static void
+print_latency(FILE *fp, const struct row *rows, char **names, int n, const struct row *tot,
+              int w)
+{
+	const struct row *r;
+	int i, k;
+
+	fprintf(fp, "%-*s %-5s %10s %14s %9s %9s %9s %9s %10s\n", w, "latency", "op", "calls",
+	        "bytes", "mean us", "p50 us", "p90 us", "p99 us", "max us");
+	for (i = 0; i <= n; i++) {
+		r = i < n ? &rows[i] : tot;
+		if (i == n && n == 1)
+			break;          /* one device: its rows are the total's */
+		for (k = 0; k < NDIR; k++) {
+			if (r->h[k]->count == 0)
+				continue;
+			fprintf(fp, "%-*s %-5s %10" PRIu64 " %14" PRIu64 " %9.1f %9.1f %9.1f %9.1f "
+			        "%10.1f\n", w, i < n ? names[i] : "total", dir_words[k],
+			        r->h[k]->count, r->xbytes[k], us(r->h[k], 0), us(r->h[k], 0.5),
+			        us(r->h[k], 0.9), us(r->h[k], 0.99), us(r->h[k], 1));
+		}
+	}
+	for (k = 0; k < NDIR; k++)
+		print_hist_table(fp, k == DIR_READ ? "reads" : "writes",
+		                 n > 1 ? "every device" : NULL, tot->h[k]);
+	if (n > 1)
+		for (i = 0; i < n; i++)
+			for (k = 0; k < NDIR; k++)
+				print_hist_table(fp, k == DIR_READ ? "reads" : "writes", names[i],
+				                 rows[i].h[k]);
+}
+
 void
 print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot,
             double cpu_user, double cpu_sys)
 {
-	char a[32];
-	size_t w = 6, l, page = buffer_page(dd);
+	char a[32], **names;
+	size_t w = 7, l, page = buffer_page(dd);
 	int i, large = page > (size_t)sysconf(_SC_PAGESIZE);
 	const struct row *r;
 
@@ -107,18 +207,22 @@ print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct
 		fprintf(fp, "engine: %s\n", dd->engine_note);
 	if (dd->o.rate)
 		fprintf(fp, "rate limit %" PRIu64 " bytes/s per device\n", dd->o.rate);
-	for (i = 0; i < n; i++)
-		if ((l = strlen(rows[i].name)) > w)
+	/* (the names as table_name() shows them: one column each) */
+	names = calloc((size_t)n + 1, sizeof(*names));
+	if (names == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	for (i = 0; i < n; i++) {
+		names[i] = table_name(rows[i].name);
+		if ((l = strlen(names[i])) > w)
 			w = l;
-	fprintf(fp, "%-*s %14s %9s %9s %9s %9s %9s %9s %9s %9s %10s %7s\n", (int)w, "device",
-	        "bytes", "wall s", "in-call s", "MB/s", "MiB/s", "mean us", "p50 us",
-	        "p90 us", "p99 us", "max us", "cpu s");
+	}
+	fprintf(fp, "%-*s %14s %9s %9s %9s %9s %10s %7s\n", (int)w, "device", "bytes", "wall s",
+	        "in-call s", "MB/s", "MiB/s", "calls", "cpu s");
 	for (i = 0; i <= n; i++) {
 		r = i < n ? &rows[i] : tot;
-		fprintf(fp, "%-*s %14" PRIu64 " %9.3f %9.3f %9.1f %9.1f %9.1f %9.1f %9.1f "
-		        "%9.1f %10.1f %7.3f\n", (int)w, r->name, r->bytes, r->wall_s, r->io_s,
-		        r->mbs, r->mibs, us(r->h, 0), us(r->h, 0.5), us(r->h, 0.9),
-		        us(r->h, 0.99), us(r->h, 1), r->cpu_s);
+		fprintf(fp, "%-*s %14" PRIu64 " %9.3f %9.3f %9.1f %9.1f %10" PRIu64 " %7.3f\n",
+		        (int)w, i < n ? names[i] : "total", r->bytes, r->wall_s, r->io_s, r->mbs,
+		        r->mibs, r->calls, r->cpu_s);
 	}
 	fprintf(fp, "cpu: user %.3f s, sys %.3f s (%.0f%% of one CPU over the wall time)\n",
 	        cpu_user, cpu_sys, tot->wall_s > 0 ? 100 * (cpu_user + cpu_sys) / tot->wall_s : 0);
@@ -130,10 +234,10 @@ print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct
 			        tot->sg_nd && tot->reason ? tot->reason : "");
 		fprintf(fp, "\n");
 	}
-	print_hist_table(fp, n > 1 ? "every call on every device" : "every call", tot->h);
-	if (n > 1)
-		for (i = 0; i < n; i++)
-			print_hist_table(fp, rows[i].name, rows[i].h);
+	print_latency(fp, rows, names, n, tot, (int)w);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }
 
 /*
@@ -312,12 +416,17 @@ say_progress(struct dd *dd)
 const char *const csv_cols =
 	"row,device,input,output,mode,io,engine,qd,threads,bs,bpt,bytes,records_in_full,"
 	"records_in_partial,records_out_full,records_out_partial,calls,wall_s,io_s,"
-	"mb_per_s,mib_per_s,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_max_us,"
-	"cpu_s,cpu_user_s,cpu_sys_s,sg_commands,sg_direct_not_done,status,error";
+	"mb_per_s,mib_per_s,read_calls,read_bytes,read_lat_mean_us,read_lat_p50_us,"
+	"read_lat_p90_us,read_lat_p99_us,read_lat_max_us,write_calls,write_bytes,"
+	"write_lat_mean_us,write_lat_p50_us,write_lat_p90_us,write_lat_p99_us,"
+	"write_lat_max_us,cpu_s,cpu_user_s,cpu_sys_s,sg_commands,sg_direct_not_done,"
+	"status,error";
 
 void
 csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double cu, double cs)
 {
+	int k;
+
 	fprintf(fp, "%s,", kind);
 	diot_csv_field(fp, r->name);
 	fputc(',', fp);
@@ -326,11 +435,21 @@ csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double c
 	diot_csv_field(fp, r->output ? r->output : "");
 	fprintf(fp, ",%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 	        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-	        ",%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f,",
+	        ",%.6f,%.6f,%.3f,%.3f,",
 	        mode_name(dd), r->io, engine_name(dd), dd->o.engine == ENG_SYNC ? 1 : dd->o.qd, dd->o.thr,
 	        dd->o.bs, dd->o.bpt, r->bytes, r->full, r->partial, r->wfull, r->wpartial, r->calls,
-	        r->wall_s, r->io_s, r->mbs, r->mibs, us(r->h, 0), us(r->h, 0.5),
-	        us(r->h, 0.9), us(r->h, 0.99), us(r->h, 1), r->cpu_s);
+	        r->wall_s, r->io_s, r->mbs, r->mibs);
+	/* each direction: its calls, bytes and latency (empty: no such calls) */
+	for (k = 0; k < NDIR; k++) {
+		const struct diot_hist *h = r->h[k];
+
+		if (h->count == 0)
+			fprintf(fp, "0,0,,,,,,");
+		else
+			fprintf(fp, "%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f,", h->count,
+			        r->xbytes[k], us(h, 0), us(h, 0.5), us(h, 0.9), us(h, 0.99), us(h, 1));
+	}
+	fprintf(fp, "%.6f,", r->cpu_s);
 	if (cu >= 0)
 		fprintf(fp, "%.6f,%.6f,", cu, cs);
 	else
@@ -364,7 +483,7 @@ int
 report(struct dd *dd, double cu, double cs)
 {
 	struct row *rows, tot;
-	struct diot_hist *all = malloc(sizeof(*all));
+	struct diot_hist *all = malloc(NDIR * sizeof(*all));
 	double wall;
 	uint64_t t_end = 0;
 	int i, n, failed = 0, report_lost = 0;
@@ -376,14 +495,18 @@ report(struct dd *dd, double cu, double cs)
 	if (rows == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	memset(&tot, 0, sizeof(tot));
-	diot_hist_reset(all);
+	diot_hist_reset(&all[DIR_READ]);
+	diot_hist_reset(&all[DIR_WRITE]);
 	for (i = 0; i < dd->ndevs; i++) {
 		struct dev *d = &dd->devs[i];
 
 		if (d->t_end > t_end)
 			t_end = d->t_end;
 		make_row(dd, &rows[i], d, d->t_end > dd->t_go ? (double)(d->t_end - dd->t_go) / 1e9 : 0);
-		diot_hist_merge(all, &d->hist);
+		diot_hist_merge(&all[DIR_READ], &d->hist[DIR_READ]);
+		diot_hist_merge(&all[DIR_WRITE], &d->hist[DIR_WRITE]);
+		tot.xbytes[DIR_READ] += d->rbytes;
+		tot.xbytes[DIR_WRITE] += d->wbytes;
 		tot.bytes += d->bytes;
 		tot.full += rows[i].full;
 		tot.partial += rows[i].partial;
@@ -405,7 +528,8 @@ report(struct dd *dd, double cu, double cs)
 	wall = t_end > dd->t_go ? (double)(t_end - dd->t_go) / 1e9 : 0;
 	tot.name = "total";
 	tot.io = dd->total_io;
-	tot.h = all;
+	tot.h[DIR_READ] = &all[DIR_READ];
+	tot.h[DIR_WRITE] = &all[DIR_WRITE];
 	tot.wall_s = wall;
 	tot.mbs = wall > 0 ? (double)tot.bytes / wall / 1e6 : 0;
 	tot.mibs = wall > 0 ? (double)tot.bytes / wall / 1048576.0 : 0;

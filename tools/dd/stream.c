@@ -114,7 +114,7 @@ timed_read(struct wctx *w, struct side *s, unsigned char *buf, size_t len, int64
 	else
 		n = do_read(w, s, buf, len, off);
 	t1 = diot_now_ns();
-	diot_hist_add(&w->hist, t1 - t0);
+	diot_hist_add(&w->hist[DIR_READ], t1 - t0);
 	w->io_ns += t1 - t0;
 	w->calls++;
 	return n;
@@ -162,7 +162,7 @@ write_block(struct wctx *w, unsigned char *buf, size_t n, int64_t *off)
 	else
 		m = do_write(w, &d->out, buf, n, *off);
 	t1 = diot_now_ns();
-	diot_hist_add(&w->hist, t1 - t0);
+	diot_hist_add(&w->hist[DIR_WRITE], t1 - t0);
 	w->io_ns += t1 - t0;
 	w->calls++;
 	if (m < 0)

@@ -66,7 +66,8 @@ thread_member(struct diot_team *t, int k, void *arg)
 	w->k = k % thr;
 	w->team = t;
 	w->member = k;
-	diot_hist_reset(&w->hist);
+	diot_hist_reset(&w->hist[DIR_READ]);
+	diot_hist_reset(&w->hist[DIR_WRITE]);
 	worker(w);
 }
 
