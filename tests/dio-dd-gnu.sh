@@ -259,6 +259,60 @@ holder=$!
 stopped_in_wait TERM 15 "a writer that never writes" "$DIODD" if="$work/never-written" of=/dev/null
 kill $holder 2>/dev/null
 
+# A stop signal while the tool waits to open a FIFO (nobody at its other
+# end), or in a write nobody reads: dd and dio-dd end the same way, dying
+# by the signal (the shell sees 128 + it); SIGINT says dd's lines (none
+# with status=none), SIGTERM and SIGHUP nothing.  Both are started with
+# SIGINT at its default (a background job's is ignored, and dd then
+# leaves it so).
+sig_case() {    # SIG WHAT OPERANDS...
+	_sig=$1 _what=$2
+	shift 2
+	for t in gnu dio; do
+		if [ $t = gnu ]; then tool=dd; else tool=$DIODD; fi
+		rm -f "$work/sf" "$work/sig.$t.err"
+		mkfifo "$work/sf"
+		(cd "$work" && exec env --default-signal=INT "$tool" "$@" 2>"$work/sig.$t.err") &
+		_pid=$!
+		if linux_proc; then
+			wait_for 60 "$tool to catch SIGINT" catches $_pid INT
+		fi
+		sleep 0.5
+		kill -"$_sig" $_pid
+		wait_for 10 "$tool to end after SIG$_sig" gone $_pid || kill -KILL $_pid
+		wait $_pid
+		echo $? >"$work/sig.$t.rc"
+		sed -e 's/^dio-dd: /dd: /' -e 's/ copied, .*/ copied/' "$work/sig.$t.err" >"$work/sig.$t.cmp"
+	done
+	if [ "$(cat "$work/sig.gnu.rc")" = "$(cat "$work/sig.dio.rc")" ] &&
+	   cmp -s "$work/sig.gnu.cmp" "$work/sig.dio.cmp"; then
+		ok "SIG$_sig $_what: exit $(cat "$work/sig.dio.rc") and the same lines as dd" \
+			"($(tr '\n' '|' <"$work/sig.dio.cmp"))"
+	else
+		bad "SIG$_sig $_what: exit $(cat "$work/sig.gnu.rc") (dd) and" \
+			"$(cat "$work/sig.dio.rc") (dio-dd); dd said $(tr '\n' '|' <"$work/sig.gnu.err")," \
+			"dio-dd said $(tr '\n' '|' <"$work/sig.dio.err")"
+	fi
+}
+if env --default-signal=INT true 2>/dev/null; then
+	sig_case INT "waiting to open if= a FIFO" if=sf of=/dev/null
+	sig_case TERM "waiting to open if= a FIFO" if=sf of=/dev/null
+	sig_case HUP "waiting to open if= a FIFO" if=sf of=/dev/null
+	sig_case INT "waiting to open if= a FIFO, status=none" if=sf of=/dev/null status=none
+	sig_case INT "waiting to open if= a FIFO, status=noxfer" if=sf of=out status=noxfer
+	sig_case INT "waiting to open of= a FIFO" if=/dev/zero of=sf
+	sig_case TERM "waiting to open of= a FIFO" if=/dev/zero of=sf
+	[ -e "$work/out" ] && bad "a run stopped before it started left its output" ||
+		ok "a run stopped while opening: no output made"
+	# (the FIFO's other end held by a reader that never reads)
+	sleep 60 <"$work/never-read" &
+	holder=$!
+	sig_case INT "in a write nobody reads, status=none" if=/dev/zero of=never-read bs=1M status=none
+	kill $holder 2>/dev/null
+else
+	echo "SKIP: stop signals while opening (env --default-signal: coreutils 8.31 or later)"
+fi
+
 echo "$n command lines compared"
 [ $n -ge 25 ] || bad "only $n command lines"
 exit $fail

@@ -237,6 +237,7 @@ struct dd {
 	int aio_engine;          /* dio_aio engine in use, or -1                */
 	char engine_note[300];
 	/* start gate */
+	uint64_t t_start;        /* when dio-dd started (dd's lines before a run) */
 	uint64_t t_go;
 	/* output devices held exclusively (hold_output_device) */
 	int nclaimed;
@@ -280,6 +281,8 @@ void plan_stream(struct dd *dd, struct dev *d);
 
 /* fail.c: a run that cannot start */
 void DIOT_PRINTF(3, 4) DIOT_NORETURN fail_setup(struct dd *dd, int status, const char *fmt, ...);
+void DIOT_NORETURN stop_setup(struct dd *dd);
+void DIOT_NORETURN die_by_signal(int sig);
 
 /* open.c */
 void set_buffer_offset(struct dd *dd);

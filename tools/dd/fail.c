@@ -2,12 +2,14 @@
 /*
  * fail.c -- a run that cannot start: the output files it created are
  * removed, then it ends with the reason.  Every setup stage calls it
- * (check.c, alias.c, open.c, workers.c).
+ * (check.c, alias.c, open.c, workers.c); a stop signal met while setting
+ * up ends it as it ends dd (stop_setup()).
  */
 #include "config.h"
 
 #include "tools/dd/dd.h"
 #include "tools/kit/msg.h"
+#include "tools/kit/clock.h"
 #include "tools/kit/outfile.h"
 
 /* Remove output files this run created (on a failure before the run):
@@ -38,4 +40,37 @@ fail_setup(struct dd *dd, int status, const char *fmt, ...)
 	cleanup_created(dd);
 	va_start(ap, fmt);
 	diot_vdie(status, fmt, ap);
+}
+
+/* Die by signal sig, as dd dies (the shell sees 128 + sig). */
+void DIOT_NORETURN
+die_by_signal(int sig)
+{
+	fflush(NULL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	_exit(128 + sig);       /* (should the signal be blocked) */
+}
+
+/*
+ * A stop signal while the run is being set up: an open that waits for
+ * the other end of a FIFO, as dd's does.  dio-dd ends then as dd ends:
+ * SIGINT says dd's closing lines (nothing copied; status= as ever);
+ * SIGTERM and SIGHUP, which dd leaves to their default, nothing; the
+ * outputs this run created are removed, and it dies by the signal.
+ */
+void DIOT_NORETURN
+stop_setup(struct dd *dd)
+{
+	int sig = *dd->signal ? (int)*dd->signal : SIGINT;
+	uint64_t now = diot_now_ns();
+	struct row r;
+
+	cleanup_created(dd);
+	if (sig == SIGINT) {
+		memset(&r, 0, sizeof(r));
+		r.wall_s = now > dd->t_start ? (double)(now - dd->t_start) / 1e9 : 0;
+		print_records(dd, stderr, &r);
+	}
+	die_by_signal(sig);
 }

@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include "tools/dd/dd.h"
+#include "tools/kit/clock.h"
 #include "tools/kit/msg.h"
 
 /* The only state outside struct dd: what the signal handlers set. */
@@ -127,6 +128,7 @@ main(int argc, char **argv)
 
 	diot_init(argv[0]);
 	memset(&run, 0, sizeof(run));
+	dd->t_start = diot_now_ns();
 	dd->aio_engine = -1;
 	dd->stop = &g_stop;
 	dd->signal = &g_signal;
@@ -158,13 +160,20 @@ main(int argc, char **argv)
 	failed = report(dd, cpu_user, cpu_sys);
 
 	if (g_signal) {
-		diot_warn("interrupted by signal %d: the results above are partial",
-		          (int)g_signal);
-		status = g_signal == SIGINT ? 130 : 128 + (int)g_signal;
+		/* dd says nothing more than its lines; a report that went out
+		 * (time=1, CSV, JSON) is said to be partial, unless status=none */
+		if (dd->o.status != STATUS_NONE && (dd->o.time || dd->o.format != FMT_TABLE))
+			diot_warn("interrupted by signal %d: the results above are partial",
+			          (int)g_signal);
+		status = 128 + (int)g_signal;
 	} else {
 		status = failed ? DIOT_EXIT_FAIL : 0;
 	}
 	status = dd_ranks_status(dd, status);
 	diot_mpi_leave(&mpi);
+	/* As dd, dio-dd then dies by the signal (the shell sees 128 + it and
+	 * a script's loop stops); a rank of an MPI job exits with the status. */
+	if (g_signal && !mpi.on)
+		die_by_signal((int)g_signal);
 	return status;
 }

@@ -230,6 +230,10 @@ open_stream(struct dd *dd, struct side *s, int is_out, const struct stat *st)
 			flags |= O_APPEND;
 		fd = open(s->path, flags);
 	}
+	/* (an open of a FIFO waits for its other end: a stop signal then
+	 * ends dio-dd as it ends dd) */
+	if (fd < 0 && errno == EINTR && *dd->stop)
+		stop_setup(dd);
 	if (fd < 0)
 		fail_open(dd, s->path, errno);
 	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
