@@ -334,6 +334,12 @@ expect 0 "3000000 bytes (3.0 MB, 2.9 MiB) copied" if=in1 mode=read bs=4k bpt=3
 expect 0 "732+1 records in" if=in1 mode=read bs=4k bpt=3
 expect 0 "2 devices x 3 threads" if=in1,in2 mode=read bs=64k thr=3 time=1
 expect 0 "read: if= only, read to nowhere" --help
+# --help fits 80 columns and ends naming the man page
+"$DD" --help >help.out
+wide=$(awk 'length($0) > 80 { n++ } END { print n + 0 }' help.out)
+[ "$wide" = 0 ] && tail -n 1 help.out | grep -q 'See dio-dd(1)' &&
+	ok "--help: $(wc -l <help.out) lines within 80 columns, the last: $(tail -n 1 help.out)" ||
+	bad "--help: $wide lines wider than 80 columns; the last: $(tail -n 1 help.out)"
 # of=/dev/null: on a dd command line an output as any (dd's), written;
 # with dio-dd's own operands (mode=read here) nowhere: a read
 expect 0 "1000+0 records out" if=in1 of=/dev/null count=1000

@@ -67,7 +67,8 @@ usage(void)
 "                        back to POSIX AIO, saying so\n"
 "  qd=N                  requests in flight per thread for the asynchronous\n"
 "                        engine (default 1; qd > 1 implies engine=aio)\n"
-"  rate=SIZE[/s]         per-device rate limit in bytes per second\n"
+"  rate=SIZE[/s]         per-device rate limit in bytes per second (100M:\n"
+"                        sync-write's sizes, m and M alike)\n"
 "  time=0|1              1: print the timing report (default 0: dd's lines\n"
 "                        only; csv/json always have all)\n"
 "  dio=0|1               sg: ask for direct transfers (SG_FLAG_DIRECT_IO)\n"
@@ -81,7 +82,7 @@ usage(void)
 "\n"
 "Options:\n"
 "  -f, --format FMT      table (default), csv or json\n"
-"      --force           allow writing over an existing file or a device\n"
+"      --force           allow writing a device (one not in use)\n"
 "      --processes       one process per device (each in a session of its\n"
 "                        own, as fio runs its jobs) with its thr= threads\n"
 "      --same-session    with --processes: the worker processes stay in\n"
@@ -89,18 +90,16 @@ usage(void)
 "  -h, --help            this text\n"
 "  -V, --version         version and backend\n"
 "\n"
-"Sizes and counts take dd's suffixes and products (2x512):\n"
-"  %s.\n"
+"dd's numbers (bs=, ibs=, obs=, count=, skip=, seek=): c=1, w=2, b=512,\n"
+"  K k M G T P E (KiB...) powers of 1024, kB KB MB GB... powers of 1000, one\n"
+"  product (2x512, 1xM), B for bytes (count=10MB); bs= at most 1 GiB.\n"
+"An existing file is written as dd writes it (cut unless conv=notrunc);\n"
+"a device only with --force, and never while it is in use (mounted,\n"
+"swapped on, held). An output that is also an input is refused.\n"
 "dd's closing lines go to standard error; SIGUSR1 prints them so far.\n"
-"A mounted or otherwise busy device is never written; an existing file or\n"
-"a device only with --force (or oflag=force; conv=notrunc for a file).\n"
-"An output that is also an input or another output is refused.\n"
-"Exit status: 0 success, 1 the run failed (as dd: also an input that\n"
-"cannot be opened), 2 bad usage, 130 interrupted by SIGINT (partial\n"
-"results).\n"
-"See dio-dd(1) ('man dio-dd'), its section FOR DD USERS: what is the same\n"
-"as dd and what dio-dd adds.\n",
-	diot_size_suffixes());
+"Exit status: 0 success, 1 the run failed (as dd), 2 bad usage of\n"
+"dio-dd's own operands, 128+N stopped by signal N (130: SIGINT).\n"
+"See dio-dd(1) (man dio-dd): FOR DD USERS says what differs from dd.\n");
 }
 
 /* ------------------------------------------------------------ operands */
