@@ -44,10 +44,11 @@ elif ! dd if=/dev/zero of="$work/seed/probe" bs=4k count=1 oflag=direct 2>/dev/n
 fi
 rm -f "$work/seed/probe"
 
-# The records lines, the transfer line up to "copied", and "exit N" (a
-# tool's own status inside a pipeline, said by the line).
+# The records lines, the transfer line up to "copied", dd's warnings, and
+# "exit N" (a tool's own status inside a pipeline, said by the line).
 figures() {
 	sed -n -e '/ records in$/p' -e '/ records out$/p' -e '/^exit [0-9]*$/p' \
+	       -e 's/^[a-z-]*: \(warning: .*\)/\1/p' \
 	       -e 's/^\([0-9]* bytes\{0,1\}\( ([^)]*)\)\{0,1\} copied\),.*/\1/p' "$1"
 }
 
@@ -150,6 +151,18 @@ case_ "skip= on a pipe (read and dropped)" -- 'cat in10k | $DD of=out bs=1k skip
 case_ "skip= past the end of a pipe" -- 'cat in10k | $DD of=out bs=4k skip=5'
 case_ "seek= on a pipe out (cannot seek)" -- '{ $DD if=in10k bs=1k seek=1 count=2; echo "exit $?" >&2; } | cat >out'
 case_ "skip= on standard input from a file" -- '$DD of=out bs=1k skip=3 <in10k'
+# dd's "warning: partial read (N bytes); suggest iflag=fullblock": a short
+# read from a pipe, then more, with bs= and count= (not with fullblock)
+case_ "a partial read warned of" -- \
+	'{ head -c 1000 in10k; sleep 0.3; tail -c 5000 in10k; } | $DD of=out bs=4k count=2'
+case_ "a partial read of 1 byte" -- \
+	'{ head -c 1 in10k; sleep 0.3; tail -c 5000 in10k; } | $DD of=out bs=4k count=3 status=noxfer'
+case_ "a partial read, status=none" -- \
+	'{ head -c 1 in10k; sleep 0.3; tail -c 5000 in10k; } | $DD of=out bs=4k count=3 status=none'
+case_ "a partial read, no count=: no warning" -- \
+	'{ head -c 1000 in10k; sleep 0.3; tail -c 5000 in10k; } | $DD of=out bs=4k'
+case_ "a partial read, fullblock: no warning" -- \
+	'{ head -c 1000 in10k; sleep 0.3; tail -c 5000 in10k; } | $DD of=out bs=4k count=2 iflag=fullblock'
 case_ "/dev/stdin and /dev/stdout named" -- '$DD if=/dev/stdin of=/dev/stdout bs=4k <in10k | cat >out'
 # What is said.
 case_ "status=none" -- '$DD if=in10k of=out bs=4k status=none'

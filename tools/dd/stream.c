@@ -261,6 +261,22 @@ stream_skip_seek(struct wctx *w, unsigned char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * Whether a short read followed by more data is worth dd's warning
+ * "partial read (N bytes); suggest iflag=fullblock": as dd, where bs= is
+ * given without iflag=fullblock and the run counts blocks (skip= or
+ * count= of at least one block) or reads or writes directly.
+ */
+static int
+warns_partial(const struct opts *o)
+{
+	uint64_t skip = o->iflag.skip_bytes ? o->skip / o->ibs : o->skip;
+	uint64_t count = o->iflag.count_bytes ? o->count / o->ibs : o->count;
+
+	return o->bs_set && !o->iflag.fullblock &&
+	       (skip > 0 || (o->count_set && count > 0) || o->iflag.direct || o->oflag.direct);
+}
+
 void
 run_stream(struct wctx *w, unsigned char *buf)
 {
@@ -274,7 +290,8 @@ run_stream(struct wctx *w, unsigned char *buf)
 	int64_t ioff = d->in_base, ooff = d->out_base, n;
 	uint64_t recs = 0, bytes_in = 0;
 	unsigned in_row = 0;
-	int write_failed = 0;
+	int write_failed = 0, warn = warns_partial(o);
+	int64_t prev = 0;       /* the last read (dd's partial read warning) */
 	size_t k, take;
 
 	pthread_mutex_lock(&d->lock);
@@ -303,6 +320,7 @@ run_stream(struct wctx *w, unsigned char *buf)
 			if (n < 0 && (!o->conv.noerror || (n == -EINTR && *dd->stop)))
 				break;          /* said by do_read, or the run stops */
 			if (n < 0) {
+				prev = n;
 				if (passed_over(w, n, ask, &ioff, &in_row) < 0)
 					break;
 				if (!o->conv.sync)
@@ -312,6 +330,14 @@ run_stream(struct wctx *w, unsigned char *buf)
 				break;          /* the end of the input */
 			} else {
 				in_row = 0;
+				if (warn && prev > 0 && (size_t)prev < ask) {
+					warn = 0;
+					if (o->status != STATUS_NONE)
+						diot_warn("warning: partial read (%" PRId64 " byte%s); "
+						          "suggest iflag=fullblock", prev,
+						          prev == 1 ? "" : "s");
+				}
+				prev = n;
 			}
 			w->rbytes += (uint64_t)n;
 		}
