@@ -8,7 +8,8 @@
 #    writes mode=write; a device copied to standard output and from
 #    standard input (dd's defaults);
 #  - a device is refused without --force, a mounted one even with it,
-#    and nothing is modified (checksum before and after);
+#    and nothing is modified (checksum before and after); offsets past
+#    2^63-1 refused as dd refuses them;
 #  - direct I/O on ext4 and tmpfs files, with a bs below the granularity
 #    refused with a message naming it;
 #  - copies onto longer targets: an existing file is cut to the copy
@@ -22,7 +23,9 @@
 #    of a direct asynchronous copy counts as a call;
 #  - the image file of an attached loop device is in use: refused even
 #    with --force; a device output is claimed for the whole run: mounting
-#    it or writing it from another dio-dd meanwhile fails.
+#    it or writing it from another dio-dd meanwhile fails;
+#  - doc/dio-dd.md's example (a direct copy between two loop devices,
+#    time=1: the reads and the writes apart).
 . "${top_srcdir:-.}/tests/lib.sh"
 own_mounts "$@"
 
@@ -342,6 +345,25 @@ dd if="$L5" bs=1M count=4 2>/dev/null | cmp -s - "$work/img7" &&
 import json,sys; d=json.load(open('$work/j'))
 assert len(d['devices']) == 3 and sum(x['bytes'] for x in d['devices']) == d['total']['bytes'] == 3 * 16777216
 " && ok "3 devices: bytes add up in JSON" || bad "3 devices JSON"
+
+# doc/dio-dd.md's example, as printed but for the devices' names: a direct
+# copy of one loop device to another with time=1, its reads and writes
+# each in a latency row and a histogram of their own.
+if [ -n "$dflag" ]; then
+	"$DD" if="$L1" of="$L4" bs=1M iflag=direct oflag=direct --force time=1 \
+		>"$work/doc.out" 2>"$work/doc.err" </dev/null
+	st=$?
+	if [ $st -eq 0 ] && cmp -s "$L1" "$L4" && grep -qx '16+0 records out' "$work/doc.err" &&
+	   grep -q "^$L1->$L4 *read  *16  *16777216 " "$work/doc.out" &&
+	   grep -q "^$L1->$L4 *write  *16  *16777216 " "$work/doc.out" &&
+	   grep -qx 'latency histogram, reads (16 calls):' "$work/doc.out" &&
+	   grep -qx 'latency histogram, writes (16 calls):' "$work/doc.out"; then
+		ok "doc/dio-dd.md's example: a direct copy, reads and writes apart"
+	else
+		bad "doc/dio-dd.md's example: exit $st"
+		sed 's/^/    /' "$work/doc.err" "$work/doc.out"
+	fi
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
