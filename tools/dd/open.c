@@ -156,12 +156,18 @@ check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
 	int r;
 
 	/* A disk image in use (the file behind a loop device) is refused
-	 * like a mounted device, --force or not.  Where files cannot be
-	 * looked up (-ENOTSUP) they are written as dd writes them. */
+	 * like a mounted device, --force or not, and so is one the system
+	 * cannot tell about (fail closed).  Where the platform keeps no such
+	 * record of files (-ENOTSUP) they are written as dd writes them. */
 	why[0] = '\0';
-	if (s->kind == K_FILE && dio_device_in_use(s->path, why, sizeof(why)) == 1)
+	r = s->kind == K_FILE ? dio_device_in_use(s->path, why, sizeof(why)) : 0;
+	if (r == 1)
 		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
 		           "(%s)", s->path, why);
+	if (r < 0 && r != -ENOTSUP)
+		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
+		           "whether it is in use (%s%s%s)", s->path, dd_strerror(r),
+		           why[0] ? ": " : "", why);
 	if (s->kind != K_FILE) {
 		if (!dd->o.force)
 			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
