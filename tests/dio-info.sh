@@ -166,13 +166,14 @@ same_ids "$dir"
 
 # ------------------------------------------------------------ odd names
 # A name holding a newline, a control character, a byte that is not UTF-8,
-# a double quote and a backslash is one line of the report: in double
-# quotes with C escapes (\n, \xHH, \", \\); a plain name stays as it is.
+# a space, a double quote and a backslash is one line of the report: in
+# single quotes with C escapes (\n, \xHH, \\), as dio-dd's tables show
+# names (diot_quoted()); a plain name stays as it is.
 odir=$work/odd
 mkdir "$odir"
 oname=$(printf 'o\nd\377d\001 "q\\')
 printf 'data\n' >"$odir/$oname"
-want='"'$odir'/o\nd\xffd\x01 \"q\\"'
+want="'$odir/o\\nd\\xffd\\x01 \"q\\\\'"
 # The lines of a report: two of header, then empty lines, section titles, and
 # facts indented by two spaces; a split name would add a line of its own.
 stray() {

@@ -54,63 +54,6 @@ fmt_ns(double ns, char *buf, size_t len)
 
 static const char *const dir_words[NDIR] = { "read", "write" };
 
-/*
- * A name as the table shows it: as it is when it holds nothing but
- * printable characters (UTF-8 included) other than a space, a quote and a
- * backslash; otherwise in single quotes, a quote as \', a backslash as
- * \\, a newline, tab or carriage return as \n, \t, \r and any other
- * control character or byte that is not UTF-8 as \xHH: one column,
- * one line, whatever the name holds.  malloc'd.
- */
-static char *
-table_name(const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p;
-	char *t, *o;
-	size_t u, n = 0;
-	int quote = *s == '\0';
-
-	for (p = (const unsigned char *)s; *p; p += u) {
-		u = *p >= 0x20 && *p != 0x7f ? diot_utf8_len(p) : 0;
-		if (u == 0 || *p == ' ' || *p == '\'' || *p == '\\')
-			quote = 1;
-		n += u == 0 ? 4 : u + 1;
-		if (u == 0)
-			u = 1;
-	}
-	t = o = malloc(n + 3);
-	if (t == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	if (!quote) {
-		strcpy(t, s);
-		return t;
-	}
-	*o++ = '\'';
-	for (p = (const unsigned char *)s; *p; p += u) {
-		u = *p >= 0x20 && *p != 0x7f ? diot_utf8_len(p) : 0;
-		if (u > 0 && *p != '\'' && *p != '\\') {
-			memcpy(o, p, u);
-			o += u;
-			continue;
-		}
-		*o++ = '\\';
-		if (u > 0)
-			*o++ = (char)*p;
-		else if (*p == '\n' || *p == '\t' || *p == '\r')
-			*o++ = *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r';
-		else {
-			*o++ = 'x';
-			*o++ = hex[*p >> 4];
-			*o++ = hex[*p & 15];
-		}
-		u = u ? u : 1;
-	}
-	*o++ = '\'';
-	*o = '\0';
-	return t;
-}
-
 static void
 print_hist_table(FILE *fp, const char *title, const char *name, const struct diot_hist *h)
 {
@@ -207,12 +150,12 @@ print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct
 		fprintf(fp, "engine: %s\n", dd->engine_note);
 	if (dd->o.rate)
 		fprintf(fp, "rate limit %" PRIu64 " bytes/s per device\n", dd->o.rate);
-	/* (the names as table_name() shows them: one column each) */
+	/* (the names as diot_quoted() shows them: one column each) */
 	names = calloc((size_t)n + 1, sizeof(*names));
 	if (names == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	for (i = 0; i < n; i++) {
-		names[i] = table_name(rows[i].name);
+		names[i] = diot_quoted(rows[i].name);
 		if ((l = strlen(names[i])) > w)
 			w = l;
 	}

@@ -3,7 +3,7 @@
  * text.c -- dio-info's report as text: a header, then one section each
  * for direct I/O, the device, the sg driver, SCSI pass-through and the
  * advice (wrapped at 78 columns).  Each fact is one line whatever a name
- * in it holds: names are shown by qname(), and every line goes out with
+ * in it holds: names are shown by diot_quoted(), and every line goes out with
  * its control characters made visible (diot_visible()).
  */
 #include "config.h"
@@ -25,62 +25,6 @@ static const char *
 yes_no(int tri)
 {
 	return tri == DIO_TRI_YES ? "yes" : tri == DIO_TRI_NO ? "no" : "unknown";
-}
-
-/*
- * A name (a path, a device node) as the report shows it: as it is when it
- * is plain UTF-8 text; else, when it holds a control character, a byte
- * that is not UTF-8, a backslash or a double quote, in double quotes with
- * C escapes: \n \t \r \\ \", and \xHH (always two hex digits) for any
- * other such byte.  So a name never splits a line of the report, and its
- * bytes can be told back.  Malloc'd; out of memory: diot_die().
- */
-static char *
-qname(const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p;
-	char *q, *o;
-	size_t u;
-	int plain = 1;
-
-	for (p = (const unsigned char *)s; *p != '\0' && plain; p += u) {
-		u = *p >= 0x20 && *p != 0x7f ? diot_utf8_len(p) : 0;
-		plain = u > 0 && *p != '\\' && *p != '"';
-		if (u == 0)
-			u = 1;
-	}
-	q = malloc(strlen(s) * 4 + 3);
-	if (q == NULL)
-		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	if (plain)
-		return strcpy(q, s);
-	o = q;
-	*o++ = '"';
-	for (p = (const unsigned char *)s; *p != '\0'; p += u) {
-		u = *p >= 0x20 && *p != 0x7f ? diot_utf8_len(p) : 0;
-		if (u > 0 && *p != '\\' && *p != '"') {
-			memcpy(o, p, u);
-			o += u;
-			continue;
-		}
-		u = 1;
-		*o++ = '\\';
-		switch (*p) {
-		case '\n': *o++ = 'n'; break;
-		case '\t': *o++ = 't'; break;
-		case '\r': *o++ = 'r'; break;
-		case '\\': *o++ = '\\'; break;
-		case '"': *o++ = '"'; break;
-		default:
-			*o++ = 'x';
-			*o++ = hex[*p >> 4];
-			*o++ = hex[*p & 15];
-		}
-	}
-	*o++ = '"';
-	*o = '\0';
-	return q;
 }
 
 /* One line of text with its control characters made visible. */
@@ -155,11 +99,11 @@ kv(const char *key, const char *fmt, ...)
 	free(value);
 }
 
-/* A fact that is a name: kv() with qname(name), then suffix. */
+/* A fact that is a name: kv() with diot_quoted(name), then suffix. */
 static void
 kv_name(const char *key, const char *name, const char *suffix)
 {
-	char *q = qname(name);
+	char *q = diot_quoted(name);
 
 	kv(key, "%s%s", q, suffix);
 	free(q);
@@ -230,7 +174,7 @@ text_head(const struct facts *f)
 	if (f->plat.have_uname)
 		printf(", %s %s", f->plat.un.sysname, f->plat.un.release);
 	printf("\n");
-	q = qname(f->path);
+	q = diot_quoted(f->path);
 	printf("%s: %s\n", q, f->type);
 	free(q);
 	if (f->is_reg || f->is_dir)

@@ -90,10 +90,11 @@ diot_vfmt(const char *fmt, va_list ap)
 /* s with its control characters made visible (\n, \t, \r, \xHH), and
  * every byte that is not UTF-8 as \xHH, so that a message or a table is
  * one line and readable whatever a name in it holds (a TARGET with a
- * newline, a path in another encoding); into dst when not NULL.
- * Returns the length. */
+ * newline, a path in another encoding); with quoted, a quote and a
+ * backslash as \' and \\ too (the inside of diot_quoted()'s quotes).
+ * Into dst when not NULL.  Returns the length. */
 static size_t
-visible_into(char *dst, const char *s)
+visible_into(char *dst, const char *s, int quoted)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
@@ -102,13 +103,14 @@ visible_into(char *dst, const char *s)
 
 	for (; *p; p += u ? u : 1) {
 		u = *p >= 0x20 && *p != 0x7f ? diot_utf8_len(p) : 0;
-		if (u > 0) {
+		if (u > 0 && !(quoted && (*p == '\'' || *p == '\\'))) {
 			if (dst)
 				memcpy(dst + n, p, u);
 			n += u;
 			continue;
 		}
-		e = *p == '\n' ? 'n' : *p == '\t' ? 't' : *p == '\r' ? 'r' : 'x';
+		e = u > 0 ? *p : *p == '\n' ? 'n' : *p == '\t' ? 't' : *p == '\r' ? 'r' : 'x';
+		u = 1;
 		if (dst) {
 			dst[n] = '\\';
 			dst[n + 1] = (char)e;
@@ -122,6 +124,48 @@ visible_into(char *dst, const char *s)
 	return n;
 }
 
+/* Does name s need diot_quoted()'s quotes? */
+static int
+needs_quotes(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t u;
+
+	if (*p == '\0')
+		return 1;
+	for (; *p; p += u) {
+		u = *p > 0x20 && *p != 0x7f ? diot_utf8_len(p) : 0;
+		if (u == 0 || *p == '\'' || *p == '\\')
+			return 1;
+	}
+	return 0;
+}
+
+char *
+diot_quoted(const char *s)
+{
+	char *q;
+	size_t n;
+	int quote;
+
+	if (s == NULL)
+		s = "";
+	quote = needs_quotes(s);
+	n = visible_into(NULL, s, quote);
+	q = malloc(n + 3);
+	if (q == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	if (!quote) {
+		memcpy(q, s, n + 1);
+		return q;
+	}
+	q[0] = '\'';
+	visible_into(q + 1, s, 1);
+	q[n + 1] = '\'';
+	q[n + 2] = '\0';
+	return q;
+}
+
 char *
 diot_visible(const char *s)
 {
@@ -130,11 +174,11 @@ diot_visible(const char *s)
 
 	if (s == NULL)
 		s = "";
-	n = visible_into(NULL, s);
+	n = visible_into(NULL, s, 0);
 	v = malloc(n + 1);
 	if (v == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	visible_into(v, s);
+	visible_into(v, s, 0);
 	v[n] = '\0';
 	return v;
 }
@@ -148,7 +192,7 @@ static void
 diot_say(const char *where, const char *body)
 {
 	size_t lp = strlen(diot_prog), lw = where ? strlen(where) + 2 : 0;
-	size_t lb = visible_into(NULL, body), n = lp + 2 + lw + lb + 1, at;
+	size_t lb = visible_into(NULL, body, 0), n = lp + 2 + lw + lb + 1, at;
 	char *line = malloc(n + 1);
 
 	fflush(stderr);
@@ -163,7 +207,7 @@ diot_say(const char *where, const char *body)
 	at = (size_t)snprintf(line, n + 1, "%s: ", diot_prog);
 	if (where != NULL)
 		at += (size_t)snprintf(line + at, n + 1 - at, "%s: ", where);
-	at += visible_into(line + at, body);
+	at += visible_into(line + at, body, 0);
 	line[at++] = '\n';
 	fwrite(line, 1, at, stderr);
 	free(line);

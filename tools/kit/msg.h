@@ -43,6 +43,14 @@ void diot_warn(const char *fmt, ...) DIOT_PRINTF(1, 2);
  * (every message goes through it: one line, whatever a name holds).
  * Out of memory: diot_die(). */
 char *diot_visible(const char *s);
+/* A name (a path, a device) for a table or a report: as it is when it
+ * is printable UTF-8 text without a space, a quote or a backslash;
+ * otherwise in single quotes, with a quote as \', a backslash as \\,
+ * a newline, tab or carriage return as \n, \t, \r and any other
+ * control character or byte that is not UTF-8 as \xHH ('' for an empty
+ * name): one column and one line whatever the name holds, and its bytes
+ * can be told back.  malloc'd; out of memory: diot_die(). */
+char *diot_quoted(const char *s);
 /* diot_warn() then exit(status). */
 void diot_die(int status, const char *fmt, ...) DIOT_PRINTF(2, 3) DIOT_NORETURN;
 /* diot_die() with a va_list (a tool's own fatal-error wrapper). */
