@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""mpi-ior.py -- sync-write over MPI against IOR, the field's MPI I/O
+"""mpi-ior.py -- sync-write over MPI (sync-write-mpi) against IOR, the field's MPI I/O
 benchmark, doing equal work: the same ranks, transfer size, file layout
 and file state, the same sync call and the same number of cache flushes
 per transaction, each tool's rate computed as IOR computes its own.
 
   bench/mpi-ior.py [--ranks 1,4,8] [--runs 5] [--count 4000] [--size 4096]
-                   [--dir DIR] [--sync-write PATH] [--ior PATH | --ior-src SRC]
+                   [--dir DIR] [--sync-write-mpi PATH] [--ior PATH | --ior-src SRC]
                    [--mpirun PATH] [--json OUT]
 
 The workload: every rank writes COUNT transactions of SIZE bytes
@@ -21,7 +21,7 @@ each durable with fsync() before the next:
               per write; the shim answers an fsync of a descriptor not
               written since its last one with 0, so that IOR flushes once
               per write, as sync-write does;
-  sync-write  `sync-write -m fsync --layout separate --extend -w 1
+  sync-write  `sync-write-mpi -m fsync --layout separate --extend -w 1
               --warmup 0 -n COUNT` (a file per rank, emptied before the
               point: extended from empty, as IOR's new files are).
 
@@ -176,7 +176,7 @@ def run_ior(a, ior, np, d, env, shim, stat):
 
 
 def sw_cmd(a, np, d, method, out):
-    return a.mpirun + [str(np), a.sync_write, "-q", "-m", method, "-s", str(a.size), "-w", "1",
+    return a.mpirun + [str(np), a.sync_write_mpi, "-q", "-m", method, "-s", str(a.size), "-w", "1",
                        "--layout", "separate", "--extend", "--warmup", "0", "-n", str(a.count),
                        "--dir", d, "-f", "json", "-o", out]
 
@@ -225,16 +225,19 @@ def main():
     ap.add_argument("--size", type=int, default=4096)
     ap.add_argument("--dir", default=None, help="where the files go (default: a new "
                     "directory in the current one)")
-    ap.add_argument("--sync-write", default=os.path.join(HERE, "..", "tools", "sync-write"))
+    ap.add_argument("--sync-write-mpi", default=os.path.join(HERE, "..", "tools", "sync-write-mpi"),
+                    help="sync-write's MPI build (default: the build tree's)")
     ap.add_argument("--ior")
     ap.add_argument("--ior-src")
     ap.add_argument("--mpirun", default=shutil.which("mpirun") or "mpirun")
     ap.add_argument("--json")
     a = ap.parse_args()
     ranks = [int(x) for x in a.ranks.split(",")]
-    v = subprocess.run([a.sync_write, "--version"], stdout=subprocess.PIPE, text=True).stdout
-    if "MPI: not built" in v or "MPI:" not in v:
-        die("%s was built without MPI (configure --with-mpi)" % a.sync_write)
+    if not os.access(a.sync_write_mpi, os.X_OK):
+        die("no %s: sync-write's MPI build (configure --with-mpi, with an MPI)" % a.sync_write_mpi)
+    v = subprocess.run([a.sync_write_mpi, "--version"], stdout=subprocess.PIPE, text=True).stdout
+    if "the MPI build" not in v:
+        die("%s is not sync-write's MPI build: %s" % (a.sync_write_mpi, v.strip()))
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     openmpi = "Open MPI" in subprocess.run([a.mpirun, "--version"], stdout=subprocess.PIPE,
                                            stderr=subprocess.STDOUT, text=True).stdout

@@ -1,5 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# dio_mpi.m4 -- DIO_WITH_MPI: --with-mpi for the tools that run as MPI ranks.
+# dio_mpi.m4 -- DIO_WITH_MPI: --with-mpi for the MPI builds of the tools.
+#
+# With an MPI, sync-write-mpi and dio-dd-mpi are built besides sync-write
+# and dio-dd (the same objects, linked with the kit's MPI team instead of
+# its stand-in), so that the tools never need MPI and the MPI builds can
+# be installed beside them.
 #
 # --with-mpi=auto (default): use the MPI of the first C wrapper found
 # (mpicc), if a program calling MPI_Init links with its flags; nothing
@@ -8,15 +13,16 @@
 # mpicc.mpich, as Debian installs them side by side).  A path: that
 # wrapper.  The flags come from the wrapper itself (--showme for Open MPI,
 # -show for MPICH); the library and the tools are still compiled by $CC,
-# and only the tools that run as ranks link MPI.
+# and only the MPI builds link MPI.
 #
 # Sets MPI_CFLAGS, MPI_LIBS, MPI_FLAVOR (openmpi, mpich or other) and
 # MPIEXEC (the launcher that goes with the wrapper, for the tests); the
-# conditional HAVE_MPI and the define HAVE_MPI.
+# conditional HAVE_MPI and the define HAVE_MPI; dio_mpi_programs (for
+# configure's summary).
 AC_DEFUN([DIO_WITH_MPI], [
 AC_ARG_WITH([mpi],
   [AS_HELP_STRING([--with-mpi@<:@=auto|yes|no|openmpi|mpich|PATH-TO-MPICC@:>@],
-                  [run sync-write as MPI ranks across hosts (default: auto, where mpicc exists)])],
+                  [also build sync-write-mpi and dio-dd-mpi, which run as the ranks of an MPI job across hosts (default: auto, where mpicc exists)])],
   [], [with_mpi=auto])
 dio_mpi=no
 MPI_CFLAGS=
@@ -66,8 +72,10 @@ AS_IF([test -n "$dio_mpicc"], [
 ])
 AS_IF([test "x$dio_mpi" = xno && test "x$with_mpi" != xno && test "x$with_mpi" != xauto],
   [AC_MSG_ERROR([--with-mpi=$with_mpi: no working MPI (a C wrapper such as mpicc whose flags link MPI_Init); install libopenmpi-dev or libmpich-dev, or pass --without-mpi])])
+dio_mpi_programs=
 AS_IF([test "x$dio_mpi" = xyes],
-  [AC_DEFINE([HAVE_MPI], [1], [Define if sync-write can run as MPI ranks])],
+  [AC_DEFINE([HAVE_MPI], [1], [Define if sync-write-mpi and dio-dd-mpi are built])
+   dio_mpi_programs="sync-write-mpi, dio-dd-mpi (${MPI_FLAVOR:-an MPI}: $dio_mpicc)"],
   [MPI_CFLAGS=; MPI_LIBS=; MPI_FLAVOR=; MPIEXEC=])
 AM_CONDITIONAL([HAVE_MPI], [test "x$dio_mpi" = xyes])
 AC_SUBST([MPI_CFLAGS])

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# dio-dd-mpi.sh -- dio-dd as the ranks of an MPI job, on the test hosts of
-# tests/mpi-lib.sh (two network namespaces as root, this host otherwise):
+# dio-dd-mpi.sh -- dio-dd-mpi, dio-dd's MPI build, as the ranks of an MPI
+# job, on the test hosts of tests/mpi-lib.sh (two network namespaces as
+# root, this host otherwise):
 # operands with %r (rank) and %h (host) give each rank its own files; rank
 # 0 reports every rank's devices ("RANK@HOST:PATH") and a total that is
 # the sum of the bytes and calls and the merge of the histograms (mean
@@ -14,7 +15,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
-DD=$top_builddir/tools/dio-dd
+DD=$top_builddir/tools/dio-dd-mpi
 mpi_test dd-mpi
 
 # 1. Write: a file per rank, through %r and %h.
@@ -91,14 +92,14 @@ fi
 #    started with another operand named, every rank ending.
 out=$(run 4 "$DD" of="$work/x.%r" mode=write bs=0 2>&1)
 rc=$?
-n=$(printf '%s\n' "$out" | grep -c "^dio-dd: invalid number: '0'")
+n=$(printf '%s\n' "$out" | grep -c "^dio-dd-mpi: invalid number: '0'")
 [ $rc -eq 1 ] && [ "$n" -eq 1 ] && ok "bs=0 on 4 ranks: said once (dd's words), exit 1" ||
 	{ bad "bs=0 on 4 ranks: exit $rc, said $n times"; printf '%s\n' "$out" | sed 's/^/    /'; }
 # dd's defaults (no if=: standard input, no of=: standard output) are
 # mpirun's streams in a job: refused, said once, nothing made
 out=$(run 4 "$DD" of="$work/z.%r" count=1 2>&1)
 rc=$?
-n=$(printf '%s\n' "$out" | grep -c "^dio-dd: as MPI ranks, standard input and output are mpirun's: give if= and of= (or mode=read, mode=write)")
+n=$(printf '%s\n' "$out" | grep -c "^dio-dd-mpi: as MPI ranks, standard input and output are mpirun's: give if= and of= (or mode=read, mode=write)")
 [ $rc -eq 2 ] && [ "$n" -eq 1 ] && [ -z "$(ls "$work"/z.* 2>/dev/null)" ] &&
 	ok "of= without if= or mode= on 4 ranks: said once, exit 2, nothing made" ||
 	{ bad "of= without if= on 4 ranks: exit $rc, said $n times"; printf '%s\n' "$out" | sed 's/^/    /'; }

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# mpi-lib.sh -- sourced by the MPI tests: launch ranks with the MPI the
-# tools were built with (configure's MPIEXEC and MPI_FLAVOR), either on
+# mpi-lib.sh -- sourced by the MPI tests: launch ranks of the tools' MPI
+# builds (tools/sync-write-mpi, tools/dio-dd-mpi) with the MPI they were
+# built with (configure's MPIEXEC and MPI_FLAVOR), either on
 # test hosts made on this machine (as root: network namespaces h1, h2
 # joined by a bridge, each with a host name of its own, the ranks started
 # in them by mpirun through an rsh agent, all seeing one directory) or,
@@ -11,7 +12,7 @@
 #                           hosts), the hosts, $hosts (their names), ok,
 #                           bad (sets fail=1), run NP ARGS... (bounded)
 #                           and $each (mpi_write_each)
-#   mpi_need                skip unless the tools were built with MPI
+#   mpi_need                skip unless the MPI builds were made
 #   mpi_hosts_up WORKDIR    make the hosts (sets mpi_mode: netns or local)
 #   "$mpi_run" NP ARGS...   run NP ranks (a script: timeout can bound it)
 #   mpi_hosts_down          remove what mpi_hosts_up made (trap it)
@@ -21,9 +22,9 @@ mpi_net=
 mpi_agent=
 
 mpi_need() {
-	[ -n "$MPIEXEC" ] || skip "the tools were built without MPI (configure --with-mpi needs an MPI: apt-get install libopenmpi-dev openmpi-bin)"
-	"$top_builddir/tools/sync-write" --version | grep -q '^MPI: not built' &&
-		skip "sync-write was built without MPI"
+	[ -n "$MPIEXEC" ] || skip "no MPI builds of the tools (configure --with-mpi needs an MPI: apt-get install libopenmpi-dev openmpi-bin)"
+	[ -x "$top_builddir/tools/sync-write-mpi" ] && [ -x "$top_builddir/tools/dio-dd-mpi" ] ||
+		hard "configure found an MPI ($MPIEXEC) but tools/sync-write-mpi or tools/dio-dd-mpi was not built"
 	[ -x "$MPIEXEC" ] || skip "no launcher $MPIEXEC"
 	if [ "$MPI_FLAVOR" = openmpi ] && [ "$(id -u)" -eq 0 ]; then
 		# Open MPI refuses root unless told twice.

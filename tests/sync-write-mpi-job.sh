@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# sync-write-mpi-job.sh -- sync-write's MPI job as a whole, on the test
+# sync-write-mpi-job.sh -- sync-write's MPI job (sync-write-mpi) as a whole, on the test
 # hosts of tests/mpi-lib.sh (two network namespaces as root, this host
 # otherwise):
 #  - figures that add up: with one rank's writers slowed (strace adds 10
@@ -20,7 +20,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$top_builddir/tools/sync-write-mpi
 mpi_test sw-job
 echo "MPI: $($SW --version | sed -n 's/^MPI: //p') via $MPIEXEC; ranks on: $hosts"
 d=$work/d1
@@ -85,14 +85,14 @@ fi
 # 2. One voice: an error every rank meets, said once.
 out=$(run 4 "$SW" -q -s 0 --dir "$d" 2>&1)
 rc=$?
-n=$(printf '%s\n' "$out" | grep -c "^sync-write: --sizes '0'")
+n=$(printf '%s\n' "$out" | grep -c "^sync-write-mpi: --sizes '0'")
 if [ $rc -eq 2 ] && [ "$n" -eq 1 ] && ! printf '%s\n' "$out" | grep -q 'rank [0-9] on'; then
-	ok "a usage error of 4 ranks: said once, exit 2: $(printf '%s\n' "$out" | grep "^sync-write: --sizes")"
+	ok "a usage error of 4 ranks: said once, exit 2: $(printf '%s\n' "$out" | grep "^sync-write-mpi: --sizes")"
 else
 	bad "a usage error of 4 ranks: exit $rc, said $n times"; printf '%s\n' "$out" | sed 's/^/    /'
 fi
 out=$(run 4 "$SW" --help 2>&1)
-n=$(printf '%s\n' "$out" | grep -c '^Usage: sync-write')
+n=$(printf '%s\n' "$out" | grep -c '^Usage: sync-write-mpi ')
 [ "$n" -eq 1 ] && ok "--help of 4 ranks: printed once" || bad "--help of 4 ranks: printed $n times"
 
 # 3. The same job everywhere: rank 1 with another -s, another -w.
@@ -120,7 +120,7 @@ done
 out=$(run 4 "$SW" -q -m fdatasync -s 4k -n 10 --dir "$d" --ack-log "$work/ack.%r" \
 	-f json -o "$work/ref.json" --plot "$work/ref.svg" 2>&1)
 rc=$?
-n=$(printf '%s\n' "$out" | grep -c "^sync-write: rank 3 on [^ ]*: --ack-log '$work/ack.3'")
+n=$(printf '%s\n' "$out" | grep -c "^sync-write-mpi: rank 3 on [^ ]*: --ack-log '$work/ack.3'")
 l=$(left "$work/ack.0" "$work/ack.1" "$work/ack.2" "$work/ref.json" "$work/ref.svg")
 if [ $rc -eq 2 ] && [ "$n" -eq 1 ] && [ -z "$l" ] && [ -e "$work/ack.3" ]; then
 	ok "a rank refused at setup: exit 2, said once, nothing left: $(printf '%s\n' "$out" | grep 'rank 3 on' | head -n 1)"
@@ -161,14 +161,16 @@ rm -f "$work"/log.*
 
 # The processes of a job, by a marker in their command line (the
 # launcher's and timeout's hold it too, so also by name): the ranks (whose
-# parent is not a sync-write) and the writers (whose parent is, and which
-# hold a file of $d open; the rank's guard holds none).
+# parent is not a sync-write-mpi) and the writers (whose parent is, and
+# which hold a file of $d open; the rank's guard holds none).  The name is
+# matched anywhere in comm, which the kernel cuts at 15 characters
+# (libtool's "lt-sync-write-m").
 procs() {
 	for _p in $(ps -eo pid=,ppid=,comm=,args= | awk -v m="$1" -v want="$2" '
 		{ ppid[$1] = $2; comm[$1] = $3; if (index($0, m)) hit[$1] = 1 }
 		END { for (p in hit) {
-			if (comm[p] !~ /sync-write$/) continue
-			par = comm[ppid[p]] ~ /sync-write$/
+			if (comm[p] !~ /sync-write/) continue
+			par = comm[ppid[p]] ~ /sync-write/
 			if ((want == "rank" && !par) || (want == "writer" && par)) print p } }'); do
 		if [ "$2" = writer ]; then
 			ls -l "/proc/$_p/fd" 2>/dev/null | grep -q -- "$d/" && echo "$_p"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# sync-write-mpi.sh -- sync-write as the ranks of an MPI job (mpirun -np N
-# sync-write ...), on two test hosts made of network namespaces as root,
-# on this host otherwise (tests/mpi-lib.sh):
+# sync-write-mpi.sh -- sync-write-mpi, sync-write's MPI build, as the ranks
+# of an MPI job (mpirun -np N sync-write-mpi ...), on two test hosts made of
+# network namespaces as root, on this host otherwise (tests/mpi-lib.sh):
 #  - the merged statistics are those of every rank's raw times together
 #    (DIO_SW_TIMES dumps them): count, mean, min, max exactly, and p50,
 #    p90, p99, p99.9 the value one histogram of all times gives; per host
@@ -16,11 +16,13 @@
 #  - 1 rank x 4 writers and 4 ranks x 1 writer on one host both run and
 #    give a rate; the ratio of their rates is printed as a note, not
 #    asserted (a timed figure on a shared machine is a benchmark's job);
-#  - what ranks cannot do is refused with a message.
+#  - what ranks cannot do is refused with a message, and so are the
+#    tools without MPI (sync-write, dio-dd) started by the launcher: they
+#    name their MPI builds.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$top_builddir/tools/sync-write-mpi
 mpi_test sw-mpi
 echo "MPI: $($SW --version | sed -n 's/^MPI: //p') via $MPIEXEC; ranks on: $hosts"
 
@@ -80,6 +82,11 @@ expect_exit 2 "is not run as MPI ranks" run 2 "$SW" --compare "$work/merged.json
 expect_exit 2 "several TARGETs are not measured as MPI ranks" run 2 "$SW" -q -n 5 "$work/a" "$work/b"
 expect_exit 2 "is a device: as MPI ranks" run 2 "$SW" -q -n 5 --force /dev/null
 [ -e "$work/a" ] || [ -e "$work/x.log" ] && bad "a refused job created files"
+# The tools themselves never link MPI: started as ranks, each would run
+# the whole job alone; refused, naming the MPI build.
+expect_exit 2 "start sync-write-mpi, the MPI build" run 2 "$top_builddir/tools/sync-write" -q -n 5 --dir "$work/d1"
+expect_exit 2 "start dio-dd-mpi, the MPI build" run 2 "$top_builddir/tools/dio-dd" of="$work/p.%r" mode=write count=1
+[ -n "$(ls "$work/d1")" ] || [ -e "$work/p.0" ] && bad "a refused plain tool created files"
 
 # 6. One host, 1 rank x 4 writers against 4 ranks x 1 writer: both run and
 #    give a rate.  The median ratio of 3 back-to-back pairs is a note only:

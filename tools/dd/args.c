@@ -22,11 +22,14 @@ const char *const status_words[] = { "", "none", "noxfer", "progress", NULL };
 
 /* ------------------------------------------------------------ usage */
 
+/* The MPI build (linked with tools/kit/mpi.c) is dio-dd-mpi. */
+#define DD_NAME (diot_mpi_library() ? "dio-dd-mpi" : "dio-dd")
+
 void
 usage(void)
 {
 	printf(
-"Usage: dio-dd [OPTIONS] OPERAND=VALUE...\n"
+"Usage: %s [OPTIONS] OPERAND=VALUE...\n"
 "Reads, writes and copies as dd does, dd's command lines included, on one or\n"
 "more files or devices at once, measured: wall time, time in the I/O calls,\n"
 "MB/s, per-call latency (mean, percentiles, histogram), CPU, and for SCSI\n"
@@ -99,7 +102,9 @@ usage(void)
 "dd's closing lines go to standard error; SIGUSR1 prints them so far.\n"
 "Exit status: 0 success, 1 the run failed (as dd), 2 bad usage of\n"
 "dio-dd's own operands, 128+N stopped by signal N (130: SIGINT).\n"
-"See dio-dd(1) (man dio-dd): FOR DD USERS says what differs from dd.\n");
+"Across hosts, with dio-dd-mpi, the MPI build: mpirun -np N dio-dd-mpi ...\n"
+"See dio-dd(1) (man dio-dd): FOR DD USERS says what differs from dd.\n",
+	DD_NAME);
 }
 
 /* ------------------------------------------------------------ operands */
@@ -638,8 +643,8 @@ parse_args(struct dd *dd, int argc, char **argv)
 			return stdout_ok() ? 0 : DIOT_EXIT_FAIL;
 		case OPT_VERSION:
 			/* One line, the aio engines last (scripts take what follows). */
-			printf("dio-dd (libdirectio) %s, backend %s, %s%s, aio engines:%s%s\n",
-			       dio_version_string(), dio_backend_name(),
+			printf("%s (libdirectio) %s, backend %s, %s%s, aio engines:%s%s\n",
+			       DD_NAME, dio_version_string(), dio_backend_name(),
 			       diot_mpi_library() ? "MPI " : "without MPI",
 			       diot_mpi_library() ? diot_mpi_library() : "",
 			       (dio_aio_engines() & (1u << DIO_AIO_IO_URING)) ? " io_uring" : "",

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mpi-none.c -- the kit's MPI team (mpi.h) in a build without MPI: every
- * process is the only rank of a job of one.  Started by an MPI launcher,
- * each process would run the whole job on its own: that is refused.
+ * mpi-none.c -- the kit's MPI team (mpi.h) without MPI, as sync-write and
+ * dio-dd always are (their MPI builds, sync-write-mpi and dio-dd-mpi, link
+ * mpi.c): every process is the only rank of a job of one.  Started by an
+ * MPI launcher, each process would run the whole job on its own: that is
+ * refused, naming the MPI build to start instead.
  */
 #include "config.h"
 
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "tools/kit/mpi.h"
+#include "tools/kit/msg.h"
 
 int
 diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
@@ -20,9 +23,11 @@ diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
 	memset(m, 0, sizeof(*m));
 	m->size = 1;
 	if (diot_mpi_launched() || diot_mpi_srun_without_pmi()) {
-		snprintf(why, wl, "started by an MPI launcher, but built without MPI: "
-		         "every rank would run the whole job alone (configure "
-		         "--with-mpi, with an MPI's development files installed)");
+		snprintf(why, wl, "started by an MPI launcher, but this is the build "
+		         "without MPI (every rank would run the whole job alone): "
+		         "start %s-mpi, the MPI build (Debian package "
+		         "directio-tools-mpi; from source: configure --with-mpi)",
+		         diot_prog);
 		return -1;
 	}
 	return 0;

@@ -3,9 +3,10 @@
  * mpi.h -- the ranks of an MPI job as one more kind of team: a tool
  * started by mpirun/mpiexec joins the job, learns its rank and host,
  * meets the other ranks at barriers, and sends rank 0 fixed-size records
- * (histograms, statistics) that rank 0 merges.  Built on MPI where
- * configure found one (mpi.c), on nothing otherwise (mpi-none.c), so the
- * tools call it unconditionally.
+ * (histograms, statistics) that rank 0 merges.  Built on MPI (mpi.c) for
+ * the MPI builds of the tools (sync-write-mpi, dio-dd-mpi: configure
+ * --with-mpi), on nothing (mpi-none.c) for the tools themselves, so the
+ * tools call it unconditionally and differ only in what they link.
  *
  * A tool not started by an MPI launcher never initialises MPI, even when
  * built with it: it is then the only rank of one, and runs as without.
@@ -44,7 +45,8 @@ int diot_mpi_srun_without_pmi(void);
 
 /* Join the job when launched by one and built with MPI; m describes the
  * rank (m->on 0, rank 0 of 1 otherwise).  A build without MPI launched
- * by mpirun fails with a message (each rank would run the whole job).
+ * by mpirun fails with a message (each rank would run the whole job) that
+ * names the MPI build, diot_prog with "-mpi".
  * From here on the kit's diot_die() aborts the whole job (MPI_Abort) and
  * messages name the rank and host.  Returns 0, or -1 with why filled. */
 int diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl);

@@ -80,13 +80,16 @@ sw_parse_method(const char *s, struct sw_method *m)
 
 /* ------------------------------------------------------------ usage */
 
+/* The MPI build (linked with tools/kit/mpi.c) is sync-write-mpi. */
+#define SW_NAME (diot_mpi_library() ? "sync-write-mpi" : "sync-write")
+
 static void
 usage(void)
 {
 	printf(
-"Usage: sync-write [OPTION]... [TARGET]...\n"
-"       sync-write --check ACK-LOG [TARGET]\n"
-"       sync-write --compare RESULT.json RESULT.json... [OPTION]...\n"
+"Usage: %s [OPTION]... [TARGET]...\n"
+"       %s --check ACK-LOG [TARGET]\n"
+"       %s --compare RESULT.json RESULT.json... [OPTION]...\n"
 "Time synchronous sequential writes: for every method, transaction size and\n"
 "number of writers, the average time per transaction in microseconds and its\n"
 "distribution.\n"
@@ -170,13 +173,14 @@ usage(void)
 "      --no-prefill      overwrite an existing file as it is, without writing\n"
 "                        the regions first (for a file a --keep run wrote)\n"
 "\n"
-"Across hosts (MPI; see sync-write(1)):\n"
-"  mpirun -np N sync-write ...  every rank runs --writers writers of its own\n"
+"Across hosts (MPI; see sync-write(1)), with sync-write-mpi, the MPI build:\n"
+"  mpirun -np N sync-write-mpi ...\n"
+"                        every rank runs --writers writers of its own\n"
 "                        (N x W in all) on a file every host sees; points\n"
 "                        start together; rank 0 merges the histograms and\n"
 "                        reports the job's work over its span; --ack-log\n"
 "                        needs %%r (the rank) in its name, %%h is the host;\n"
-"                        under Slurm: srun --mpi=pmix (or pmi2) sync-write\n"
+"                        under Slurm: srun --mpi=pmix (or pmi2) sync-write-mpi\n"
 "      --per-host        also show each host's row (table, csv)\n"
 "\n"
 "  -h, --help            this help\n"
@@ -192,7 +196,8 @@ usage(void)
 "The methods, every column, the hints and the summary, pg_test_fsync's\n"
 "tests as sync-write lines, --check and the power-cut test, runs across\n"
 "hosts: see sync-write(1) ('man sync-write').\n",
-	       SW_MAX_TARGETS, SW_DEFAULT_SIZES, SW_DEFAULT_WARMUP, SW_LABEL_MAX);
+	       SW_NAME, SW_NAME, SW_NAME, SW_MAX_TARGETS, SW_DEFAULT_SIZES, SW_DEFAULT_WARMUP,
+	       SW_LABEL_MAX);
 }
 
 enum {
@@ -411,10 +416,13 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 		case OPT_NOPREFILL: o->no_prefill = 1; break;
 		case OPT_HELP: usage(); return 0;
 		case OPT_VERSION:
-			printf("sync-write (libdirectio) %s, backend %s\n", dio_version_string(),
+			printf("%s (libdirectio) %s, backend %s\n", SW_NAME, dio_version_string(),
 			       dio_backend_name());
-			printf("MPI: %s\n", diot_mpi_library() ? diot_mpi_library()
-			       : "not built with MPI (configure --with-mpi)");
+			if (diot_mpi_library() != NULL)
+				printf("MPI: %s (the MPI build: runs as the ranks of a job)\n",
+				       diot_mpi_library());
+			else
+				printf("MPI: none (sync-write-mpi is the MPI build)\n");
 			return 0;
 		}
 	}
