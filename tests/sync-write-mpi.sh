@@ -18,7 +18,8 @@
 #    asserted (a timed figure on a shared machine is a benchmark's job);
 #  - what ranks cannot do is refused with a message, and so are the
 #    tools without MPI (sync-write, dio-dd) started by the launcher: they
-#    name their MPI builds.
+#    name their MPI builds;
+#  - the README's MPI line, as printed, on this host.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
@@ -126,5 +127,32 @@ print("note one host: 1 rank x 4 writers %.0f txn/s, 4 ranks x 1 writer %.0f txn
       "(medians of %s and %s): median pair ratio %.2f (not asserted: timing)"
       % (statistics.median(a), statistics.median(b), a, b, r))
 EOF
+
+# 7. The README's MPI line, as printed, in a directory of its own: mpirun
+#    is this build's MPI's launcher ($MPIEXEC; with Open MPI, what Debian's
+#    mpirun is) and the MPI build is found on PATH, as once installed.
+#    (Open MPI is kept to loopback by its environment, as in mpi-run.)
+line=$(sed -n 's/^    \(mpirun -np [0-9]* sync-write-mpi .*\)$/\1/p' "$top_srcdir/README")
+if [ -z "$line" ]; then
+	bad "no 'mpirun -np N sync-write-mpi ...' line in README"
+else
+	# (a script, not a link: MPICH's mpiexec finds its proxy by its path)
+	mkdir "$work/bin" "$work/readme" && chmod 777 "$work/readme" &&
+		printf '#!/bin/sh\nexec "%s" "$@"\n' "$MPIEXEC" >"$work/bin/mpirun" &&
+		chmod 755 "$work/bin/mpirun" || hard "cannot make $work/bin"
+	(cd "$work/readme" && PATH=$work/bin:$top_builddir/tools:$PATH \
+		OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo \
+		timeout 300 sh -c "$line") >"$work/readme.out" 2>&1
+	rc=$?
+	np=$(echo "$line" | sed 's/^mpirun -np \([0-9]*\) .*/\1/')
+	rows=$(grep -c "^fdatasync  *[0-9][0-9]*  *$np  *[0-9]" "$work/readme.out")
+	if [ $rc -eq 0 ] && [ "$rows" -eq 2 ] && grep -q "^ranks: *$np MPI ranks" "$work/readme.out" &&
+	   [ -z "$(ls "$work/readme")" ]; then
+		ok "README: '$line': exit 0, $rows rows of $np ranks, the file removed"
+	else
+		bad "README: '$line': exit $rc, $rows rows, left: $(ls "$work/readme" | tr '\n' ' ')"
+		sed 's/^/    /' "$work/readme.out"
+	fi
+fi
 
 exit $fail
