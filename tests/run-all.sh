@@ -353,10 +353,10 @@ job() {
 	mpich)
 		# The other configurations use the default MPI (Open MPI where
 		# both are installed); this one builds against MPICH and runs
-		# the MPI tests only.
+		# the MPI tests only (and that the MPI builds link MPICH).
 		if command -v mpicc.mpich >/dev/null 2>&1; then
 			use_ccache "$src"
-			DIO_TESTS="tests/sync-write-mpi.sh tests/sync-write-mpi-job.sh tests/dio-dd-mpi.sh" \
+			DIO_TESTS="tests/sync-write-mpi.sh tests/sync-write-mpi-job.sh tests/dio-dd-mpi.sh tests/tools-mpi-link.sh" \
 			DIO_NO_CHECK_PROGRAMS=1 \
 			run_config mpich CC=gcc --with-mpi=mpich || failed="$failed mpich"
 		else
