@@ -21,6 +21,9 @@
 . "$top_srcdir/tests/mpi-lib.sh"
 
 SW=$top_builddir/tools/sync-write-mpi
+# (the ranks and writers are found with ps, stray processes with pgrep)
+need_cmd ps procps
+need_cmd pgrep procps
 mpi_test sw-job
 echo "MPI: $($SW --version | sed -n 's/^MPI: //p') via $MPIEXEC; ranks on: $hosts"
 d=$work/d1
