@@ -1,21 +1,31 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# fresh-root.sh -- the README's two commands, verbatim, on a bare Debian:
-# a debootstrap --variant=minbase root (no sudo, no git, empty apt lists),
-# once as root and once as a user with sudo.  Opt-in (not part of
-# `make check`): it needs root, debootstrap and Debian's archive, and takes
-# a while.
+# fresh-root.sh -- the README's commands, verbatim, on a bare Debian: a
+# debootstrap --variant=minbase root (no sudo, no git, empty apt lists),
+# as root and as a user with sudo.  Opt-in (not part of `make check`): it
+# needs root, debootstrap and Debian's archive, and takes a while.
 #
-#   tests/fresh-root.sh [root|sudo|all]      (default: all)
+#   tests/fresh-root.sh [root|sudo|deb-root|deb-sudo|all]   (default: all)
 #
-# root: as root in the chroot, command 1, then command 2.
+# root: as root in the chroot, command 1, then command 2; then the
+#       README's install lines "as root" (make install && ldconfig), and the
+#       installed sync-write runs.
 # sudo: sudo is installed and a user 'alice' may use it; the apt lists are
 #       emptied again; as alice: command 1, command 2 without root, then
-#       `sudo tests/run-all.sh`; afterwards alice must be able to delete every
-#       file in her checkout.
+#       `sudo tests/run-all.sh`; every file in her checkout must be hers;
+#       then the install lines "as a user who may use sudo"; afterwards
+#       alice must be able to delete her checkout.
+# deb-root: as root, the README's Debian package lines "as root" (build
+#       dependencies, dpkg-buildpackage, apt-get install of the packages,
+#       then of directio-tools-mpi), verbatim; the packages are installed,
+#       sync-write runs, and the README's MPI line runs as printed (with
+#       the two variables Open MPI wants of root, as the README says).
+# deb-sudo: the same lines "as a user who may use sudo", as alice, and the
+#       MPI line as alice.
 #
-# The commands are read from the README (the indented lines of its Quick
-# start section that run .ci/install-deps and tests/run-all.sh), so this
+# The commands are read from the README: the indented lines of its Quick
+# start section that run .ci/install-deps and tests/run-all.sh, and those
+# of its Install section that follow "as root:" or "... sudo:", so this
 # tests what the README says.  Each run's output is in WORK/<mode>.log.
 #
 # Environment: DIO_FRESH_WORK (default /var/tmp/dio-fresh-root), DIO_SUITE
@@ -35,7 +45,8 @@ suite=${DIO_SUITE:-bookworm}
 fresh_env=${DIO_FRESH_ENV:-}
 
 die() { echo "fresh-root: $*" >&2; exit 1; }
-case $mode in root|sudo|all) ;; *) die "unknown mode '$mode' (allowed: root, sudo, all)" ;; esac
+case $mode in root|sudo|deb-root|deb-sudo|all) ;;
+*) die "unknown mode '$mode' (allowed: root, sudo, deb-root, deb-sudo, all)" ;; esac
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: fresh-root.sh needs root (debootstrap, chroot)"; exit 77; }
 command -v debootstrap >/dev/null 2>&1 ||
 	{ echo "SKIP: no debootstrap (apt-get install debootstrap)"; exit 77; }
@@ -49,6 +60,26 @@ cmd2=$(sed -n 's/^    \(\.ci\/install-deps tests && tests\/run-all\.sh\)$/\1/p' 
 [ -n "$cmd1" ] && [ -n "$cmd2" ] || die "cannot find the two commands in README"
 echo "command 1: $cmd1"
 echo "command 2: $cmd2"
+# The Install section's labelled lines: "N root|sudo COMMAND", N the block
+# (1: make install, 2: the Debian packages, 3: directio-tools-mpi).
+install_lines() {
+	awk '
+	/^Install$/ { on = 1; next }
+	/^The two commands$/ { on = 0 }
+	!on { next }
+	/as root:$/ { label = "root"; n++; next }
+	/sudo:$/ { label = "sudo"; next }
+	/^    / && label != "" { sub(/^    /, ""); print n, label, $0; next }
+	/^$/ { next }
+	{ label = "" }' "$src/README"
+}
+# lines N LABEL: block N's commands for LABEL, one a line
+lines() { install_lines | awk -v n="$1" -v l="$2" '$1 == n && $2 == l { $1 = $2 = ""; sub(/^  /, ""); print }'; }
+for b in "1 root" "1 sudo" "2 root" "2 sudo" "3 root" "3 sudo"; do
+	[ -n "$(lines $b)" ] || die "no install lines '$b' in README's Install section"
+done
+mpiline=$(sed -n 's/^    \(mpirun -np [0-9]* sync-write-mpi .*\)$/\1/p' "$src/README")
+[ -n "$mpiline" ] || die "no 'mpirun -np N sync-write-mpi' line in README"
 
 mkdir -p "$work" || die "cannot create $work"
 status=0
@@ -88,7 +119,14 @@ run_root() {
 		droot_run "$r" $fresh_env sh -c "cd /src && $cmd2"
 		s2=$?
 		echo "== command 2: exit $s2, $(( $(date +%s) - t1 )) s"
-		[ $s1 -eq 0 ] && [ $s2 -eq 0 ]
+		echo "== as root: $(lines 1 root)"
+		# (root's PATH of a Debian login, which has /usr/local's)
+		droot_run "$r" $fresh_env sh -c "cd /src && $(lines 1 root)" &&
+			droot_run "$r" PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+				sh -c 'cd /tmp && sync-write --version && sync-write -q -m fsync -s 4k -n 8'
+		s3=$?
+		echo "== install as root, the installed sync-write: exit $s3"
+		[ $s1 -eq 0 ] && [ $s2 -eq 0 ] && [ $s3 -eq 0 ]
 	} >"$log" 2>&1
 	st=$?
 	grep '^== \|passed, .* failed' "$log"
@@ -137,6 +175,10 @@ run_sudo() {
 		else
 			echo "== every file in alice's checkout is hers"
 		fi
+		echo "== as alice: $(lines 1 sudo)"
+		as_alice "$(lines 1 sudo)" &&
+			as_alice 'cd /tmp && sync-write --version && sync-write -q -m fsync -s 4k -n 8' &&
+			echo "== install with sudo, the installed sync-write: ok" || s3=1
 		as_alice "cd .. && rm -rf src" && echo "== alice deleted her checkout" || s3=1
 		[ $s1 -eq 0 ] && [ $s2 -eq 0 ] && [ $s3 -eq 0 ]
 	} >"$log" 2>&1
@@ -146,11 +188,85 @@ run_sudo() {
 	[ $st -eq 0 ] || { echo "fresh-root: sudo FAILED (see $log)"; status=1; }
 }
 
+# The Debian packages as the README builds and installs them: block 2's
+# lines, then block 3's, each verbatim in the checkout ($2: runs one
+# command there); then the packages, the tools and the MPI line.
+deb_lines() {  # $1 root|sudo, $2 the function that runs a command in the checkout
+	_st=0
+	for _b in 2 3; do
+		lines $_b "$1" >"$work/lines"
+		while IFS= read -r _l; do
+			echo "== $_l"
+			_t=$(date +%s)
+			"$2" "$_l" </dev/null || { echo "== exit $?: $_l"; _st=1; break 2; }
+			echo "== ok, $(( $(date +%s) - _t )) s"
+		done <"$work/lines"
+	done
+	return $_st
+}
+deb_check() {  # $1: runs a command in the root as the user of the mode
+	_st=0
+	for _p in libdirectio1 libdirectio-dev directio-tools directio-tools-mpi; do
+		_v=$(droot_run "$r" dpkg-query -W -f='${Status}' "$_p" 2>&1)
+		[ "$_v" = "install ok installed" ] && echo "== $_p: installed" ||
+			{ echo "== $_p: '$_v'"; _st=1; }
+	done
+	"$1" 'cd /tmp && sync-write --version && sync-write -q -m fsync -s 4k -n 8' || _st=1
+	echo "== the README's MPI line: $mpiline"
+	"$1" "mkdir -p /tmp/mpi-line && cd /tmp/mpi-line && $mpiline" && echo "== ok" ||
+		{ echo "== the MPI line failed"; _st=1; }
+	return $_st
+}
+
+run_deb_root() {
+	make_root deb-root
+	r=$work/deb-root
+	copy_project "$r" /src
+	log=$work/deb-root.log
+	in_src() { droot_run "$r" $fresh_env sh -c "cd /src && $1"; }
+	as_root() {
+		droot_run "$r" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 sh -c "$1"
+	}
+	{ deb_lines root in_src && deb_check as_root; } >"$log" 2>&1
+	st=$?
+	grep '^== ' "$log"
+	droot_umount "$r"
+	[ $st -eq 0 ] || { echo "fresh-root: deb-root FAILED (see $log)"; status=1; }
+}
+
+run_deb_sudo() {
+	make_root deb-sudo
+	r=$work/deb-sudo
+	log=$work/deb-sudo.log
+	as_alice() {
+		chroot "$r" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/alice \
+			$fresh_env /usr/sbin/runuser -u alice -- sh -c "$1"
+	}
+	in_src() { as_alice "cd /home/alice/src && $1"; }
+	{
+		echo "== set-up: sudo and the user alice, then empty apt lists again"
+		droot_run "$r" sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends sudo >/dev/null &&
+			useradd -m -s /bin/sh alice &&
+			echo "alice ALL=(ALL) NOPASSWD:ALL" >/etc/sudoers.d/alice &&
+			chmod 440 /etc/sudoers.d/alice && rm -rf /var/lib/apt/lists/*' || exit 1
+		copy_project "$r" /home/alice/src
+		droot_run "$r" chown -R alice:alice /home/alice/src || exit 1
+		deb_lines sudo in_src && deb_check as_alice
+	} >"$log" 2>&1
+	st=$?
+	grep '^== ' "$log"
+	droot_umount "$r"
+	[ $st -eq 0 ] || { echo "fresh-root: deb-sudo FAILED (see $log)"; status=1; }
+}
+
 [ -n "$fresh_env" ] && echo "fresh-root: around the commands: $fresh_env"
 case $mode in
 root) run_root ;;
 sudo) run_sudo ;;
-all) run_root; run_sudo ;;
+deb-root) run_deb_root ;;
+deb-sudo) run_deb_sudo ;;
+all) run_root; run_sudo; run_deb_root; run_deb_sudo ;;
 esac
 [ $status -eq 0 ] && echo "fresh-root: PASS ($mode)"
 exit $status
