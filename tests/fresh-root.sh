@@ -23,10 +23,9 @@
 # deb-sudo: the same lines "as a user who may use sudo", as alice, and the
 #       MPI line as alice.
 #
-# The commands are read from the README: the indented lines of its Quick
-# start section that run .ci/install-deps and tests/run-all.sh, and those
-# of its Install section that follow "as root:" or "... sudo:", so this
-# tests what the README says.  Each run's output is in WORK/<mode>.log.
+# The commands are read from the README by tests/doc-commands.sh (root's
+# after a '# ' prompt, a user's after '$ '), so this tests what the README
+# says.  Each run's output is in WORK/<mode>.log.
 #
 # Environment: DIO_FRESH_WORK (default /var/tmp/dio-fresh-root), DIO_SUITE
 # (Debian suite, default bookworm), DIO_MIRROR (default: the first Debian
@@ -54,31 +53,49 @@ command -v debootstrap >/dev/null 2>&1 ||
 mirror=$(droot_mirror)
 [ -n "$mirror" ] || die "no Debian archive in this machine's apt sources: set DIO_MIRROR"
 
-# The README's two commands, as printed.
-cmd1=$(sed -n 's/^    \(\.ci\/install-deps && .*\)$/\1/p' "$src/README" | head -n 1)
-cmd2=$(sed -n 's/^    \(\.ci\/install-deps tests && tests\/run-all\.sh\)$/\1/p' "$src/README" | head -n 1)
+# The README's commands, as printed: tests/doc-commands.sh reads them
+# (runner 'ci': the two commands; 'root': the install and package lines,
+# in blocks of consecutive lines, each block root's ('#') or a sudo
+# user's ('$'); 'mpi': the MPI line).
+doclist() { top_srcdir=$src top_builddir=$src sh "$src/tests/doc-commands.sh" --list "$1" | grep '^README:'; }
+cmd1=$(doclist ci | cut -f4 | sed -n 's/^[$#] \(\.ci\/install-deps && .*\)$/\1/p' | head -n 1)
+cmd2=$(doclist ci | cut -f4 | sed -n 's/^[$#] \(\.ci\/install-deps tests && tests\/run-all\.sh\)$/\1/p' | head -n 1)
 [ -n "$cmd1" ] && [ -n "$cmd2" ] || die "cannot find the two commands in README"
 echo "command 1: $cmd1"
 echo "command 2: $cmd2"
-# The Install section's labelled lines: "N root|sudo COMMAND", N the block
-# (1: make install, 2: the Debian packages, 3: directio-tools-mpi).
+# The install lines: "N root|sudo COMMAND", N the block's kind (1: build
+# and make install, 2: the Debian packages, 3: directio-tools-mpi).
 install_lines() {
-	awk '
-	/^Install$/ { on = 1; next }
-	/^The two commands$/ { on = 0 }
-	!on { next }
-	/as root:$/ { label = "root"; n++; next }
-	/sudo:$/ { label = "sudo"; next }
-	/^    / && label != "" { sub(/^    /, ""); print n, label, $0; next }
-	/^$/ { next }
-	{ label = "" }' "$src/README"
+	doclist root | awk -F'\t' '
+	{
+		split($1, a, ":"); ln = a[2] + 0
+		if (ln != last + 1) n++
+		last = ln
+		who[NR] = substr($4, 1, 1) == "#" ? "root" : "sudo"
+		cmd[NR] = substr($4, 3); blk[NR] = n
+		if (cmd[NR] ~ /make install/) kind[n] = 1
+		else if (cmd[NR] ~ /directio-tools-mpi/) kind[n] = 3
+		else if (cmd[NR] ~ /dpkg-buildpackage/) kind[n] = 2
+	}
+	END { for (i = 1; i <= NR; i++) print kind[blk[i]], who[i], cmd[i] }'
 }
 # lines N LABEL: block N's commands for LABEL, one a line
 lines() { install_lines | awk -v n="$1" -v l="$2" '$1 == n && $2 == l { $1 = $2 = ""; sub(/^  /, ""); print }'; }
 for b in "1 root" "1 sudo" "2 root" "2 sudo" "3 root" "3 sudo"; do
 	[ -n "$(lines $b)" ] || die "no install lines '$b' in README's Install section"
 done
-mpiline=$(sed -n 's/^    \(mpirun -np [0-9]* sync-write-mpi .*\)$/\1/p' "$src/README")
+# run_lines N LABEL FUNCTION: block N's lines for LABEL, each verbatim
+# through FUNCTION (which runs one command), in order; stops at a failure
+run_lines() {
+	lines "$1" "$2" >"$work/lines"
+	while IFS= read -r _l; do
+		echo "== $_l"
+		_t=$(date +%s)
+		"$3" "$_l" </dev/null || { echo "== exit $?: $_l"; return 1; }
+		echo "== ok, $(( $(date +%s) - _t )) s"
+	done <"$work/lines"
+}
+mpiline=$(doclist mpi | cut -f4 | sed -n 's/^[$#] \(mpirun -np [0-9]* sync-write-mpi .*\)$/\1/p' | head -n 1)
 [ -n "$mpiline" ] || die "no 'mpirun -np N sync-write-mpi' line in README"
 
 mkdir -p "$work" || die "cannot create $work"
@@ -119,9 +136,10 @@ run_root() {
 		droot_run "$r" $fresh_env sh -c "cd /src && $cmd2"
 		s2=$?
 		echo "== command 2: exit $s2, $(( $(date +%s) - t1 )) s"
-		echo "== as root: $(lines 1 root)"
+		echo "== as root, the install lines"
+		in_src() { droot_run "$r" $fresh_env sh -c "cd /src && $1"; }
 		# (root's PATH of a Debian login, which has /usr/local's)
-		droot_run "$r" $fresh_env sh -c "cd /src && $(lines 1 root)" &&
+		run_lines 1 root in_src &&
 			droot_run "$r" PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 				sh -c 'cd /tmp && sync-write --version && sync-write -q -m fsync -s 4k -n 8'
 		s3=$?
@@ -175,8 +193,8 @@ run_sudo() {
 		else
 			echo "== every file in alice's checkout is hers"
 		fi
-		echo "== as alice: $(lines 1 sudo)"
-		as_alice "$(lines 1 sudo)" &&
+		echo "== as alice, the install lines"
+		run_lines 1 sudo as_alice &&
 			as_alice 'cd /tmp && sync-write --version && sync-write -q -m fsync -s 4k -n 8' &&
 			echo "== install with sudo, the installed sync-write: ok" || s3=1
 		as_alice "cd .. && rm -rf src" && echo "== alice deleted her checkout" || s3=1
@@ -192,17 +210,7 @@ run_sudo() {
 # lines, then block 3's, each verbatim in the checkout ($2: runs one
 # command there); then the packages, the tools and the MPI line.
 deb_lines() {  # $1 root|sudo, $2 the function that runs a command in the checkout
-	_st=0
-	for _b in 2 3; do
-		lines $_b "$1" >"$work/lines"
-		while IFS= read -r _l; do
-			echo "== $_l"
-			_t=$(date +%s)
-			"$2" "$_l" </dev/null || { echo "== exit $?: $_l"; _st=1; break 2; }
-			echo "== ok, $(( $(date +%s) - _t )) s"
-		done <"$work/lines"
-	done
-	return $_st
+	run_lines 2 "$1" "$2" && run_lines 3 "$1" "$2"
 }
 deb_check() {  # $1: runs a command in the root as the user of the mode
 	_st=0

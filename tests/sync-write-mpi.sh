@@ -19,7 +19,8 @@
 #  - what ranks cannot do is refused with a message, and so are the
 #    tools without MPI (sync-write, dio-dd) started by the launcher: they
 #    name their MPI builds;
-#  - the README's MPI line, as printed, on this host.
+#  - the documents' MPI lines, as printed, on this host and on the test
+#    hosts (tests/doc-commands.sh lists them).
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
@@ -99,7 +100,7 @@ expect_exit 2 "start dio-dd-mpi, the MPI build" run 2 "$top_builddir/tools/dio-d
 #    under CI's load a pair's rates swing 2x with whatever else runs
 #    (medians of 0.51 and 0.59 were seen), so it cannot fail a test; that
 #    figure is a benchmark's, on a quiet machine.
-mpi_mode=local
+mpi_mode=local   # (the test hosts stay up, for 7)
 mpi_write_run "$work"
 # tps NP W: the job's transactions/s (CSV, in a file of its own: Open MPI
 # may warn on the output), or its output on failure.
@@ -133,31 +134,60 @@ print("note one host: 1 rank x 4 writers %.0f txn/s, 4 ranks x 1 writer %.0f txn
       % (statistics.median(a), statistics.median(b), a, b, r))
 EOF
 
-# 7. The README's MPI line, as printed, in a directory of its own: mpirun
-#    is this build's MPI's launcher ($MPIEXEC; with Open MPI, what Debian's
-#    mpirun is) and the MPI build is found on PATH, as once installed.
-#    (Open MPI is kept to loopback by its environment, as in mpi-run.)
-line=$(sed -n 's/^    \(mpirun -np [0-9]* sync-write-mpi .*\)$/\1/p' "$top_srcdir/README")
-if [ -z "$line" ]; then
-	bad "no 'mpirun -np N sync-write-mpi ...' line in README"
-else
-	# (a script, not a link: MPICH's mpiexec finds its proxy by its path)
-	mkdir "$work/bin" "$work/readme" && chmod 777 "$work/readme" &&
-		printf '#!/bin/sh\nexec "%s" "$@"\n' "$MPIEXEC" >"$work/bin/mpirun" &&
-		chmod 755 "$work/bin/mpirun" || hard "cannot make $work/bin"
-	(cd "$work/readme" && PATH=$work/bin:$top_builddir/tools:$PATH \
-		OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo \
-		timeout 300 sh -c "$line") >"$work/readme.out" 2>&1
-	rc=$?
-	np=$(echo "$line" | sed 's/^mpirun -np \([0-9]*\) .*/\1/')
-	rows=$(grep -c "^fdatasync  *[0-9][0-9]*  *$np  *[0-9]" "$work/readme.out")
-	if [ $rc -eq 0 ] && [ "$rows" -eq 2 ] && grep -q "^ranks: *$np MPI ranks" "$work/readme.out" &&
-	   [ -z "$(ls "$work/readme")" ]; then
-		ok "README: '$line': exit 0, $rows rows of $np ranks, the file removed"
+# 7. The documents' MPI lines, as printed (tests/doc-commands.sh's 'mpi'
+#    and 'hosts' commands), each in a directory of its own: mpirun is this
+#    build's MPI's launcher ($MPIEXEC; with Open MPI, what Debian's mpirun
+#    is), the MPI builds are found on PATH, as once installed.  'mpi'
+#    lines run their ranks on this host (Open MPI kept to loopback by its
+#    environment, as in mpi-run); 'hosts' lines on h1 and h2, named by a
+#    host file 'hosts' (four slots each), with the rsh agent and the
+#    hosts' subnet given to Open MPI in its environment, as a cluster's
+#    site configuration would, and HOME the directory (the documents'
+#    shared directory).  Each must end as its document says, with a
+#    "ranks:" line of its -np ranks (or its -o run.json saying them), and
+#    leave no temporary file.
+#    (a script, not a link: MPICH's mpiexec finds its proxy by its path)
+mkdir "$work/bin" && printf '#!/bin/sh\nexec "%s" "$@"\n' "$MPIEXEC" >"$work/bin/mpirun" &&
+	chmod 755 "$work/bin/mpirun" || hard "cannot make $work/bin"
+sh "$top_srcdir/tests/doc-commands.sh" --list >"$work/doc.list" || hard "doc-commands.sh --list failed"
+grep -q '	mpi	' "$work/doc.list" || bad "the documents show no MPI line for this host"
+tab=$(printf '\t') n=0
+while IFS=$tab read -r at r st cmd; do
+	case $r in mpi|hosts) ;; *) continue ;; esac
+	line=${cmd#[\$#] }
+	n=$((n + 1))
+	d=$work/doc$n
+	mkdir "$d" && chmod 777 "$d" || hard "mkdir $d"
+	if [ "$r" = mpi ]; then
+		set -- OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+	elif [ -z "$mpi_net" ]; then
+		echo "SKIP $at: $line: no test hosts here (they need root, ip and unshare)"; continue
+	elif [ "$MPI_FLAVOR" != openmpi ]; then
+		echo "SKIP $at: $line: Open MPI's options, and this build's MPI is $MPI_FLAVOR"; continue
 	else
-		bad "README: '$line': exit $rc, $rows rows, left: $(ls "$work/readme" | tr '\n' ' ')"
-		sed 's/^/    /' "$work/readme.out"
+		printf 'h1 slots=4\nh2 slots=4\n' >"$d/hosts"
+		set -- OMPI_MCA_plm_rsh_agent="$mpi_agent" OMPI_MCA_btl=tcp,self \
+			OMPI_MCA_btl_tcp_if_include="$mpi_subnet" OMPI_MCA_oob_tcp_if_include="$mpi_subnet" \
+			HOME="$d"
 	fi
-fi
+	(cd "$d" && env "$@" PATH="$work/bin:$top_builddir/tools:$PATH" \
+		timeout 300 sh -c "$line") >"$d.out" 2>&1 </dev/null
+	rc=$?
+	np=$(echo "$line" | sed -n 's/^mpirun -np \([0-9]*\) .*/\1/p')
+	left=$(ls "$d" | grep -v -x -e hosts -e 'run\.json' -e 'out\.[0-9]*' | tr '\n' ' ')
+	# (the ranks as the table says them, or as -o's JSON does)
+	if [ -f "$d/run.json" ]; then
+		python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["mpi"]["ranks"] != int(sys.argv[2]))' \
+			"$d/run.json" "$np" && echo "ranks: $np MPI ranks (run.json)" >>"$d.out"
+	fi
+	if [ $rc -eq "$st" ] && grep -q "^ranks: *$np MPI ranks" "$d.out" && [ -z "$left" ]; then
+		ok "$at: '$line': exit $rc, $np ranks ($r)"
+		sed 's/^/    /' "$d.out" | head -n 40
+	else
+		bad "$at: '$line': exit $rc (the document says $st), left: ${left:-nothing} ($r)"
+		sed 's/^/    /' "$d.out" | tail -n 30
+	fi
+done <"$work/doc.list"
+[ $n -gt 0 ] || bad "no MPI line in the documents"
 
 exit $fail
