@@ -167,7 +167,7 @@ durable = {"fsync", "fdatasync", "dsync", "sync", "rwf-dsync", "direct+dsync",
 rows = {}
 for line in text:
     f = line.split()
-    if len(f) >= 13 and (f[0] in durable or f[0] in ("none", "direct")) and f[1].isdigit():
+    if len(f) >= 13 and (f[0] in durable or f[0] in ("none", "direct")) and f[1].isdigit() and f[3].isdigit():
         rows.setdefault((int(f[1]), int(f[2])), {})[f[0]] = float(f[4])
 at = [i for i, l in enumerate(text) if l.startswith("summary: ")]
 assert len(at) == 1, "want one summary, got %d" % len(at)
@@ -200,9 +200,20 @@ fi
 grep -q '^summary' "$work/one.txt" && bad "one method: a summary: $(cat "$work/one.txt")" ||
 	ok "one method: no summary (its rows are the answer)"
 # On a file system in memory nothing is durable: said in a hint line for
-# all the durable methods and in the summary, which then has no rows.
+# all the durable methods and in the summary, which then has no rows.  A
+# backend that cannot tell file systems apart (posix) says that it cannot
+# tell, in the summary.
 shm=${DIO_TEST_TMPFS:-/dev/shm}
-if [ "$(stat -f -c %T "$shm" 2>/dev/null)" = tmpfs ] && [ -w "$shm" ]; then
+if [ "$DIO_BACKEND" = posix ]; then
+	"$SW" -q -n 20 -m none,fsync -s 4k --dir "$shm" >"$work/shm.txt" 2>&1 ||
+		bad "posix backend: exit $?: $(cat "$work/shm.txt")"
+	said=$(sed -n '/^summary: /,/^ *size_B /p' "$work/shm.txt" | tr -s ' \n' '  ')
+	if printf '%s\n' "$said" | grep -q "cannot tell whether anything there can be durable"; then
+		ok "posix backend: the summary says that it cannot tell whether anything is durable"
+	else
+		bad "posix backend: the summary does not say that it cannot tell:"; cat "$work/shm.txt"
+	fi
+elif [ "$(stat -f -c %T "$shm" 2>/dev/null)" = tmpfs ] && [ -w "$shm" ]; then
 	"$SW" -q -n 20 -m none,fsync,dsync -s 4k --dir "$shm" >"$work/shm.txt" 2>&1 ||
 		bad "tmpfs run: exit $?: $(cat "$work/shm.txt")"
 	if grep -q '^hint: fsync, dsync (2 rows): nothing is durable here: tmpfs keeps its files in memory only' "$work/shm.txt" &&

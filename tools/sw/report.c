@@ -187,14 +187,26 @@ table_summary(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int 
 	} else {
 		/* Without none anywhere, no cost columns: said instead. */
 		int cost = sum.with_none > 0;
+		const char *what = cost ? "the fastest durable method at each size "
+		        "and number of writers (the lowest avg_us) and its cost against "
+		        "none (buffered writes, no commit): +us is the microseconds it adds "
+		        "to each transaction, x its avg_us over none's" : "the fastest "
+		        "durable method at each size and number of writers (the lowest "
+		        "avg_us); none was not measured (add it to -m for the cost of "
+		        "durability)";
 
-		sw_put_wrapped(fp, "summary: ", 9, cost ? "the fastest durable method at "
-		               "each size and number of writers (the lowest avg_us) and its "
-		               "cost against none (buffered writes, no commit): +us is the "
-		               "microseconds it adds to each transaction, x its avg_us over "
-		               "none's" : "the fastest durable method at each size and "
-		               "number of writers (the lowest avg_us); none was not measured "
-		               "(add it to -m for the cost of durability)", width);
+		/* Where the file system is not known, neither is whether it
+		 * keeps what a commit hands it (fail closed: said). */
+		if (r->fstype != NULL && strcmp(r->fstype, "unknown file system") == 0) {
+			t = diot_strdupf("%s.  But this build cannot tell the target's file "
+			                 "system, so it cannot tell whether anything there can "
+			                 "be durable (a file system in memory, tmpfs or ramfs, "
+			                 "makes nothing durable, whatever the method)", what);
+			sw_put_wrapped(fp, "summary: ", 9, t, width);
+			free(t);
+		} else {
+			sw_put_wrapped(fp, "summary: ", 9, what, width);
+		}
 		fprintf(fp, "%9s %3s  %-*s %9s", "size_B", "wr", METHOD_W, "fastest durable",
 		        "avg_us");
 		if (cost)
