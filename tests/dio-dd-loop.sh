@@ -194,8 +194,15 @@ expect 1 "offset too large: cannot truncate to a length of seek=4503599627370496
 	if="$L1" of="$L4" bs=4096 seek=4503599627370496 --force
 expect 1 "offset too large: cannot truncate to a length of seek=4503599627370496 (4096-byte) blocks" \
 	of="$L4" mode=write bs=4096 seek=4503599627370496 --force
-expect 1 "cannot seek: Value too large for defined data type" \
-	of="$L4" mode=write bs=4096 seek=4503599627370496 --force conv=notrunc
+# (where the backend cannot tell whether a device is in use, that refusal
+# comes first: the device is not opened for writing at all)
+if [ "$DIO_BACKEND" = posix ]; then
+	expect 1 "refusing to write to '$L4': cannot tell whether it is in use" \
+		of="$L4" mode=write bs=4096 seek=4503599627370496 --force conv=notrunc
+else
+	expect 1 "cannot seek: Value too large for defined data type" \
+		of="$L4" mode=write bs=4096 seek=4503599627370496 --force conv=notrunc
+fi
 [ "$(cksum <"$L4")" = "$sum4" ] && ok "aliased and overflowing runs left $L4 unchanged" ||
 	bad "$L4 was modified"
 

@@ -151,6 +151,8 @@ mkdir "$work/bin" && printf '#!/bin/sh\nexec "%s" "$@"\n' "$MPIEXEC" >"$work/bin
 	chmod 755 "$work/bin/mpirun" || hard "cannot make $work/bin"
 sh "$top_srcdir/tests/doc-commands.sh" --list >"$work/doc.list" || hard "doc-commands.sh --list failed"
 grep -q '	mpi	' "$work/doc.list" || bad "the documents show no MPI line for this host"
+# (the documents show Linux: their dio-dd-mpi line writes with O_DIRECT)
+[ "$DIO_BACKEND" = linux ] || : >"$work/doc.list"
 tab=$(printf '\t') n=0
 while IFS=$tab read -r at r st cmd; do
 	case $r in mpi|hosts) ;; *) continue ;; esac
@@ -188,6 +190,8 @@ while IFS=$tab read -r at r st cmd; do
 		sed 's/^/    /' "$d.out" | tail -n 30
 	fi
 done <"$work/doc.list"
-[ $n -gt 0 ] || bad "no MPI line in the documents"
+[ $n -gt 0 ] || [ "$DIO_BACKEND" != linux ] || bad "no MPI line in the documents"
+[ "$DIO_BACKEND" = linux ] ||
+	echo "SKIP: the documents' MPI lines: they show Linux, and this build's backend is $DIO_BACKEND"
 
 exit $fail

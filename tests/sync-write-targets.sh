@@ -265,7 +265,7 @@ else
 		mount -o ro "$dev" "$work/m" && mounted=$work/m || hard "mount $dev"
 		sum=$(cksum <"$dev")
 		if [ "$DIO_BACKEND" = posix ]; then
-			why="refusing to write to '$dev': cannot tell whether it is in use"
+			why="refusing to write to '$dev': cannot tell whether it is in use (operation not supported: this platform gives no portable way to tell whether a device is mounted)"
 		else
 			why="refusing to write to '$dev': it is in use (mounted on $work/m (ext4))"
 		fi
