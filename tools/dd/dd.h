@@ -282,7 +282,6 @@ void plan_stream(struct dd *dd, struct dev *d);
 /* fail.c: a run that cannot start */
 void DIOT_PRINTF(3, 4) DIOT_NORETURN fail_setup(struct dd *dd, int status, const char *fmt, ...);
 void DIOT_NORETURN stop_setup(struct dd *dd);
-void DIOT_NORETURN die_by_signal(int sig);
 
 /* open.c */
 void set_buffer_offset(struct dd *dd);

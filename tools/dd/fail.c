@@ -42,16 +42,6 @@ fail_setup(struct dd *dd, int status, const char *fmt, ...)
 	diot_vdie(status, fmt, ap);
 }
 
-/* Die by signal sig, as dd dies (the shell sees 128 + sig). */
-void DIOT_NORETURN
-die_by_signal(int sig)
-{
-	fflush(NULL);
-	signal(sig, SIG_DFL);
-	raise(sig);
-	_exit(128 + sig);       /* (should the signal be blocked) */
-}
-
 /*
  * A stop signal while the run is being set up: an open that waits for
  * the other end of a FIFO, as dd's does.  dio-dd ends then as dd ends:
@@ -72,5 +62,6 @@ stop_setup(struct dd *dd)
 		r.wall_s = now > dd->t_start ? (double)(now - dd->t_start) / 1e9 : 0;
 		print_records(dd, stderr, &r);
 	}
-	die_by_signal(sig);
+	fflush(NULL);
+	diot_die_by_signal(sig);
 }

@@ -173,7 +173,9 @@ main(int argc, char **argv)
 	diot_mpi_leave(&mpi);
 	/* As dd, dio-dd then dies by the signal (the shell sees 128 + it and
 	 * a script's loop stops); a rank of an MPI job exits with the status. */
-	if (g_signal && !mpi.on)
-		die_by_signal((int)g_signal);
+	if (g_signal && !mpi.on) {
+		fflush(NULL);
+		diot_die_by_signal((int)g_signal);
+	}
 	return status;
 }

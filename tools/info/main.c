@@ -62,6 +62,5 @@ main(int argc, char **argv)
 static void
 on_signal(int sig)
 {
-	signal(sig, SIG_DFL);
-	raise(sig);
+	diot_die_by_signal(sig);
 }

@@ -46,6 +46,19 @@ diot_catch_stop_signals(void (*handler)(int))
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+void
+diot_die_by_signal(int sig)
+{
+	sigset_t set;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);       /* (not reached) */
+}
+
 static const char *diot_where;
 static void (*diot_end)(int);
 static pid_t diot_end_pid;

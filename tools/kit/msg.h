@@ -35,6 +35,11 @@ void diot_init(const char *argv0);
  * should only note the signal: the tools stop their run cleanly (partial
  * results, files removed) and exit 128 + the signal. */
 void diot_catch_stop_signals(void (*handler)(int));
+/* End the process by signal sig, as the signal's default action would
+ * (the shell sees 128 + sig): its default restored and sig unblocked,
+ * then raised.  Async-signal-safe, so a handler may call it; stdio is not
+ * flushed (a caller outside a handler that wants it flushes first). */
+void diot_die_by_signal(int sig) DIOT_NORETURN;
 /* "PROG: message\n" on stderr, in one write; never cut, whatever its
  * length (a path of PATH_MAX bytes keeps the reason after it). */
 void diot_warn(const char *fmt, ...) DIOT_PRINTF(1, 2);

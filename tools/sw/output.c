@@ -273,5 +273,5 @@ sw_exit_status(int status)
 	if (!reader_gone)
 		return status;
 	diot_out_remove_now();
-	sw_die_of_sigpipe();
+	diot_die_by_signal(SIGPIPE);    /* as a filter: status 141, unsaid */
 }

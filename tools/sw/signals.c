@@ -4,13 +4,12 @@
  * set sw_signal, which every stage is handed (struct sw_ctx's sig) and
  * polls; SIGPIPE is ignored, so that a write to a closed pipe is an error
  * the writer can tell (output.c: the results' reader left, which stops
- * the run as a signal does, through sw_stop_run()); and the end of a run
- * whose reader left: killed by SIGPIPE, as a Unix filter is.
+ * the run as a signal does, through sw_stop_run(); output.c then ends
+ * it killed by SIGPIPE, as a Unix filter is).
  */
 #include "config.h"
 
 #include <signal.h>
-#include <unistd.h>
 
 #include "tools/kit/msg.h"
 #include "tools/sw/sw.h"
@@ -36,17 +35,4 @@ sw_stop_run(int sig)
 {
 	if (!sw_signal)
 		sw_signal = sig;
-}
-
-void
-sw_die_of_sigpipe(void)
-{
-	sigset_t set;
-
-	signal(SIGPIPE, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGPIPE);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(SIGPIPE);
-	_exit(128 + SIGPIPE);           /* (not reached) */
 }

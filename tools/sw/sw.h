@@ -418,9 +418,6 @@ extern volatile sig_atomic_t sw_signal;
 void sw_catch_signals(void);
 /* Stop the run as signal sig would (sw_signal, unless one is set). */
 void sw_stop_run(int sig);
-/* End the process as SIGPIPE ends a filter whose reader left: killed by
- * it (the shell's status 141), nothing said.  Never returns. */
-void sw_die_of_sigpipe(void) DIOT_NORETURN;
 
 /* run.c: the stages of a run, which interleave.c runs once per target. */
 void sw_ctx_init(struct sw_ctx *c, struct sw_opts *o, const volatile sig_atomic_t *sig);
