@@ -145,52 +145,51 @@ check_create_rules(struct dd *dd)
 	}
 }
 
-/* An existing output, before anything is opened for writing: a file is
- * written as dd writes it, unless it is in use (a loop device's image);
- * a device only with --force, and never while it is in use (mounted,
- * swapped on, held); a device is claimed for the run. */
+/* An output in use is refused, and so is one the system cannot tell
+ * about (fail closed); for a file, -ENOTSUP (the platform keeps no such
+ * record of files) is no answer, and it is written as dd writes it. */
 static void
-check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
+refuse_in_use(struct dd *dd, const struct side *s)
 {
 	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
 	int r;
 
-	/* A disk image in use (the file behind a loop device) is refused
-	 * like a mounted device, --force or not, and so is one the system
-	 * cannot tell about (fail closed).  Where the platform keeps no such
-	 * record of files (-ENOTSUP) they are written as dd writes them. */
 	why[0] = '\0';
-	r = s->kind == K_FILE ? dio_device_in_use(s->path, why, sizeof(why)) : 0;
+	r = dio_device_in_use(s->path, why, sizeof(why));
 	if (r == 1)
 		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
 		           "(%s)", s->path, why);
-	if (r < 0 && r != -ENOTSUP)
+	if (r < 0 && !(r == -ENOTSUP && s->kind == K_FILE))
 		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
 		           "whether it is in use (%s%s%s)", s->path, dd_strerror(r),
 		           why[0] ? ": " : "", why);
-	if (s->kind != K_FILE) {
-		if (!dd->o.force)
-			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
-			           "would be destroyed; pass --force (or oflag=force) to "
-			           "allow that", s->path);
-		/* An sg node is checked through its disk: one whose disk
-		 * cannot be found cannot be checked, and is not written. */
-		if (S_ISCHR(st->st_mode) && sg_without_disk(s->path))
-			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block "
-			           "device of this SCSI generic node cannot be determined "
-			           "(no disk behind it?), so whether it is in use cannot "
-			           "be checked", s->path);
-		why[0] = '\0';
-		r = dio_device_in_use(s->path, why, sizeof(why));
-		if (r == 1)
-			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in "
-			           "use (%s)", s->path, why);
-		if (r < 0)
-			fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot "
-			           "tell whether it is in use (%s%s%s)", s->path,
-			           dd_strerror(r), why[0] ? ": " : "", why);
-		hold_output_device(dd, s);
+}
+
+/* An existing output, before anything is opened for writing: a file is
+ * written as dd writes it, unless it is in use (a disk image behind a
+ * loop device, --force or not); a device only with --force, and never
+ * while it is in use (mounted, swapped on, held); a device is claimed
+ * for the run. */
+static void
+check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
+{
+	if (s->kind == K_FILE) {
+		refuse_in_use(dd, s);
+		return;
 	}
+	if (!dd->o.force)
+		fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
+		           "would be destroyed; pass --force (or oflag=force) to "
+		           "allow that", s->path);
+	/* An sg node is checked through its disk: one whose disk
+	 * cannot be found cannot be checked, and is not written. */
+	if (S_ISCHR(st->st_mode) && sg_without_disk(s->path))
+		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block "
+		           "device of this SCSI generic node cannot be determined "
+		           "(no disk behind it?), so whether it is in use cannot "
+		           "be checked", s->path);
+	refuse_in_use(dd, s);
+	hold_output_device(dd, s);
 }
 
 /* Is st the object of descriptor fd (standard input or output)? */

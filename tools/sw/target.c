@@ -211,6 +211,25 @@ make_temporary(struct sw_ctx *c)
 	created(c, c->tg.path);
 }
 
+/* A device in use (mounted, swap, held) is not written, nor one of which
+ * that cannot be told (fail closed). */
+static void
+refuse_in_use(const char *path)
+{
+	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
+	int r;
+
+	why[0] = '\0';
+	r = dio_device_in_use(path, why, sizeof(why));
+	if (r == 1)
+		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (%s)",
+		         path, why);
+	if (r < 0)
+		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
+		         "whether it is in use (%s%s%s)", path, dio_strerror(r),
+		         why[0] ? ": " : "", why);
+}
+
 /*
  * A device, before anything is written or even opened for writing: every
  * reason --force would not help is said first (and never the advice to
@@ -224,12 +243,9 @@ device_refusal(const struct sw_ctx *c)
 {
 	const struct sw_opts *o = c->o;
 	const char *path = c->tg.path;
-	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
 	struct dio_align al;
 	dio_file *f;
-	int r;
 
-	why[0] = '\0';
 	if (o->extend)
 		diot_die(DIOT_EXIT_USAGE, "--extend needs a file, not a device");
 	if (o->layout == SW_LAYOUT_SEPARATE)
@@ -245,14 +261,7 @@ device_refusal(const struct sw_ctx *c)
 			         "not a disk sync-write can write to (a TARGET is a file or a "
 			         "disk)", path);
 	}
-	r = dio_device_in_use(path, why, sizeof(why));
-	if (r == 1)
-		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (%s)",
-		         path, why);
-	if (r < 0)
-		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
-		         "whether it is in use (%s%s%s)", path, dio_strerror(r),
-		         why[0] ? ": " : "", why);
+	refuse_in_use(path);
 	if (access(path, W_OK) != 0)
 		diot_die(DIOT_EXIT_FAIL, "cannot open '%s' for writing: %s", path,
 		         dio_strerror(-errno));
@@ -358,11 +367,14 @@ probe_target(struct sw_ctx *c, const struct stat *st)
 	}
 	dio_file_align(f, &tg->align);
 	tg->dev_bytes = tg->align.device_bytes;
-	if (tg->is_dev)
+	tg->fs_unknown = 0;
+	if (tg->is_dev) {
 		snprintf(tg->fstype, sizeof(tg->fstype), "%s device",
 		         tg->align.is_device && S_ISBLK(st->st_mode) ? "block" : "character");
-	else if (dio_fs_type(dio_file_fd(f), tg->fstype, sizeof(tg->fstype)) < 0)
+	} else if (dio_fs_type(dio_file_fd(f), tg->fstype, sizeof(tg->fstype)) < 0) {
 		snprintf(tg->fstype, sizeof(tg->fstype), "unknown file system");
+		tg->fs_unknown = 1;
+	}
 	dio_close(f);
 	disk_facts(tg);
 }
@@ -373,20 +385,11 @@ static void
 hold_device(struct sw_ctx *c)
 {
 	struct sw_target *tg = &c->tg;
-	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
-	int r;
 
 	if (tg->dev_bytes == 0)
 		diot_die(DIOT_EXIT_USAGE, "'%s' is a device that reports no size: "
 		         "not a disk sync-write can write to", tg->path);
-	r = dio_device_in_use(tg->path, why, sizeof(why));
-	if (r == 1)
-		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (%s)",
-		         tg->path, why);
-	if (r < 0)
-		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
-		         "whether it is in use (%s%s%s)", tg->path, dio_strerror(r),
-		         why[0] ? ": " : "", why);
+	refuse_in_use(tg->path);
 	/* So that nobody mounts it meanwhile (where the platform can:
 	 * elsewhere the check above is all). */
 	tg->claim_fd = diot_out_claim_device(tg->path);
