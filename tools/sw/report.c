@@ -197,7 +197,7 @@ table_summary(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int 
 
 		/* Where the file system is not known, neither is whether it
 		 * keeps what a commit hands it (fail closed: said). */
-		if (r->fstype != NULL && strcmp(r->fstype, "unknown file system") == 0) {
+		if (r->fs_unknown) {
 			t = diot_strdupf("%s.  But this build cannot tell the target's file "
 			                 "system, so it cannot tell whether anything there can "
 			                 "be durable (a file system in memory, tmpfs or ramfs, "

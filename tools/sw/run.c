@@ -146,6 +146,7 @@ sw_describe_run(const struct sw_ctx *c, struct sw_run *run)
 	run->label = o->label;
 	run->disk = tg->disk;
 	run->not_durable = tg->not_durable;
+	run->fs_unknown = tg->fs_unknown;
 	run->ranks = &c->ranks;
 	run->mpi_library = c->ranks.mpi && c->ranks.mpi->on ? diot_mpi_library() : NULL;
 	if (uname(&un) == 0) {

@@ -122,6 +122,8 @@ struct sw_target {
 	 * ZFS sync=disabled), after "nothing is durable here: "; "" when
 	 * that is not known (which says nothing of the disk's cache). */
 	char not_durable[200];
+	int fs_unknown;           /* no file system could be named (fstype
+	                           * says so): nor whether it can be durable */
 };
 
 /* ------------------------------------------------------------ a run */
@@ -328,6 +330,7 @@ struct sw_run {
 	const char *label;         /* --label, or NULL */
 	const char *disk;          /* the disk under the target, or "" */
 	const char *not_durable;   /* why nothing can be durable, or "" */
+	int fs_unknown;            /* the file system could not be named */
 	int interrupted;
 	const char *error;         /* first fatal error, or NULL */
 	const struct sw_ranks *ranks;  /* the MPI job: ranks->n 1 without */
