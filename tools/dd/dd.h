@@ -316,6 +316,13 @@ int64_t stream_read(const struct side *s, void *buf, size_t len,
 void drop_cache(const struct side *s, int64_t off, int64_t len);
 int64_t write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off);
 
+/* number.c: dd's numbers.  v as dd reads it, from min to max, into *out
+ * (*has_b: a 'B' in it, bytes for count= skip= seek=), or dd's message
+ * and exit (1); a block size (bs= ibs= obs=) also within MAX_BS, or a
+ * usage error naming key. */
+void dd_parse_number(const char *v, uint64_t min, uint64_t max, uint64_t *out, int *has_b);
+void dd_parse_block_size(const char *key, const char *v, uint64_t *out);
+
 /* quote.c: dd's texts in the messages dio-dd says as dd says them */
 enum { DD_Q_NAME, DD_Q_FILE, DD_Q_VALUE };  /* 'x'; x or 'x y'; 'x\ty' */
 const char *dd_strerror(int err);        /* the C locale's text; err >= 0 or < 0 */

@@ -49,7 +49,6 @@ json_direction(struct diot_json *j, const char *key, const struct row *r, int k)
 static void
 json_row(const struct dd *dd, struct diot_json *j, const struct row *r)
 {
-
 	diot_json_str(j, "name", r->name);
 	diot_json_str(j, "input", r->input);
 	diot_json_str(j, "output", r->output);

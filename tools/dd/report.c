@@ -4,7 +4,6 @@
 #include "tools/dd/dd.h"
 #include "tools/kit/clock.h"
 #include "tools/kit/fmt.h"
-#include "tools/kit/json.h"
 #include "tools/kit/msg.h"
 
 

@@ -16,7 +16,6 @@
 
 #include "tools/info/info.h"
 #include "tools/kit/fmt.h"
-#include "tools/kit/json.h"     /* diot_utf8_len */
 #include "tools/kit/msg.h"
 
 #define TEXT_BUF 1400           /* room for one value line */
