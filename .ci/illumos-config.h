@@ -48,4 +48,5 @@
 #define HAVE_AIO_SUSPEND 1
 #define HAVE_AIO_CANCEL 1
 #define HAVE_LIBDISKMGT_H 1
+#define HAVE_ZONE_H 1
 #define HAVE_DM_INUSE 1

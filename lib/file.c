@@ -91,12 +91,38 @@ dio__file_new(int fd, int own)
 	}
 	f->fd = fd;
 	f->own = own;
+	f->flush_fd = -1;
 	return f;
+}
+
+/*
+ * Where a commit of f does not by itself flush the device's cache
+ * (dio__os_flush_open()), keep the descriptor the flush goes to.  A
+ * device that needs one but cannot be given one is logged: its commits
+ * then end in the kernel's, which may leave data in the cache.
+ */
+static void
+dio__flush_setup(dio_file *f, const char *path)
+{
+	struct stat st;
+	int r;
+
+	if (fstat(f->fd, &st) != 0)
+		return;
+	r = dio__os_flush_open(f->fd, &st, path);
+	if (r >= 0)
+		f->flush_fd = r;
+	else if (r != -ENOTSUP)
+		dio__log(DIO_LOG_WARN, "%s: commits cannot ask the device to flush "
+		         "its write cache: %s", path ? path : "adopted descriptor",
+		         dio_strerror(r));
 }
 
 static void
 dio__file_free(dio_file *f)
 {
+	if (f->flush_fd >= 0 && f->flush_fd != f->fd)
+		close(f->flush_fd);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 }
@@ -203,6 +229,7 @@ dio_open(dio_file **fp, const char *path, unsigned flags, int direct, int sync,
 		         "reports '%s'", path, dio_sync_name(sync),
 		         dio_sync_name(f->sync));
 	(void)flag;
+	dio__flush_setup(f, path);
 
 	r = dio_align_fd(fd, &f->align);
 	if (r < 0)
@@ -275,6 +302,7 @@ dio_adopt(dio_file **fp, int fd, int own)
 	}
 	f->append = (fl & O_APPEND) != 0;
 	dio__sync_from_fl(fl, &f->sync, &f->sync_flag);
+	dio__flush_setup(f, NULL);
 	r = dio__os_get_direct(fd);
 	f->mech = r > 0 ? r : DIO_MECH_NONE;
 	if (dio_align_fd(fd, &f->align) < 0)

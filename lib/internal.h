@@ -42,6 +42,9 @@ struct dio_file {
 	int sync;                /* dio_sync in effect                        */
 	int sync_flag;           /* dio_sync_flag                             */
 	struct dio_align align;  /* what direct transfers are checked against */
+	/* Where the commit must also ask the device to flush its cache
+	 * (dio__os_flush_open()): -1 none; fd, or a descriptor of its own. */
+	int flush_fd;
 	pthread_mutex_t lock;    /* guards lasterr/detail only                */
 	int lasterr;
 	char detail[DIO__DETAIL_MAX];

@@ -65,6 +65,29 @@ dio__check_xfer(const dio_file *f, const char *op, const void *buf, size_t len,
 	return dio__check_align(f, op, buf, len, off, is_read);
 }
 
+/*
+ * After a commit, the device flush the kernel's commit did not send
+ * (dio__os_flush_open()).  A device that has no cache to flush answers
+ * ENOTSUP or ENOTTY: nothing was left to lose.
+ */
+static int
+dio__flush_after(dio_file *f, const char *what)
+{
+	int r;
+
+	if (f->flush_fd < 0)
+		return 0;
+	do
+		r = dio__os_flush(f->flush_fd);
+	while (r == -EINTR);
+	if (r == -ENOTSUP || r == -ENOTTY)
+		return 0;
+	if (r < 0)
+		return dio__fail(f, r, "%s: the device's write cache flush failed: %s",
+		                 what, dio_strerror(r));
+	return 0;
+}
+
 static int64_t
 dio__write_all(dio_file *f, const void *buf, size_t len, int64_t off, int dsync)
 {
@@ -100,6 +123,13 @@ dio__write_all(dio_file *f, const void *buf, size_t len, int64_t off, int dsync)
 			return dio__fail(f, -EIO, "write of %zu bytes at offset %" PRId64
 			                 ": no progress after %zu bytes", len, off, done);
 		done += (size_t)n;
+	}
+	/* A synchronous handle's write is a commit: it flushes too. */
+	if (f->sync != DIO_SYNC_NONE && len > 0) {
+		int r = dio__flush_after(f, "synchronous write");
+
+		if (r < 0)
+			return r;
 	}
 	return (int64_t)len;
 }
@@ -192,7 +222,7 @@ dio_commit(dio_file *f, int method)
 	r = dio__sync_fd(f->fd, m);
 	if (r < 0)
 		return dio__fail(f, r, "%s failed: %s", dio_commit_name(m), dio_strerror(r));
-	return 0;
+	return dio__flush_after(f, dio_commit_name(m));
 }
 
 int64_t

@@ -120,7 +120,14 @@ enum dio_cap {
 	DIO_CAP_RWF_DSYNC     = 1 << 5, /**< per-write data sync (pwritev2 RWF_DSYNC) */
 	DIO_CAP_DIOALIGN      = 1 << 6, /**< kernel-reported direct I/O alignment */
 	DIO_CAP_SCSI          = 1 << 7, /**< SCSI pass-through (SG_IO, USCSICMD) */
-	DIO_CAP_GET_DIRECT    = 1 << 8  /**< direct I/O state of an fd can be read back */
+	DIO_CAP_GET_DIRECT    = 1 << 8, /**< direct I/O state of an fd can be read back */
+	/**
+	 * posix_fadvise() acts: POSIX_FADV_DONTNEED drops a file's clean
+	 * cached pages (Linux).  Without it the call may still exist and
+	 * succeed while doing nothing (illumos libc), so a cache drop or
+	 * dd's nocache is not done there.
+	 */
+	DIO_CAP_FADVISE       = 1 << 9
 };
 
 /**
@@ -334,7 +341,13 @@ DIO_EXTERN int64_t dio_pread(dio_file *f, void *buf, size_t len, int64_t off);
 /**
  * Make data written so far durable with method (dio_commit).  NONE does
  * nothing; RWF_DSYNC, which only exists per write, behaves as FDATASYNC
- * here.  Returns 0 or a -errno.
+ * here.  On illumos, where the kernel's commit of a device node does not
+ * reliably flush the device's volatile write cache (specfs passes no sync
+ * to the driver and flushes on fsync() only after a write it saw), a
+ * commit on a disk node (raw or block, zvols included) is followed by
+ * DKIOCFLUSHWRITECACHE, and so is every write on such a node opened with
+ * DIO_SYNC_DATA or DIO_SYNC_FULL; a device with no cache to flush
+ * (ENOTSUP, ENOTTY) is not an error.  Returns 0 or a -errno.
  */
 DIO_EXTERN int dio_commit(dio_file *f, int method);
 
@@ -459,10 +472,15 @@ DIO_EXTERN int dio_file_birth(int fd, uint64_t *stamp);
  * exclusively by another driver (RAID, device-mapper) or backing a loop
  * device; an SCSI generic node (Linux sg) whose disk is any of those; a
  * regular file that backs a loop device.  On illumos: a mount, active
- * swap or a libdiskmgt use (ZFS pool member, dump device...) of any slice
- * or partition of the disk, whichever node is named; a check that cannot
- * be completed (libdiskmgt's error, swapctl failing, /dev/dsk unreadable,
- * a build without libdiskmgt) gives -errno with why set, never 0.
+ * swap or the dump device (compared by device number and by disk), or a
+ * libdiskmgt use (ZFS pool member...) of any slice or partition of the
+ * disk, whichever node is named; a zvol is free only when an exclusive
+ * open shows nobody holds it (swap, dump, COMSTAR, a virtual machine, a
+ * zone).  A check that cannot be completed gives -errno with why set,
+ * never 0: libdiskmgt's error, swapctl failing, /dev/dump or /dev/dsk
+ * unreadable, a build without libdiskmgt, and where libdiskmgt answers
+ * "not in use" without having looked: not run as root, a non-global
+ * zone, libzfs.so that does not load.
  * Returns 1 when in use, with a reason such as "mounted on /mnt (ext4)"
  * in why (len bytes, may be 0), 0 when not, -ENOTBLK for what is neither
  * a device nor a regular file, -ENOTSUP where the platform gives no way
@@ -1098,7 +1116,30 @@ struct dio_devinfo {
 	 * durable (ZFS sync=disabled, read with zfs get).
 	 */
 	uint32_t sync_disabled;
-	uint32_t reserved[30];   /**< zero; room to grow without breaking the ABI     */
+	/**
+	 * dio_tri: every write is committed before it returns, so writes
+	 * without a commit are commits too (ZFS sync=always, for a file or
+	 * a zvol).
+	 */
+	uint32_t sync_always;
+	/**
+	 * dio_tri: a commit through libdirectio (dio_commit(), a write on a
+	 * DIO_SYNC_DSYNC/SYNC handle) makes the device flush its volatile
+	 * write cache.  YES: the kernel sends the flush, or libdirectio does
+	 * (illumos device nodes, see dio_commit()); NO: nothing sends one
+	 * (illumos UFS), so with write_cache YES a power cut can lose what
+	 * commits acknowledged; UNKNOWN: not known here (a file on Linux:
+	 * the file system decides, and a mount option can turn its flushes
+	 * off).
+	 */
+	uint32_t commit_flush;
+	/**
+	 * dio_tri, for a file: a direct write is a stable write, committed
+	 * by the server before it is answered (illumos NFS sends direct
+	 * writes as FILE_SYNC), so a direct write without a commit is one.
+	 */
+	uint32_t direct_stable;
+	uint32_t reserved[27];   /**< zero; room to grow without breaking the ABI     */
 };
 
 /**

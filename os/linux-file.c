@@ -56,6 +56,9 @@ dio__os_caps(void)
 #ifdef HAVE_SCSI_SG_H
 	caps |= DIO_CAP_SCSI;
 #endif
+#ifdef POSIX_FADV_DONTNEED
+	caps |= DIO_CAP_FADVISE;        /* mm/fadvise.c drops clean pages */
+#endif
 	return caps;
 }
 
@@ -158,6 +161,26 @@ dio__os_pwrite_dsync(int fd, const void *buf, size_t len, int64_t off)
 	(void)fd; (void)buf; (void)len; (void)off;
 	return -ENOTSUP;
 #endif
+}
+
+/*
+ * Linux needs no flush of its own: fsync() and fdatasync() of a block
+ * device flush its cache (blkdev_fsync()), an O_DSYNC write ends in the
+ * same sync (generic_write_sync()), and a file system sends its flushes
+ * as it commits.
+ */
+int
+dio__os_flush_open(int fd, const struct stat *st, const char *path)
+{
+	(void)fd; (void)st; (void)path;
+	return -ENOTSUP;
+}
+
+int
+dio__os_flush(int fd)
+{
+	(void)fd;
+	return -ENOTSUP;
 }
 
 /*

@@ -12,7 +12,8 @@
  *
  *   functions                      linux               sunos
  *   caps, set_direct, get_direct,  os/linux-file.c     os/sunos.c
- *     pwrite_dsync, fs_type,
+ *     pwrite_dsync, fs_type,       (flush_open, flush:
+ *     flush_open, flush,           os/sunos-disk.c)
  *     file_birth, read_discard,
  *     large_page_size, large_pages
  *   align                          os/linux-align.c    os/sunos.c
@@ -68,6 +69,24 @@ int dio__os_get_direct(int fd);
  * (possibly short) or -errno; -ENOTSUP if not available (nothing written).
  */
 int64_t dio__os_pwrite_dsync(int fd, const void *buf, size_t len, int64_t off);
+
+/*
+ * Where committing fd (fsync(), fdatasync(), an O_DSYNC or O_SYNC write)
+ * does not by itself make the device flush its volatile write cache, but
+ * a separate request can (illumos device nodes: specfs passes no sync to
+ * the driver and flushes on fsync() only when it saw a write since the
+ * last one): the descriptor dio__os_flush() sends that request on, fd
+ * itself or a new one the caller closes (path, the name fd was opened
+ * by, helps find it where it is not NULL).  -ENOTSUP where the kernel's
+ * commit is all there is to do (Linux, where fsync() of a block device
+ * flushes; files everywhere); another -errno when a flush is needed but
+ * no descriptor for it could be opened.  st is fd's fstat().
+ */
+int dio__os_flush_open(int fd, const struct stat *st, const char *path);
+
+/* Flush the device's volatile write cache through fd (from
+ * dio__os_flush_open()), waiting for it.  0, or -errno. */
+int dio__os_flush(int fd);
 
 /*
  * Fill the alignment facts for fd, whose fstat() result is st.  *a is

@@ -53,6 +53,21 @@ dio__os_pwrite_dsync(int fd, const void *buf, size_t len, int64_t off)
 	return -ENOTSUP;
 }
 
+/* No device cache request is known here: the commit is fsync() alone. */
+int
+dio__os_flush_open(int fd, const struct stat *st, const char *path)
+{
+	(void)fd; (void)st; (void)path;
+	return -ENOTSUP;
+}
+
+int
+dio__os_flush(int fd)
+{
+	(void)fd;
+	return -ENOTSUP;
+}
+
 int
 dio__os_align(int fd, const struct stat *st, struct dio_align *a)
 {

@@ -42,12 +42,43 @@
 
 extern char **environ;
 
-/* sd and ssd count dki_maxtransfer and partitions of fixed disks in
- * logical blocks, everyone else (and removable media) in DEV_BSIZE. */
+/* sd and ssd count dki_maxtransfer of fixed disks in logical blocks,
+ * everyone else (and removable media) in DEV_BSIZE. */
 static int
 dio__counts_in_lbsize(const char *driver, int removable)
 {
 	return !removable && (strcmp(driver, "sd") == 0 || strcmp(driver, "ssd") == 0);
+}
+
+/*
+ * The media facts: DKIOCGMEDIAINFOEXT, or where a driver does not know it
+ * (ENOTTY) but answers the older DKIOCGMEDIAINFO (cmdk, the IDE driver
+ * QEMU gives illumos by default), that one, which has no physical block
+ * size.
+ */
+static int
+dio__media_info(int fd, struct dio__sunos_media *m)
+{
+	struct dk_minfo_ext mx;
+	struct dk_minfo mi;
+
+	memset(&mx, 0, sizeof(mx));
+	if (ioctl(fd, DKIOCGMEDIAINFOEXT, &mx) == 0) {
+		m->lbsize = mx.dki_lbsize;
+		m->pbsize = mx.dki_pbsize ? mx.dki_pbsize : mx.dki_lbsize;
+		m->media_type = mx.dki_media_type;
+		m->bytes = (uint64_t)mx.dki_capacity * mx.dki_lbsize;
+		return m->lbsize ? 0 : -EIO;
+	}
+	if (errno != ENOTTY)
+		return DIO__ERR(errno); /* answered: the medium cannot be read */
+	memset(&mi, 0, sizeof(mi));
+	if (ioctl(fd, DKIOCGMEDIAINFO, &mi) != 0)
+		return DIO__ERR(errno);
+	m->lbsize = m->pbsize = mi.dki_lbsize;
+	m->media_type = mi.dki_media_type;
+	m->bytes = (uint64_t)mi.dki_capacity * mi.dki_lbsize;
+	return m->lbsize ? 0 : -EIO;
 }
 
 int
@@ -68,33 +99,22 @@ int
 dio__sunos_media(int fd, struct dio__sunos_media *m)
 {
 #ifdef HAVE_SYS_DKIO_H
-	struct dk_minfo_ext mi;
 	struct extpart_info pi;
-	struct dk_cinfo ci;
 	struct stat st;
-	char drv[DK_DEVLEN + 1];
 	uint64_t unit;
-	int rem = 0;
+	int rem = 0, r;
 
 	memset(m, 0, sizeof(*m));
-	memset(&mi, 0, sizeof(mi));
-	if (ioctl(fd, DKIOCGMEDIAINFOEXT, &mi) != 0)
-		return DIO__ERR(errno);
-	if (mi.dki_lbsize == 0)
-		return -EIO;
-	m->lbsize = mi.dki_lbsize;
-	m->pbsize = mi.dki_pbsize ? mi.dki_pbsize : mi.dki_lbsize;
-	m->media_type = mi.dki_media_type;
-	/* dki_capacity is the whole LUN whatever node is open: a slice or
+	r = dio__media_info(fd, m);
+	if (r < 0)
+		return r;
+	/* The capacity is the whole LUN whatever node is open: a slice or
 	 * partition is as large as DKIOCEXTPARTINFO (x86) or, failing that,
-	 * fstat() (specfs's size of an open partition) says. */
-	m->bytes = (uint64_t)mi.dki_capacity * mi.dki_lbsize;
-	memset(&ci, 0, sizeof(ci));
-	drv[0] = '\0';
-	if (ioctl(fd, DKIOCINFO, &ci) == 0)
-		snprintf(drv, sizeof(drv), "%.*s", DK_DEVLEN, ci.dki_dname);
+	 * fstat() (specfs's size of an open partition) says.  cmlb counts
+	 * the partitions of every fixed disk in the disk's own blocks (sd,
+	 * blkdev, cmdk alike), those of removable media in DEV_BSIZE. */
 	(void)ioctl(fd, DKIOCREMOVABLE, &rem);
-	unit = dio__counts_in_lbsize(drv, rem) ? mi.dki_lbsize : DEV_BSIZE;
+	unit = rem ? DEV_BSIZE : m->lbsize;
 	memset(&pi, 0, sizeof(pi));
 	if (ioctl(fd, DKIOCEXTPARTINFO, &pi) == 0 && pi.p_length > 0)
 		m->bytes = (uint64_t)pi.p_length * unit;
@@ -105,6 +125,78 @@ dio__sunos_media(int fd, struct dio__sunos_media *m)
 #else
 	(void)fd;
 	memset(m, 0, sizeof(*m));
+	return -ENOTSUP;
+#endif
+}
+
+int
+dio__sunos_driver(int fd, char *out, size_t len)
+{
+#ifdef HAVE_SYS_DKIO_H
+	struct dk_cinfo ci;
+
+	memset(&ci, 0, sizeof(ci));
+	if (ioctl(fd, DKIOCINFO, &ci) != 0)
+		return DIO__ERR(errno);
+	snprintf(out, len, "%.*s", DK_DEVLEN, ci.dki_dname);
+	return 0;
+#else
+	(void)fd;
+	if (len > 0)
+		out[0] = '\0';
+	return -ENOTSUP;
+#endif
+}
+
+const char *
+dio__sunos_cached_driver(const char *driver)
+{
+	if (strcmp(driver, "zvol") == 0)
+		return "a zvol's reads and writes go through the ZFS ARC";
+	if (strcmp(driver, "lofi") == 0)
+		return "lofi reads and writes its backing file through that file's "
+		       "page cache";
+	if (strcmp(driver, "ramdisk") == 0)
+		return "a ramdisk is kernel memory: there is no device to go to";
+	return NULL;
+}
+
+/*
+ * specfs passes a write's FSYNC/FDSYNC to no driver and flushes a disk's
+ * cache on fsync() only when the node was written since the last one: a
+ * disk node (raw, or block through its raw twin, which takes the ioctls)
+ * is flushed by libdirectio itself after every commit.
+ */
+int
+dio__os_flush_open(int fd, const struct stat *st, const char *path)
+{
+	char twin[PATH_MAX];
+	int tfd;
+
+	if (S_ISCHR(st->st_mode))
+		return dio__sunos_is_disk(fd) ? fd : -ENOTSUP;
+	if (!S_ISBLK(st->st_mode))
+		return -ENOTSUP;
+	if (dio__sunos_raw_twin(path, st->st_rdev, twin, sizeof(twin)) != 0)
+		return -ENOENT;
+	tfd = open(twin, O_RDONLY | O_NONBLOCK | O_NDELAY | O_CLOEXEC);
+	if (tfd < 0)
+		return DIO__ERR(errno);
+	if (!dio__sunos_is_disk(tfd)) {
+		close(tfd);
+		return -ENOTSUP;
+	}
+	return tfd;
+}
+
+int
+dio__os_flush(int fd)
+{
+#ifdef HAVE_SYS_DKIO_H
+	/* From user mode the request is synchronous; its argument NULL. */
+	return ioctl(fd, DKIOCFLUSHWRITECACHE, NULL) == 0 ? 0 : DIO__ERR(errno);
+#else
+	(void)fd;
 	return -ENOTSUP;
 #endif
 }
@@ -142,7 +234,8 @@ dio__sunos_node_in(const char *dir, int chr, dev_t rdev, char *out, size_t len)
 
 /*
  * The raw node with device number rdev: by name from path when given
- * ("/dev/dsk/X" -> "/dev/rdsk/X", "/devices/...:a" -> "/devices/...:a,raw"),
+ * ("/dev/dsk/X" -> "/dev/rdsk/X", "/dev/zvol/dsk/P/V" -> "/dev/zvol/rdsk/P/V",
+ * "/dev/lofi/N" -> "/dev/rlofi/N", "/devices/...:a" -> "/devices/...:a,raw"),
  * else by looking through /dev/rdsk.  0 with out set, or -ENOENT.
  */
 int
@@ -154,6 +247,8 @@ dio__sunos_raw_twin(const char *path, dev_t rdev, char *out, size_t len)
 		dsk = strstr(path, "/dsk/");
 		if (dsk != NULL)
 			snprintf(out, len, "%.*s/rdsk/%s", (int)(dsk - path), path, dsk + 5);
+		else if (strncmp(path, "/dev/lofi/", 10) == 0)
+			snprintf(out, len, "/dev/rlofi/%s", path + 10);
 		else
 			snprintf(out, len, "%s,raw", path);
 		if (dio__is_node(out, 1, rdev))
@@ -242,13 +337,16 @@ dio__disk_node(const char *path)
 	return colon[0] == '\0' || strcmp(colon, ",raw") == 0;
 }
 
-/*
- * ZFS's sync property of dataset, as zfs(8) get prints it: YES when
- * "disabled" (commits are acknowledged and nothing is made durable), NO
- * for "standard" and "always", UNKNOWN when it cannot be read.
- */
+/* ZFS's sync property of a file system or volume (zfs(8) get). */
+enum dio__zfs_sync {
+	DIO__ZSYNC_UNKNOWN = 0,  /* cannot be read                          */
+	DIO__ZSYNC_STANDARD,     /* commits commit                          */
+	DIO__ZSYNC_ALWAYS,       /* every write is committed as it is made  */
+	DIO__ZSYNC_DISABLED      /* commits are acknowledged, none is made  */
+};
+
 static int
-dio__zfs_sync_disabled(const char *dataset)
+dio__zfs_sync(const char *dataset)
 {
 	char a0[] = "zfs", a1[] = "get", a2[] = "-H", a3[] = "-o", a4[] = "value",
 	     a5[] = "sync";
@@ -264,12 +362,12 @@ dio__zfs_sync_disabled(const char *dataset)
 	 * process cannot keep the write end open (the child's standard
 	 * output is a dup2(), which clears it). */
 	if (dataset[0] == '\0' || dataset[0] == '-' || pipe2(p, O_CLOEXEC) != 0)
-		return DIO_TRI_UNKNOWN;
+		return DIO__ZSYNC_UNKNOWN;
 	argv[6] = (char *)(uintptr_t)dataset;
 	if (posix_spawn_file_actions_init(&fa) != 0) {
 		close(p[0]);
 		close(p[1]);
-		return DIO_TRI_UNKNOWN;
+		return DIO__ZSYNC_UNKNOWN;
 	}
 	(void)posix_spawn_file_actions_adddup2(&fa, p[1], 1);
 	(void)posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
@@ -279,7 +377,7 @@ dio__zfs_sync_disabled(const char *dataset)
 	close(p[1]);
 	if (r != 0) {
 		close(p[0]);
-		return DIO_TRI_UNKNOWN;
+		return DIO__ZSYNC_UNKNOWN;
 	}
 	while (got < sizeof(out) - 1 &&
 	       ((n = read(p[0], out + got, sizeof(out) - 1 - got)) > 0 ||
@@ -292,10 +390,59 @@ dio__zfs_sync_disabled(const char *dataset)
 		;
 	out[strcspn(out, "\n")] = '\0';
 	if (strcmp(out, "disabled") == 0)
-		return DIO_TRI_YES;
-	if (strcmp(out, "standard") == 0 || strcmp(out, "always") == 0)
-		return DIO_TRI_NO;
-	return DIO_TRI_UNKNOWN;
+		return DIO__ZSYNC_DISABLED;
+	if (strcmp(out, "always") == 0)
+		return DIO__ZSYNC_ALWAYS;
+	if (strcmp(out, "standard") == 0)
+		return DIO__ZSYNC_STANDARD;
+	return DIO__ZSYNC_UNKNOWN;
+}
+
+/*
+ * The sync property as devinfo says it.  With sync=disabled zil_commit()
+ * returns at once, so nothing, DKIOCFLUSHWRITECACHE included, commits
+ * (zil.c); with always, every write is committed as it is made (zfs_write,
+ * zvol_write); otherwise a commit sends the flush the ZIL needs.
+ */
+static void
+dio__zfs_sync_facts(const char *dataset, struct dio_devinfo *o)
+{
+	switch (dio__zfs_sync(dataset)) {
+	case DIO__ZSYNC_DISABLED:
+		o->sync_disabled = DIO_TRI_YES;
+		o->sync_always = DIO_TRI_NO;
+		o->commit_flush = DIO_TRI_NO;
+		break;
+	case DIO__ZSYNC_ALWAYS:
+		o->sync_disabled = DIO_TRI_NO;
+		o->sync_always = DIO_TRI_YES;
+		o->commit_flush = DIO_TRI_YES;
+		break;
+	case DIO__ZSYNC_STANDARD:
+		o->sync_disabled = DIO_TRI_NO;
+		o->sync_always = DIO_TRI_NO;
+		o->commit_flush = DIO_TRI_YES;
+		break;
+	default:
+		break;                  /* all three stay unknown */
+	}
+}
+
+/* The dataset of a zvol node: "/dev/zvol/rdsk/rpool/vol" -> "rpool/vol". */
+static int
+dio__zvol_dataset(const char *path, char *out, size_t len)
+{
+	static const char *const dirs[] = { "/dev/zvol/rdsk/", "/dev/zvol/dsk/" };
+	size_t i, n;
+
+	for (i = 0; i < 2; i++) {
+		n = strlen(dirs[i]);
+		if (strncmp(path, dirs[i], n) == 0 && path[n] != '\0') {
+			snprintf(out, len, "%s", path + n);
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 /* A file: the mount holding it, and for UFS its disk's facts. */
@@ -306,14 +453,22 @@ dio__file_devinfo(const struct stat *st, struct dio_devinfo *o)
 	struct stat dst;
 	int fd;
 
-	if (dio__sunos_mount_of(st->st_dev, &m) != 1)
-		return 0;
+	if (dio__sunos_mount_of(st->st_dev, &m) != 1 || m.lofs_hidden)
+		return 0;       /* behind a lofs mount whose source is hidden */
 	if (strcmp(m.fstype, "zfs") == 0) {
 		o->direct_ignored = DIO_TRI_YES;
-		o->sync_disabled = (uint32_t)dio__zfs_sync_disabled(m.special);
+		dio__zfs_sync_facts(m.special, o);
 		return 0;       /* a pool has no one disk of its own */
 	}
 	o->direct_ignored = DIO_TRI_NO;
+	/* UFS sends no DKIOCFLUSHWRITECACHE at all (none under fs/ufs): a
+	 * commit stops at the disk's cache. */
+	if (strcmp(m.fstype, "ufs") == 0)
+		o->commit_flush = DIO_TRI_NO;
+	/* NFS sends a direct write as a stable one, FILE_SYNC (DATA_SYNC
+	 * with FDSYNC): nfs3_vnops.c, nfs4_vnops.c. */
+	if (strcmp(m.fstype, "nfs") == 0)
+		o->direct_stable = DIO_TRI_YES;
 	if (m.special[0] != '/' || stat(m.special, &dst) != 0 || !S_ISBLK(dst.st_mode))
 		return 0;       /* NFS, tmpfs...: no disk here */
 	snprintf(o->device, sizeof(o->device), "%s", m.special);
@@ -363,10 +518,20 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 		o->device[0] = o->disk[0] = '\0';
 		return DIO__ERR(e);
 	}
-	if (!dio__dk_facts(fd, o))
+	if (!dio__dk_facts(fd, o)) {
 		o->device[0] = o->disk[0] = '\0';     /* not a disk */
-	else if (o->kind == DIO_DEVINFO_CHAR)
-		o->kind = DIO_DEVINFO_BLOCK;          /* a raw disk node */
+	} else {
+		char ds[256];
+
+		if (o->kind == DIO_DEVINFO_CHAR)
+			o->kind = DIO_DEVINFO_BLOCK;  /* a raw disk node */
+		/* libdirectio's commits flush a disk node's cache itself
+		 * (dio__os_flush_open()); a zvol's flush is a ZIL commit,
+		 * which its sync property rules. */
+		o->commit_flush = DIO_TRI_YES;
+		if (dio__zvol_dataset(path, ds, sizeof(ds)) == 0)
+			dio__zfs_sync_facts(ds, o);
+	}
 	close(fd);
 	return 0;
 }

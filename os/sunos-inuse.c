@@ -4,25 +4,37 @@
  * use, and (the absence of) device claims.
  *
  * A disk is in use when any slice or partition of it is: a mount (of the
- * block or the raw node, by device number or by disk name), active swap,
- * or whatever libdiskmgt knows of (ZFS pool members, the dump device...).
- * libdiskmgt's dm_inuse() looks only at the slice it is given, so every
- * slice of the disk in /dev/dsk is given to it.  Any check that cannot be
- * completed makes the answer "cannot tell" (-errno), never "free".
+ * block or the raw node, by device number or by disk name), active swap
+ * or the dump device (by device number or disk name), or whatever
+ * libdiskmgt knows of (ZFS pool members...).  libdiskmgt's dm_inuse()
+ * looks only at the slice it is given, so every slice of the disk in
+ * /dev/dsk is given to it, and it says "not in use" where it could not
+ * look, so its answer counts only where it could.  A zvol is free only
+ * when an exclusive open shows nobody holds it.  Any check that cannot
+ * be completed makes the answer "cannot tell" (-errno), never "free".
  */
 #include "config.h"
 
 #include <sys/types.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stropts.h>
+#include <sys/dumpadm.h>
 #include <sys/mkdev.h>
 #include <sys/mntent.h>
 #include <sys/mnttab.h>
+#include <sys/param.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#ifdef HAVE_ZONE_H
+# include <zone.h>
+#endif
 
 #include "lib/internal.h"
 #include "os/os.h"
@@ -69,20 +81,47 @@ dio__next_mount(FILE *fp, struct extmnttab *m)
 	}
 }
 
+/*
+ * Is name one of the comma-separated options of opts ("rw,forcedirectio,
+ * dev=..."), alone or with a value ("name=...")?  Read in place: libc's
+ * hasmntopt() copies the options into a 1024-byte buffer on its stack,
+ * and an entry of /etc/mnttab can be longer (getmntent.c).
+ */
 int
-dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *out)
+dio__sunos_has_opt(const char *opts, const char *name)
 {
-	char opt[] = MNTOPT_FORCEDIRECTIO;  /* hasmntopt() takes a char * */
+	size_t n = strlen(name), k;
+	const char *p = opts;
+
+	while (p != NULL && *p != '\0') {
+		k = strcspn(p, ",");
+		if (k >= n && strncmp(p, name, n) == 0 && (k == n || p[n] == '='))
+			return 1;
+		p = p[k] == ',' ? p + k + 1 : NULL;
+	}
+	return 0;
+}
+
+/*
+ * The entry of the mount table for device dev: 1 found, 0 not, -errno.
+ * A lofs mount has the device number of the file system it shows
+ * (lofs_vfsops.c copies vfs_dev), so an entry of another type is taken
+ * before a lofs one.
+ */
+static int
+dio__mount_entry(dev_t dev, struct dio__sunos_mount *out)
+{
 	struct extmnttab m;
-	struct mnttab plain;
 	FILE *fp = fopen(MNTTAB, "r");
 	int found = 0;
 
-	memset(out, 0, sizeof(*out));
 	if (fp == NULL)
 		return DIO__ERR(errno);
-	while (!found && dio__next_mount(fp, &m)) {
+	while ((found == 0 || strcmp(out->fstype, "lofs") == 0) &&
+	       dio__next_mount(fp, &m)) {
 		if (m.mnt_major != major(dev) || m.mnt_minor != minor(dev))
+			continue;
+		if (found && m.mnt_fstype != NULL && strcmp(m.mnt_fstype, "lofs") == 0)
 			continue;
 		snprintf(out->special, sizeof(out->special), "%s",
 		         m.mnt_special ? m.mnt_special : "");
@@ -90,17 +129,47 @@ dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *out)
 		         m.mnt_mountp ? m.mnt_mountp : "");
 		snprintf(out->fstype, sizeof(out->fstype), "%s",
 		         m.mnt_fstype ? m.mnt_fstype : "");
-		plain.mnt_special = m.mnt_special;
-		plain.mnt_mountp = m.mnt_mountp;
-		plain.mnt_fstype = m.mnt_fstype;
-		plain.mnt_mntopts = m.mnt_mntopts;
-		plain.mnt_time = m.mnt_time;
 		out->forcedirectio = m.mnt_mntopts != NULL &&
-		                     hasmntopt(&plain, opt) != NULL;
+		                     dio__sunos_has_opt(m.mnt_mntopts, MNTOPT_FORCEDIRECTIO);
 		found = 1;
 	}
 	fclose(fp);
 	return found;
+}
+
+/* How many lofs mounts are followed to what they loop back. */
+#define DIO__LOFS_HOPS 8
+
+/*
+ * A lofs mount (a zone's file systems, a loopback mount) has options of
+ * its own: the forcedirectio of the file system it shows, and that file
+ * system's type, belong to the mount of its special, a directory.  That
+ * mount is followed where it can be seen; where it cannot (a zone's
+ * mount table does not list the global zone's mounts), the lofs entry is
+ * kept, with lofs_hidden set: the facts behind it cannot be told.
+ */
+int
+dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *out)
+{
+	struct dio__sunos_mount m;
+	struct stat st;
+	int r, hops;
+
+	memset(out, 0, sizeof(*out));
+	r = dio__mount_entry(dev, out);
+	for (hops = 0; r == 1 && strcmp(out->fstype, "lofs") == 0; hops++) {
+		memset(&m, 0, sizeof(m));
+		if (hops == DIO__LOFS_HOPS || out->special[0] != '/' ||
+		    stat(out->special, &st) != 0 || st.st_dev == dev ||
+		    dio__mount_entry(st.st_dev, &m) != 1) {
+			out->lofs_hidden = 1;
+			break;
+		}
+		dev = st.st_dev;
+		snprintf(m.mountp, sizeof(m.mountp), "%s", out->mountp);
+		*out = m;
+	}
+	return r;
 }
 
 /* A mount of the device st (either node) or, for a disk (stem not ""),
@@ -176,12 +245,144 @@ dio__dm_disk(const char *stem, char *why, size_t len)
 	return r;
 }
 
+/*
+ * The dump device, as /dev/dump names it (DIOCGETDEV gives the path
+ * dumpadm(8) set, as it was spelled; ENODEV: none).  Compared by device
+ * number, so that a zvol's block and raw nodes, which share one, are
+ * both seen (libdiskmgt's inuse_dump compares names).  /dev/dump is
+ * mode 0660 root sys: a caller who cannot open it cannot tell.
+ */
+static int
+dio__dump_holds(const struct stat *st, const char *stem, char *why, size_t len)
+{
+	char dump[MAXPATHLEN], dstem[256];
+	struct stat dst;
+	int fd, r;
+
+	fd = open("/dev/dump", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		r = DIO__ERR(errno);
+		if (len > 0)
+			snprintf(why, len, "the dump device cannot be asked: /dev/dump: %s",
+			         dio_strerror(r));
+		return r;
+	}
+	memset(dump, 0, sizeof(dump));
+	r = ioctl(fd, DIOCGETDEV, dump) == 0 ? 0 : DIO__ERR(errno);
+	close(fd);
+	if (r == -ENODEV)
+		return 0;               /* no dump device is configured */
+	if (r < 0) {
+		if (len > 0)
+			snprintf(why, len, "the dump device cannot be asked: DIOCGETDEV: %s",
+			         dio_strerror(r));
+		return r;
+	}
+	dump[sizeof(dump) - 1] = '\0';
+	dio__sunos_disk_stem(dump, dstem, sizeof(dstem));
+	if (stat(dump, &dst) == 0 && (S_ISBLK(dst.st_mode) || S_ISCHR(dst.st_mode)) &&
+	    dst.st_rdev == st->st_rdev)
+		r = 1;
+	else if (stem[0] != '\0' && dio__sunos_in_dsk(dump) && strcmp(dstem, stem) == 0)
+		r = 1;
+	if (r == 1 && len > 0)
+		snprintf(why, len, "the dump device (%s)", dump);
+	return r;
+}
+
+/* Is this node a zvol: one of /dev/zvol, or a minor of zfs@0, whose
+ * nodes zvol.c creates as "N" and "N,raw"? */
+static int
+dio__is_zvol(const char *path)
+{
+	char real[PATH_MAX];
+
+	if (strncmp(path, "/dev/zvol/", 10) == 0)
+		return 1;
+	return realpath(path, real) != NULL &&
+	       strncmp(real, "/devices/pseudo/zfs@", 20) == 0;
+}
+
+/*
+ * Whoever holds a zvol has it open: swap and dump keep it open, and so
+ * do a COMSTAR logical unit, a bhyve guest, a pool on it, or a process.
+ * zvol_open() refuses an exclusive open (O_EXCL reaches it as FEXCL)
+ * while anyone has it open, so one that succeeds, closed at once, shows
+ * it free at that moment.
+ */
+static int
+dio__zvol_probe(const char *path, char *why, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_EXCL | O_NDELAY | O_CLOEXEC);
+	int r;
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	r = DIO__ERR(errno);
+	if (r == -EBUSY) {
+		if (len > 0)
+			snprintf(why, len, "the zvol is open elsewhere (swap, dump, a COMSTAR "
+			         "logical unit, a virtual machine, a pool or a process): an "
+			         "exclusive open was refused");
+		return 1;
+	}
+	if (len > 0)
+		snprintf(why, len, "whether anything holds the zvol cannot be told: the "
+		         "exclusive open that would show it failed: %s", dio_strerror(r));
+	return r;
+}
+
+/*
+ * libdiskmgt answers "not in use", with no error, wherever it could not
+ * look (its source has no check of who asks or where): /dev/dump or the
+ * slice that cannot be opened without privileges, libzfs.so that cannot
+ * be loaded (inuse_zpool.c dlopen()s it by that name), and a zone that
+ * sees neither.  Where that may have happened its "free" is not one.
+ */
+static int
+dio__dm_could_look(char *why, size_t len)
+{
+	void *h;
+
+	if (geteuid() != 0) {
+		if (len > 0)
+			snprintf(why, len, "not run as root: libdiskmgt cannot open what "
+			         "it must read (pool labels, /dev/dump) and then says "
+			         "\"not in use\"");
+		return -EACCES;
+	}
+#ifdef HAVE_ZONE_H
+	if (getzoneid() != GLOBAL_ZONEID) {
+		if (len > 0)
+			snprintf(why, len, "in a non-global zone: the pools, swap and dump "
+			         "of the global zone are not visible here");
+		return -EPERM;
+	}
+#else
+	if (len > 0)
+		snprintf(why, len, "this build has no zone.h to tell whether this is "
+		         "the global zone, where libdiskmgt sees what it answers about");
+	return -ENOTSUP;
+#endif
+	h = dlopen("libzfs.so", RTLD_LAZY | RTLD_LOCAL);
+	if (h == NULL) {
+		if (len > 0)
+			snprintf(why, len, "libzfs.so cannot be loaded, so libdiskmgt sees "
+			         "no ZFS pool member");
+		return -ENOENT;
+	}
+	dlclose(h);
+	return 0;
+}
+
 int
 dio__os_device_in_use(const char *path, const struct stat *st, char *why,
                       size_t len)
 {
 	char name[PATH_MAX], stem[256];
-	int disk, r;
+	int disk, zvol, r;
 
 	if (S_ISREG(st->st_mode)) {
 		/* Files behind lofi(4D) devices are not looked for. */
@@ -193,17 +394,24 @@ dio__os_device_in_use(const char *path, const struct stat *st, char *why,
 	/* A disk named another way (/devices/..., a link of one's own) is
 	 * known by its /dev/dsk name, which holds the disk's name. */
 	snprintf(name, sizeof(name), "%s", path);
-	disk = dio__sunos_in_dsk(path) ||
-	       dio__sunos_node_in("/dev/dsk", 0, st->st_rdev, name, sizeof(name)) == 0;
+	zvol = dio__is_zvol(path);
+	disk = !zvol && (dio__sunos_in_dsk(path) ||
+	       dio__sunos_node_in("/dev/dsk", 0, st->st_rdev, name, sizeof(name)) == 0);
 	stem[0] = '\0';
 	if (disk)
 		dio__sunos_disk_stem(name, stem, sizeof(stem));
 	r = dio__mounted(st, stem, why, len);
 	if (r == 0)
-		r = dio__sunos_swap_holds(stem, path, why, len);
+		r = dio__sunos_swap_holds(stem, path, st->st_rdev, why, len);
+	if (r == 0)
+		r = dio__dump_holds(st, stem, why, len);
+	if (r == 0 && zvol)
+		return dio__zvol_probe(path, why, len);
 	if (r == 0)
 		r = disk ? dio__dm_disk(stem, why, len)
 		         : dio__sunos_dm_inuse(path, why, len);
+	if (r == 0)
+		r = dio__dm_could_look(why, len);
 	return r;
 }
 

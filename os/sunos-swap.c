@@ -31,10 +31,34 @@
 #include "os/os.h"
 #include "os/sunos.h"
 
-int
-dio__sunos_swap_holds(const char *stem, const char *path, char *why, size_t len)
+/*
+ * Is swap area sp (a block device or a file, named as swap -a was given
+ * it: vm_swap.c keeps the name) the device rdev, or a slice of the disk
+ * stem?  By device number, as a zvol's /dev/zvol/dsk and rdsk nodes have
+ * one; by name where sp cannot be examined, and if the name does not
+ * match either, cannot tell (-errno).
+ */
+static int
+dio__swap_is(const char *sp, const char *stem, const char *path, dev_t rdev)
 {
 	char sstem[256];
+	struct stat st;
+
+	dio__sunos_disk_stem(sp, sstem, sizeof(sstem));
+	if (strcmp(sp, path) == 0 ||
+	    (stem[0] != '\0' && dio__sunos_in_dsk(sp) && strcmp(sstem, stem) == 0))
+		return 1;
+	if (stat(sp, &st) != 0)
+		/* EOVERFLOW: a swap file too large for this file's 32-bit
+		 * stat(), not a device. */
+		return errno == EOVERFLOW ? 0 : DIO__ERR(errno);
+	return S_ISBLK(st.st_mode) && st.st_rdev == rdev;
+}
+
+int
+dio__sunos_swap_holds(const char *stem, const char *path, dev_t rdev, char *why,
+                      size_t len)
+{
 	swaptbl_t *t = NULL;
 	char *names = NULL;
 	int i, n, r = 0, tries;
@@ -73,13 +97,12 @@ dio__sunos_swap_holds(const char *stem, const char *path, char *why, size_t len)
 	for (i = 0; i < n && r == 0; i++) {
 		const char *sp = t->swt_ent[i].ste_path;
 
-		dio__sunos_disk_stem(sp, sstem, sizeof(sstem));
-		if (strcmp(sp, path) == 0 ||
-		    (stem[0] != '\0' && dio__sunos_in_dsk(sp) && strcmp(sstem, stem) == 0)) {
-			if (len > 0)
-				snprintf(why, len, "active swap (%s)", sp);
-			r = 1;
-		}
+		r = dio__swap_is(sp, stem, path, rdev);
+		if (r == 1 && len > 0)
+			snprintf(why, len, "active swap (%s)", sp);
+		else if (r < 0 && len > 0)
+			snprintf(why, len, "swap area %s cannot be examined: %s", sp,
+			         dio_strerror(r));
 	}
 	free(t);
 	free(names);

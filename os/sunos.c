@@ -17,7 +17,10 @@
  *  - a forcedirectio mount (ufs, nfs) is direct for every file whatever
  *    the advice (DIO_MECH_FORCED);
  *  - a raw disk node (/dev/rdsk) is always direct: physio moves data
- *    between the device and the caller's pages (DIO_MECH_RAW);
+ *    between the device and the caller's pages (DIO_MECH_RAW); but the
+ *    raw nodes of a zvol, of lofi and of a ramdisk answer as disks and
+ *    end in a cache (the ARC, the backing file's pages) or in memory:
+ *    not direct, and neither is UFS on such a device;
  *  - a block disk node (/dev/dsk) goes through specfs's cache and takes
  *    no ioctl at all: not direct.
  * The advice cannot be read back, so only the last two show in
@@ -95,16 +98,77 @@ dio__refuse(char *why, size_t len, const char *fmt, const char *arg)
 	return -ENOTSUP;
 }
 
+static int
+dio__refuse2(char *why, size_t len, const char *fmt, const char *a, const char *b)
+{
+	if (len > 0)
+		snprintf(why, len, fmt, a, b);
+	return -ENOTSUP;
+}
+
+/* Why the disk node fd is not direct although it is raw (a zvol, lofi or
+ * ramdisk: sunos-disk.c), or NULL. */
+static const char *
+dio__cached_node(int fd)
+{
+	char drv[32];
+
+	if (dio__sunos_driver(fd, drv, sizeof(drv)) != 0)
+		return NULL;
+	return dio__sunos_cached_driver(drv);
+}
+
+/*
+ * Why a file of a UFS or other disk file system on device st_dev is not
+ * direct although the file system bypasses its own cache: the device it
+ * is on keeps one (UFS on a zvol or on lofi, the usual way to have UFS on
+ * a ZFS-rooted system).  The device's raw node is asked for its driver;
+ * where it cannot be opened, its name says it.  NULL when not so.
+ */
+static const char *
+dio__fs_on_cached(dev_t dev)
+{
+	struct dio__sunos_mount m;
+	struct stat st;
+	char raw[PATH_MAX];
+	const char *r = NULL;
+	int fd;
+
+	if (dio__sunos_mount_of(dev, &m) != 1 || m.special[0] != '/')
+		return NULL;
+	if (stat(m.special, &st) == 0 && S_ISBLK(st.st_mode) &&
+	    dio__sunos_raw_twin(m.special, st.st_rdev, raw, sizeof(raw)) == 0 &&
+	    (fd = open(raw, O_RDONLY | O_NONBLOCK | O_NDELAY | O_CLOEXEC)) >= 0) {
+		r = dio__cached_node(fd);
+		close(fd);
+		return r;
+	}
+	if (strncmp(m.special, "/dev/zvol/", 10) == 0)
+		return dio__sunos_cached_driver("zvol");
+	if (strncmp(m.special, "/dev/lofi/", 10) == 0)
+		return dio__sunos_cached_driver("lofi");
+	if (strncmp(m.special, "/dev/ramdisk/", 13) == 0)
+		return dio__sunos_cached_driver("ramdisk");
+	return NULL;
+}
+
 int
 dio__os_set_direct(int fd, int on, char *why, size_t len)
 {
 	struct statvfs vfs;
 	struct stat st;
 
+	const char *cached;
+
 	if (fstat(fd, &st) != 0)
 		return DIO__ERR(errno);
-	if (S_ISCHR(st.st_mode) && dio__sunos_is_disk(fd))
+	if (S_ISCHR(st.st_mode) && dio__sunos_is_disk(fd)) {
+		cached = dio__cached_node(fd);
+		if (cached != NULL)
+			return on ? dio__refuse(why, len, "%s: its raw node is not "
+			                        "direct", cached) : DIO_MECH_NONE;
 		return DIO_MECH_RAW;    /* on or off, it stays direct */
+	}
 	if (S_ISBLK(st.st_mode))
 		return on ? dio__refuse(why, len, "%s", "a block device node goes "
 		                        "through the cache; its raw /dev/rdsk node "
@@ -114,6 +178,11 @@ dio__os_set_direct(int fd, int on, char *why, size_t len)
 		                        "disk") : DIO_MECH_NONE;
 	if (fstatvfs(fd, &vfs) != 0)
 		return DIO__ERR(errno);
+	if (dio__fs_honours_directio(vfs.f_basetype) &&
+	    (cached = dio__fs_on_cached(st.st_dev)) != NULL)
+		return on ? dio__refuse2(why, len, "%s is on a device whose I/O is "
+		                         "cached: %s", vfs.f_basetype, cached)
+		          : DIO_MECH_NONE;
 	if (dio__forced(vfs.f_basetype, &st))
 		return DIO_MECH_FORCED; /* on or off, it stays direct */
 	if (strcmp(vfs.f_basetype, "zfs") == 0)
@@ -153,10 +222,11 @@ dio__os_get_direct(int fd)
 	if (fstat(fd, &st) != 0)
 		return DIO__ERR(errno);
 	if (S_ISCHR(st.st_mode) && dio__sunos_is_disk(fd))
-		return DIO_MECH_RAW;
+		return dio__cached_node(fd) == NULL ? DIO_MECH_RAW : DIO_MECH_NONE;
 	if (S_ISREG(st.st_mode) && fstatvfs(fd, &vfs) == 0 &&
 	    dio__forced(vfs.f_basetype, &st))
-		return DIO_MECH_FORCED;
+		return dio__fs_on_cached(st.st_dev) == NULL ? DIO_MECH_FORCED
+		                                            : DIO_MECH_NONE;
 	return -ENOTSUP;
 }
 
@@ -200,6 +270,8 @@ dio__disk_align(int fd, const struct stat *st, struct dio_align *a)
 	a->logical_block = m.lbsize;
 	a->physical_block = m.pbsize;
 	a->device_bytes = m.bytes;
+	if (dio__cached_node(fd) != NULL)
+		return;         /* a zvol, lofi: no direct I/O figures */
 	/* Raw disk transfers go in whole logical blocks; physio locks the
 	 * user pages, the driver's DMA attributes do the rest. */
 	a->offset_align = m.lbsize;

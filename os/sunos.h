@@ -26,6 +26,8 @@ struct dio__sunos_mount {
 	char mountp[256];
 	char fstype[32];
 	int forcedirectio;       /* mounted forcedirectio (UFS, NFS)               */
+	int lofs_hidden;         /* a lofs mount whose source cannot be seen:
+	                          * fstype "lofs", the rest unknown             */
 };
 
 /* What the dkio ioctls say about a disk node's media. */
@@ -37,13 +39,21 @@ struct dio__sunos_media {
 };
 
 /* sunos-inuse.c */
+/* The mount holding device dev, through lofs mounts to what they show
+ * (mountp stays the first one's): 1 found, 0 not, -errno. */
 int dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *m);
+int dio__sunos_has_opt(const char *opts, const char *name);
 void dio__sunos_disk_stem(const char *path, char *out, size_t len);
 /* Is path a node of the /dev/dsk or /dev/rdsk directories? */
 int dio__sunos_in_dsk(const char *path);
 
 /* sunos-disk.c */
 int dio__sunos_is_disk(int fd);
+/* The drive's driver DKIOCINFO names ("sd", "blkdev", "zvol"): 0 or -errno. */
+int dio__sunos_driver(int fd, char *out, size_t len);
+/* Why a disk of driver is not direct although its raw node is one (zvol,
+ * lofi, ramdisk: their I/O ends in a cache or in memory), or NULL. */
+const char *dio__sunos_cached_driver(const char *driver);
 int dio__sunos_media(int fd, struct dio__sunos_media *m);
 int dio__sunos_raw_twin(const char *path, dev_t rdev, char *out, size_t len);
 /* The node in dir (character if chr, else block) whose st_rdev is rdev:
@@ -52,11 +62,12 @@ int dio__sunos_node_in(const char *dir, int chr, dev_t rdev, char *out, size_t l
 
 /*
  * sunos-swap.c: 1 in use (why set), 0 not, -errno could not tell (why
- * set).  Swap is on the device path, or for a disk (stem not "") on any
- * /dev/dsk or /dev/rdsk slice of the disk named stem.
+ * set).  Swap is on the device path (by name or device number rdev), or
+ * for a disk (stem not "") on any /dev/dsk or /dev/rdsk slice of the disk
+ * named stem.
  */
-int dio__sunos_swap_holds(const char *stem, const char *path, char *why,
-                          size_t len);
+int dio__sunos_swap_holds(const char *stem, const char *path, dev_t rdev,
+                          char *why, size_t len);
 int dio__sunos_dm_inuse(const char *node, char *why, size_t len);
 
 #endif /* DIO_SUNOS_H */

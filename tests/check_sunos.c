@@ -516,12 +516,17 @@ START_TEST(slice_sizes)
 	n->p_length = 2048;
 	ck_assert_uint_eq(raw_bytes("/dev/rdsk/c2t0d0s0"), 1 << 20);
 
-	/* blkdev (NVMe) 4Kn: DEV_BSIZE units too. */
+	/* blkdev (NVMe) 4Kn: cmlb counts the partitions of every fixed disk
+	 * in its own blocks, whatever the driver (cmlb.c:1408-1413; blkdev
+	 * attaches cmlb with d_removable, blkdev.c:836-837). */
 	n = dbl_node_add("/dev/rdsk/c3t0d0s0", 1, 40, 0);
 	dbl_disk(n, "blkdev", 0, 4096, 1000000);
 	n->part_errno = 0;
-	n->p_length = 2048;
+	n->p_length = 256;
 	ck_assert_uint_eq(raw_bytes("/dev/rdsk/c3t0d0s0"), 1 << 20);
+	/* ... and a blkdev 4Kn slice of 2048 blocks is 8 MiB, not 1. */
+	n->p_length = 2048;
+	ck_assert_uint_eq(raw_bytes("/dev/rdsk/c3t0d0s0"), 8 << 20);
 
 	/* SPARC: no DKIOCEXTPARTINFO (ENOTTY), specfs' size of the open
 	 * slice; failing that, the whole medium. */
@@ -580,6 +585,22 @@ in_use(const char *path, char *why, size_t len)
 	return dio_device_in_use(path, why, len);
 }
 
+/* The zfs driver's major, whose minors are the zvols (zvol.c:527-540). */
+#define ZFS_MAJOR 90u
+
+/*
+ * Swap on path, a block node (swapctl refuses a character one with
+ * ENOSYS, vm_swap.c:757-773) listed as given (vm_swap.c keeps the name,
+ * 1247-1249); the node is made, of device maj,min, if it is not there.
+ */
+static void
+swap_on(const char *path, unsigned maj, unsigned min)
+{
+	if (dbl_node_find(path) == NULL)
+		(void)dbl_node_add(path, 0, maj, min);
+	snprintf(dbl.swap[dbl.nswap++], sizeof(dbl.swap[0]), "%s", path);
+}
+
 START_TEST(in_use_none)
 {
 	static const char *slices[] = { "s0", "s1", "s2", "s5", "p0", "" };
@@ -591,9 +612,8 @@ START_TEST(in_use_none)
 	                    makedev(1, 2));
 	(void)dbl_mount_add("/dev/dsk/c1t0d0s0", "/other", "ufs", "rw", makedev(SD, 64));
 	(void)dbl_mount_add("swap", "/tmp", "tmpfs", "xattr", makedev(5, 1));
-	snprintf(dbl.swap[0], sizeof(dbl.swap[0]), "/dev/zvol/dsk/rpool/swap");
-	snprintf(dbl.swap[1], sizeof(dbl.swap[1]), "/dev/dsk/c1t0d0s1");
-	dbl.nswap = 2;
+	swap_on("/dev/zvol/dsk/rpool/swap", ZFS_MAJOR, 1);
+	swap_on("/dev/dsk/c1t0d0s1", SD, 65);
 	ck_assert_int_eq(in_use("/dev/rdsk/c0t0d0s2", why, sizeof(why)), 0);
 	/* Every slice and partition of the disk was shown to libdiskmgt,
 	 * once, by its /dev/dsk name; nothing of the other disk. */
@@ -657,8 +677,7 @@ START_TEST(in_use_fails_closed)
 	ck_assert_ptr_nonnull(strstr(why, "swapctl"));
 	ck_assert_int_eq(dbl.ndm, 0);
 	dbl.swap_errno_count = 0;
-	dbl.nswap = 1;
-	snprintf(dbl.swap[0], sizeof(dbl.swap[0]), "/dev/zvol/dsk/rpool/swap");
+	swap_on("/dev/zvol/dsk/rpool/swap", ZFS_MAJOR, 1);
 	dbl.swap_errno_list = EFAULT;
 	ck_assert_int_eq(in_use("/dev/rdsk/c0t0d0s2", why, sizeof(why)), -EFAULT);
 	dbl.swap_errno_list = 0;
@@ -695,9 +714,8 @@ START_TEST(in_use_mount_and_swap)
 	dbl.nmounts = 0;
 
 	/* Swap on a slice of the disk. */
-	snprintf(dbl.swap[0], sizeof(dbl.swap[0]), "/dev/zvol/dsk/rpool/swap");
-	snprintf(dbl.swap[1], sizeof(dbl.swap[1]), "/dev/dsk/c0t0d0s1");
-	dbl.nswap = 2;
+	swap_on("/dev/zvol/dsk/rpool/swap", ZFS_MAJOR, 1);
+	swap_on("/dev/dsk/c0t0d0s1", SD, 1);
 	ck_assert_int_eq(in_use("/dev/rdsk/c0t0d0s2", why, sizeof(why)), 1);
 	ck_assert_ptr_nonnull(strstr(why, "swap"));
 	ck_assert_ptr_nonnull(strstr(why, "c0t0d0s1"));
@@ -927,11 +945,20 @@ START_TEST(other_answers)
 	memset(&o, 0, sizeof(o));
 	ck_assert_int_eq(dio_devinfo("/dev/dsk/c8t0d0s0", &o), -EBUSY);
 
-	/* A file on a mount whose special is not a block node (lofs of a
-	 * directory) or is gone: no disk. */
+	/* A file on a lofs mount whose source cannot be seen (a zone's
+	 * view): what is behind it is not known, not "no". */
 	(void)dbl_mount_add("/export/home", "/home", "lofs", "rw", dev_of(f));
 	memset(&o, 0, sizeof(o));
 	ck_assert_int_eq(stat(f, &st), 0);
+	o.kind = DIO_DEVINFO_FILE;
+	ck_assert_int_eq(dio__os_devinfo(f, &st, &o), 0);
+	ck_assert_str_eq(o.device, "");
+	ck_assert_uint_eq(o.direct_ignored, DIO_TRI_UNKNOWN);
+	ck_assert_uint_eq(o.commit_flush, DIO_TRI_UNKNOWN);
+	/* A UFS mount whose special is not a block node: no disk. */
+	snprintf(dbl.mount[0].fstype, sizeof(dbl.mount[0].fstype), "ufs");
+	snprintf(dbl.mount[0].special, sizeof(dbl.mount[0].special), "/gone");
+	memset(&o, 0, sizeof(o));
 	o.kind = DIO_DEVINFO_FILE;
 	ck_assert_int_eq(dio__os_devinfo(f, &st, &o), 0);
 	ck_assert_str_eq(o.device, "");
@@ -1246,6 +1273,434 @@ END_TEST
 
 /* ------------------------------------------------------------ main */
 
+/* ------------------------------------------------ 12. issue 38: illumos, safe to trust */
+
+/* A zvol's block and raw nodes: one minor of the zfs driver for both
+ * (zvol.c:527-540), the raw one a disk named "zvol" (zvol.c:1629-1639). */
+static struct dbl_node *
+zvol_pair(const char *name, unsigned minor)
+{
+	char p[128];
+	struct dbl_node *raw;
+
+	snprintf(p, sizeof(p), "/dev/zvol/dsk/%s", name);
+	(void)dbl_node_add(p, 0, ZFS_MAJOR, minor);
+	snprintf(p, sizeof(p), "/dev/zvol/rdsk/%s", name);
+	raw = dbl_node_add(p, 1, ZFS_MAJOR, minor);
+	dbl_disk(raw, "zvol", minor, 512, 4194304);
+	snprintf(raw->cname, sizeof(raw->cname), "zvol");
+	raw->pbsize = 8192;             /* volblocksize */
+	raw->wce = 0;                   /* ZVOL_WCE starts clear (zvol.c:550) */
+	return raw;
+}
+
+/* Both nodes of a zvol held open by someone: an exclusive open of either
+ * is refused (zvol.c:904-915). */
+static void
+zvol_held(const char *name, int held)
+{
+	char p[128];
+
+	snprintf(p, sizeof(p), "/dev/zvol/dsk/%s", name);
+	dbl_node_find(p)->excl_busy = held;
+	snprintf(p, sizeof(p), "/dev/zvol/rdsk/%s", name);
+	dbl_node_find(p)->excl_busy = held;
+}
+
+START_TEST(in_use_zvol_swap_dump)
+{
+	char why[256];
+	struct dbl_node *r;
+
+	/* Swap on a zvol, added by its block node (swap -a takes no raw one,
+	 * vm_swap.c:757-773), asked by either: the same device number. */
+	(void)zvol_pair("rpool/swap", 1);
+	swap_on("/dev/zvol/dsk/rpool/swap", ZFS_MAJOR, 1);
+	zvol_held("rpool/swap", 1);     /* swap keeps it open (vm_swap.c:1131) */
+	ck_assert_int_eq(in_use("/dev/zvol/rdsk/rpool/swap", why, sizeof(why)), 1);
+	ck_assert_ptr_nonnull(strstr(why, "swap"));
+	ck_assert_int_eq(in_use("/dev/zvol/dsk/rpool/swap", why, sizeof(why)), 1);
+	/* Even were nothing holding it: the swap table says it. */
+	zvol_held("rpool/swap", 0);
+	ck_assert_int_eq(in_use("/dev/zvol/rdsk/rpool/swap", why, sizeof(why)), 1);
+	ck_assert_ptr_nonnull(strstr(why, "active swap"));
+	ck_assert_int_eq(dbl.ndm, 0);   /* libdiskmgt has no say on a zvol */
+
+	/* The dump zvol: DIOCGETDEV names it as dumpadm set it, by its
+	 * block node (dump.c:157-167, dumpsubr.c:1221-1222). */
+	(void)zvol_pair("rpool/dump", 2);
+	snprintf(dbl.dump_dev, sizeof(dbl.dump_dev), "/dev/zvol/dsk/rpool/dump");
+	ck_assert_int_eq(in_use("/dev/zvol/rdsk/rpool/dump", why, sizeof(why)), 1);
+	ck_assert_ptr_nonnull(strstr(why, "dump device"));
+	ck_assert_int_eq(in_use("/dev/zvol/dsk/rpool/dump", why, sizeof(why)), 1);
+	/* A dump slice: its whole disk is in use. */
+	two_disks();
+	snprintf(dbl.dump_dev, sizeof(dbl.dump_dev), "/dev/dsk/c0t0d0s1");
+	ck_assert_int_eq(in_use("/dev/rdsk/c0t0d0s2", why, sizeof(why)), 1);
+	ck_assert_ptr_nonnull(strstr(why, "c0t0d0s1"));
+	ck_assert_int_eq(in_use("/dev/rdsk/c1t0d0s0", why, sizeof(why)), 0);
+	/* No dump device (ENODEV): nothing is in use by dump. */
+	dbl.dump_dev[0] = '\0';
+	ck_assert_int_eq(in_use("/dev/zvol/rdsk/rpool/dump", why, sizeof(why)), 0);
+	/* /dev/dump is 0660 root sys: a caller who cannot open it cannot
+	 * tell (libdiskmgt's inuse_dump says "not in use" then). */
+	dbl.dump_open_errno = EACCES;
+	ck_assert_int_eq(in_use("/dev/zvol/rdsk/rpool/dump", why, sizeof(why)), -EACCES);
+	ck_assert_ptr_nonnull(strstr(why, "/dev/dump"));
+	ck_assert_int_eq(in_use("/dev/rdsk/c1t0d0s0", why, sizeof(why)), -EACCES);
+	dbl.dump_open_errno = 0;
+
+	/* A zvol behind COMSTAR, a bhyve guest, a zone: held open, so the
+	 * exclusive open is refused. */
+	r = zvol_pair("tank/lu0", 3);
+	zvol_held("tank/lu0", 1);
+	ck_assert_int_eq(in_use("/dev/zvol/rdsk/tank/lu0", why, sizeof(why)), 1);
+	ck_assert_ptr_nonnull(strstr(why, "exclusive open"));
+	ck_assert_int_gt(r->nexcl, 0);
+	/* Nobody holds it: free, shown by the exclusive open. */
+	zvol_held("tank/lu0", 0);
+	r->nexcl = 0;
+	ck_assert_int_eq(in_use("/dev/zvol/rdsk/tank/lu0", why, sizeof(why)), 0);
+	ck_assert_int_eq(r->nexcl, 1);
+	/* The open fails for another reason (no permission): cannot tell. */
+	r->open_errno = EACCES;
+	ck_assert_int_eq(in_use("/dev/zvol/rdsk/tank/lu0", why, sizeof(why)), -EACCES);
+	ck_assert_ptr_nonnull(strstr(why, "cannot be told"));
+	r->open_errno = 0;
+	/* The zvol named by its /devices path (zfs@0, minor "3,raw"). */
+	snprintf(r->real, sizeof(r->real), "/devices/pseudo/zfs@0:3,raw");
+	(void)dbl_node_add("/devices/pseudo/zfs@0:3,raw", 1, ZFS_MAJOR, 3);
+	snprintf(dbl_node_find("/devices/pseudo/zfs@0:3,raw")->real, 160,
+	         "/devices/pseudo/zfs@0:3,raw");
+	dbl_node_find("/devices/pseudo/zfs@0:3,raw")->excl_busy = 1;
+	ck_assert_int_eq(in_use("/devices/pseudo/zfs@0:3,raw", why, sizeof(why)), 1);
+
+	/* A swap area that cannot be examined and is not the device by
+	 * name: cannot tell. */
+	snprintf(dbl.swap[dbl.nswap++], sizeof(dbl.swap[0]), "/dev/zvol/dsk/gone/swap");
+	ck_assert_int_eq(in_use("/dev/zvol/rdsk/tank/lu0", why, sizeof(why)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(why, "gone/swap"));
+}
+END_TEST
+
+START_TEST(in_use_where_libdiskmgt_is_blind)
+{
+	char why[256];
+
+	two_disks();
+	ck_assert_int_eq(in_use("/dev/rdsk/c0t0d0s2", why, sizeof(why)), 0);
+	ck_assert_str_eq(dbl.dlopened, "libzfs.so");    /* inuse_zpool.c's name */
+	/* libdiskmgt checks nobody (no getzoneid/geteuid in its source) and
+	 * says "not in use" where its opens fail. */
+	dbl.euid = 1000;
+	ck_assert_int_eq(in_use("/dev/rdsk/c0t0d0s2", why, sizeof(why)), -EACCES);
+	ck_assert_ptr_nonnull(strstr(why, "root"));
+	dbl.euid = 0;
+	dbl.zoneid = 7;
+	ck_assert_int_eq(in_use("/dev/rdsk/c0t0d0s2", why, sizeof(why)), -EPERM);
+	ck_assert_ptr_nonnull(strstr(why, "zone"));
+	dbl.zoneid = 0;
+	/* libzfs.so not loadable: inuse_zpool.c answers 0, no error. */
+	dbl.libzfs_missing = 1;
+	ck_assert_int_eq(in_use("/dev/rdsk/c0t0d0s2", why, sizeof(why)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(why, "libzfs"));
+	dbl.libzfs_missing = 0;
+	/* What is seen in use is still in use, whoever asks. */
+	dbl.euid = 1000;
+	(void)dbl_mount_add("/dev/dsk/c0t0d0s5", "/export/home", "ufs", "rw",
+	                    makedev(SD, 5));
+	ck_assert_int_eq(in_use("/dev/rdsk/c0t0d0s2", why, sizeof(why)), 1);
+	dbl.euid = 0;
+}
+END_TEST
+
+START_TEST(cached_nodes_not_direct)
+{
+	static const struct { const char *path, *drv, *word; } nodes[] = {
+		{ "/dev/zvol/rdsk/rpool/vol", "zvol", "ARC" },
+		{ "/dev/rlofi/1", "lofi", "page cache" },
+		{ "/dev/rramdisk/rd0", "ramdisk", "memory" },
+	};
+	struct dio_align a;
+	struct dbl_node *n;
+	dio_file *fp;
+	size_t i;
+
+	for (i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		n = dbl_node_add(nodes[i].path, 1, 150 + (unsigned)i, 1);
+		dbl_disk(n, nodes[i].drv, 1, 512, 1 << 20);
+		logbuf[0] = '\0';
+		fp = NULL;
+		ck_assert_int_eq(dio_open(&fp, nodes[i].path, DIO_O_RDWR, DIO_DIRECT_ON,
+		                          DIO_SYNC_NONE, 0), -ENOTSUP);
+		ck_assert_msg(strstr(logbuf, nodes[i].word) != NULL, "%s: %s",
+		              nodes[i].path, logbuf);
+		ck_assert_int_eq(dio_open(&fp, nodes[i].path, DIO_O_RDWR, DIO_DIRECT_OFF,
+		                          DIO_SYNC_NONE, 0), 0);
+		ck_assert_int_eq(dio_file_direct(fp), DIO_MECH_NONE);
+		memset(&a, 0, sizeof(a));
+		ck_assert_int_eq(dio_align_fd(dio_file_fd(fp), &a), 0);
+		ck_assert_uint_eq(a.offset_align, 0);
+		ck_assert_uint_eq(a.source, DIO_ALIGN_SRC_NONE);
+		ck_assert_uint_eq(a.logical_block, 512);
+		dio_close(fp);
+	}
+	/* An sd slice stays raw. */
+	(void)disk_pair(0, "s0", 0, 512, 1000000);
+	ck_assert_int_eq(dio_open(&fp, "/dev/rdsk/c0t0d0s0", DIO_O_RDWR, DIO_DIRECT_ON,
+	                          DIO_SYNC_NONE, 0), 0);
+	ck_assert_int_eq(dio_file_direct(fp), DIO_MECH_RAW);
+	dio_close(fp);
+}
+END_TEST
+
+START_TEST(ufs_on_cached_device)
+{
+	const char *f = mkfile("a", "ufs");
+	struct dbl_mount *m;
+	dio_file *fp = NULL;
+
+	/* UFS on a zvol: the zvol's raw node says "zvol". */
+	(void)zvol_pair("rpool/ufs", 4);
+	m = dbl_mount_add("/dev/zvol/dsk/rpool/ufs", "/ufs", "ufs", "rw", dev_of(f));
+	ck_assert_int_eq(dio_open(&fp, f, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE, 0),
+	                 -ENOTSUP);
+	ck_assert_ptr_nonnull(strstr(logbuf, "ARC"));
+	ck_assert_int_eq(dbl.ndirectio, 0);
+	/* forcedirectio there is not direct either. */
+	snprintf(m->opts, sizeof(m->opts), "rw,forcedirectio");
+	ck_assert_int_eq(dio_open(&fp, f, DIO_O_RDWR, DIO_DIRECT_OFF, DIO_SYNC_NONE, 0), 0);
+	ck_assert_int_eq(dio_file_direct(fp), DIO_MECH_NONE);
+	dio_close(fp);
+	/* UFS on lofi whose raw node cannot be opened: its name says it. */
+	snprintf(m->special, sizeof(m->special), "/dev/lofi/2");
+	snprintf(m->opts, sizeof(m->opts), "rw");
+	logbuf[0] = '\0';
+	ck_assert_int_eq(dio_open(&fp, f, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE, 0),
+	                 -ENOTSUP);
+	ck_assert_ptr_nonnull(strstr(logbuf, "page cache"));
+	/* UFS on lofi, raw node /dev/rlofi/3 asked. */
+	(void)dbl_node_add("/dev/lofi/3", 0, 151, 3);
+	dbl_disk(dbl_node_add("/dev/rlofi/3", 1, 151, 3), "lofi", 3, 512, 1 << 20);
+	snprintf(m->special, sizeof(m->special), "/dev/lofi/3");
+	logbuf[0] = '\0';
+	ck_assert_int_eq(dio_open(&fp, f, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE, 0),
+	                 -ENOTSUP);
+	ck_assert_ptr_nonnull(strstr(logbuf, "page cache"));
+	/* UFS on an sd slice: direct, directio() asked. */
+	(void)disk_pair(0, "s0", 0, 512, 1000000);
+	snprintf(m->special, sizeof(m->special), "/dev/dsk/c0t0d0s0");
+	ck_assert_int_eq(dio_open(&fp, f, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE, 0), 0);
+	ck_assert_int_eq(dio_file_direct(fp), DIO_MECH_DIRECTIO);
+	ck_assert_int_eq(dbl.ndirectio, 1);
+	dio_close(fp);
+}
+END_TEST
+
+START_TEST(cmdk_media)
+{
+	struct dio_devinfo o;
+	struct dio_align a;
+	struct dbl_node *n;
+	int fd;
+
+	/* cmdk answers DKIOCGMEDIAINFO (cmdk.c:852-869), not ...EXT nor
+	 * DKIOCGETWCE (ENOTTY from ata_disk.c:1214-1216). */
+	n = dbl_node_add("/dev/rdsk/c0d0s0", 1, 102, 0);
+	dbl_disk(n, "cmdk", 0, 512, 2000000);
+	n->minfo_errno = ENOTTY;
+	n->wce = DBL_NA;
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/rdsk/c0d0s0", &o), 0);
+	ck_assert_uint_eq(o.size_bytes, 2000000ull * 512);
+	ck_assert_uint_eq(o.logical_block, 512);
+	ck_assert_uint_eq(o.physical_block, 512);
+	ck_assert_uint_eq(o.write_cache, DIO_TRI_UNKNOWN);
+	fd = open_node("/dev/rdsk/c0d0s0");
+	memset(&a, 0, sizeof(a));
+	ck_assert_int_eq(dio_align_fd(fd, &a), 0);
+	ck_assert_uint_eq(a.offset_align, 512);
+	ck_assert_uint_eq(a.device_bytes, 2000000ull * 512);
+	close(fd);
+	/* Neither answered: no sizes. */
+	n->minfo_plain_errno = ENOTTY;
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/rdsk/c0d0s0", &o), 0);
+	ck_assert_uint_eq(o.size_bytes, 0);
+}
+END_TEST
+
+START_TEST(device_commits_flush)
+{
+	struct dbl_node *raw, *blk;
+	const char *f;
+	char d[256];
+	dio_file *fp;
+	void *buf = dio_alloc(4096, 4096);
+
+	ck_assert_ptr_nonnull(buf);
+	memset(buf, 0, 4096);
+	raw = disk_pair(0, "s0", 0, 512, 1000000);
+	blk = dbl_node_find("/dev/dsk/c0t0d0s0");
+	/* A synchronous handle on the raw node: every write is followed by
+	 * DKIOCFLUSHWRITECACHE (specfs passes no FDSYNC to the driver,
+	 * specvnops.c:1118-1121). */
+	ck_assert_int_eq(dio_open(&fp, "/dev/rdsk/c0t0d0s0", DIO_O_RDWR, DIO_DIRECT_OFF,
+	                          DIO_SYNC_DATA, 0), 0);
+	ck_assert_int_eq(dio_pwrite(fp, buf, 4096, 0), 4096);
+	ck_assert_int_eq(raw->nflush, 1);
+	dio_close(fp);
+	/* A commit: fdatasync (a flush only if the node was marked,
+	 * specvnops.c:1485-1535), then the flush, always. */
+	ck_assert_int_eq(dio_open(&fp, "/dev/rdsk/c0t0d0s0", DIO_O_RDWR, DIO_DIRECT_OFF,
+	                          DIO_SYNC_NONE, 0), 0);
+	ck_assert_int_eq(dio_pwrite(fp, buf, 4096, 0), 4096);
+	ck_assert_int_eq(raw->nflush, 1);
+	ck_assert_int_eq(dio_commit(fp, DIO_COMMIT_FDATASYNC), 0);
+	ck_assert_int_eq(raw->nfsync, 1);
+	ck_assert_int_eq(raw->nflush, 2);
+	ck_assert_int_eq(dio_pwrite_commit(fp, buf, 4096, 0, DIO_COMMIT_FSYNC), 4096);
+	ck_assert_int_eq(raw->nflush, 3);
+	ck_assert_int_eq(dio_commit(fp, DIO_COMMIT_NONE), 0);
+	ck_assert_int_eq(raw->nflush, 3);
+	/* No cache to flush (blkdev without one: ENOTSUP; lofi: ENOTTY). */
+	raw->flush_errno = ENOTSUP;
+	ck_assert_int_eq(dio_commit(fp, DIO_COMMIT_FSYNC), 0);
+	raw->flush_errno = ENOTTY;
+	ck_assert_int_eq(dio_commit(fp, DIO_COMMIT_FSYNC), 0);
+	/* A flush that fails fails the commit. */
+	raw->flush_errno = EIO;
+	ck_assert_int_eq(dio_commit(fp, DIO_COMMIT_FSYNC), -EIO);
+	ck_assert_int_eq(dio_file_errdetail(fp, d, sizeof(d)), -EIO);
+	ck_assert_ptr_nonnull(strstr(d, "flush"));
+	raw->flush_errno = 0;
+	dio_close(fp);
+	/* The block node takes no ioctl (spec_ioctl: VCHR only): the flush
+	 * goes to its raw twin. */
+	raw->nflush = 0;
+	ck_assert_int_eq(dio_open(&fp, "/dev/dsk/c0t0d0s0", DIO_O_RDWR, DIO_DIRECT_OFF,
+	                          DIO_SYNC_DATA, 0), 0);
+	ck_assert_int_eq(dio_pwrite(fp, buf, 4096, 0), 4096);
+	ck_assert_int_eq(raw->nflush, 1);
+	ck_assert_int_eq(dio_commit(fp, DIO_COMMIT_FSYNC), 0);
+	ck_assert_int_eq(blk->nfsync, 1);
+	ck_assert_int_eq(raw->nflush, 2);
+	dio_close(fp);
+	/* A file: the file system's commit, no flush of ours. */
+	f = mkfile("a", "ufs");
+	ck_assert_int_eq(dio_open(&fp, f, DIO_O_RDWR, DIO_DIRECT_OFF, DIO_SYNC_DATA, 0), 0);
+	ck_assert_int_eq(dio_pwrite(fp, buf, 4096, 0), 4096);
+	ck_assert_int_eq(dio_commit(fp, DIO_COMMIT_FSYNC), 0);
+	ck_assert_int_eq(raw->nflush, 2);
+	dio_close(fp);
+	dio_free(buf);
+}
+END_TEST
+
+static void
+file_info(const char *f, struct dio_devinfo *o)
+{
+	struct stat st;
+
+	ck_assert_int_eq(stat(f, &st), 0);
+	memset(o, 0, sizeof(*o));
+	o->kind = DIO_DEVINFO_FILE;
+	ck_assert_int_eq(dio__os_devinfo(f, &st, o), 0);
+}
+
+START_TEST(durability_facts)
+{
+	const char *f;
+	struct dio_devinfo o;
+	char p[512], args[256];
+	FILE *fp;
+
+	/* UFS sends no DKIOCFLUSHWRITECACHE (none under fs/ufs). */
+	f = mkfile("a", "ufs");
+	(void)disk_pair(0, "s0", 0, 512, 1000000);
+	(void)dbl_mount_add("/dev/dsk/c0t0d0s0", "/data", "ufs", "rw", dev_of(f));
+	file_info(f, &o);
+	ck_assert_uint_eq(o.commit_flush, DIO_TRI_NO);
+	ck_assert_uint_eq(o.write_cache, DIO_TRI_YES);
+	ck_assert_uint_eq(o.direct_stable, DIO_TRI_UNKNOWN);
+	/* NFS: a direct write is FILE_SYNC (nfs3_vnops.c:761-765). */
+	snprintf(dbl.mount[0].special, sizeof(dbl.mount[0].special), "srv:/export");
+	snprintf(dbl.mount[0].fstype, sizeof(dbl.mount[0].fstype), "nfs");
+	file_info(f, &o);
+	ck_assert_uint_eq(o.direct_stable, DIO_TRI_YES);
+	ck_assert_uint_eq(o.commit_flush, DIO_TRI_UNKNOWN);
+	/* ZFS sync=always: every write commits; its commits flush. */
+	snprintf(dbl.mount[0].special, sizeof(dbl.mount[0].special), "rpool/data");
+	snprintf(dbl.mount[0].fstype, sizeof(dbl.mount[0].fstype), "zfs");
+	write_zfs("echo always");
+	file_info(f, &o);
+	ck_assert_uint_eq(o.sync_always, DIO_TRI_YES);
+	ck_assert_uint_eq(o.sync_disabled, DIO_TRI_NO);
+	ck_assert_uint_eq(o.commit_flush, DIO_TRI_YES);
+	write_zfs("echo standard");
+	file_info(f, &o);
+	ck_assert_uint_eq(o.sync_always, DIO_TRI_NO);
+	ck_assert_uint_eq(o.commit_flush, DIO_TRI_YES);
+	/* A zvol: its dataset's property, read for the device. */
+	(void)zvol_pair("rpool/vol", 5);
+	write_zfs("echo disabled");
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/zvol/rdsk/rpool/vol", &o), 0);
+	ck_assert_uint_eq(o.sync_disabled, DIO_TRI_YES);
+	ck_assert_uint_eq(o.commit_flush, DIO_TRI_NO);
+	snprintf(p, sizeof(p), "%s/zfs.args", dir);
+	fp = fopen(p, "r");
+	ck_assert_ptr_nonnull(fp);
+	args[fread(args, 1, sizeof(args) - 1, fp)] = '\0';
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(args, "rpool/vol\n"));
+	write_zfs("echo always");
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/zvol/dsk/rpool/vol", &o), 0);
+	ck_assert_uint_eq(o.sync_always, DIO_TRI_YES);
+	ck_assert_uint_eq(o.commit_flush, DIO_TRI_YES);
+	/* A disk node: libdirectio's commits flush it. */
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/rdsk/c0t0d0s0", &o), 0);
+	ck_assert_uint_eq(o.commit_flush, DIO_TRI_YES);
+	ck_assert_uint_eq(o.sync_always, DIO_TRI_UNKNOWN);
+}
+END_TEST
+
+START_TEST(behind_lofs)
+{
+	const char *f = mkfile("a", "zfs");
+	struct dio_devinfo o;
+	dio_file *fp;
+
+	/* A lofs mount has the device number of what it shows (lofs_vfsops.c
+	 * copies vfs_dev): the mount of the same number that is not lofs is
+	 * the one, wherever it is listed. */
+	(void)dbl_mount_add(dir, "/zones/z1/root/data", "lofs", "rw,dev=4010003",
+	                    dev_of(f));
+	(void)dbl_mount_add("rpool/data", "/data", "zfs", "rw", dev_of(f));
+	write_zfs("echo always");
+	file_info(f, &o);
+	ck_assert_uint_eq(o.direct_ignored, DIO_TRI_YES);
+	ck_assert_uint_eq(o.sync_always, DIO_TRI_YES);
+	/* Only the lofs entry, its source not to be seen (a zone): not known. */
+	dbl.nmounts = 1;
+	snprintf(dbl.mount[0].special, sizeof(dbl.mount[0].special), "/export/none");
+	file_info(f, &o);
+	ck_assert_uint_eq(o.direct_ignored, DIO_TRI_UNKNOWN);
+	ck_assert_uint_eq(o.sync_always, DIO_TRI_UNKNOWN);
+	/* forcedirectio belongs to the UFS mount behind the lofs one. */
+	dbl.nfiles = 0;
+	f = mkfile("b", "ufs");
+	dbl.nmounts = 0;
+	(void)dbl_mount_add(dir, "/zones/z1/root/u", "lofs", "rw", dev_of(f));
+	(void)dbl_mount_add("/dev/dsk/c0t0d0s6", "/u", "ufs", "rw,forcedirectio", dev_of(f));
+	ck_assert_int_eq(dio_open(&fp, f, DIO_O_RDONLY, DIO_DIRECT_OFF, DIO_SYNC_NONE, 0), 0);
+	ck_assert_int_eq(dio_file_direct(fp), DIO_MECH_FORCED);
+	dio_close(fp);
+}
+END_TEST
+
 static Suite *
 sunos_suite(void)
 {
@@ -1273,6 +1728,14 @@ sunos_suite(void)
 	tcase_add_test(t, other_answers);
 	tcase_add_test(t, more_answers);
 	tcase_add_test(t, no_raw_directory);
+	tcase_add_test(t, in_use_zvol_swap_dump);
+	tcase_add_test(t, in_use_where_libdiskmgt_is_blind);
+	tcase_add_test(t, cached_nodes_not_direct);
+	tcase_add_test(t, ufs_on_cached_device);
+	tcase_add_test(t, cmdk_media);
+	tcase_add_test(t, device_commits_flush);
+	tcase_add_test(t, durability_facts);
+	tcase_add_test(t, behind_lofs);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -30,6 +30,8 @@
 #define HAVE_LIBDISKMGT_H 1
 #undef HAVE_DM_INUSE
 #define HAVE_DM_INUSE 1
+#undef HAVE_ZONE_H
+#define HAVE_ZONE_H 1
 #undef HAVE_LIBURING
 #undef DIO_HAVE_LIBURING
 
@@ -51,6 +53,8 @@
 #include <sys/mnttab.h>
 #include <sys/swap.h>
 #include <libdiskmgt.h>
+#include <dlfcn.h>
+#include <zone.h>
 
 #include "double.h"
 
@@ -73,5 +77,11 @@
 #define hasmntopt(m, o) dio_dbl_hasmntopt(m, o)
 #define swapctl(c, a) dio_dbl_swapctl(c, a)
 #define dm_inuse(n, m, w, e) dio_dbl_dm_inuse(n, m, (int)(w), e)
+#define fsync(fd) dio_dbl_fsync(fd)
+#define fdatasync(fd) dio_dbl_fdatasync(fd)
+#define geteuid() dio_dbl_geteuid()
+#define getzoneid() dio_dbl_getzoneid()
+#define dlopen(n, m) dio_dbl_dlopen(n, m)
+#define dlclose(h) dio_dbl_dlclose(h)
 
 #endif

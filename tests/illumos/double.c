@@ -17,6 +17,7 @@
 #include <sys/types.h>
 #include <sys/stat.h>
 #include <sys/ioctl.h>
+#include <sys/param.h>
 #include <sys/sysmacros.h>
 #include <ctype.h>
 #include <dirent.h>
@@ -31,6 +32,7 @@
 #include <unistd.h>
 
 #include <sys/dkio.h>
+#include <sys/dumpadm.h>
 #include <sys/mnttab.h>
 #include <sys/statvfs.h>
 #include <sys/swap.h>
@@ -42,6 +44,7 @@ struct dbl_state dbl;
 
 #define DBL_FDS 4096
 static int fd_node[DBL_FDS];            /* node index + 1, 0: not a node */
+static char fd_dump[DBL_FDS];           /* a descriptor of /dev/dump     */
 
 /* The streams fopen(MNTTAB) gave, each with the next entry to read. */
 static struct { FILE *fp; int next; } mnt_stream[8];
@@ -72,6 +75,7 @@ dbl_reset(void)
 	memset(&dbl, 0, sizeof(dbl));
 	memcpy(dbl.zfs_path, zfs, sizeof(zfs));
 	memset(fd_node, 0, sizeof(fd_node));
+	memset(fd_dump, 0, sizeof(fd_dump));
 	memset(mnt_stream, 0, sizeof(mnt_stream));
 	snprintf(dbl.basetype, sizeof(dbl.basetype), "ufs");
 	snprintf(dbl.root, sizeof(dbl.root), "%s/dio-dbl.XXXXXX",
@@ -116,6 +120,7 @@ dbl_node_add(const char *path, int chr, unsigned maj, unsigned min)
 	n->chr = chr;
 	n->rdev = makedev(maj, min);
 	n->minfo_errno = ENOTTY;
+	n->minfo_plain_errno = ENOTTY;
 	n->part_errno = ENOTTY;
 	n->removable = n->wce = n->solid = n->ro = DBL_NA;
 	listing_add(path);
@@ -144,6 +149,7 @@ dbl_disk(struct dbl_node *n, const char *dname, unsigned unit,
 	n->unit = unit;
 	n->maxtransfer = 256;
 	n->minfo_errno = 0;
+	n->minfo_plain_errno = 0;
 	n->lbsize = n->pbsize = lbsize;
 	n->media_type = DK_FIXED_DISK;
 	n->capacity = capacity;
@@ -231,13 +237,36 @@ dio_dbl_open(const char *path, int flags, ...)
 		mode = (mode_t)va_arg(ap, int);
 		va_end(ap);
 	}
+	if (n == NULL && strcmp(path, "/dev/dump") == 0) {
+		/* mode 0660 root sys (SUNWcs.p5m); the driver's open is
+		 * nulldev (dump.c) */
+		if (dbl.dump_open_errno) {
+			errno = dbl.dump_open_errno;
+			return -1;
+		}
+		fd = open("/dev/null", O_RDONLY | (flags & O_CLOEXEC));
+		if (fd >= 0 && fd < DBL_FDS)
+			fd_dump[fd] = 1;
+		return fd;
+	}
 	if (n == NULL)
 		return open(path, flags, mode);
 	if (n->open_errno) {
 		errno = n->open_errno;
 		return -1;
 	}
-	fd = open("/dev/null", O_RDWR | (flags & O_CLOEXEC));
+	if ((flags & O_EXCL) && !(flags & O_CREAT)) {
+		/* FEXCL reaches the driver: zvol_open() refuses it while the
+		 * zvol is open at all (zvol.c:904-915), lofi while the
+		 * partition is (lofi.c:741-756). */
+		n->nexcl++;
+		if (n->excl_busy) {
+			errno = EBUSY;
+			return -1;
+		}
+	}
+	/* The sync flags stay on the descriptor, for F_GETFL. */
+	fd = open("/dev/null", O_RDWR | (flags & (O_CLOEXEC | O_DSYNC | O_SYNC)));
 	if (fd >= 0 && fd < DBL_FDS)
 		fd_node[fd] = (int)(n - dbl.node) + 1;
 	return fd;
@@ -247,8 +276,68 @@ int
 dio_dbl_close(int fd)
 {
 	if (fd >= 0 && fd < DBL_FDS)
-		fd_node[fd] = 0;
+		fd_node[fd] = fd_dump[fd] = 0;
 	return close(fd);
+}
+
+/* fsync() and fdatasync() of a node are counted and succeed (spec_fsync
+ * returns 0 whatever its flush gave, specvnops.c:1485-1535); of anything
+ * else, the real call. */
+int
+dio_dbl_fsync(int fd)
+{
+	struct dbl_node *n = fd >= 0 && fd < DBL_FDS && fd_node[fd]
+	                     ? &dbl.node[fd_node[fd] - 1] : NULL;
+
+	if (n == NULL)
+		return fsync(fd);
+	n->nfsync++;
+	return 0;
+}
+
+int
+dio_dbl_fdatasync(int fd)
+{
+	struct dbl_node *n = fd >= 0 && fd < DBL_FDS && fd_node[fd]
+	                     ? &dbl.node[fd_node[fd] - 1] : NULL;
+
+	if (n == NULL)
+		return fdatasync(fd);
+	n->nfsync++;
+	return 0;
+}
+
+unsigned
+dio_dbl_geteuid(void)
+{
+	return dbl.euid;
+}
+
+int
+dio_dbl_getzoneid(void)
+{
+	return dbl.zoneid;
+}
+
+/* dlopen(): libzfs.so loads unless the test says it is missing; nothing
+ * is really loaded (the handle is only closed again). */
+void *
+dio_dbl_dlopen(const char *name, int mode)
+{
+	static int handle;
+
+	(void)mode;
+	snprintf(dbl.dlopened, sizeof(dbl.dlopened), "%s", name ? name : "");
+	if (name == NULL || strcmp(name, "libzfs.so") != 0 || dbl.libzfs_missing)
+		return NULL;
+	return &handle;
+}
+
+int
+dio_dbl_dlclose(void *h)
+{
+	(void)h;
+	return 0;
 }
 
 int
@@ -416,6 +505,23 @@ node_ioctl(struct dbl_node *n, unsigned long req, void *arg)
 		ci->dki_maxtransfer = (ushort_t)n->maxtransfer;
 		return 0;
 	}
+	case DKIOCGMEDIAINFO: {
+		/* cmdk answers this one only (cmdk.c:852-869) */
+		struct dk_minfo *mi = arg;
+
+		if (n->minfo_plain_errno)
+			return fail(n->minfo_plain_errno);
+		mi->dki_media_type = n->media_type;
+		mi->dki_lbsize = n->lbsize;
+		mi->dki_capacity = n->capacity;
+		return 0;
+	}
+	case DKIOCFLUSHWRITECACHE:
+		/* sd, blkdev, zvol answer it; lofi and ramdisk do not
+		 * (ENOTTY), blkdev without a cache flush gives ENOTSUP
+		 * (blkdev.c:2138-2175) */
+		n->nflush++;
+		return n->flush_errno ? fail(n->flush_errno) : 0;
 	case DKIOCGMEDIAINFOEXT: {
 		struct dk_minfo_ext *mi = arg;
 
@@ -463,10 +569,19 @@ dio_dbl_ioctl(int fd, unsigned long req, ...)
 	va_end(ap);
 	if (n != NULL)
 		return node_ioctl(n, req, arg);
+	if (fd >= 0 && fd < DBL_FDS && fd_dump[fd]) {
+		if (req != DIOCGETDEV)
+			return fail(ENOTTY);
+		if (dbl.dump_dev[0] == '\0')
+			return fail(ENODEV);
+		snprintf(arg, MAXPATHLEN, "%s", dbl.dump_dev);
+		return 0;
+	}
 	switch (req) {
 	case DKIOCINFO: case DKIOCGMEDIAINFOEXT: case DKIOCEXTPARTINFO:
 	case DKIOCREMOVABLE: case DKIOCGETWCE: case DKIOCSOLIDSTATE:
-	case DKIOCREADONLY: case USCSICMD:
+	case DKIOCREADONLY: case USCSICMD: case DKIOCGMEDIAINFO:
+	case DKIOCFLUSHWRITECACHE:
 		/* Not a disk: a regular file or another device. */
 		return fail(ENOTTY);
 	default:
@@ -544,12 +659,21 @@ dio_dbl_getextmntent(FILE *fp, struct extmnttab *m, size_t len)
 }
 
 /* libc's hasmntopt: opt as a whole option name in the comma list (the
- * next character ends the name: NUL, ',' or '='). */
+ * next character ends the name: NUL, ',' or '=').  libc first copies the
+ * options into char tmpopts[MNT_LINE_MAX] on its stack with strcpy()
+ * (getmntent.c:306-314): options that do not fit overflow it, so here
+ * they abort the test. */
 char *
 dio_dbl_hasmntopt(struct mnttab *m, char *opt)
 {
 	size_t k = strlen(opt);
 	char *p = m->mnt_mntopts;
+
+	if (p != NULL && strlen(p) >= MNT_LINE_MAX) {
+		fprintf(stderr, "double: hasmntopt() of %zu bytes of options would "
+		        "overflow libc's %d-byte buffer\n", strlen(p), MNT_LINE_MAX);
+		abort();
+	}
 
 	while (p != NULL && *p != '\0') {
 		if (strncmp(p, opt, k) == 0 && !isalnum((unsigned char)p[k]))

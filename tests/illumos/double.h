@@ -39,8 +39,10 @@ struct dbl_node {
 	int disk;
 	char cname[16], dname[16];
 	unsigned cnum, unit, maxtransfer;
-	/* DKIOCGMEDIAINFOEXT */
+	/* DKIOCGMEDIAINFOEXT; DKIOCGMEDIAINFO (same figures, no pbsize)
+	 * unless minfo_plain_errno */
 	int minfo_errno;
+	int minfo_plain_errno;
 	uint32_t lbsize, pbsize, media_type;
 	uint64_t capacity;      /* in lbsize blocks: the whole medium          */
 	/* DKIOCEXTPARTINFO: p_length, or part_errno (ENOTTY on SPARC) */
@@ -54,6 +56,13 @@ struct dbl_node {
 	int dm_inuse;
 	char dm_msg[96];
 	int dm_errno;
+	/* open(O_EXCL): EBUSY while someone holds it (zvol.c:904-915) */
+	int excl_busy;
+	int nexcl;              /* exclusive opens tried                       */
+	/* DKIOCFLUSHWRITECACHE: its errno (0: done), and how many were sent;
+	 * fsync()/fdatasync() of the node: how many */
+	int flush_errno;
+	int nflush, nfsync;
 };
 
 /* A mount table entry as getextmntent() fills it. */
@@ -121,6 +130,15 @@ struct dbl_state {
 	int opendir_errno;
 	/* zfs(8): the program run by the backend (a script the test writes) */
 	char zfs_path[256];
+	/* /dev/dump: open() fails with dump_open_errno if set; DIOCGETDEV
+	 * gives dump_dev, or ENODEV when it is "" (dump.c:157-167) */
+	int dump_open_errno;
+	char dump_dev[128];
+	/* who and where the caller is, and whether libzfs.so loads */
+	unsigned euid;
+	int zoneid;
+	int libzfs_missing;
+	char dlopened[64];      /* the last name given to dlopen()            */
 };
 
 extern struct dbl_state dbl;
@@ -159,6 +177,12 @@ int dio_dbl_fstatvfs(int fd, struct statvfs *buf);
 int dio_dbl_directio(int fd, int advice);
 int dio_dbl_getextmntent(FILE *fp, struct extmnttab *m, size_t len);
 char *dio_dbl_hasmntopt(struct mnttab *m, char *opt);
+int dio_dbl_fsync(int fd);
+int dio_dbl_fdatasync(int fd);
+unsigned dio_dbl_geteuid(void);
+int dio_dbl_getzoneid(void);
+void *dio_dbl_dlopen(const char *name, int mode);
+int dio_dbl_dlclose(void *h);
 int dio_dbl_swapctl(int cmd, void *arg);
 int dio_dbl_dm_inuse(char *name, char **msg, int who, int *errp);
 const char *dio_dbl_zfs_path(void);

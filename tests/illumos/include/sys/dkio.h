@@ -29,6 +29,13 @@ struct dk_cinfo {
 	ushort_t dki_maxtransfer;       /* driver units (see sunos-disk.c) */
 };
 
+/* DKIOCGMEDIAINFO: the whole medium, the older form (no pbsize). */
+struct dk_minfo {
+	uint_t dki_media_type;
+	uint_t dki_lbsize;              /* logical block, bytes            */
+	diskaddr_t dki_capacity;        /* in dki_lbsize blocks            */
+};
+
 /* DKIOCGMEDIAINFOEXT: the whole medium. */
 struct dk_minfo_ext {
 	uint_t dki_media_type;
@@ -47,8 +54,10 @@ struct extpart_info {
 #define DKIOCINFO               (DKIOC | 3)
 #define DKIOCREMOVABLE          (DKIOC | 16)
 #define DKIOCEXTPARTINFO        (DKIOC | 19)
+#define DKIOCFLUSHWRITECACHE    (DKIOC | 34)  /* from user mode: NULL, synchronous */
 #define DKIOCGETWCE             (DKIOC | 36)
 #define DKIOCSOLIDSTATE         (DKIOC | 38)
+#define DKIOCGMEDIAINFO         (DKIOC | 42)
 #define DKIOCGMEDIAINFOEXT      (DKIOC | 48)
 #define DKIOCREADONLY           (DKIOC | 49)
 
