@@ -1124,13 +1124,14 @@ struct dio_devinfo {
 	uint32_t sync_always;
 	/**
 	 * dio_tri: a commit through libdirectio (dio_commit(), a write on a
-	 * DIO_SYNC_DSYNC/SYNC handle) makes the device flush its volatile
-	 * write cache.  YES: the kernel sends the flush, or libdirectio does
-	 * (illumos device nodes, see dio_commit()); NO: nothing sends one
-	 * (illumos UFS), so with write_cache YES a power cut can lose what
-	 * commits acknowledged; UNKNOWN: not known here (a file on Linux:
-	 * the file system decides, and a mount option can turn its flushes
-	 * off).
+	 * DIO_SYNC_DATA or DIO_SYNC_FULL handle) makes the device flush its
+	 * volatile write cache.  YES: the kernel sends the flush, or
+	 * libdirectio does (illumos disk and zvol nodes, see dio_commit());
+	 * NO: nothing sends one (illumos UFS; a ramdisk, which is memory), so
+	 * with write_cache YES a power cut can lose what commits
+	 * acknowledged; UNKNOWN: not known here (a file on Linux: the file
+	 * system decides, and a mount option can turn its flushes off; an
+	 * illumos lofi node, whose writes end in its backing file's fsync).
 	 */
 	uint32_t commit_flush;
 	/**

@@ -310,7 +310,8 @@ dio__dk_facts(int fd, struct dio_devinfo *o)
 /*
  * Is path a disk node, safe to open for ioctls?  Opening some character
  * devices acts (a tape rewinds on close), so only nodes that are disks by
- * name are opened: /dev/dsk/..., /dev/rdsk/..., or a /devices node whose
+ * name are opened: /dev/dsk/..., /dev/rdsk/... (zvols' too), lofi's and
+ * ramdisk's directories, or a /devices node whose
  * minor name is a slice or partition ("...:a", "...:a,raw", "...:q,raw",
  * "...:wd,raw").
  */
@@ -320,8 +321,15 @@ dio__disk_node(const char *path)
 	char real[PATH_MAX];
 	const char *colon;
 
+	static const char *const dirs[] = { "/dev/lofi/", "/dev/rlofi/",
+		"/dev/ramdisk/", "/dev/rramdisk/" };
+	size_t i;
+
 	if (strstr(path, "/dsk/") != NULL || strstr(path, "/rdsk/") != NULL)
 		return 1;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+			return 1;
 	if (realpath(path, real) == NULL || strncmp(real, "/devices/", 9) != 0)
 		return 0;
 	colon = strrchr(real, ':');
@@ -525,10 +533,21 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 
 		if (o->kind == DIO_DEVINFO_CHAR)
 			o->kind = DIO_DEVINFO_BLOCK;  /* a raw disk node */
+		char drv[32] = "";
+
 		/* libdirectio's commits flush a disk node's cache itself
 		 * (dio__os_flush_open()); a zvol's flush is a ZIL commit,
-		 * which its sync property rules. */
-		o->commit_flush = DIO_TRI_YES;
+		 * which its sync property rules.  lofi answers no flush
+		 * (ENOTTY) but fsyncs its backing file after every raw write
+		 * (lofi.c:1444-1445): that file's file system decides.  A
+		 * ramdisk is memory. */
+		(void)dio__sunos_driver(fd, drv, sizeof(drv));
+		if (strcmp(drv, "lofi") == 0)
+			o->commit_flush = DIO_TRI_UNKNOWN;
+		else if (strcmp(drv, "ramdisk") == 0)
+			o->commit_flush = DIO_TRI_NO;
+		else
+			o->commit_flush = DIO_TRI_YES;
 		if (dio__zvol_dataset(path, ds, sizeof(ds)) == 0)
 			dio__zfs_sync_facts(ds, o);
 	}

@@ -857,6 +857,9 @@ START_TEST(other_answers)
 
 	ck_assert_uint_eq(dio_caps() & (DIO_CAP_DIRECTIO | DIO_CAP_SCSI),
 	                  DIO_CAP_DIRECTIO | DIO_CAP_SCSI);
+	/* illumos' posix_fadvise() checks its arguments and does nothing
+	 * (libc port/gen/posix_fadvise.c:45-68). */
+	ck_assert_uint_eq(dio_caps() & DIO_CAP_FADVISE, 0);
 	ck_assert_int_eq(dio__os_scsi_xfer_ok(DIO_SCSI_XFER_INDIRECT), 0);
 	ck_assert_int_eq(dio__os_scsi_xfer_ok(DIO_SCSI_XFER_MMAP), -ENOTSUP);
 	ck_assert_int_eq(dio__os_scsi_reserve(0, 4096), -ENOTSUP);
@@ -1664,6 +1667,17 @@ START_TEST(durability_facts)
 	ck_assert_int_eq(dio_devinfo("/dev/rdsk/c0t0d0s0", &o), 0);
 	ck_assert_uint_eq(o.commit_flush, DIO_TRI_YES);
 	ck_assert_uint_eq(o.sync_always, DIO_TRI_UNKNOWN);
+	/* lofi answers no flush: its backing file's file system decides;
+	 * a ramdisk is memory. */
+	dbl_disk(dbl_node_add("/dev/rlofi/1", 1, 151, 1), "lofi", 1, 512, 1 << 20);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/rlofi/1", &o), 0);
+	ck_assert_str_eq(o.name, "lofi1");
+	ck_assert_uint_eq(o.commit_flush, DIO_TRI_UNKNOWN);
+	dbl_disk(dbl_node_add("/dev/rramdisk/rd0", 1, 152, 1), "ramdisk", 1, 512, 1 << 20);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/rramdisk/rd0", &o), 0);
+	ck_assert_uint_eq(o.commit_flush, DIO_TRI_NO);
 }
 END_TEST
 

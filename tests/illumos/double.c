@@ -211,6 +211,10 @@ fd_to_node(int fd)
 	return &dbl.node[fd_node[fd] - 1];
 }
 
+/* spec_getattr (specvnops.c:1361): the size the driver's "Size" or
+ * "Nblocks" property gives for that minor while it is open (spec_size,
+ * 311-441); a node nobody holds open says 0 (character) or
+ * UNKNOWN_SIZE (block): the test scripts n->size. */
 static void
 node_stat(const struct dbl_node *n, struct stat *st)
 {
@@ -486,13 +490,21 @@ uscsi(struct uscsi_cmd *u)
 	return a.err ? fail(a.err) : 0;
 }
 
+/*
+ * The dkio requests as the drivers answer them (sd.c's sdioctl, 21764-
+ * 22565; blkdev.c's bd_ioctl, 1554-1718; cmdk.c 831-1022; zvol.c 1610-
+ * 1865; lofi.c, ramdisk.c): what a node does not answer is ENOTTY, each
+ * driver's default.
+ */
 static int
 node_ioctl(struct dbl_node *n, unsigned long req, void *arg)
 {
 	if (!n->chr)
-		return fail(ENOTTY);    /* spec_ioctl: VCHR only */
+		return fail(ENOTTY);    /* spec_ioctl: VCHR only (specvnops.c:1263-1271) */
 	switch (req) {
 	case DKIOCINFO: {
+		/* sd.c:21764, blkdev.c:1594-1616 (dname "blkdev"), cmdk.c:871-898,
+		 * zvol.c:1629-1639 ("zvol"), lofi.c:2486-2502, ramdisk.c:1317 */
 		struct dk_cinfo *ci = arg;
 
 		if (!n->disk)
@@ -523,6 +535,8 @@ node_ioctl(struct dbl_node *n, unsigned long req, void *arg)
 		n->nflush++;
 		return n->flush_errno ? fail(n->flush_errno) : 0;
 	case DKIOCGMEDIAINFOEXT: {
+		/* sd.c:21774, blkdev.c:1554-1593, zvol.c:1660-1684 (pbsize the
+		 * volblocksize), lofi.c:3534-3561; not cmdk or ramdisk */
 		struct dk_minfo_ext *mi = arg;
 
 		if (n->minfo_errno)
@@ -534,6 +548,8 @@ node_ioctl(struct dbl_node *n, unsigned long req, void *arg)
 		return 0;
 	}
 	case DKIOCEXTPARTINFO: {
+		/* cmlb_dkio_extpartinfo, cmlb.c:5696-5697 (x86 only: ENOTTY
+		 * elsewhere, 1313-1327); zvol has none */
 		struct extpart_info *pi = arg;
 
 		if (n->part_errno)
@@ -542,13 +558,13 @@ node_ioctl(struct dbl_node *n, unsigned long req, void *arg)
 		pi->p_length = n->p_length;
 		return 0;
 	}
-	case DKIOCREMOVABLE:
+	case DKIOCREMOVABLE:            /* sd.c:21889 */
 		return tri(n->removable, arg);
-	case DKIOCGETWCE:
+	case DKIOCGETWCE:               /* sd.c:22565, zvol.c:1712; not blkdev, cmdk */
 		return tri(n->wce, arg);
-	case DKIOCSOLIDSTATE:
+	case DKIOCSOLIDSTATE:           /* sd.c:21899 */
 		return tri(n->solid, arg);
-	case DKIOCREADONLY:
+	case DKIOCREADONLY:             /* sd.c:21919 */
 		return tri(n->ro, arg);
 	case USCSICMD:
 		return uscsi(arg);
@@ -618,6 +634,8 @@ dio_dbl_fstatvfs(int fd, struct statvfs *buf)
 	return 0;
 }
 
+/* directio(3C): _FIODIRECTIO; ZFS answers 0 and keeps it nowhere
+ * (zfs_vnops.c:381), ufs, nfs and smbfs take it. */
 int
 dio_dbl_directio(int fd, int advice)
 {
@@ -629,6 +647,8 @@ dio_dbl_directio(int fd, int advice)
 	return dbl.directio_errno ? fail(dbl.directio_errno) : 0;
 }
 
+/* getextmntent(): getmntent.c:222-280; an entry longer than MNT_LINE_MAX
+ * is returned whole (the length limit is getmntent()'s only, 253-256). */
 int
 dio_dbl_getextmntent(FILE *fp, struct extmnttab *m, size_t len)
 {
@@ -687,6 +707,9 @@ dio_dbl_hasmntopt(struct mnttab *m, char *opt)
 
 /* ------------------------------------------------------ swap, libdiskmgt */
 
+/* swapctl(2) as vm_swap.c answers it: SC_GETNSWP the count (471), SC_LIST
+ * the names as they were added (708-711), ENOMEM when the caller's table
+ * is smaller than the list (680-690). */
 int
 dio_dbl_swapctl(int cmd, void *arg)
 {
@@ -722,6 +745,8 @@ dio_dbl_swapctl(int cmd, void *arg)
 	return i;
 }
 
+/* dm_inuse() as libdiskmgt's entry.c (846-1053) answers it: a name it
+ * does not know is ENODEV, turned into 0, "not in use" (900-911). */
 int
 dio_dbl_dm_inuse(char *name, char **msg, int who, int *errp)
 {
