@@ -549,6 +549,31 @@ START_TEST(operands_flags)
 }
 END_TEST
 
+/* iflag=/oflag=nocache and fadvise= where posix_fadvise() does nothing
+ * (caps made by hand: illumos, the posix backend) are named for the
+ * warning; where it acts, or with none given, nothing is. */
+START_TEST(operands_cache_advice)
+{
+	char what[80];
+
+	taken("if=a of=b oflag=nocache");
+	ck_assert_int_eq(cache_advice_void(&g_dd.o, DIO_CAP_DIRECTIO, what, sizeof(what)), 1);
+	ck_assert_str_eq(what, "oflag=nocache");
+	ck_assert_int_eq(cache_advice_void(&g_dd.o, DIO_CAP_FADVISE | DIO_CAP_O_DIRECT, what,
+	                                   sizeof(what)), 0);
+	taken("if=a of=b iflag=nocache oflag=nocache fadvise=random");
+	ck_assert_int_eq(cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 1);
+	ck_assert_str_eq(what, "iflag=nocache, oflag=nocache, fadvise=random");
+	taken("if=a mode=read fadvise=sequential");
+	ck_assert_int_eq(cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 1);
+	ck_assert_str_eq(what, "fadvise=sequential");
+	taken("if=a of=b fadvise=none");
+	ck_assert_int_eq(cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 0);
+	taken("if=a of=b");
+	ck_assert_int_eq(cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -574,6 +599,7 @@ main(void)
 	tcase_add_test(o, operands_defaults);
 	tcase_add_test(o, operands_dev_null);
 	tcase_add_test(o, operands_flags);
+	tcase_add_test(o, operands_cache_advice);
 	suite_add_tcase(s, p);
 	suite_add_tcase(s, a);
 	suite_add_tcase(s, o);

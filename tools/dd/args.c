@@ -85,6 +85,9 @@ usage(void)
 "Options:\n"
 "  -f, --format FMT      table (default), csv or json\n"
 "      --force           allow writing a device (one not in use)\n"
+"      --write-unchecked=DEVICE  with --force: also write DEVICE (an of=)\n"
+"                        when whether it is in use cannot be told (never\n"
+"                        one in use)\n"
 "      --processes       one process per device (each in a session of its\n"
 "                        own, as fio runs its jobs) with its thr= threads\n"
 "      --same-session    with --processes: the worker processes stay in\n"
@@ -408,11 +411,12 @@ parse_operand(struct dd *dd, const char *arg)
 }
 
 enum { OPT_FORMAT = 1, OPT_FORCE, OPT_PROCESSES, OPT_SAME_SESSION, OPT_HELP,
-       OPT_VERSION };
+       OPT_VERSION, OPT_UNCHECKED };
 
 static const struct diot_opt options[] = {
 	{ "format", 'f', DIOT_REQ_ARG, OPT_FORMAT },
 	{ "force", 0, DIOT_NO_ARG, OPT_FORCE },
+	{ "write-unchecked", 0, DIOT_REQ_ARG, OPT_UNCHECKED },
 	{ "processes", 0, DIOT_NO_ARG, OPT_PROCESSES },
 	{ "same-session", 0, DIOT_NO_ARG, OPT_SAME_SESSION },
 	{ "help", 'h', DIOT_NO_ARG, OPT_HELP },
@@ -452,6 +456,12 @@ parse_args(struct dd *dd, int argc, char **argv)
 			break;
 		case OPT_FORCE:
 			dd->o.force = 1;
+			break;
+		case OPT_UNCHECKED:
+			if (dd->o.write_unchecked != NULL)
+				diot_usage_error("%s given twice: it names the one of= device "
+				                 "to write unchecked", st.name);
+			dd->o.write_unchecked = st.arg;
 			break;
 		case OPT_PROCESSES:
 			dd->o.procs = 1;
@@ -558,6 +568,8 @@ dd_opts_items(const struct dd *dd, struct diot_mpi_item *it)
 	ITEM("bufoff=", number_text(o->bufoff, o->bufoff_set));
 	ITEM("--format", number_text((uint64_t)o->format, o->format_set));
 	ITEM("--force", number_text((uint64_t)o->force, 1));
+	ITEM("--write-unchecked", diot_strdupf("%s", o->write_unchecked ? o->write_unchecked
+	                                       : "(none)"));
 	ITEM("--processes", number_text((uint64_t)o->procs, 1));
 	ITEM("--same-session", number_text((uint64_t)o->same_session, 1));
 #undef ITEM

@@ -119,9 +119,12 @@ asks_parallel(const struct dd *dd)
 	       o->bpt > 1 || o->iflag.nocopy || o->iflag.sg || o->rate || o->dio;
 }
 
+static void check_unchecked(const struct dd *dd);
+
 void
 check_operands(struct dd *dd)
 {
+	char what[80];
 	int i;
 
 	/* of=/dev/null (under any name) with dio-dd's parallel reads: nowhere,
@@ -241,6 +244,69 @@ check_operands(struct dd *dd)
 	if ((uint64_t)dd->o.thr * (uint64_t)(dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif) > 1024)
 		diot_usage_error("thr=%" PRIu64 " on %d devices is more than 1024 threads",
 		                 dd->o.thr, dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif);
+	check_unchecked(dd);
+	if (cache_advice_void(&dd->o, dio_caps(), what, sizeof(what)))
+		diot_warn("warning: %s %s nothing on this platform: posix_fadvise() does "
+		          "not act here (illumos' only checks its arguments), so the page "
+		          "cache is neither dropped nor advised; the run goes on without it",
+		          what, strchr(what, ',') ? "do" : "does");
+}
+
+int
+cache_advice_void(const struct opts *o, unsigned caps, char *what, size_t len)
+{
+	size_t at = 0;
+
+	if (len == 0 || (caps & DIO_CAP_FADVISE))
+		return 0;
+	what[0] = '\0';
+	if (o->iflag.nocache && o->nif > 0)
+		at += (size_t)snprintf(what + at, len - at, "iflag=nocache");
+	if (o->oflag.nocache && o->nof > 0 && at < len)
+		at += (size_t)snprintf(what + at, len - at, "%soflag=nocache", at ? ", " : "");
+	if (o->fadvise != 0 && at < len)
+		at += (size_t)snprintf(what + at, len - at, "%sfadvise=%s", at ? ", " : "",
+		                       fadvise_words[o->fadvise]);
+	return at > 0;
+}
+
+/*
+ * --write-unchecked DEVICE: the second, explicit option that lets --force
+ * write an output device whose in-use state cannot be told (open.c); it
+ * names one of the of= devices (the same path or device number).  A
+ * device in use is never written, whatever the options.
+ */
+static void
+check_unchecked(const struct dd *dd)
+{
+	const char *d = dd->o.write_unchecked;
+	int i, e, r = DIOT_UNCHECKED_OTHER;
+
+	if (d == NULL)
+		return;
+	if (!dd->o.force)
+		diot_usage_error("--write-unchecked '%s' needs --force (or oflag=force): "
+		                 "it only widens --force, to a device whose use cannot be "
+		                 "checked", d);
+	if (*d == '\0')
+		diot_usage_error("--write-unchecked is an empty string: name the of= device");
+	for (i = 0; i < dd->o.nof && r == DIOT_UNCHECKED_OTHER; i++)
+		r = diot_out_unchecked(d, dd->o.ofs[i], &e);
+	switch (r) {
+	case DIOT_UNCHECKED_SAME:
+		return;
+	case DIOT_UNCHECKED_STAT_FAILED:
+		diot_usage_error("--write-unchecked '%s': %s (it names the of= device whose "
+		                 "use cannot be checked)", d, dd_strerror(-e));
+	case DIOT_UNCHECKED_NOT_DEVICE:
+		diot_usage_error("--write-unchecked '%s' is not a device: it is for an of= "
+		                 "that is a block or character device", d);
+	default:
+		diot_usage_error("--write-unchecked '%s' is not %s: it names the of= device "
+		                 "to write unchecked", d, dd->o.nof == 0 ? "an output (no of= "
+		                 "is given)" : dd->o.nof == 1 ? "the of= device" : "one of the "
+		                 "of= devices");
+	}
 }
 
 /*

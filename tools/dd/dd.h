@@ -90,6 +90,8 @@ struct opts {
 	int status;              /* enum status                                 */
 	struct conv conv;
 	int time, dio, format, format_set, force, procs, same_session, fadvise;
+	const char *write_unchecked; /* --write-unchecked=DEVICE: an of= device
+	                          * written though its use cannot be told     */
 	int small_pages;         /* largepages=0                                */
 	uint64_t bufoff;         /* bufoff=                                     */
 	int bufoff_set;
@@ -275,6 +277,11 @@ void parse_operand(struct dd *dd, const char *arg);
 /* check.c */
 void choose_engine(struct dd *dd);
 void check_operands(struct dd *dd);
+/* iflag=/oflag=nocache and fadvise= where posix_fadvise() does nothing
+ * (caps: dio_caps() without DIO_CAP_FADVISE): 1, with the ones given
+ * named in what ("oflag=nocache, fadvise=random"); 0 where they act or
+ * none is given. */
+int cache_advice_void(const struct opts *o, unsigned caps, char *what, size_t len);
 void check_opened(struct dd *dd);
 void plan_device(struct dd *dd, struct dev *d);
 void plan_stream(struct dd *dd, struct dev *d);

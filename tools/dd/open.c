@@ -47,6 +47,17 @@ sg_without_disk(const char *path)
 	return di.kind == DIO_DEVINFO_SG && di.device[0] == '\0';
 }
 
+/* --force and --write-unchecked name this output device: written though
+ * whether it is in use cannot be told (check.c checked the option). */
+static int
+unchecked(const struct dd *dd, const struct side *s)
+{
+	int e;
+
+	return dd->o.force && dd->o.write_unchecked != NULL && s->kind != K_FILE &&
+	       diot_out_unchecked(dd->o.write_unchecked, s->path, &e) == DIOT_UNCHECKED_SAME;
+}
+
 /* Outputs claimed so far (names for the overlap message). */
 
 /*
@@ -87,6 +98,14 @@ hold_output_device(struct dd *dd, struct side *s)
 		           "this SCSI generic node cannot be determined (no disk behind "
 		           "it?), so it cannot be claimed", s->path);
 	default:
+		/* The claim fails for the reason the check could not be made (a
+		 * device --write-unchecked names): the run goes on, unheld. */
+		if (unchecked(dd, s)) {
+			diot_warn("warning: '%s' is not held for the run either (its "
+			          "exclusive claim failed: %s): nothing keeps it from being "
+			          "mounted meanwhile", s->path, dd_strerror(r));
+			return;
+		}
 		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot claim it "
 		           "for the run: %s", s->path, dd_strerror(r));
 	}
@@ -159,10 +178,21 @@ refuse_in_use(struct dd *dd, const struct side *s)
 	if (r == 1)
 		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
 		           "(%s)", s->path, why);
-	if (r < 0 && !(r == -ENOTSUP && s->kind == K_FILE))
-		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
-		           "whether it is in use (%s%s%s)", s->path, dd_strerror(r),
-		           why[0] ? ": " : "", why);
+	if (r >= 0 || (r == -ENOTSUP && s->kind == K_FILE))
+		return;
+	/* --force and --write-unchecked naming it: written, and said so. */
+	if (unchecked(dd, s)) {
+		diot_warn("warning: writing '%s' unchecked (--write-unchecked): whether it "
+		          "is in use cannot be told (%s%s%s); if it is mounted or otherwise "
+		          "used, its data is destroyed", s->path, dd_strerror(r),
+		          why[0] ? ": " : "", why);
+		return;
+	}
+	fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
+	           "whether it is in use (%s%s%s)%s", s->path, dd_strerror(r),
+	           why[0] ? ": " : "", why, dd->o.force && s->kind != K_FILE ? "; to "
+	           "write it all the same, name it with --write-unchecked as well as "
+	           "--force" : "");
 }
 
 /* An existing output, before anything is opened for writing: a file is

@@ -132,6 +132,24 @@ diot_out_same(const char *a, const char *b)
 }
 
 int
+diot_out_unchecked(const char *dev, const char *path, int *err)
+{
+	struct stat sd, sp;
+
+	*err = 0;
+	if (stat(dev, &sd) != 0) {
+		*err = errno;
+		return DIOT_UNCHECKED_STAT_FAILED;
+	}
+	if (!S_ISBLK(sd.st_mode) && !S_ISCHR(sd.st_mode))
+		return DIOT_UNCHECKED_NOT_DEVICE;
+	if (strcmp(dev, path) == 0)
+		return DIOT_UNCHECKED_SAME;
+	return stat(path, &sp) == 0 && (sp.st_mode & S_IFMT) == (sd.st_mode & S_IFMT) &&
+	       sp.st_rdev == sd.st_rdev ? DIOT_UNCHECKED_SAME : DIOT_UNCHECKED_OTHER;
+}
+
+int
 diot_out_claim_device(const char *path)
 {
 	return dio_device_claim(path);

@@ -66,6 +66,21 @@ int diot_out_dangling(const char *path, char *to, size_t len);
 int diot_out_same(const char *a, const char *b);
 
 /*
+ * --write-unchecked DEVICE (dio-dd, sync-write): the second option, with
+ * --force, that lets a tool write a device whose in-use state cannot be
+ * told.  Does dev name the device path names?  DIOT_UNCHECKED_SAME (the
+ * same path, or a device of the same type and number), _OTHER (another
+ * device, or path is none), _NOT_DEVICE (dev is a file, a directory...),
+ * or _STAT_FAILED (dev cannot be found: *err the errno).
+ */
+enum diot_unchecked {
+	DIOT_UNCHECKED_SAME = 1,
+	DIOT_UNCHECKED_OTHER = 0,
+	DIOT_UNCHECKED_NOT_DEVICE = -1,
+	DIOT_UNCHECKED_STAT_FAILED = -2
+};
+int diot_out_unchecked(const char *dev, const char *path, int *err);
+/*
  * Hold a device for the run (dio_device_claim()): returns the descriptor
  * to keep open, or the -errno of dio_device_claim() (-ENOTSUP: this
  * platform has no claims; -EBUSY: in use; ...), which the tool words.

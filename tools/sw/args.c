@@ -16,6 +16,7 @@
 #include "tools/kit/json.h"
 #include "tools/kit/msg.h"
 #include "tools/kit/opt.h"
+#include "tools/kit/outfile.h"
 #include "tools/kit/parse.h"
 #include "tools/sw/sw.h"
 #include "tools/sw/txn.h"
@@ -169,6 +170,9 @@ usage(void)
 "Target:\n"
 "      --dir=DIR         directory for the temporary file\n"
 "      --force           allow writing over an existing file or a device\n"
+"      --write-unchecked=DEVICE  with --force: also write DEVICE (a TARGET)\n"
+"                        when whether it is in use cannot be told (never\n"
+"                        one in use)\n"
 "      --keep            keep the files sync-write created\n"
 "      --no-prefill      overwrite an existing file as it is, without writing\n"
 "                        the regions first (for a file a --keep run wrote)\n"
@@ -206,7 +210,7 @@ enum {
 	OPT_PLOT, OPT_PERWRITER, OPT_QUIET, OPT_VERIFY, OPT_ACKLOG, OPT_CHECK,
 	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE,
 	OPT_NOPREFILL, OPT_LISTEN, OPT_LABEL, OPT_COMPARE, OPT_PERHOST, OPT_WIDE,
-	OPT_PROGRESS
+	OPT_PROGRESS, OPT_UNCHECKED
 };
 
 static const struct diot_opt options[] = {
@@ -236,6 +240,7 @@ static const struct diot_opt options[] = {
 	{ "compare", 0, DIOT_NO_ARG, OPT_COMPARE },
 	{ "dir", 0, DIOT_REQ_ARG, OPT_DIR },
 	{ "force", 0, DIOT_NO_ARG, OPT_FORCE },
+	{ "write-unchecked", 0, DIOT_REQ_ARG, OPT_UNCHECKED },
 	{ "keep", 0, DIOT_NO_ARG, OPT_KEEP },
 	{ "no-prefill", 0, DIOT_NO_ARG, OPT_NOPREFILL },
 	{ "help", 'h', DIOT_NO_ARG, OPT_HELP },
@@ -412,6 +417,12 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 		case OPT_COMPARE: o->compare = 1; break;
 		case OPT_DIR: o->dir = arg; break;
 		case OPT_FORCE: o->force = 1; break;
+		case OPT_UNCHECKED:
+			if (o->write_unchecked != NULL)
+				diot_usage_error("%s given twice: it names the one TARGET "
+				                 "device to write unchecked", st.name);
+			o->write_unchecked = arg;
+			break;
 		case OPT_KEEP: o->keep = 1; break;
 		case OPT_NOPREFILL: o->no_prefill = 1; break;
 		case OPT_HELP: usage(); return 0;
@@ -505,6 +516,45 @@ check_targets(const struct sw_opts *o)
 			diot_usage_error("TARGET %d is an empty string", i + 1);
 }
 
+/*
+ * --write-unchecked DEVICE: the second, explicit option that lets --force
+ * write a device whose in-use state cannot be told; it names a device
+ * that is one of the TARGETs (the same path or device number).  A device
+ * in use is never written (target.c).
+ */
+static void
+check_unchecked(const struct sw_opts *o)
+{
+	const char *d = o->write_unchecked;
+	int i, e, r = DIOT_UNCHECKED_OTHER;
+
+	if (d == NULL)
+		return;
+	if (!o->force)
+		diot_usage_error("--write-unchecked '%s' needs --force: it only widens "
+		                 "--force, to a device whose use cannot be checked", d);
+	if (*d == '\0')
+		diot_usage_error("--write-unchecked is an empty string: name the TARGET "
+		                 "device");
+	for (i = 0; i < o->noperands && r == DIOT_UNCHECKED_OTHER; i++)
+		r = diot_out_unchecked(d, o->operands[i], &e);
+	switch (r) {
+	case DIOT_UNCHECKED_SAME:
+		return;
+	case DIOT_UNCHECKED_STAT_FAILED:
+		diot_usage_error("--write-unchecked '%s': %s (it names the TARGET device "
+		                 "whose use cannot be checked)", d, dio_strerror(-e));
+	case DIOT_UNCHECKED_NOT_DEVICE:
+		diot_usage_error("--write-unchecked '%s' is not a device: it is for a "
+		                 "TARGET that is a block or character device", d);
+	default:
+		diot_usage_error("--write-unchecked '%s' is not %s: it names the "
+		                 "TARGET device to write unchecked", d, o->noperands == 0
+		                 ? "a TARGET (none is given)" : o->noperands == 1 ?
+		                 "the TARGET" : "one of the TARGETs");
+	}
+}
+
 /* --compare: the operands are results; -m, -s and -w pick the points; the
  * options of a measuring run have no meaning here. */
 static int
@@ -519,7 +569,7 @@ check_compare(struct sw_opts *o, const char *methods, const char *sizes,
 	if (o->check_log || o->listen || o->ack_log || o->verify || o->label ||
 	    o->time_set || o->count || o->dir || o->keep || o->extend || o->threads ||
 	    o->force || o->region_set || o->no_prefill || o->per_writer || o->per_host ||
-	    o->progress)
+	    o->progress || o->write_unchecked)
 		diot_usage_error("--compare shows saved results; it takes only -m, -s, -w "
 		                 "(which points), -f, -o, --plot, --wide and -q");
 	if (o->wide && o->format != SW_FMT_TABLE)
@@ -607,6 +657,7 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 		return -1;
 	}
 	check_options(o, methods, sizes, writers);
+	check_unchecked(o);
 	if (o->noperands > 1)
 		sw_targets_named_apart(o);
 	warn_not_utf8(o);
@@ -672,6 +723,7 @@ sw_opts_items(const struct sw_opts *o, struct diot_mpi_item *it)
 	STR("--ack-log", o->ack_log);
 	STR("--dir", o->dir);
 	FLAG("--force", o->force);
+	STR("--write-unchecked", o->write_unchecked);
 	FLAG("--keep", o->keep);
 	FLAG("--no-prefill", o->no_prefill);
 	STR("--label", o->label);

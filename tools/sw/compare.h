@@ -36,7 +36,7 @@ struct cmp_run {
 	char host[256], started[32], os[300], backend[32];
 	char target[512], kind[32], fs[64], disk[64];
 	char config[160];                /* layout, writers are, time or count   */
-	char not_durable[200];           /* why nothing is durable (measured now) */
+	char not_durable[300];           /* why nothing is durable (measured now) */
 	int interrupted;
 	struct cmp_point *pts;
 	int npts;

@@ -3,7 +3,8 @@
  * hints.c -- the tables' text: lines wrapped to the table's width, and
  * the hint lines under a table (what a point's figures suggest: a flush
  * that cannot be that fast, writes that may not have been direct, commits
- * on a target where nothing is durable), for
+ * on a target where nothing is durable or where that cannot be told, rows
+ * without a commit whose writes are commits all the same), for
  * report.c (a run's table) and compare-report.c (a comparison's).
  */
 #include "config.h"
@@ -201,6 +202,10 @@ hint_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int n, int 
 			snprintf(v, sizeof(v), "%.0f..%.0f", lo, hi);
 		sb_add(&text, "median%s %s us, faster than a flush can be", covered == 1 ?
 		       "" : "s", v);
+	} else if (kind == SW_HINT_SYNC_ALWAYS) {
+		sb_add(&text, "without a commit, yet every write is committed");
+	} else if (kind == SW_HINT_STABLE_DIRECT) {
+		sb_add(&text, "without a commit, yet each direct write is a stable one");
 	} else {
 		sb_add(&text, "these writes may not have been direct");
 	}
@@ -235,8 +240,8 @@ not_durable_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int 
 	}
 	if (covered == 0)
 		return;
-	sb_add(&text, " (%d row%s): nothing is durable here: %s", covered,
-	       covered == 1 ? "" : "s", why && why[0] ? why : "this file system "
+	sb_add(&text, " (%d row%s): %s%s", covered, covered == 1 ? "" : "s",
+	       sw_durable_lead(why), why && why[0] ? why : "this file system "
 	       "makes nothing durable");
 	sw_put_wrapped(fp, "hint: ", 6, text.s, width);
 	free(text.s);
@@ -246,9 +251,10 @@ void
 sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
              const char *disk, const char *fs, const char *not_durable, int width)
 {
-	static const int kinds[] = { SW_HINT_FAST_FLUSH, SW_HINT_CACHED_DIRECT };
+	static const int kinds[] = { SW_HINT_FAST_FLUSH, SW_HINT_CACHED_DIRECT,
+	                             SW_HINT_SYNC_ALWAYS, SW_HINT_STABLE_DIRECT };
 	const char **seen = NULL;
-	int i, j, k, nseen = 0, said[2] = { 0, 0 };
+	int i, j, k, nseen = 0, said[4] = { 0, 0, 0, 0 };
 	char *why;
 
 	not_durable_line(fp, run, rows, n, not_durable, width);
@@ -290,8 +296,19 @@ sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
 	if (said[1]) {
 		why = diot_strdupf("may not have been direct: %s serves direct requests "
 		                   "through its cache while the file has any cached page, and "
-		                   "the prefill left some", fs && fs[0] ? fs : "the file system");
+		                   "the file had some as these rows began (left by the "
+		                   "prefill, by --no-prefill's file, or by buffered rows "
+		                   "before them where the cache cannot be dropped)",
+		                   fs && fs[0] ? fs : "the file system");
 		sw_put_wrapped(fp, "      ", 6, why, width);
 		free(why);
 	}
+	if (said[2])
+		sw_put_wrapped(fp, "      ", 6, "ZFS sync=always: every write is committed "
+		               "before it returns, so these rows time commits, not "
+		               "buffered or plain direct writes", width);
+	if (said[3])
+		sw_put_wrapped(fp, "      ", 6, "on NFS (illumos) a direct write is a "
+		               "stable (FILE_SYNC) write: the server commits each one "
+		               "before it answers, so these rows time commits", width);
 }

@@ -384,8 +384,27 @@ durable_hint(const struct sw_ctx *c, struct sw_point *p)
 	if (!p->durable || !c->tg.not_durable[0])
 		return;
 	p->hint_kind = SW_HINT_NOT_DURABLE;
-	snprintf(p->hint, sizeof(p->hint), "nothing is durable here: %s",
+	snprintf(p->hint, sizeof(p->hint), "%s%s", sw_durable_lead(c->tg.not_durable),
 	         c->tg.not_durable);
+}
+
+/* A row without a commit whose writes are commits all the same (ZFS
+ * sync=always; a direct write on illumos NFS, a stable one). */
+static void
+nocommit_hint(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
+{
+	int k = sw_nocommit_hint(m, c->tg.sync_always, c->tg.direct_stable);
+
+	if (k == SW_HINT_NONE)
+		return;
+	p->hint_kind = k;
+	if (k == SW_HINT_SYNC_ALWAYS)
+		snprintf(p->hint, sizeof(p->hint), "ZFS sync=always: every write is "
+		         "committed before it returns, so this row times commits");
+	else
+		snprintf(p->hint, sizeof(p->hint), "on NFS (illumos) a direct write is a "
+		         "stable (FILE_SYNC) write: the server commits each one, so this "
+		         "row times commits");
 }
 
 int
@@ -394,7 +413,7 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 	const struct sw_wres *w0;
 	struct diot_team *t;
 	struct sw_wctx x;
-	int r;
+	int r, cached;
 
 	p->direct = "-";
 	p->sync_flag = "-";
@@ -406,6 +425,11 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 	}
 	if (c->prog != NULL)              /* its time, for the estimate */
 		c->prog->point_t0 = diot_now_ns();
+	/* What is cached as the point starts (sw_prepare_point() empties an
+	 * --extend file, and drops the cache where it can). */
+	c->tg.cached = c->o->extend ? SW_CACHED_NONE
+	               : sw_cached_at_start(c->tg.cached, dio_caps());
+	cached = c->tg.cached;
 	memset(&x, 0, sizeof(x));
 	x.c = c;
 	x.m = m;
@@ -434,13 +458,21 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 		durable_hint(c, p);
 	if (r > 0 && SW_RANK0(c) && !p->hint[0])
 		speed_hint(c, p);
-	if (r > 0 && SW_RANK0(c) && m->direct && !p->hint[0] &&
-	    (c->tg.align.direct_limits & DIO_DLIM_CACHED_ANY)) {
+	if (r > 0 && SW_RANK0(c) && !p->hint[0])
+		nocommit_hint(c, p, m);
+	if (r > 0 && SW_RANK0(c) && !p->hint[0] && sw_point_cached(&c->tg.align, cached,
+	                                                           m->direct)) {
+		static const char *const by[] = { "", "the prefill left some",
+			"the file may hold some (--no-prefill)", "the buffered rows before "
+			"left some (the cache cannot be dropped here)" };
+
 		p->hint_kind = SW_HINT_CACHED_DIRECT;
 		snprintf(p->hint, sizeof(p->hint), "%s serves direct requests through "
-		         "its cache while the file has any cached page, and the prefill "
-		         "left some: these writes may not have been direct", c->tg.fstype);
+		         "its cache while the file has any cached page, and %s: these "
+		         "writes may not have been direct", c->tg.fstype, by[cached & 3]);
 	}
+	if (!m->direct && !c->tg.is_dev)  /* pages the next drop takes, if any */
+		c->tg.cached = SW_CACHED_POINTS;
 	if (w0->mech == DIO_MECH_DIRECTIO)
 		sw_target_advice_off(c, p->writers);
 	diot_team_free(t);

@@ -174,10 +174,18 @@ table_summary(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int 
 		return;
 	}
 	fputc('\n', fp);
-	if (r->not_durable && r->not_durable[0]) {
+	if (r->not_durable && r->not_durable[0] && sw_durability_unknown(r->not_durable)) {
+		t = diot_strdupf("%s.  So no method above is named durable: the rows time "
+		                 "commits that may make nothing durable", r->not_durable);
+		sw_put_wrapped(fp, "summary: ", 9, t, width);
+		free(t);
+	} else if (r->not_durable && r->not_durable[0]) {
+		/* The target's own remedy (a write cache to turn off), or
+		 * another target to measure. */
 		t = diot_strdupf("nothing is durable here: %s.  The rows above time commits "
-		                 "that make nothing durable: measure on the file system or "
-		                 "device that is to keep the data", r->not_durable);
+		                 "that make nothing durable%s", r->not_durable,
+		                 strstr(r->not_durable, "write cache") ? "" : ": measure on "
+		                 "the file system or device that is to keep the data");
 		sw_put_wrapped(fp, "summary: ", 9, t, width);
 		free(t);
 	} else if (sum.with_best == 0) {

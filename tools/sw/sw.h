@@ -52,6 +52,8 @@ enum sw_format { SW_FMT_TABLE, SW_FMT_CSV, SW_FMT_JSON };
 struct sw_opts {
 	const char *target;       /* NULL: temporary file in dir         */
 	const char *dir;          /* --dir                               */
+	const char *write_unchecked; /* --write-unchecked DEVICE: a TARGET
+	                           * written though its use cannot be told */
 	int force, keep, no_prefill, time_set;
 	struct sw_method *methods;
 	int nmethods;
@@ -119,11 +121,53 @@ struct sw_target {
 	int rotational;           /* dio_tri: the disk under the target spins */
 	char disk[64];            /* its name, for the hint; "" unknown   */
 	/* Why nothing written to the target can be durable (tmpfs, ramfs,
-	 * ZFS sync=disabled), after "nothing is durable here: "; "" when
-	 * that is not known (which says nothing of the disk's cache). */
-	char not_durable[200];
+	 * ZFS sync=disabled, a file system that sends no flush to a disk
+	 * whose write cache is on), after sw_durable_lead(); or why that
+	 * cannot be told ("cannot tell whether commits are durable: ...");
+	 * "" when neither is known (which says nothing of the disk's cache). */
+	char not_durable[300];
+	int sync_always;          /* dio_tri: every write is a commit (ZFS) */
+	int direct_stable;        /* dio_tri: a direct write is a stable one */
+	int cached;               /* SW_CACHED_*: cached pages its files
+	                           * may hold now, and from what          */
 	int fs_unknown;           /* no file system could be named (fstype
 	                           * says so): nor whether it can be durable */
+};
+
+/* facts.c: what the target's facts mean, as pure functions of them.
+ * Why nothing written to a target (a device or a file on fstype) can be
+ * durable, or why that cannot be told, into why (len bytes; "" when
+ * neither is known); di NULL: no device facts. */
+void sw_durability(char *why, size_t len, int is_dev, const char *fstype,
+                   const struct dio_devinfo *di);
+/* 1 if why says that durability cannot be told (not that it is none). */
+int sw_durability_unknown(const char *why);
+/* What goes before why in a hint or the summary: "nothing is durable
+ * here: ", or "" where why says it cannot tell. */
+const char *sw_durable_lead(const char *why);
+/* The hint of a row of method m that has no commit (none, direct) where
+ * every write is a commit (sync_always, dio_tri) or a direct write is a
+ * stable one (direct_stable): SW_HINT_SYNC_ALWAYS, SW_HINT_STABLE_DIRECT
+ * or SW_HINT_NONE. */
+int sw_nocommit_hint(const struct sw_method *m, int sync_always, int direct_stable);
+/* 1 if the prefill must write through a direct handle, so that it leaves
+ * no cached page (a file system that serves direct requests through the
+ * cache while the file has any: DIO_DLIM_CACHED_ANY, NFS and smbfs). */
+int sw_prefill_direct(const struct dio_align *al);
+/* Cached pages when a point starts: those left before (cached), unless
+ * the page cache can be dropped here (caps: dio_caps()). */
+int sw_cached_at_start(int cached, unsigned caps);
+/* 1 if a direct point's writes may have been served through the cache:
+ * the file system does so while the file has any cached page, and it
+ * had some when the point started. */
+int sw_point_cached(const struct dio_align *al, int cached, int direct);
+
+/* What may have left cached pages in the target's files (sw_target). */
+enum sw_cached {
+	SW_CACHED_NONE = 0,
+	SW_CACHED_PREFILL = 1,    /* a buffered prefill                   */
+	SW_CACHED_UNKNOWN = 2,    /* --no-prefill: whatever the file held */
+	SW_CACHED_POINTS = 3      /* buffered points (until a cache drop) */
 };
 
 /* ------------------------------------------------------------ a run */
@@ -234,7 +278,11 @@ enum sw_hint_kind {
 	SW_HINT_NONE = 0,
 	SW_HINT_FAST_FLUSH = 1,   /* durable, yet faster than a spinning disk */
 	SW_HINT_CACHED_DIRECT = 2, /* direct requests served through a cache */
-	SW_HINT_NOT_DURABLE = 3   /* a durable method where nothing can be   */
+	SW_HINT_NOT_DURABLE = 3,  /* a durable method where nothing can be   */
+	SW_HINT_SYNC_ALWAYS = 4,  /* no commit, yet every write is one (ZFS
+	                           * sync=always)                          */
+	SW_HINT_STABLE_DIRECT = 5 /* direct, no commit, yet each write is a
+	                           * stable one (illumos NFS: FILE_SYNC)    */
 };
 
 enum sw_status {
@@ -278,7 +326,7 @@ struct sw_point {
 	int durable;             /* the method makes each transaction
 	                          * durable (a commit or a sync flag)  */
 	int region_full;         /* a writer ran out of region (extend) */
-	char hint[300];          /* a sync suspiciously fast; "" none   */
+	char hint[400];          /* a sync suspiciously fast; "" none   */
 	int hint_kind;           /* SW_HINT_*: the table says each once */
 	struct sw_stats agg;
 	struct sw_stats *per;    /* [writers]                           */

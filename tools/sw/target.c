@@ -42,11 +42,30 @@ sw_txn_offset(const struct sw_ctx *c, uint64_t slots, int writers, uint64_t size
 	                        writers, size, k, j);
 }
 
-/* Before a point: a fresh, empty file to extend, or no cached pages. */
+/*
+ * Before a point: a fresh, empty file to extend, or no cached pages (so
+ * that every point starts alike: writes smaller than a page read it
+ * first, and on NFS and smbfs direct requests are not served through the
+ * cache).  The drop is posix_fadvise(); where it does nothing (illumos),
+ * that is said once, and point.c hints at the direct rows it concerns.
+ */
 void
 sw_prepare_point(const struct sw_ctx *c, int W)
 {
+	static int said;
 	int k, n = c->o->layout == SW_LAYOUT_SEPARATE ? W : 1, fd;
+
+	if (!(dio_caps() & DIO_CAP_FADVISE) && !c->o->extend && !said) {
+		said = 1;
+		diot_warn("note: the page cache cannot be dropped on this platform "
+		          "(posix_fadvise() does nothing here): each point starts with "
+		          "the pages the prefill and earlier points left cached, not "
+		          "with none, so writes smaller than a page find it cached "
+		          "instead of reading it first, and where the file system "
+		          "serves direct requests through its cache (NFS, smbfs) "
+		          "direct rows after buffered ones may not be direct (their "
+		          "hint says so)");
+	}
 
 	for (k = 0; k < n; k++) {
 		fd = open(sw_file_of(c, k), O_RDWR);
@@ -122,12 +141,20 @@ claim_file(struct sw_ctx *c, const char *path)
 	}
 }
 
-/* Write zeros over [0, len) of path, in 1 MiB pieces, and sync. */
+/*
+ * Write zeros over [0, len) of path, in 1 MiB pieces, and sync.  Where
+ * the file system serves direct requests through the cache while the
+ * file has any cached page (NFS, smbfs), through a direct handle, so that
+ * the prefill leaves none (len is a multiple of the direct I/O
+ * granularity: size_regions()); elsewhere buffered.  c->tg.cached says
+ * whether pages may be left.
+ */
 static void
-prefill(const struct sw_ctx *c, const char *path, uint64_t len)
+prefill(struct sw_ctx *c, const char *path, uint64_t len)
 {
 	const size_t piece = 1 << 20;
-	char *zero = calloc(1, piece);
+	int direct = sw_prefill_direct(&c->tg.align);
+	char *zero = dio_alloc(piece, 0);
 	uint64_t off;
 	dio_file *f;
 	int64_t r = 0;
@@ -135,9 +162,13 @@ prefill(const struct sw_ctx *c, const char *path, uint64_t len)
 
 	if (zero == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	rr = dio_open(&f, path, DIO_O_WRONLY, DIO_DIRECT_OFF, DIO_SYNC_NONE, 0);
+	memset(zero, 0, piece);
+	rr = dio_open(&f, path, DIO_O_WRONLY, direct ? DIO_DIRECT_TRY : DIO_DIRECT_OFF,
+	              DIO_SYNC_NONE, 0);
 	if (rr < 0)
 		diot_die(DIOT_EXIT_FAIL, "open %s: %s", path, dio_strerror(rr));
+	if (!direct || dio_file_direct(f) == DIO_MECH_NONE)
+		c->tg.cached = SW_CACHED_PREFILL;
 	for (off = 0; off < len && !*c->sig; off += piece) {
 		r = dio_pwrite(f, zero, (size_t)(len - off < piece ? len - off : piece),
 		               (int64_t)off);
@@ -154,8 +185,10 @@ prefill(const struct sw_ctx *c, const char *path, uint64_t len)
 		diot_die(DIOT_EXIT_FAIL, "preparing %s (%" PRIu64 " bytes): %s", path, len,
 		         d[0] ? d : dio_strerror((int)r));
 	}
+	if (dio_file_direct(f) == DIO_MECH_DIRECTIO)   /* advice outlives the fd */
+		(void)dio_file_set_direct(f, DIO_DIRECT_OFF);
 	dio_close(f);
-	free(zero);
+	dio_free(zero);
 }
 
 static uint64_t
@@ -212,9 +245,21 @@ make_temporary(struct sw_ctx *c)
 }
 
 /* A device in use (mounted, swap, held) is not written, nor one of which
- * that cannot be told (fail closed). */
+ * that cannot be told (fail closed) -- unless --force and
+ * --write-unchecked name it: then it is written, and say (1: the first
+ * check, before it is opened for writing) has a warning say why it could
+ * not be checked. */
+static int
+unchecked(const struct sw_ctx *c, const char *path)
+{
+	int e;
+
+	return c->o->force && c->o->write_unchecked != NULL &&
+	       diot_out_unchecked(c->o->write_unchecked, path, &e) == DIOT_UNCHECKED_SAME;
+}
+
 static void
-refuse_in_use(const char *path)
+refuse_in_use(const struct sw_ctx *c, const char *path, int say)
 {
 	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
 	int r;
@@ -224,10 +269,20 @@ refuse_in_use(const char *path)
 	if (r == 1)
 		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (%s)",
 		         path, why);
-	if (r < 0)
-		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
-		         "whether it is in use (%s%s%s)", path, dio_strerror(r),
-		         why[0] ? ": " : "", why);
+	if (r >= 0)
+		return;
+	if (unchecked(c, path)) {
+		if (say)
+			diot_warn("warning: writing '%s' unchecked (--write-unchecked): "
+			          "whether it is in use cannot be told (%s%s%s); if it is "
+			          "mounted or otherwise used, its data is destroyed", path,
+			          dio_strerror(r), why[0] ? ": " : "", why);
+		return;
+	}
+	diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
+	         "whether it is in use (%s%s%s)%s", path, dio_strerror(r),
+	         why[0] ? ": " : "", why, c->o->force ? "; to write it all the same, "
+	         "name it with --write-unchecked as well as --force" : "");
 }
 
 /*
@@ -261,7 +316,7 @@ device_refusal(const struct sw_ctx *c)
 			         "not a disk sync-write can write to (a TARGET is a file or a "
 			         "disk)", path);
 	}
-	refuse_in_use(path);
+	refuse_in_use(c, path, 1);
 	if (access(path, W_OK) != 0)
 		diot_die(DIOT_EXIT_FAIL, "cannot open '%s' for writing: %s", path,
 		         dio_strerror(-errno));
@@ -294,35 +349,6 @@ choose_target(struct sw_ctx *c, struct stat *st)
 	}
 }
 
-/*
- * Can anything written to the target be durable?  Said only where it is
- * known that it cannot (fail closed: anything else says nothing, which is
- * no promise either): a file system that keeps its files in memory only
- * (tmpfs, ramfs, and rootfs, the initramfs one), and a ZFS dataset with
- * sync=disabled (dio_devinfo() reads it where it can).
- */
-static void
-durability(struct sw_target *tg, const struct dio_devinfo *di)
-{
-	static const char *const in_memory[] = { "tmpfs", "ramfs", "rootfs" };
-	size_t i;
-
-	tg->not_durable[0] = '\0';
-	if (tg->is_dev)
-		return;
-	for (i = 0; i < sizeof(in_memory) / sizeof(in_memory[0]); i++)
-		if (strcmp(tg->fstype, in_memory[i]) == 0) {
-			snprintf(tg->not_durable, sizeof(tg->not_durable), "%s keeps its "
-			         "files in memory only: nothing written to it survives a "
-			         "power cut or a reboot, whatever the method", tg->fstype);
-			return;
-		}
-	if (di != NULL && di->sync_disabled == DIO_TRI_YES)
-		snprintf(tg->not_durable, sizeof(tg->not_durable), "the ZFS dataset has "
-		         "sync=disabled: it acknowledges every commit without making "
-		         "anything durable");
-}
-
 /* What the target supports: direct I/O, alignment, size, file system. */
 /* Is the disk under the target a spinning one (for the speed hint)?  A
  * loop device's rotational flag says nothing about the disk below it.
@@ -334,7 +360,13 @@ disk_facts(struct sw_target *tg)
 	int r = dio_devinfo(tg->path, &di);
 
 	tg->rotational = DIO_TRI_UNKNOWN;
-	durability(tg, r < 0 ? NULL : &di);
+	tg->sync_always = r < 0 ? DIO_TRI_UNKNOWN : (int)di.sync_always;
+	tg->direct_stable = r < 0 || tg->is_dev ? DIO_TRI_UNKNOWN : (int)di.direct_stable;
+	/* Said only where known (fail closed: tmpfs, ramfs, ZFS sync=disabled,
+	 * no flush to a disk that caches) or where it cannot be told; else
+	 * nothing, which is no promise either (facts.c). */
+	sw_durability(tg->not_durable, sizeof(tg->not_durable), tg->is_dev, tg->fstype,
+	              r < 0 ? NULL : &di);
 	if (r < 0 || di.loop_backing[0])
 		return;
 	tg->rotational = (int)di.rotational;
@@ -389,14 +421,20 @@ hold_device(struct sw_ctx *c)
 	if (tg->dev_bytes == 0)
 		diot_die(DIOT_EXIT_USAGE, "'%s' is a device that reports no size: "
 		         "not a disk sync-write can write to", tg->path);
-	refuse_in_use(tg->path);
+	refuse_in_use(c, tg->path, 0);
 	/* So that nobody mounts it meanwhile (where the platform can:
 	 * elsewhere the check above is all). */
 	tg->claim_fd = diot_out_claim_device(tg->path);
 	if (tg->claim_fd == -EBUSY)
 		diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
 		         "(the exclusive claim failed)", tg->path);
-	if (tg->claim_fd < 0 && tg->claim_fd != -ENOTSUP)
+	/* The claim fails for the reason the check could not be made (a
+	 * device --write-unchecked names): the run goes on, unheld. */
+	if (tg->claim_fd < 0 && tg->claim_fd != -ENOTSUP && unchecked(c, tg->path))
+		diot_warn("warning: '%s' is not held for the run either (its exclusive "
+		          "claim failed: %s): nothing keeps it from being mounted meanwhile",
+		          tg->path, dio_strerror(tg->claim_fd));
+	else if (tg->claim_fd < 0 && tg->claim_fd != -ENOTSUP)
 		diot_die(DIOT_EXIT_FAIL, "cannot claim '%s': %s", tg->path,
 		         dio_strerror(tg->claim_fd));
 }
@@ -495,6 +533,7 @@ fill_regions(struct sw_ctx *c, uint64_t max_writers)
 	if (o->extend || c->tg.is_dev)
 		return;
 	if (o->no_prefill) {
+		c->tg.cached = SW_CACHED_UNKNOWN;
 		for (k = 0; k < (sep ? (int)max_writers : 1); k++) {
 			uint64_t need = sep ? o->region : o->region * max_writers;
 
