@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/info/info.h"
 #include "tests/testutil.h"
@@ -122,9 +123,11 @@ START_TEST(test_max_sectors)
 	assert_has(a->text, "Raise the cap to 32767 KiB:");
 	ck_assert_int_eq(a->nact, 3);
 
-	/* Not Linux: the advice, no sysfs or udev actions. */
+	/* Not Linux: the advice, no sysfs or udev actions.  (A write-through
+	 * disk: an illumos node whose cache is not known gets node-flush.) */
 	f.plat.on_linux = 0;
 	f.plat.backend = "sunos";
+	f.di.write_cache = DIO_TRI_NO;
 	ck_assert_str_eq(ids(), "max-sectors");
 	ck_assert_int_eq(find("max-sectors")->nact, 0);
 
@@ -356,6 +359,425 @@ START_TEST(test_order)
 }
 END_TEST
 
+/* An illumos system: the sunos backend, no sysfs, udev or modprobe. */
+static void
+sunos_facts(void)
+{
+	base_facts();
+	f.plat.backend = "sunos";
+	f.plat.on_linux = 0;
+	snprintf(f.plat.un.sysname, sizeof(f.plat.un.sysname), "SunOS");
+	snprintf(f.plat.un.release, sizeof(f.plat.un.release), "5.11");
+	f.di.settings_dir[0] = '\0';
+}
+
+/* A file on UFS on an illumos disk: nothing sends a cache flush. */
+static void
+sunos_ufs_file(void)
+{
+	sunos_facts();
+	f.path = "/export/db/log";
+	f.type = "regular file";
+	f.is_dev = 0;
+	f.is_reg = 1;
+	f.st.st_mode = S_IFREG | 0644;
+	snprintf(f.fs_type, sizeof(f.fs_type), "ufs");
+	f.di.kind = DIO_DEVINFO_FILE;
+	snprintf(f.di.device, sizeof(f.di.device), "/dev/dsk/c1t0d0s6");
+	snprintf(f.di.disk, sizeof(f.di.disk), "/dev/rdsk/c1t0d0s6");
+	snprintf(f.di.name, sizeof(f.di.name), "sd1");
+	f.di.commit_flush = DIO_TRI_NO;
+}
+
+START_TEST(test_sunos_ufs_no_flush)
+{
+	const struct advice *a;
+
+	/* The cache is on: commits are not durable, whoever makes them. */
+	sunos_ufs_file();
+	f.di.write_cache = DIO_TRI_YES;
+	ck_assert_str_eq(ids(), "no-flush");
+	a = find("no-flush");
+	assert_has(a->text, "commits on ufs are NOT durable across a power loss: the "
+	           "write cache of /dev/rdsk/c1t0d0s6 is on (the kernel: write back)");
+	assert_has(a->text, "ufs on illumos never sends DKIOCFLUSHWRITECACHE");
+	assert_has(a->text, "and libdirectio's commits, return once the data is in "
+	           "that cache");
+	ck_assert_ptr_null(strstr(a->text, "durable only because"));
+	ck_assert_int_eq(a->nact, 1);
+	ck_assert_str_eq(a->act[0].kind, "option");
+	ck_assert_str_eq(a->act[0].text, "to turn it off: format -e, select the disk, "
+	                 "then cache, write_cache, disable (display shows it)");
+	/* The device says so through MODE SENSE: the same. */
+	f.di.write_cache = DIO_TRI_UNKNOWN;
+	f.scsi_ok = 1;
+	snprintf(f.scsi_dev, sizeof(f.scsi_dev), "/dev/rdsk/c1t0d0s6");
+	f.have_cache = 1;
+	f.wce = 1;
+	ck_assert_str_eq(ids(), "no-flush");
+	assert_has(find("no-flush")->text, "is on (the device: WCE=1)");
+
+	/* Not known whether there is a cache: cannot tell. */
+	f.have_cache = 0;
+	ck_assert_str_eq(ids(), "no-flush");
+	a = find("no-flush");
+	assert_has(a->text, "cannot tell whether commits on ufs are durable across a "
+	           "power loss: nothing sends a cache flush");
+	assert_has(a->text, "whether /dev/rdsk/c1t0d0s6 has a volatile write cache is "
+	           "not known");
+	assert_has(a->act[0].text, "write_cache, display (or disable)");
+
+	/* No volatile cache: a completed write is on the medium. */
+	f.di.write_cache = DIO_TRI_NO;
+	ck_assert_str_eq(ids(), "");
+	f.have_cache = 1;
+	f.wce = 0;
+	f.di.write_cache = DIO_TRI_UNKNOWN;
+	ck_assert_str_eq(ids(), "");
+
+	/* Where something flushes (ZFS), the cache is the usual advice. */
+	f.have_cache = 0;
+	f.di.write_cache = DIO_TRI_YES;
+	f.di.commit_flush = DIO_TRI_YES;
+	ck_assert_str_eq(ids(), "write-cache");
+	assert_has(find("write-cache")->text, "fdatasync(), fsync() and O_DSYNC are "
+	           "durable because a cache flush follows each");
+
+	/* Not known whether the file system flushes: not claimed. */
+	f.di.commit_flush = DIO_TRI_UNKNOWN;
+	snprintf(f.fs_type, sizeof(f.fs_type), "pcfs");
+	ck_assert_str_eq(ids(), "write-cache");
+	a = find("write-cache");
+	assert_has(a->text, "may sit in that cache, so fdatasync(), fsync() and O_DSYNC "
+	           "are durable only when a cache flush follows them, and whether pcfs "
+	           "sends one is not known");
+	ck_assert_ptr_null(strstr(a->text, "because the kernel"));
+}
+END_TEST
+
+/* An illumos raw disk node: the library flushes, specfs does not. */
+START_TEST(test_sunos_node_flush)
+{
+	const struct advice *a;
+
+	sunos_facts();
+	f.path = "/dev/rdsk/c1t0d0s0";
+	f.type = "character device";
+	f.st.st_mode = S_IFCHR | 0640;
+	snprintf(f.di.device, sizeof(f.di.device), "/dev/rdsk/c1t0d0s0");
+	snprintf(f.di.disk, sizeof(f.di.disk), "/dev/rdsk/c1t0d0s0");
+	snprintf(f.di.name, sizeof(f.di.name), "sd1");
+	f.di.commit_flush = DIO_TRI_YES;
+	f.di.write_cache = DIO_TRI_YES;
+	ck_assert_str_eq(ids(), "write-cache");
+	a = find("write-cache");
+	assert_has(a->text, "data a write() hands to /dev/rdsk/c1t0d0s0 may sit in that "
+	           "cache; on a device node illumos sends no cache flush for O_DSYNC or "
+	           "O_SYNC writes, and fsync() or fdatasync() sends one "
+	           "(DKIOCFLUSHWRITECACHE) only when the node was used since the last "
+	           "fsync() on it");
+	assert_has(a->text, "libdirectio's commits (dio_commit(), writes on a "
+	           "DIO_SYNC_DATA or DIO_SYNC_FULL handle: sync-write, dio-dd) send "
+	           "DKIOCFLUSHWRITECACHE themselves after each one, so they are durable, "
+	           "while other programs' O_DSYNC writes (dd oflag=dsync, a database's "
+	           "log) are NOT durable; every sync costs a flush.");
+	ck_assert_ptr_null(strstr(a->text, "because the kernel"));
+	ck_assert_ptr_null(strstr(a->text, "write through"));    /* Linux's setting */
+	ck_assert_int_eq(a->nact, 1);
+	assert_has(a->act[0].text, "format -e");
+
+	/* The block node: fsync() flushes there; O_DSYNC still does not. */
+	f.path = "/dev/dsk/c1t0d0s0";
+	f.type = "block device";
+	f.st.st_mode = S_IFBLK | 0640;
+	ids();
+	assert_has(find("write-cache")->text, "no cache flush for O_DSYNC or O_SYNC "
+	           "writes, and fsync() and fdatasync() push the node's cached pages "
+	           "and then send one");
+
+	/* Whether the driver honours the flush is not known. */
+	f.di.commit_flush = DIO_TRI_UNKNOWN;
+	ids();
+	assert_has(find("write-cache")->text, "after each one (whether this driver "
+	           "honours it is not known), while other programs'");
+
+	/* The cache is not known: cannot tell, and who flushes. */
+	f.di.commit_flush = DIO_TRI_YES;
+	f.di.write_cache = DIO_TRI_UNKNOWN;
+	ck_assert_str_eq(ids(), "node-flush");
+	a = find("node-flush");
+	assert_has(a->text, "cannot tell whether /dev/rdsk/c1t0d0s0 has a volatile write "
+	           "cache; if it has, on a device node illumos sends no cache flush");
+	assert_has(a->text, "are NOT durable");
+	assert_has(a->act[0].text, "format -e");
+
+	/* Write through: nothing to flush, nothing said. */
+	f.di.write_cache = DIO_TRI_NO;
+	ck_assert_str_eq(ids(), "");
+
+	/* lofi and ramdisk nodes: no disk cache; where a commit ends. */
+	f.di.write_cache = DIO_TRI_UNKNOWN;
+	f.path = "/dev/rlofi/1";
+	snprintf(f.di.name, sizeof(f.di.name), "lofi1");
+	ck_assert_str_eq(ids(), "lofi-backing");
+	assert_has(find("lofi-backing")->text, "/dev/rlofi/1 is a lofi device: it reads "
+	           "and writes its backing file through that file's page cache");
+	assert_has(find("lofi-backing")->text, "answers DKIOCFLUSHWRITECACHE with ENOTTY");
+	f.path = "/dev/rramdisk/rd0";
+	snprintf(f.di.name, sizeof(f.di.name), "ramdisk0");
+	ck_assert_str_eq(ids(), "ramdisk");
+	f.path = "/dev/dsk/c1t0d0s0";
+	snprintf(f.di.name, sizeof(f.di.name), "sd1");
+
+	/* The same facts on Linux: the kernel flushes. */
+	f.di.write_cache = DIO_TRI_YES;
+	f.plat.backend = "linux";
+	f.plat.on_linux = 1;
+	f.di.commit_flush = DIO_TRI_UNKNOWN;
+	ck_assert_str_eq(ids(), "write-cache");
+	a = find("write-cache");
+	assert_has(a->text, "durable only because the kernel then sends a cache flush");
+	ck_assert_ptr_null(strstr(a->text, "illumos"));
+	f.di.write_cache = DIO_TRI_UNKNOWN;
+	ck_assert_str_eq(ids(), "");
+}
+END_TEST
+
+/* A zvol: sync=always and sync=disabled, for a device too. */
+START_TEST(test_sunos_zvol_sync)
+{
+	const struct advice *a;
+
+	sunos_facts();
+	f.path = "/dev/zvol/rdsk/rpool/vol";
+	f.type = "character device";
+	f.st.st_mode = S_IFCHR | 0600;
+	snprintf(f.di.device, sizeof(f.di.device), "/dev/zvol/rdsk/rpool/vol");
+	snprintf(f.di.disk, sizeof(f.di.disk), "/dev/zvol/rdsk/rpool/vol");
+	snprintf(f.di.name, sizeof(f.di.name), "zvol1");
+	f.di.commit_flush = DIO_TRI_YES;
+	f.di.write_cache = DIO_TRI_YES;
+	f.di.sync_disabled = DIO_TRI_NO;
+	f.di.sync_always = DIO_TRI_YES;
+	ck_assert_str_eq(ids(), "write-cache sync-always");
+	assert_has(find("write-cache")->text, "are NOT durable unless, as here, "
+	           "sync=always commits every write (see sync-always)");
+	a = find("sync-always");
+	ck_assert_str_eq(a->text, "the zvol /dev/zvol/rdsk/rpool/vol has sync=always: "
+	                 "every write is committed to the ZFS intent log before it "
+	                 "returns, so writes without a commit (sync-write's none and "
+	                 "direct rows, dd without oflag=dsync) are commits here and cost "
+	                 "one each; zfs set sync=standard makes only the commits asked "
+	                 "for wait");
+
+	/* sync=disabled: the library's flush does nothing either (devinfo
+	 * says commit_flush NO); sync-disabled says it, not no-flush. */
+	f.di.sync_always = DIO_TRI_NO;
+	f.di.sync_disabled = DIO_TRI_YES;
+	f.di.commit_flush = DIO_TRI_NO;
+	ck_assert_str_eq(ids(), "sync-disabled");
+	f.di.write_cache = DIO_TRI_UNKNOWN;
+	ck_assert_str_eq(ids(), "sync-disabled");
+	/* Flush not known: the cache advice does not claim durability. */
+	f.di.write_cache = DIO_TRI_YES;
+	f.di.commit_flush = DIO_TRI_UNKNOWN;
+	ck_assert_str_eq(ids(), "write-cache sync-disabled");
+	assert_has(find("write-cache")->text, "commits would need a cache flush to be "
+	           "durable, and sync=disabled makes them send none (see sync-disabled)");
+	ck_assert_ptr_null(strstr(find("write-cache")->text, "so they are durable"));
+	assert_has(find("sync-disabled")->text, "the zvol /dev/zvol/rdsk/rpool/vol has "
+	           "sync=disabled: fsync(), fdatasync(), O_SYNC/O_DSYNC writes and the "
+	           "cache flush libdirectio sends after each commit "
+	           "(DKIOCFLUSHWRITECACHE) return at once");
+
+	/* A file on ZFS. */
+	sunos_facts();
+	f.path = "/tank/db/log";
+	f.type = "regular file";
+	f.is_dev = 0;
+	f.is_reg = 1;
+	snprintf(f.fs_type, sizeof(f.fs_type), "zfs");
+	f.di.kind = DIO_DEVINFO_FILE;
+	f.di.device[0] = f.di.disk[0] = '\0';
+	f.di.sync_disabled = DIO_TRI_NO;
+	f.di.sync_always = DIO_TRI_YES;
+	ck_assert_str_eq(ids(), "sync-always");
+	assert_has(find("sync-always")->text, "the ZFS dataset holding /tank/db/log has "
+	           "sync=always");
+	f.di.sync_always = DIO_TRI_UNKNOWN;
+	ck_assert_str_eq(ids(), "");
+	f.di.sync_disabled = DIO_TRI_YES;
+	f.di.sync_always = DIO_TRI_NO;
+	f.di.commit_flush = DIO_TRI_NO;         /* as devinfo says it */
+	ck_assert_str_eq(ids(), "sync-disabled");
+	assert_has(find("sync-disabled")->text, "the ZFS dataset holding /tank/db/log has "
+	           "sync=disabled: fsync(), fdatasync(), O_SYNC/O_DSYNC writes return");
+}
+END_TEST
+
+/* NFS on illumos: a direct write is a stable write. */
+START_TEST(test_sunos_nfs_stable)
+{
+	const struct advice *a;
+
+	sunos_facts();
+	f.path = "/net/srv/data/f";
+	f.type = "regular file";
+	f.is_dev = 0;
+	f.is_reg = 1;
+	snprintf(f.fs_type, sizeof(f.fs_type), "nfs");
+	f.di.kind = DIO_DEVINFO_FILE;
+	f.di.device[0] = f.di.disk[0] = '\0';
+	f.probe = PROBE_TEMP;
+	f.mech = DIO_MECH_DIRECTIO;
+	ck_assert_str_eq(ids(), "");
+	f.di.direct_stable = DIO_TRI_YES;
+	ck_assert_str_eq(ids(), "direct-stable");
+	a = find("direct-stable");
+	assert_has(a->text, "a direct write to /net/srv/data/f is a stable write: the nfs "
+	           "client sends it FILE_SYNC and the server commits it before "
+	           "answering");
+	assert_has(a->text, "While the file has any page in the client's cache, even a "
+	           "clean one, writes go through that cache instead and are not stable");
+	f.di.direct_stable = DIO_TRI_NO;
+	ck_assert_str_eq(ids(), "");
+}
+END_TEST
+
+/* In use or not cannot be told: said, with the reason. */
+START_TEST(test_in_use_unknown)
+{
+	sunos_facts();
+	f.path = "/dev/zvol/rdsk/rpool/swap";
+	f.type = "character device";
+	snprintf(f.di.device, sizeof(f.di.device), "/dev/zvol/rdsk/rpool/swap");
+	f.di.write_cache = DIO_TRI_NO;
+	f.in_use = -13;
+	snprintf(f.in_use_why, sizeof(f.in_use_why), "the dump device cannot be "
+	         "asked: /dev/dump: Permission denied");
+	ck_assert_str_eq(ids(), "in-use-unknown");
+	ck_assert_str_eq(find("in-use-unknown")->text, "cannot tell whether "
+	                 "/dev/zvol/rdsk/rpool/swap is in use (the dump device cannot be "
+	                 "asked: /dev/dump: Permission denied): tools that write to "
+	                 "devices (sync-write --force, dio-dd) refuse it as if it were");
+	/* No reason: the check was not made (not a device it looks at). */
+	f.in_use_why[0] = '\0';
+	ck_assert_str_eq(ids(), "");
+	/* A file on a device whose use cannot be told is not itself in doubt. */
+	snprintf(f.in_use_why, sizeof(f.in_use_why), "not root");
+	f.is_dev = 0;
+	f.di.kind = DIO_DEVINFO_FILE;
+	ck_assert_str_eq(ids(), "");
+}
+END_TEST
+
+/* What report(&f, &l) writes on stdout, in a malloc'd string. */
+static char *
+capture(void (*report)(const struct facts *, const struct advice_list *))
+{
+	FILE *tmp = tmpfile();
+	int saved;
+	long n;
+	char *out;
+
+	ck_assert_ptr_nonnull(tmp);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	ck_assert_int_ge(saved, 0);
+	ck_assert_int_ge(dup2(fileno(tmp), STDOUT_FILENO), 0);
+	info_advice(&f, &l);
+	report(&f, &l);
+	fflush(stdout);
+	ck_assert_int_ge(dup2(saved, STDOUT_FILENO), 0);
+	close(saved);
+	n = ftell(tmp);
+	ck_assert_int_gt(n, 0);
+	out = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(out);
+	rewind(tmp);
+	ck_assert_uint_eq(fread(out, 1, (size_t)n, tmp), (size_t)n);
+	out[n] = '\0';
+	fclose(tmp);
+	return out;
+}
+
+/* The new facts in the text and JSON reports, where they are known. */
+START_TEST(test_report_fields)
+{
+	char *t, *j;
+
+	/* Unknown: no line, JSON null. */
+	base_facts();
+	t = capture(info_text);
+	ck_assert_ptr_null(strstr(t, "flush on commit"));
+	ck_assert_ptr_null(strstr(t, "direct writes"));
+	ck_assert_ptr_null(strstr(t, "  commits"));
+	j = capture(info_json);
+	assert_has(j, "\"stable_writes\": null");
+	assert_has(j, "\"sync_always\": null");
+	assert_has(j, "\"commit_flush\": null");
+	free(t);
+	free(j);
+
+	/* UFS on illumos. */
+	sunos_ufs_file();
+	f.di.write_cache = DIO_TRI_YES;
+	t = capture(info_text);
+	assert_has(t, "  flush on commit      no: nothing sends a cache flush (ufs); "
+	           "with a volatile cache, commits are not durable across a power loss\n");
+	assert_has(t, "  * no-flush: commits on ufs are NOT durable");
+	j = capture(info_json);
+	assert_has(j, "\"commit_flush\": false");
+	free(t);
+	free(j);
+
+	/* An illumos zvol with sync=always whose use cannot be told. */
+	sunos_facts();
+	f.path = "/dev/zvol/rdsk/rpool/vol";
+	f.type = "character device";
+	f.st.st_mode = S_IFCHR | 0600;
+	snprintf(f.di.device, sizeof(f.di.device), "/dev/zvol/rdsk/rpool/vol");
+	f.di.commit_flush = DIO_TRI_YES;
+	f.di.sync_disabled = DIO_TRI_NO;
+	f.di.sync_always = DIO_TRI_YES;
+	f.in_use = -13;
+	snprintf(f.in_use_why, sizeof(f.in_use_why), "not root: libdiskmgt cannot look");
+	t = capture(info_text);
+	assert_has(t, "  commits              every write is one: the ZFS volume has "
+	           "sync=always\n");
+	assert_has(t, "  in use               cannot tell: not root: libdiskmgt cannot "
+	           "look\n");
+	assert_has(t, "  flush on commit      yes: libdirectio sends DKIOCFLUSHWRITECACHE "
+	           "after each commit (the kernel does not on a device node)\n");
+	j = capture(info_json);
+	assert_has(j, "\"sync_always\": true");
+	assert_has(j, "\"fs_sync_disabled\": false");
+	assert_has(j, "\"commit_flush\": true");
+	assert_has(j, "\"in_use\": null");
+	assert_has(j, "\"in_use_reason\": \"not root: libdiskmgt cannot look\"");
+	free(t);
+	free(j);
+
+	/* NFS on illumos. */
+	sunos_facts();
+	f.path = "/net/srv/f";
+	f.type = "regular file";
+	f.is_dev = 0;
+	f.is_reg = 1;
+	f.di.kind = DIO_DEVINFO_FILE;
+	f.di.device[0] = '\0';
+	snprintf(f.fs_type, sizeof(f.fs_type), "nfs");
+	f.di.direct_stable = DIO_TRI_YES;
+	t = capture(info_text);
+	assert_has(t, "  direct writes        stable: the server commits each before "
+	           "answering (while the file has no cached page)\n");
+	j = capture(info_json);
+	assert_has(j, "\"stable_writes\": true");
+	free(t);
+	free(j);
+}
+END_TEST
+
 START_TEST(test_udev_match)
 {
 	struct dio_devinfo d;
@@ -453,6 +875,12 @@ info_suite(void)
 	tcase_add_test(tc, test_no_direct);
 	tcase_add_test(tc, test_loop_in_use);
 	tcase_add_test(tc, test_order);
+	tcase_add_test(tc, test_sunos_ufs_no_flush);
+	tcase_add_test(tc, test_sunos_node_flush);
+	tcase_add_test(tc, test_sunos_zvol_sync);
+	tcase_add_test(tc, test_sunos_nfs_stable);
+	tcase_add_test(tc, test_in_use_unknown);
+	tcase_add_test(tc, test_report_fields);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("parsers");
 	tcase_add_test(tc, test_udev_match);

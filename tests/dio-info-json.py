@@ -23,7 +23,7 @@ TOP = ["tool", "version", "library", "backend", "os", "path", "type",
 SECTIONS = {
     "direct_io": ["supported", "mechanism", "probe", "probe_file",
                   "write_probe", "write_probe_detail", "detail", "ignored_by_fs",
-                  "limits"],
+                  "stable_writes", "limits"],
     "alignment": ["mem_align", "offset_align", "read_offset_align",
                   "logical_block", "physical_block", "preferred_io", "source",
                   "large_page_bytes"],
@@ -31,7 +31,7 @@ SECTIONS = {
                "size_bytes", "in_use", "in_use_reason", "max_sectors_kb",
                "max_hw_sectors_kb", "max_segments", "read_ahead_kb",
                "scheduler", "schedulers", "nr_requests", "rotational",
-               "write_cache", "fs_sync_disabled", "fua", "dma_align_bytes", "optimal_io_size",
+               "write_cache", "fs_sync_disabled", "sync_always", "fua", "dma_align_bytes", "optimal_io_size",
                "minimum_io_size", "logical_block_size", "physical_block_size",
                "read_only", "removable", "scsi_address", "wwid", "id_serial",
                "loop_backing_file", "loop_direct_io", "controller",
@@ -41,7 +41,7 @@ SECTIONS = {
     "scsi": ["device", "available", "error", "vendor", "product", "revision",
              "peripheral_type", "peripheral_type_name", "serial", "blocks",
              "block_length", "capacity_bytes", "wce", "rcd", "cache_error"],
-    "durability": ["volatile_write_cache", "evidence"],
+    "durability": ["volatile_write_cache", "evidence", "commit_flush"],
 }
 ADVICE_KEYS = ["id", "text", "actions"]
 ACTION_KEYS = ["kind", "file", "text"]
@@ -93,7 +93,16 @@ def rules(r):
     want["allow-dio"] = bool(node) and sg["allow_dio"] is False and linux
     want["sg-direct"] = bool(node) and sg["allow_dio"] is True
     want["sg-node"] = bool(node) and d["kind"] != "sg device" and bool(d["path"])
-    want["write-cache"] = d["write_cache"] is True or scsi["wce"] is True
+    vol = (True if d["write_cache"] is True or scsi["wce"] is True else
+           False if d["write_cache"] is False or scsi["wce"] is False else None)
+    flush = r["durability"]["commit_flush"]
+    sunos_node = r["backend"] == "sunos" and is_dev and d["kind"] == "block device"
+    want["write-cache"] = vol is True and flush is not False
+    want["no-flush"] = flush is False and vol is not False and d["fs_sync_disabled"] is not True
+    pseudo = sunos_node and (d["name"] or "").startswith(("lofi", "ramdisk"))
+    want["node-flush"] = vol is None and flush is not False and sunos_node and not pseudo
+    want["lofi-backing"] = pseudo and d["name"].startswith("lofi")
+    want["ramdisk"] = pseudo and d["name"].startswith("ramdisk")
     want["write-cache-mismatch"] = scsi["wce"] is True and d["write_cache"] is False
     want["read-ahead"] = (d["rotational"] is True and d["read_ahead_kb"] is not None
                           and d["read_ahead_kb"] < 1024 and bool(d["settings_dir"]))
@@ -109,6 +118,11 @@ def rules(r):
     want["zfs-direct"] = linux and dio["mechanism"] == "O_DIRECT" and r["fs_type"] == "zfs"
     want["loop-buffered"] = bool(d["loop_backing_file"]) and d["loop_direct_io"] is False
     want["in-use"] = d["in_use"] is True and (is_dev or d["kind"] != "file")
+    want["in-use-unknown"] = (d["in_use"] is None and bool(d["in_use_reason"])
+                              and (is_dev or d["kind"] != "file"))
+    want["sync-disabled"] = d["fs_sync_disabled"] is True
+    want["sync-always"] = d["sync_always"] is True and d["fs_sync_disabled"] is not True
+    want["direct-stable"] = dio["stable_writes"] is True and not is_dev
     return want
 
 

@@ -191,33 +191,174 @@ advise_sg(const struct facts *f, struct advice_list *l)
 		       "mmap transfers", d->disk[0] ? d->disk : d->device, sg);
 }
 
-/* The volatile write cache and what syncs cost. */
+/* An illumos disk or zvol node (raw or block), where specfs sends no cache
+ * flush for O_DSYNC/O_SYNC writes and libdirectio sends its own. */
+static int
+sunos_dev(const struct facts *f)
+{
+	return strcmp(f->plat.backend, "sunos") == 0 && f->is_dev &&
+	       f->di.kind == DIO_DEVINFO_BLOCK;
+}
+
+/* An illumos lofi or ramdisk node (DKIOCINFO's driver name): no disk
+ * cache behind it, and no DKIOCFLUSHWRITECACHE (ENOTTY). */
+static const char *
+sunos_pseudo(const struct facts *f)
+{
+	if (!sunos_dev(f))
+		return NULL;
+	if (strncmp(f->di.name, "lofi", 4) == 0)
+		return "lofi";
+	if (strncmp(f->di.name, "ramdisk", 7) == 0)
+		return "ramdisk";
+	return NULL;
+}
+
+static int
+sunos_node(const struct facts *f)
+{
+	return sunos_dev(f) && sunos_pseudo(f) == NULL;
+}
+
+/* The node or disk a cache advice names. */
+static const char *
+cache_dev(const struct facts *f)
+{
+	const struct dio_devinfo *d = &f->di;
+
+	return d->disk[0] ? d->disk : f->scsi_dev[0] ? f->scsi_dev :
+	       d->device[0] ? d->device : f->path;
+}
+
+/* What makes a commit durable with the cache on: who sends the flush; it
+ * starts with the "; " or ", " that joins it to the sentence before. */
+static void
+flush_sentence(const struct facts *f, char *b, size_t len)
+{
+	const struct dio_devinfo *d = &f->di;
+
+	if (d->sync_disabled == DIO_TRI_YES)
+		snprintf(b, len, "; commits would need a cache flush to be durable, and "
+		         "sync=disabled makes them send none (see sync-disabled)");
+	else if (sunos_node(f))
+		snprintf(b, len, "; on a device node illumos sends no cache flush for "
+		         "O_DSYNC or O_SYNC writes, and %s; libdirectio's commits "
+		         "(dio_commit(), writes on a DIO_SYNC_DATA or DIO_SYNC_FULL "
+		         "handle: sync-write, dio-dd) send DKIOCFLUSHWRITECACHE themselves "
+		         "after each one%s, while other programs' O_DSYNC writes (dd "
+		         "oflag=dsync, a database's log) are NOT durable%s",
+		         S_ISBLK(f->st.st_mode) ? "fsync() and fdatasync() push the node's "
+		         "cached pages and then send one (DKIOCFLUSHWRITECACHE)" :
+		         "fsync() or fdatasync() sends one (DKIOCFLUSHWRITECACHE) only when "
+		         "the node was used since the last fsync() on it, a mark another "
+		         "writer's fsync() can clear while a write is still in flight",
+		         d->commit_flush == DIO_TRI_YES ? ", so they are durable" :
+		         " (whether this driver honours it is not known)",
+		         d->sync_always == DIO_TRI_YES ? " unless, as here, sync=always "
+		         "commits every write (see sync-always)" : "");
+	else if (d->commit_flush == DIO_TRI_YES)
+		snprintf(b, len, ", so fdatasync(), fsync() and O_DSYNC are durable "
+		         "because a cache flush follows each%s", d->fua == DIO_TRI_YES ?
+		         " (or the write goes out with FUA)" : "");
+	else if (!f->plat.on_linux)
+		snprintf(b, len, ", so fdatasync(), fsync() and O_DSYNC are durable only "
+		         "when a cache flush follows them, and whether %s sends one is "
+		         "not known", f->fs_type[0] ? f->fs_type : "the system");
+	else
+		snprintf(b, len, ", so fdatasync(), fsync() and O_DSYNC are durable only "
+		         "because the kernel then sends a cache flush (on SCSI: "
+		         "SYNCHRONIZE CACHE)%s", d->fua == DIO_TRI_YES ?
+		         " or writes with FUA" : "");
+}
+
+/* The illumos way to see or change a disk's write cache. */
+static void
+format_action(struct advice *a, const struct facts *f, const char *what)
+{
+	if (strcmp(f->plat.backend, "sunos") == 0)
+		act(a, "option", NULL, "to %s: format -e, select the disk, then cache, "
+		    "write_cache, %s", what, strcmp(what, "turn it off") == 0 ?
+		    "disable (display shows it)" : "display (or disable)");
+}
+
+/* The volatile write cache, what syncs cost, and who makes them durable. */
 static void
 advise_cache(const struct facts *f, struct advice_list *l)
 {
 	const struct dio_devinfo *d = &f->di;
+	char why[128], flush[900];
 	struct advice *a;
+	int vc = info_volatile_cache(f, why, sizeof(why));
 
-	if (d->write_cache == DIO_TRI_YES || (f->have_cache && f->wce)) {
+	flush_sentence(f, flush, sizeof(flush));
+	if (vc == DIO_TRI_YES && d->commit_flush != DIO_TRI_NO) {
 		a = advise(l, "write-cache", "the device's volatile write cache is on "
-		           "(%s%s%s): data a write() hands to %s may sit in that cache, so "
-		           "fdatasync(), fsync() and O_DSYNC are durable only because the "
-		           "kernel then sends a cache flush (on SCSI: SYNCHRONIZE CACHE)%s; every "
-		           "sync costs a flush.  Do not mark the cache \"write through\" "
-		           "to make syncs cheaper while it is on: the flushes would stop",
-		           d->write_cache == DIO_TRI_YES ? "write_cache: write back" : "",
+		           "(%s%s%s): data a write() hands to %s may sit in that cache%s; "
+		           "every sync costs a flush.%s", d->write_cache == DIO_TRI_YES ?
+		           "write_cache: write back" : "",
 		           d->write_cache == DIO_TRI_YES && f->have_cache && f->wce ? ", " : "",
 		           f->have_cache && f->wce ? "WCE=1 in the caching mode page" : "",
-		           d->disk[0] ? d->disk : f->scsi_dev[0] ? f->scsi_dev : f->path,
-		           d->fua == DIO_TRI_YES ? " or writes with FUA" : "");
+		           cache_dev(f), flush, f->plat.on_linux ? "  Do not mark the cache "
+		           "\"write through\" to make syncs cheaper while it is on: the "
+		           "flushes would stop" : "");
 		if (f->scsi_ok && f->plat.on_linux)
 			act(a, "option", NULL, "to run without the cache (slower writes, no "
 			    "flushes needed): sdparm --clear=WCE %s (add --save where the "
 			    "device keeps saved pages)", f->scsi_dev);
-		if (!f->plat.on_linux && strcmp(f->plat.backend, "sunos") == 0)
-			act(a, "option", NULL, "to see or change it: format -e, select the "
-			    "disk, then cache, write_cache, display (or disable)");
+		format_action(a, f, "see or change it");
 	}
+	/* Nothing sends a flush (illumos UFS): durable only without a cache.
+	 * (With sync=disabled nothing is committed at all: sync-disabled.) */
+	if (d->commit_flush == DIO_TRI_NO && vc != DIO_TRI_NO &&
+	    d->sync_disabled != DIO_TRI_YES) {
+		const char *fs = f->fs_type[0] ? f->fs_type : "this file system";
+		char who[160];
+
+		if (strcmp(fs, "ufs") == 0)
+			snprintf(who, sizeof(who), "ufs on illumos never sends "
+			         "DKIOCFLUSHWRITECACHE");
+		else
+			snprintf(who, sizeof(who), "%s sends no cache flush on a commit", fs);
+
+		if (vc == DIO_TRI_YES)
+			a = advise(l, "no-flush", "commits on %s are NOT durable across a "
+			           "power loss: the write cache of %s is on (%s), and nothing "
+			           "sends it a cache flush (%s), so fsync(), fdatasync(), "
+			           "O_DSYNC and O_SYNC writes, and libdirectio's commits, "
+			           "return once the "
+			           "data is in that cache, and a power cut can lose what they "
+			           "acknowledged.  Turn the write cache off (slower writes) "
+			           "where data must survive a power cut, or use ZFS, which "
+			           "flushes", fs, cache_dev(f), why, who);
+		else
+			a = advise(l, "no-flush", "cannot tell whether commits on %s are "
+			           "durable across a power loss: nothing sends a cache flush "
+			           "(%s), and whether %s has a volatile write cache is not "
+			           "known; if it "
+			           "has, fsync(), fdatasync(), O_DSYNC and O_SYNC writes return "
+			           "once the data is in that cache and a power cut can lose "
+			           "what they acknowledged.  Look, and turn the cache off where "
+			           "data must survive a power cut", fs, who, cache_dev(f));
+		format_action(a, f, vc == DIO_TRI_YES ? "turn it off" : "see or change it");
+	}
+	/* An illumos device node whose cache is not known: who flushes. */
+	if (vc == DIO_TRI_UNKNOWN && d->commit_flush != DIO_TRI_NO && sunos_node(f)) {
+		a = advise(l, "node-flush", "cannot tell whether %s has a volatile write "
+		           "cache; if it has, %s", cache_dev(f), flush + 2);
+		format_action(a, f, "see or change it");
+	}
+	/* lofi and ramdisk: what a commit reaches is elsewhere. */
+	if (sunos_pseudo(f) && strcmp(sunos_pseudo(f), "lofi") == 0)
+		advise(l, "lofi-backing", "%s is a lofi device: it reads and writes its "
+		       "backing file through that file's page cache (so it is not direct), "
+		       "follows each synchronous write (every write to its raw node) with "
+		       "an fsync() of the backing file, and answers DKIOCFLUSHWRITECACHE "
+		       "with ENOTTY: a write or a commit reaches what the backing file "
+		       "system's fsync() reaches (see dio-info on the backing file)",
+		       f->path);
+	else if (sunos_pseudo(f))
+		advise(l, "ramdisk", "%s is a ramdisk: kernel memory, so nothing written "
+		       "to it, committed or not, survives a reboot or a power cut", f->path);
 	if (f->have_cache && f->wce && d->write_cache == DIO_TRI_NO)
 		advise(l, "write-cache-mismatch", "the device reports WCE=1 (its write cache "
 		       "is on) but the kernel treats %s as write through and sends no "
@@ -332,11 +473,28 @@ advise_direct(const struct facts *f, struct advice_list *l)
 		       "I/O use ufs or a raw disk node (/dev/rdsk)",
 		       f->fs_type[0] ? f->fs_type : "this file system");
 	if (f->di.sync_disabled == DIO_TRI_YES)
-		advise(l, "sync-disabled", "the ZFS dataset holding %s has sync=disabled: "
-		       "fsync(), fdatasync() and O_SYNC/O_DSYNC writes return at once and "
-		       "nothing is made durable, so a power cut loses acknowledged data "
-		       "and sync-write's timings measure memory; zfs set sync=standard "
-		       "restores durability", f->path);
+		advise(l, "sync-disabled", "%s %s has sync=disabled: fsync(), fdatasync(), "
+		       "O_SYNC/O_DSYNC writes%s return at once and nothing is made "
+		       "durable, so a power cut loses acknowledged data and sync-write's "
+		       "timings measure memory; zfs set sync=standard restores durability",
+		       f->is_dev ? "the zvol" : "the ZFS dataset holding", f->path,
+		       f->is_dev ? " and the cache flush libdirectio sends after each "
+		       "commit (DKIOCFLUSHWRITECACHE)" : "");
+	if (f->di.sync_always == DIO_TRI_YES && f->di.sync_disabled != DIO_TRI_YES)
+		advise(l, "sync-always", "%s %s has sync=always: every write is committed "
+		       "to the ZFS intent log before it returns, so writes without a commit "
+		       "(sync-write's none and direct rows, dd without oflag=dsync) are "
+		       "commits here and cost one each; zfs set sync=standard makes only "
+		       "the commits asked for wait", f->is_dev ? "the zvol" :
+		       "the ZFS dataset holding", f->path);
+	if (f->di.direct_stable == DIO_TRI_YES && !f->is_dev)
+		advise(l, "direct-stable", "a direct write to %s is a stable write: the "
+		       "%s client sends it FILE_SYNC and the server commits it before "
+		       "answering, so a direct write without a commit (sync-write's direct "
+		       "row) is a commit here and costs one on the server.  While the file "
+		       "has any page in the client's cache, even a clean one, writes go "
+		       "through that cache instead and are not stable",
+		       f->path, f->fs_type[0] ? f->fs_type : "NFS");
 	if (f->plat.on_linux && f->mech == DIO_MECH_O_DIRECT && strcmp(f->fs_type, "zfs") == 0)
 		advise(l, "zfs-direct", "OpenZFS before 2.3 accepts O_DIRECT but still reads "
 		       "and writes through its ARC cache: check the version (zfs version) "
@@ -361,11 +519,16 @@ advise_device(const struct facts *f, struct advice_list *l)
 			    d->disk[0] ? d->disk : d->device);
 	}
 
-	/* A busy device. */
+	/* A busy device, or one whose use cannot be told. */
 	if (f->in_use == 1 && (f->is_dev || f->di.kind != DIO_DEVINFO_FILE))
 		advise(l, "in-use", "%s is in use (%s): tools that write to devices "
 		       "(sync-write --force, dio-dd) refuse it", d->device[0] ? d->device :
 		       f->path, f->in_use_why);
+	if (f->in_use < 0 && f->in_use_why[0] != '\0' &&
+	    (f->is_dev || f->di.kind != DIO_DEVINFO_FILE))
+		advise(l, "in-use-unknown", "cannot tell whether %s is in use (%s): tools "
+		       "that write to devices (sync-write --force, dio-dd) refuse it as "
+		       "if it were", d->device[0] ? d->device : f->path, f->in_use_why);
 }
 
 void

@@ -97,6 +97,8 @@ json_direct(struct diot_json *j, const struct facts *f)
 	/* A file system that accepts the advice and ignores it (illumos ZFS),
 	 * and the requests it serves buffered anyway (UFS, NFS). */
 	jtri(j, "ignored_by_fs", (int)f->di.direct_ignored);
+	/* A direct write the server commits before answering (illumos NFS). */
+	jtri(j, "stable_writes", (int)f->di.direct_stable);
 	if (f->have_al && f->al.direct_limits != 0) {
 		unsigned bit;
 
@@ -171,7 +173,8 @@ json_device(struct diot_json *j, const struct facts *f)
 	jnum(j, "size_bytes", d->size_bytes ? d->size_bytes : f->al.device_bytes,
 	     d->size_bytes || f->al.device_bytes);
 	jflag(j, "in_use", f->in_use == 1, f->in_use == 0 || f->in_use == 1);
-	jstr(j, "in_use_reason", f->in_use == 1 ? f->in_use_why : NULL);
+	/* why it is in use, or why that cannot be told */
+	jstr(j, "in_use_reason", f->in_use != 0 ? f->in_use_why : NULL);
 	jnum(j, "max_sectors_kb", d->max_sectors_kb, d->max_sectors_kb);
 	jnum(j, "max_hw_sectors_kb", d->max_hw_sectors_kb, d->max_hw_sectors_kb);
 	jnum(j, "max_segments", d->max_segments, d->max_segments);
@@ -182,6 +185,7 @@ json_device(struct diot_json *j, const struct facts *f)
 	jtri(j, "rotational", (int)d->rotational);
 	jtri(j, "write_cache", (int)d->write_cache);
 	jtri(j, "fs_sync_disabled", (int)d->sync_disabled);
+	jtri(j, "sync_always", (int)d->sync_always);
 	jtri(j, "fua", (int)d->fua);
 	jnum(j, "dma_align_bytes", d->dma_align, d->dma_align);
 	jnum(j, "optimal_io_size", d->optimal_io, d->optimal_io || d->settings_dir[0]);
@@ -282,6 +286,7 @@ json_durability(struct diot_json *j, const struct facts *f)
 	diot_json_object(j, "durability");
 	jtri(j, "volatile_write_cache", v);
 	jstr(j, "evidence", why[0] ? why : NULL);
+	jtri(j, "commit_flush", (int)f->di.commit_flush);
 	diot_json_close(j);
 }
 

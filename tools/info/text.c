@@ -178,10 +178,19 @@ text_head(const struct facts *f)
 	free(q);
 	if (f->is_reg || f->is_dir)
 		kv("file system", "%s", f->fs_type[0] ? f->fs_type : "unknown");
-	if (f->di.sync_disabled != DIO_TRI_UNKNOWN)
-		kv("commits", "%s", f->di.sync_disabled == DIO_TRI_YES ?
-		   "NOT durable: the ZFS dataset has sync=disabled" :
-		   "durable (ZFS sync=standard or always)");
+	if (f->di.sync_disabled == DIO_TRI_YES)
+		kv("commits", "NOT durable: the ZFS %s has sync=disabled",
+		   f->is_dev ? "volume" : "dataset");
+	else if (f->di.sync_always == DIO_TRI_YES)
+		kv("commits", "every write is one: the ZFS %s has sync=always",
+		   f->is_dev ? "volume" : "dataset");
+	else if (f->di.sync_disabled == DIO_TRI_NO)
+		kv("commits", "durable (ZFS sync=standard%s)",
+		   f->di.sync_always == DIO_TRI_NO ? "" : " or always");
+	if (f->di.direct_stable != DIO_TRI_UNKNOWN)
+		kv("direct writes", "%s", f->di.direct_stable == DIO_TRI_YES ?
+		   "stable: the server commits each before answering (while the file "
+		   "has no cached page)" : "not stable: a commit is needed");
 	if (f->is_reg)
 		kv("file size", "%s", bytes_str((uint64_t)f->st.st_size, b, sizeof(b)));
 }
@@ -263,8 +272,11 @@ text_queue(const struct facts *f)
 		kv_name("whole disk", d->disk, "");
 	if (d->name[0])
 		kv_name("name", d->name, "");
-	kv("in use", "%s", f->in_use == 1 ? f->in_use_why :
-	   f->in_use == 0 ? "no" : "unknown");
+	if (f->in_use < 0 && f->in_use_why[0] != '\0')
+		kv("in use", "cannot tell: %s", f->in_use_why);
+	else
+		kv("in use", "%s", f->in_use == 1 ? f->in_use_why :
+		   f->in_use == 0 ? "no" : "unknown");
 	kv("size", "%s", bytes_str(d->size_bytes ? d->size_bytes :
 	   f->al.device_bytes, b, sizeof(b)));
 	kv(f->plat.on_linux ? "max_sectors_kb" : "max transfer", "%s",
@@ -404,6 +416,17 @@ text_durability(const struct facts *f)
 	   "only after a flush or FUA (fsync, fdatasync, O_DSYNC, O_SYNC)" :
 	   v == DIO_TRI_NO ? "no: a completed write is on the medium" : "unknown",
 	   why[0] ? " (" : "", why, why[0] ? ")" : "");
+	if (f->di.commit_flush == DIO_TRI_YES)
+		kv("flush on commit", "%s", strcmp(f->plat.backend, "sunos") == 0 &&
+		   f->is_dev ? "yes: libdirectio sends DKIOCFLUSHWRITECACHE after each "
+		   "commit (the kernel does not on a device node)" :
+		   "yes: each commit makes the device flush its cache");
+	else if (f->di.commit_flush == DIO_TRI_NO && f->di.sync_disabled == DIO_TRI_YES)
+		kv("flush on commit", "no: sync=disabled, commits do nothing");
+	else if (f->di.commit_flush == DIO_TRI_NO)
+		kv("flush on commit", "no: nothing sends a cache flush (%s); with a "
+		   "volatile cache, commits are not durable across a power loss",
+		   f->fs_type[0] ? f->fs_type : "this file system");
 }
 
 /* The advice, each with its actions. */
