@@ -40,7 +40,7 @@ expect_exit 2 "write-unchecked '/dev/null' needs --force (or oflag=force)" \
 	"$DD" if=/dev/zero of=/dev/null count=1 --write-unchecked=/dev/null
 expect_exit 2 "write-unchecked '$work/file' is not a device: it is for an of= that is a block" \
 	"$DD" if=/dev/zero of=/dev/null count=1 --force --write-unchecked="$work/file"
-expect_exit 2 "write-unchecked '$work/none': No such file or directory (it names the of= device" \
+expect_exit 2 "write-unchecked '$work/none': no such file or directory (it names the of= device" \
 	"$DD" if=/dev/zero of=/dev/null count=1 --force --write-unchecked="$work/none"
 expect_exit 2 "write-unchecked '/dev/zero' is not the of= device: it names the of= device" \
 	"$DD" if=/dev/zero of=/dev/null count=1 --force --write-unchecked=/dev/zero
@@ -51,9 +51,9 @@ expect_exit 2 "write-unchecked '/dev/null' needs --force: it only widens --force
 	"$SW" --write-unchecked /dev/null "$work/t"
 expect_exit 2 "write-unchecked '$work/file' is not a device: it is for a TARGET" \
 	"$SW" --force --write-unchecked "$work/file" "$work/file"
-expect_exit 2 "write-unchecked '/dev/zero' is not the TARGET: it names the TARGET device" \
+expect_exit 2 "write-unchecked '/dev/zero' is not the TARGET device: it names the TARGET device" \
 	"$SW" --force --write-unchecked /dev/zero "$work/t"
-expect_exit 2 "write-unchecked '/dev/zero' is not a TARGET (none is given)" \
+expect_exit 2 "write-unchecked '/dev/zero' names no output: no TARGET is given" \
 	"$SW" --force --write-unchecked=/dev/zero
 expect_exit 2 "compare shows saved results" \
 	"$SW" --compare --write-unchecked /dev/zero a.json b.json

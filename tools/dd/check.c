@@ -279,34 +279,8 @@ cache_advice_void(const struct opts *o, unsigned caps, char *what, size_t len)
 static void
 check_unchecked(const struct dd *dd)
 {
-	const char *d = dd->o.write_unchecked;
-	int i, e, r = DIOT_UNCHECKED_OTHER;
-
-	if (d == NULL)
-		return;
-	if (!dd->o.force)
-		diot_usage_error("--write-unchecked '%s' needs --force (or oflag=force): "
-		                 "it only widens --force, to a device whose use cannot be "
-		                 "checked", d);
-	if (*d == '\0')
-		diot_usage_error("--write-unchecked is an empty string: name the of= device");
-	for (i = 0; i < dd->o.nof && r == DIOT_UNCHECKED_OTHER; i++)
-		r = diot_out_unchecked(d, dd->o.ofs[i], &e);
-	switch (r) {
-	case DIOT_UNCHECKED_SAME:
-		return;
-	case DIOT_UNCHECKED_STAT_FAILED:
-		diot_usage_error("--write-unchecked '%s': %s (it names the of= device whose "
-		                 "use cannot be checked)", d, dd_strerror(-e));
-	case DIOT_UNCHECKED_NOT_DEVICE:
-		diot_usage_error("--write-unchecked '%s' is not a device: it is for an of= "
-		                 "that is a block or character device", d);
-	default:
-		diot_usage_error("--write-unchecked '%s' is not %s: it names the of= device "
-		                 "to write unchecked", d, dd->o.nof == 0 ? "an output (no of= "
-		                 "is given)" : dd->o.nof == 1 ? "the of= device" : "one of the "
-		                 "of= devices");
-	}
+	diot_out_unchecked_option(dd->o.write_unchecked, dd->o.force, "oflag=force",
+	                          (const char *const *)dd->o.ofs, dd->o.nof, "of=");
 }
 
 /*

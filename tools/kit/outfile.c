@@ -149,6 +149,45 @@ diot_out_unchecked(const char *dev, const char *path, int *err)
 	       sp.st_rdev == sd.st_rdev ? DIOT_UNCHECKED_SAME : DIOT_UNCHECKED_OTHER;
 }
 
+void
+diot_out_unchecked_option(const char *dev, int force, const char *force_alt,
+                          const char *const *outs, int n, const char *out)
+{
+	int i, e = 0, r = DIOT_UNCHECKED_OTHER;
+
+	if (dev == NULL)
+		return;
+	if (!force)
+		diot_usage_error("--write-unchecked '%s' needs --force%s%s%s: it only "
+		                 "widens --force, to a device whose use cannot be checked",
+		                 dev, force_alt ? " (or " : "", force_alt ? force_alt : "",
+		                 force_alt ? ")" : "");
+	if (*dev == '\0')
+		diot_usage_error("--write-unchecked is an empty string: name the %s device",
+		                 out);
+	for (i = 0; i < n && r == DIOT_UNCHECKED_OTHER; i++)
+		r = diot_out_unchecked(dev, outs[i], &e);
+	switch (r) {
+	case DIOT_UNCHECKED_SAME:
+		return;
+	case DIOT_UNCHECKED_STAT_FAILED:
+		diot_usage_error("--write-unchecked '%s': %s (it names the %s device whose "
+		                 "use cannot be checked)", dev, dio_strerror(-e), out);
+	case DIOT_UNCHECKED_NOT_DEVICE:
+		diot_usage_error("--write-unchecked '%s' is not a device: it is for %s %s "
+		                 "that is a block or character device", dev,
+		                 strchr("AEIOU", out[0]) || strncmp(out, "of", 2) == 0 ?
+		                 "an" : "a", out);
+	default:
+		if (n == 0)
+			diot_usage_error("--write-unchecked '%s' names no output: no %s is "
+			                 "given", dev, out);
+		diot_usage_error("--write-unchecked '%s' is not %s %s device: it names "
+		                 "the %s device to write unchecked", dev,
+		                 n == 1 ? "the" : "one of the", out, out);
+	}
+}
+
 int
 diot_out_claim_device(const char *path)
 {

@@ -80,6 +80,16 @@ enum diot_unchecked {
 	DIOT_UNCHECKED_STAT_FAILED = -2
 };
 int diot_out_unchecked(const char *dev, const char *path, int *err);
+
+/*
+ * The option itself, before anything is opened: dev (NULL: not given)
+ * needs force and must name one of the n outputs; else a usage error
+ * (exit 2) saying what is wrong.  force_alt is another spelling of
+ * --force to name ("oflag=force") or NULL; out names the outputs in the
+ * tool's words ("of=", "TARGET").
+ */
+void diot_out_unchecked_option(const char *dev, int force, const char *force_alt,
+                               const char *const *outs, int n, const char *out);
 /*
  * Hold a device for the run (dio_device_claim()): returns the descriptor
  * to keep open, or the -errno of dio_device_claim() (-ENOTSUP: this

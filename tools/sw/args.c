@@ -525,34 +525,8 @@ check_targets(const struct sw_opts *o)
 static void
 check_unchecked(const struct sw_opts *o)
 {
-	const char *d = o->write_unchecked;
-	int i, e, r = DIOT_UNCHECKED_OTHER;
-
-	if (d == NULL)
-		return;
-	if (!o->force)
-		diot_usage_error("--write-unchecked '%s' needs --force: it only widens "
-		                 "--force, to a device whose use cannot be checked", d);
-	if (*d == '\0')
-		diot_usage_error("--write-unchecked is an empty string: name the TARGET "
-		                 "device");
-	for (i = 0; i < o->noperands && r == DIOT_UNCHECKED_OTHER; i++)
-		r = diot_out_unchecked(d, o->operands[i], &e);
-	switch (r) {
-	case DIOT_UNCHECKED_SAME:
-		return;
-	case DIOT_UNCHECKED_STAT_FAILED:
-		diot_usage_error("--write-unchecked '%s': %s (it names the TARGET device "
-		                 "whose use cannot be checked)", d, dio_strerror(-e));
-	case DIOT_UNCHECKED_NOT_DEVICE:
-		diot_usage_error("--write-unchecked '%s' is not a device: it is for a "
-		                 "TARGET that is a block or character device", d);
-	default:
-		diot_usage_error("--write-unchecked '%s' is not %s: it names the "
-		                 "TARGET device to write unchecked", d, o->noperands == 0
-		                 ? "a TARGET (none is given)" : o->noperands == 1 ?
-		                 "the TARGET" : "one of the TARGETs");
-	}
+	diot_out_unchecked_option(o->write_unchecked, o->force, NULL,
+	                          o->operands, o->noperands, "TARGET");
 }
 
 /* --compare: the operands are results; -m, -s and -w pick the points; the
