@@ -462,9 +462,13 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 		nocommit_hint(c, p, m);
 	if (r > 0 && SW_RANK0(c) && !p->hint[0] && sw_point_cached(&c->tg.align, cached,
 	                                                           m->direct)) {
-		static const char *const by[] = { "", "the prefill left some",
-			"the file may hold some (--no-prefill)", "the buffered rows before "
-			"left some (the cache cannot be dropped here)" };
+		static const char *const by[] = {
+			"",
+			"the prefill left some",
+			"the file may hold some (--no-prefill)",
+			("the buffered rows before left some (the cache cannot be "
+			 "dropped here)")
+		};
 
 		p->hint_kind = SW_HINT_CACHED_DIRECT;
 		snprintf(p->hint, sizeof(p->hint), "%s serves direct requests through "
