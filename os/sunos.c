@@ -265,8 +265,17 @@ dio__disk_align(int fd, const struct stat *st, struct dio_align *a)
 			a->device_bytes = m.bytes;
 		return;         /* buffered: no direct I/O figures */
 	}
-	if (dio__sunos_media(fd, &m) < 0)
+	if (dio__sunos_media(fd, &m) < 0) {
+		/* A raw disk whose medium cannot be asked still moves whole
+		 * blocks: checked against the page size (a multiple of any
+		 * block size up to it), said to be a guess. */
+		if (dio__sunos_is_disk(fd) && dio__cached_node(fd) == NULL) {
+			a->offset_align = (uint32_t)dio__pagesize();
+			a->mem_align = DIO__UFS_MEMALIGN;
+			a->source = DIO_ALIGN_SRC_GUESS;
+		}
 		return;
+	}
 	a->logical_block = m.lbsize;
 	a->physical_block = m.pbsize;
 	a->device_bytes = m.bytes;

@@ -860,6 +860,7 @@ START_TEST(other_answers)
 	const char *f = mkfile("a", "ufs");
 	char why[160], buf[64];
 	uint64_t stamp;
+	dio_file *fp;
 	int fd;
 
 	ck_assert_uint_eq(dio_caps() & (DIO_CAP_DIRECTIO | DIO_CAP_SCSI),
@@ -906,8 +907,16 @@ START_TEST(other_answers)
 	fd = open_node("/dev/rdsk/c0t0d0s0");
 	ck_assert_int_eq(dio_align_fd(fd, &a), 0);
 	ck_assert_uint_eq(a.logical_block, 0);
-	ck_assert_uint_eq(a.source, DIO_ALIGN_SRC_NONE);
+	/* ... but its raw node is still checked, against a guess: physio
+	 * moves whole blocks, the page size is a multiple of them. */
+	ck_assert_uint_eq(a.source, DIO_ALIGN_SRC_GUESS);
+	ck_assert_uint_eq(a.offset_align, (uint32_t)sysconf(_SC_PAGESIZE));
 	close(fd);
+	ck_assert_int_eq(dio_open(&fp, "/dev/rdsk/c0t0d0s0", DIO_O_RDWR, DIO_DIRECT_OFF,
+	                          DIO_SYNC_NONE, 0), 0);
+	ck_assert_int_eq(dio_file_direct(fp), DIO_MECH_RAW);
+	ck_assert_int_eq(dio_pwrite(fp, buf, 100, 0), -EINVAL);
+	dio_close(fp);
 	/* No physical block size reported: the logical one. */
 	n->lbsize = 512;
 	n->pbsize = 0;
