@@ -24,8 +24,16 @@
 unsigned
 dio__os_caps(void)
 {
-	/* Direct I/O never happens here, so its state is known: off. */
+	/* Direct I/O never happens here, so its state is known: off.
+	 * Whether posix_fadvise() acts is the kernel's business, not
+	 * POSIX's: claimed only where it is known to (Linux drops clean
+	 * pages on POSIX_FADV_DONTNEED, mm/fadvise.c); elsewhere a cache
+	 * drop cannot be counted on (illumos' does nothing). */
+#if defined(POSIX_FADV_DONTNEED) && defined(__linux__)
+	return DIO_CAP_GET_DIRECT | DIO_CAP_FADVISE;
+#else
 	return DIO_CAP_GET_DIRECT;
+#endif
 }
 
 int

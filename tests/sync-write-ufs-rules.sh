@@ -109,4 +109,49 @@ if run pts -m direct+fdatasync,direct -s 4k,8k; then
 else
 	bad "sync-write (points) failed: $(cat "$work/pts.err")"
 fi
+# 4. Durability as the illumos backend tells it for UFS (commit_flush no):
+#    the disk's write cache on, then unknown; and ZFS sync=always.
+#    table NAME ENV...: sync-write's table under the shim and ENV.
+table() {
+	_n=$1; shift
+	env LD_PRELOAD="$shim" "$@" "$SW" -q -n 4 --warmup 1 -s 4k -m none,fdatasync,dsync \
+		--dir "$work" >"$work/$_n.out" 2>"$work/$_n.err"
+}
+if table wce DIO_UFS_COMMIT_FLUSH=1 DIO_UFS_WRITE_CACHE=2; then
+	grep -q "^hint: fdatasync, dsync (2 rows): nothing is durable here: ufs sends no cache flush" \
+		"$work/wce.out" && ok "UFS, write cache on: the durable rows are not durable" ||
+		bad "UFS, write cache on: no not-durable hint: $(cat "$work/wce.out")"
+	grep -q "^summary: nothing is durable here: ufs sends no cache flush" "$work/wce.out" &&
+		ok "UFS, write cache on: the summary says it" ||
+		bad "UFS, write cache on: summary: $(grep summary "$work/wce.out")"
+	tr '\n' ' ' <"$work/wce.out" | grep -q "turn the write cache off" &&
+		ok "UFS, write cache on: how to turn it off is said" ||
+		bad "UFS, write cache on: no remedy said"
+else
+	bad "sync-write (UFS, write cache on) failed: $(cat "$work/wce.err")"
+fi
+if table wcu DIO_UFS_COMMIT_FLUSH=1 DIO_UFS_WRITE_CACHE=0; then
+	grep -q "^hint: fdatasync, dsync (2 rows): cannot tell whether commits are durable: ufs" \
+		"$work/wcu.out" && ok "UFS, write cache unknown: cannot tell" ||
+		bad "UFS, write cache unknown: $(cat "$work/wcu.out")"
+	grep -q "fastest durable" "$work/wcu.out" &&
+		bad "UFS, write cache unknown: a fastest durable method is named" ||
+		ok "UFS, write cache unknown: no fastest durable method named"
+else
+	bad "sync-write (UFS, write cache unknown) failed: $(cat "$work/wcu.err")"
+fi
+if table wcoff DIO_UFS_COMMIT_FLUSH=1 DIO_UFS_WRITE_CACHE=1; then
+	grep -q "fastest durable" "$work/wcoff.out" &&
+		ok "UFS, write cache off: durable, the fastest method named" ||
+		bad "UFS, write cache off: $(cat "$work/wcoff.out")"
+else
+	bad "sync-write (UFS, write cache off) failed: $(cat "$work/wcoff.err")"
+fi
+if table always DIO_UFS_SYNC_ALWAYS=2; then
+	tr '\n' ' ' <"$work/always.out" | grep -q "^.*hint: none.*sync=always" &&
+		ok "ZFS sync=always: the none row is hinted as commits" ||
+		bad "ZFS sync=always: no hint on none: $(cat "$work/always.out")"
+else
+	bad "sync-write (sync=always) failed: $(cat "$work/always.err")"
+fi
 exit $fail

@@ -12,6 +12,15 @@
  *   DIO_UFS_LIMITS  direct_limits to report (a number; default the UFS set)
  *   DIO_UFS_LOG     a file to which every dio_file_set_direct(OFF) call
  *                   appends a line "off PID"
+ *   DIO_UFS_NO_FADVISE=1  dio_caps() without DIO_CAP_FADVISE, as the
+ *                   illumos backend answers (its libc's posix_fadvise()
+ *                   does nothing)
+ *   DIO_UFS_COMMIT_FLUSH, DIO_UFS_WRITE_CACHE, DIO_UFS_SYNC_ALWAYS,
+ *   DIO_UFS_DIRECT_STABLE  dio_tri values (0 unknown, 1 no, 2 yes) that
+ *                   dio_devinfo() reports for those fields, as the illumos
+ *                   backend does (UFS: commit_flush no; a disk whose
+ *                   DKIOCGETWCE says on or cannot answer; ZFS sync=always;
+ *                   NFS); unset: the real answer
  * It says "ufs-rules: loaded" on standard error, so that a test can tell
  * that it was.
  */
@@ -111,5 +120,41 @@ dio_file_set_direct(dio_file *f, int direct)
 	}
 	if (r == DIO_MECH_O_DIRECT)
 		r = DIO_MECH_DIRECTIO;
+	return r;
+}
+
+unsigned
+dio_caps(void)
+{
+	unsigned (*real)(void) = (unsigned (*)(void))next("dio_caps");
+	const char *e = getenv("DIO_UFS_NO_FADVISE");
+
+	return e != NULL && strcmp(e, "1") == 0 ? real() & ~(unsigned)DIO_CAP_FADVISE
+	                                        : real();
+}
+
+/* Field f of *o set from the environment variable name, if set. */
+static void
+tri_from(const char *name, uint32_t *f)
+{
+	const char *e = getenv(name);
+
+	if (e != NULL && *e != '\0')
+		*f = (uint32_t)strtoul(e, NULL, 0);
+}
+
+int
+dio_devinfo(const char *path, struct dio_devinfo *o)
+{
+	int (*real)(const char *, struct dio_devinfo *) =
+		(int (*)(const char *, struct dio_devinfo *))next("dio_devinfo");
+	int r = real(path, o);
+
+	if (r < 0)
+		return r;
+	tri_from("DIO_UFS_COMMIT_FLUSH", &o->commit_flush);
+	tri_from("DIO_UFS_WRITE_CACHE", &o->write_cache);
+	tri_from("DIO_UFS_SYNC_ALWAYS", &o->sync_always);
+	tri_from("DIO_UFS_DIRECT_STABLE", &o->direct_stable);
 	return r;
 }
