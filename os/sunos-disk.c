@@ -82,20 +82,6 @@ dio__media_info(int fd, struct dio__sunos_media *m)
 }
 
 int
-dio__sunos_is_disk(int fd)
-{
-#ifdef HAVE_SYS_DKIO_H
-	struct dk_cinfo ci;
-
-	memset(&ci, 0, sizeof(ci));
-	return ioctl(fd, DKIOCINFO, &ci) == 0;
-#else
-	(void)fd;
-	return 0;
-#endif
-}
-
-int
 dio__sunos_media(int fd, struct dio__sunos_media *m)
 {
 #ifdef HAVE_SYS_DKIO_H
@@ -149,6 +135,22 @@ dio__sunos_driver(int fd, char *out, size_t len)
 }
 
 const char *
+dio__sunos_pseudo_disk(const char *path)
+{
+	static const struct { const char *dir, *driver; } dirs[] = {
+		{ "/dev/zvol/", "zvol" },
+		{ "/dev/lofi/", "lofi" }, { "/dev/rlofi/", "lofi" },
+		{ "/dev/ramdisk/", "ramdisk" }, { "/dev/rramdisk/", "ramdisk" }
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (strncmp(path, dirs[i].dir, strlen(dirs[i].dir)) == 0)
+			return dirs[i].driver;
+	return NULL;
+}
+
+const char *
 dio__sunos_cached_driver(const char *driver)
 {
 	if (strcmp(driver, "zvol") == 0)
@@ -170,11 +172,11 @@ dio__sunos_cached_driver(const char *driver)
 int
 dio__os_flush_open(int fd, const struct stat *st, const char *path)
 {
-	char twin[PATH_MAX];
+	char twin[PATH_MAX], drv[32];
 	int tfd;
 
 	if (S_ISCHR(st->st_mode))
-		return dio__sunos_is_disk(fd) ? fd : -ENOTSUP;
+		return dio__sunos_driver(fd, drv, sizeof(drv)) == 0 ? fd : -ENOTSUP;
 	if (!S_ISBLK(st->st_mode))
 		return -ENOTSUP;
 	if (dio__sunos_raw_twin(path, st->st_rdev, twin, sizeof(twin)) != 0)
@@ -182,7 +184,7 @@ dio__os_flush_open(int fd, const struct stat *st, const char *path)
 	tfd = open(twin, O_RDONLY | O_NONBLOCK | O_NDELAY | O_CLOEXEC);
 	if (tfd < 0)
 		return DIO__ERR(errno);
-	if (!dio__sunos_is_disk(tfd)) {
+	if (dio__sunos_driver(tfd, drv, sizeof(drv)) != 0) {
 		close(tfd);
 		return -ENOTSUP;
 	}
@@ -321,15 +323,9 @@ dio__disk_node(const char *path)
 	char real[PATH_MAX];
 	const char *colon;
 
-	static const char *const dirs[] = { "/dev/lofi/", "/dev/rlofi/",
-		"/dev/ramdisk/", "/dev/rramdisk/" };
-	size_t i;
-
-	if (strstr(path, "/dsk/") != NULL || strstr(path, "/rdsk/") != NULL)
+	if (strstr(path, "/dsk/") != NULL || strstr(path, "/rdsk/") != NULL ||
+	    dio__sunos_pseudo_disk(path) != NULL)
 		return 1;
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
-			return 1;
 	if (realpath(path, real) == NULL || strncmp(real, "/devices/", 9) != 0)
 		return 0;
 	colon = strrchr(real, ':');
@@ -529,12 +525,10 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 	if (!dio__dk_facts(fd, o)) {
 		o->device[0] = o->disk[0] = '\0';     /* not a disk */
 	} else {
-		char ds[256];
+		char ds[256], drv[32] = "";
 
 		if (o->kind == DIO_DEVINFO_CHAR)
 			o->kind = DIO_DEVINFO_BLOCK;  /* a raw disk node */
-		char drv[32] = "";
-
 		/* libdirectio's commits flush a disk node's cache itself
 		 * (dio__os_flush_open()); a zvol's flush is a ZIL commit,
 		 * which its sync property rules.  lofi answers no flush

@@ -295,10 +295,11 @@ dio__dump_holds(const struct stat *st, const char *stem, char *why, size_t len)
 static int
 dio__is_zvol(const char *path)
 {
+	const char *drv = dio__sunos_pseudo_disk(path);
 	char real[PATH_MAX];
 
-	if (strncmp(path, "/dev/zvol/", 10) == 0)
-		return 1;
+	if (drv != NULL)
+		return strcmp(drv, "zvol") == 0;
 	return realpath(path, real) != NULL &&
 	       strncmp(real, "/devices/pseudo/zfs@", 20) == 0;
 }

@@ -30,6 +30,7 @@
 
 #include <sys/types.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -91,31 +92,36 @@ dio__forced(const char *fs, const struct stat *st)
 }
 
 static int
-dio__refuse(char *why, size_t len, const char *fmt, const char *arg)
-{
-	if (len > 0)
-		snprintf(why, len, fmt, arg);
-	return -ENOTSUP;
-}
+dio__refuse(char *why, size_t len, const char *fmt, ...) DIO__PRINTF(3, 4);
 
 static int
-dio__refuse2(char *why, size_t len, const char *fmt, const char *a, const char *b)
+dio__refuse(char *why, size_t len, const char *fmt, ...)
 {
-	if (len > 0)
-		snprintf(why, len, fmt, a, b);
+	va_list ap;
+
+	if (len > 0) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
 	return -ENOTSUP;
 }
 
-/* Why the disk node fd is not direct although it is raw (a zvol, lofi or
- * ramdisk: sunos-disk.c), or NULL. */
-static const char *
-dio__cached_node(int fd)
+/*
+ * Is the character node fd a disk (it answers DKIOCINFO)?  Then *cached
+ * says why it is not direct although it is raw (a zvol, lofi, ramdisk:
+ * sunos-disk.c), or is NULL.
+ */
+static int
+dio__raw_disk(int fd, const char **cached)
 {
 	char drv[32];
 
+	*cached = NULL;
 	if (dio__sunos_driver(fd, drv, sizeof(drv)) != 0)
-		return NULL;
-	return dio__sunos_cached_driver(drv);
+		return 0;
+	*cached = dio__sunos_cached_driver(drv);
+	return 1;
 }
 
 /*
@@ -131,7 +137,7 @@ dio__fs_on_cached(dev_t dev)
 	struct dio__sunos_mount m;
 	struct stat st;
 	char raw[PATH_MAX];
-	const char *r = NULL;
+	const char *r = NULL, *drv;
 	int fd;
 
 	if (dio__sunos_mount_of(dev, &m) != 1 || m.special[0] != '/')
@@ -139,17 +145,12 @@ dio__fs_on_cached(dev_t dev)
 	if (stat(m.special, &st) == 0 && S_ISBLK(st.st_mode) &&
 	    dio__sunos_raw_twin(m.special, st.st_rdev, raw, sizeof(raw)) == 0 &&
 	    (fd = open(raw, O_RDONLY | O_NONBLOCK | O_NDELAY | O_CLOEXEC)) >= 0) {
-		r = dio__cached_node(fd);
+		(void)dio__raw_disk(fd, &r);
 		close(fd);
 		return r;
 	}
-	if (strncmp(m.special, "/dev/zvol/", 10) == 0)
-		return dio__sunos_cached_driver("zvol");
-	if (strncmp(m.special, "/dev/lofi/", 10) == 0)
-		return dio__sunos_cached_driver("lofi");
-	if (strncmp(m.special, "/dev/ramdisk/", 13) == 0)
-		return dio__sunos_cached_driver("ramdisk");
-	return NULL;
+	drv = dio__sunos_pseudo_disk(m.special);
+	return drv != NULL ? dio__sunos_cached_driver(drv) : NULL;
 }
 
 int
@@ -157,13 +158,11 @@ dio__os_set_direct(int fd, int on, char *why, size_t len)
 {
 	struct statvfs vfs;
 	struct stat st;
-
 	const char *cached;
 
 	if (fstat(fd, &st) != 0)
 		return DIO__ERR(errno);
-	if (S_ISCHR(st.st_mode) && dio__sunos_is_disk(fd)) {
-		cached = dio__cached_node(fd);
+	if (S_ISCHR(st.st_mode) && dio__raw_disk(fd, &cached)) {
 		if (cached != NULL)
 			return on ? dio__refuse(why, len, "%s: its raw node is not "
 			                        "direct", cached) : DIO_MECH_NONE;
@@ -180,8 +179,8 @@ dio__os_set_direct(int fd, int on, char *why, size_t len)
 		return DIO__ERR(errno);
 	if (dio__fs_honours_directio(vfs.f_basetype) &&
 	    (cached = dio__fs_on_cached(st.st_dev)) != NULL)
-		return on ? dio__refuse2(why, len, "%s is on a device whose I/O is "
-		                         "cached: %s", vfs.f_basetype, cached)
+		return on ? dio__refuse(why, len, "%s is on a device whose I/O is "
+		                        "cached: %s", vfs.f_basetype, cached)
 		          : DIO_MECH_NONE;
 	if (dio__forced(vfs.f_basetype, &st))
 		return DIO_MECH_FORCED; /* on or off, it stays direct */
@@ -218,11 +217,12 @@ dio__os_get_direct(int fd)
 {
 	struct statvfs vfs;
 	struct stat st;
+	const char *cached;
 
 	if (fstat(fd, &st) != 0)
 		return DIO__ERR(errno);
-	if (S_ISCHR(st.st_mode) && dio__sunos_is_disk(fd))
-		return dio__cached_node(fd) == NULL ? DIO_MECH_RAW : DIO_MECH_NONE;
+	if (S_ISCHR(st.st_mode) && dio__raw_disk(fd, &cached))
+		return cached == NULL ? DIO_MECH_RAW : DIO_MECH_NONE;
 	if (S_ISREG(st.st_mode) && fstatvfs(fd, &vfs) == 0 &&
 	    dio__forced(vfs.f_basetype, &st))
 		return dio__fs_on_cached(st.st_dev) == NULL ? DIO_MECH_FORCED
@@ -242,8 +242,9 @@ static void
 dio__disk_align(int fd, const struct stat *st, struct dio_align *a)
 {
 	struct dio__sunos_media m;
+	const char *cached;
 	char twin[PATH_MAX];
-	int tfd = -1, r;
+	int tfd = -1, r, disk;
 
 	if (S_ISBLK(st->st_mode)) {
 		/* specfs answers no ioctl on a block node: its size is in
@@ -265,11 +266,12 @@ dio__disk_align(int fd, const struct stat *st, struct dio_align *a)
 			a->device_bytes = m.bytes;
 		return;         /* buffered: no direct I/O figures */
 	}
+	disk = dio__raw_disk(fd, &cached);
 	if (dio__sunos_media(fd, &m) < 0) {
 		/* A raw disk whose medium cannot be asked still moves whole
 		 * blocks: checked against the page size (a multiple of any
 		 * block size up to it), said to be a guess. */
-		if (dio__sunos_is_disk(fd) && dio__cached_node(fd) == NULL) {
+		if (disk && cached == NULL) {
 			a->offset_align = (uint32_t)dio__pagesize();
 			a->mem_align = DIO__UFS_MEMALIGN;
 			a->source = DIO_ALIGN_SRC_GUESS;
@@ -279,7 +281,7 @@ dio__disk_align(int fd, const struct stat *st, struct dio_align *a)
 	a->logical_block = m.lbsize;
 	a->physical_block = m.pbsize;
 	a->device_bytes = m.bytes;
-	if (dio__cached_node(fd) != NULL)
+	if (cached != NULL)
 		return;         /* a zvol, lofi: no direct I/O figures */
 	/* Raw disk transfers go in whole logical blocks; physio locks the
 	 * user pages, the driver's DMA attributes do the rest. */

@@ -48,12 +48,15 @@ void dio__sunos_disk_stem(const char *path, char *out, size_t len);
 int dio__sunos_in_dsk(const char *path);
 
 /* sunos-disk.c */
-int dio__sunos_is_disk(int fd);
-/* The drive's driver DKIOCINFO names ("sd", "blkdev", "zvol"): 0 or -errno. */
+/* The drive's driver DKIOCINFO names ("sd", "blkdev", "zvol"): 0 when fd
+ * is a disk node, else -errno. */
 int dio__sunos_driver(int fd, char *out, size_t len);
 /* Why a disk of driver is not direct although its raw node is one (zvol,
  * lofi, ramdisk: their I/O ends in a cache or in memory), or NULL. */
 const char *dio__sunos_cached_driver(const char *driver);
+/* The driver of a pseudo disk named in its own /dev directory ("zvol" for
+ * /dev/zvol/..., "lofi", "ramdisk"), or NULL. */
+const char *dio__sunos_pseudo_disk(const char *path);
 int dio__sunos_media(int fd, struct dio__sunos_media *m);
 int dio__sunos_raw_twin(const char *path, dev_t rdev, char *out, size_t len);
 /* The node in dir (character if chr, else block) whose st_rdev is rdev:
