@@ -87,8 +87,8 @@ dio__next_mount(FILE *fp, struct extmnttab *m)
  * hasmntopt() copies the options into a 1024-byte buffer on its stack,
  * and an entry of /etc/mnttab can be longer (getmntent.c).
  */
-int
-dio__sunos_has_opt(const char *opts, const char *name)
+static int
+dio__has_opt(const char *opts, const char *name)
 {
 	size_t n = strlen(name), k;
 	const char *p = opts;
@@ -130,45 +130,31 @@ dio__mount_entry(dev_t dev, struct dio__sunos_mount *out)
 		snprintf(out->fstype, sizeof(out->fstype), "%s",
 		         m.mnt_fstype ? m.mnt_fstype : "");
 		out->forcedirectio = m.mnt_mntopts != NULL &&
-		                     dio__sunos_has_opt(m.mnt_mntopts, MNTOPT_FORCEDIRECTIO);
+		                     dio__has_opt(m.mnt_mntopts, MNTOPT_FORCEDIRECTIO);
 		found = 1;
 	}
 	fclose(fp);
 	return found;
 }
 
-/* How many lofs mounts are followed to what they loop back. */
-#define DIO__LOFS_HOPS 8
-
 /*
  * A lofs mount (a zone's file systems, a loopback mount) has options of
  * its own: the forcedirectio of the file system it shows, and that file
- * system's type, belong to the mount of its special, a directory.  That
- * mount is followed where it can be seen; where it cannot (a zone's
- * mount table does not list the global zone's mounts), the lofs entry is
- * kept, with lofs_hidden set: the facts behind it cannot be told.
+ * system's type, belong to that file system's mount, which has the same
+ * device number and is taken first (dio__mount_entry).  Where only the
+ * lofs entry is listed (a zone's mount table does not list the global
+ * zone's mounts), it is kept with lofs_hidden set: the facts behind it
+ * cannot be told.
  */
 int
 dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *out)
 {
-	struct dio__sunos_mount m;
-	struct stat st;
-	int r, hops;
+	int r;
 
 	memset(out, 0, sizeof(*out));
 	r = dio__mount_entry(dev, out);
-	for (hops = 0; r == 1 && strcmp(out->fstype, "lofs") == 0; hops++) {
-		memset(&m, 0, sizeof(m));
-		if (hops == DIO__LOFS_HOPS || out->special[0] != '/' ||
-		    stat(out->special, &st) != 0 || st.st_dev == dev ||
-		    dio__mount_entry(st.st_dev, &m) != 1) {
-			out->lofs_hidden = 1;
-			break;
-		}
-		dev = st.st_dev;
-		snprintf(m.mountp, sizeof(m.mountp), "%s", out->mountp);
-		*out = m;
-	}
+	if (r == 1 && strcmp(out->fstype, "lofs") == 0)
+		out->lofs_hidden = 1;
 	return r;
 }
 

@@ -26,7 +26,7 @@ struct dio__sunos_mount {
 	char mountp[256];
 	char fstype[32];
 	int forcedirectio;       /* mounted forcedirectio (UFS, NFS)               */
-	int lofs_hidden;         /* a lofs mount whose source cannot be seen:
+	int lofs_hidden;         /* only a lofs mount is listed for the device:
 	                          * fstype "lofs", the rest unknown             */
 };
 
@@ -39,10 +39,9 @@ struct dio__sunos_media {
 };
 
 /* sunos-inuse.c */
-/* The mount holding device dev, through lofs mounts to what they show
- * (mountp stays the first one's): 1 found, 0 not, -errno. */
+/* The mount holding device dev, the file system a lofs mount shows
+ * rather than the lofs mount: 1 found, 0 not, -errno. */
 int dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *m);
-int dio__sunos_has_opt(const char *opts, const char *name);
 void dio__sunos_disk_stem(const char *path, char *out, size_t len);
 /* Is path a node of the /dev/dsk or /dev/rdsk directories? */
 int dio__sunos_in_dsk(const char *path);
