@@ -52,10 +52,7 @@ sg_without_disk(const char *path)
 static int
 unchecked(const struct dd *dd, const struct side *s)
 {
-	int e;
-
-	return dd->o.force && dd->o.write_unchecked != NULL && s->kind != K_FILE &&
-	       diot_out_unchecked(dd->o.write_unchecked, s->path, &e) == DIOT_UNCHECKED_SAME;
+	return diot_out_write_unchecked(dd->o.write_unchecked, dd->o.force, s->path);
 }
 
 /* Outputs claimed so far (names for the overlap message). */
@@ -101,9 +98,7 @@ hold_output_device(struct dd *dd, struct side *s)
 		/* The claim fails for the reason the check could not be made (a
 		 * device --write-unchecked names): the run goes on, unheld. */
 		if (unchecked(dd, s)) {
-			diot_warn("warning: '%s' is not held for the run either (its "
-			          "exclusive claim failed: %s): nothing keeps it from being "
-			          "mounted meanwhile", s->path, dd_strerror(r));
+			diot_out_warn_unheld(s->path, dd_strerror(r));
 			return;
 		}
 		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot claim it "
@@ -182,17 +177,13 @@ refuse_in_use(struct dd *dd, const struct side *s)
 		return;
 	/* --force and --write-unchecked naming it: written, and said so. */
 	if (unchecked(dd, s)) {
-		diot_warn("warning: writing '%s' unchecked (--write-unchecked): whether it "
-		          "is in use cannot be told (%s%s%s); if it is mounted or otherwise "
-		          "used, its data is destroyed", s->path, dd_strerror(r),
-		          why[0] ? ": " : "", why);
+		diot_out_warn_unchecked(s->path, dd_strerror(r), why);
 		return;
 	}
 	fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
 	           "whether it is in use (%s%s%s)%s", s->path, dd_strerror(r),
-	           why[0] ? ": " : "", why, dd->o.force && s->kind != K_FILE ? "; to "
-	           "write it all the same, name it with --write-unchecked as well as "
-	           "--force" : "");
+	           why[0] ? ": " : "", why, dd->o.force && s->kind != K_FILE ?
+	           DIOT_OUT_UNCHECKED_ADVICE : "");
 }
 
 /* An existing output, before anything is opened for writing: a file is

@@ -189,6 +189,30 @@ diot_out_unchecked_option(const char *dev, int force, const char *force_alt,
 }
 
 int
+diot_out_write_unchecked(const char *dev, int force, const char *path)
+{
+	int e;
+
+	return force && dev != NULL &&
+	       diot_out_unchecked(dev, path, &e) == DIOT_UNCHECKED_SAME;
+}
+
+void
+diot_out_warn_unchecked(const char *path, const char *err, const char *detail)
+{
+	diot_warn("warning: writing '%s' unchecked (--write-unchecked): whether it is "
+	          "in use cannot be told (%s%s%s); if it is mounted or otherwise used, "
+	          "its data is destroyed", path, err, detail[0] ? ": " : "", detail);
+}
+
+void
+diot_out_warn_unheld(const char *path, const char *err)
+{
+	diot_warn("warning: '%s' is not held for the run either (its exclusive claim "
+	          "failed: %s): nothing keeps it from being mounted meanwhile", path, err);
+}
+
+int
 diot_out_claim_device(const char *path)
 {
 	return dio_device_claim(path);

@@ -90,6 +90,25 @@ int diot_out_unchecked(const char *dev, const char *path, int *err);
  */
 void diot_out_unchecked_option(const char *dev, int force, const char *force_alt,
                                const char *const *outs, int n, const char *out);
+
+/* Is the output device path to be written though whether it is in use
+ * cannot be told: force given and dev (--write-unchecked, or NULL) names
+ * it? */
+int diot_out_write_unchecked(const char *dev, int force, const char *path);
+
+/*
+ * What both tools say of such a device, in one wording: that it is
+ * written unchecked (err: why it could not be checked, as the tool spells
+ * errors; detail: the library's reason, or ""), and that it is not held
+ * for the run either (err: why its claim failed).  A refusal to write a
+ * device that cannot be told, with --force given, ends with
+ * DIOT_OUT_UNCHECKED_ADVICE.
+ */
+void diot_out_warn_unchecked(const char *path, const char *err, const char *detail);
+void diot_out_warn_unheld(const char *path, const char *err);
+#define DIOT_OUT_UNCHECKED_ADVICE \
+	"; to write it all the same, name it with --write-unchecked as well as --force"
+
 /*
  * Hold a device for the run (dio_device_claim()): returns the descriptor
  * to keep open, or the -errno of dio_device_claim() (-ENOTSUP: this

@@ -15,6 +15,8 @@
 #include "tools/sw/sw.h"
 
 #define CANNOT_TELL "cannot tell whether commits are durable: "
+/* The remedy said where the target itself can be made durable. */
+#define REMEDY "turn the write cache off (format -e: cache, write_cache, disable)"
 
 void
 sw_durability(char *why, size_t len, int is_dev, const char *fstype,
@@ -54,8 +56,7 @@ sw_durability(char *why, size_t len, int is_dev, const char *fstype,
 		snprintf(who, sizeof(who), "%s sends no cache flush to %s", fstype, disk);
 	if (di->write_cache == DIO_TRI_YES)
 		snprintf(why, len, "%s, whose volatile write cache is on: a power cut can "
-		         "lose what commits acknowledged; turn the write cache off "
-		         "(format -e: cache, write_cache, disable)", who);
+		         "lose what commits acknowledged; " REMEDY, who);
 	else if (di->write_cache == DIO_TRI_UNKNOWN)
 		snprintf(why, len, CANNOT_TELL "%s, and whether its write cache is on "
 		         "could not be read (dio-info says what can be); with it off, "
@@ -66,6 +67,12 @@ int
 sw_durability_unknown(const char *why)
 {
 	return why != NULL && strncmp(why, CANNOT_TELL, strlen(CANNOT_TELL)) == 0;
+}
+
+int
+sw_durability_remedied(const char *why)
+{
+	return why != NULL && strstr(why, REMEDY) != NULL;
 }
 
 const char *

@@ -254,7 +254,7 @@ sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
 	static const int kinds[] = { SW_HINT_FAST_FLUSH, SW_HINT_CACHED_DIRECT,
 	                             SW_HINT_SYNC_ALWAYS, SW_HINT_STABLE_DIRECT };
 	const char **seen = NULL;
-	int i, j, k, nseen = 0, said[4] = { 0, 0, 0, 0 };
+	int i, j, k, nseen = 0, said[sizeof(kinds) / sizeof(kinds[0])] = { 0 };
 	char *why;
 
 	not_durable_line(fp, run, rows, n, not_durable, width);

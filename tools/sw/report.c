@@ -184,7 +184,7 @@ table_summary(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int 
 		 * another target to measure. */
 		t = diot_strdupf("nothing is durable here: %s.  The rows above time commits "
 		                 "that make nothing durable%s", r->not_durable,
-		                 strstr(r->not_durable, "write cache") ? "" : ": measure on "
+		                 sw_durability_remedied(r->not_durable) ? "" : ": measure on "
 		                 "the file system or device that is to keep the data");
 		sw_put_wrapped(fp, "summary: ", 9, t, width);
 		free(t);

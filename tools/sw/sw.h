@@ -142,6 +142,9 @@ void sw_durability(char *why, size_t len, int is_dev, const char *fstype,
                    const struct dio_devinfo *di);
 /* 1 if why says that durability cannot be told (not that it is none). */
 int sw_durability_unknown(const char *why);
+/* 1 if why says how the target itself can be made durable (else another
+ * target is to be measured). */
+int sw_durability_remedied(const char *why);
 /* What goes before why in a hint or the summary: "nothing is durable
  * here: ", or "" where why says it cannot tell. */
 const char *sw_durable_lead(const char *why);

@@ -252,10 +252,7 @@ make_temporary(struct sw_ctx *c)
 static int
 unchecked(const struct sw_ctx *c, const char *path)
 {
-	int e;
-
-	return c->o->force && c->o->write_unchecked != NULL &&
-	       diot_out_unchecked(c->o->write_unchecked, path, &e) == DIOT_UNCHECKED_SAME;
+	return diot_out_write_unchecked(c->o->write_unchecked, c->o->force, path);
 }
 
 static void
@@ -273,16 +270,12 @@ refuse_in_use(const struct sw_ctx *c, const char *path, int say)
 		return;
 	if (unchecked(c, path)) {
 		if (say)
-			diot_warn("warning: writing '%s' unchecked (--write-unchecked): "
-			          "whether it is in use cannot be told (%s%s%s); if it is "
-			          "mounted or otherwise used, its data is destroyed", path,
-			          dio_strerror(r), why[0] ? ": " : "", why);
+			diot_out_warn_unchecked(path, dio_strerror(r), why);
 		return;
 	}
 	diot_die(DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
 	         "whether it is in use (%s%s%s)%s", path, dio_strerror(r),
-	         why[0] ? ": " : "", why, c->o->force ? "; to write it all the same, "
-	         "name it with --write-unchecked as well as --force" : "");
+	         why[0] ? ": " : "", why, c->o->force ? DIOT_OUT_UNCHECKED_ADVICE : "");
 }
 
 /*
@@ -431,9 +424,7 @@ hold_device(struct sw_ctx *c)
 	/* The claim fails for the reason the check could not be made (a
 	 * device --write-unchecked names): the run goes on, unheld. */
 	if (tg->claim_fd < 0 && tg->claim_fd != -ENOTSUP && unchecked(c, tg->path))
-		diot_warn("warning: '%s' is not held for the run either (its exclusive "
-		          "claim failed: %s): nothing keeps it from being mounted meanwhile",
-		          tg->path, dio_strerror(tg->claim_fd));
+		diot_out_warn_unheld(tg->path, dio_strerror(tg->claim_fd));
 	else if (tg->claim_fd < 0 && tg->claim_fd != -ENOTSUP)
 		diot_die(DIOT_EXIT_FAIL, "cannot claim '%s': %s", tg->path,
 		         dio_strerror(tg->claim_fd));
