@@ -99,7 +99,11 @@ struct sw_opts {
 /* args.c: parse argv into o; returns -1 to run, or an exit status (--help,
  * --version).  Usage errors exit with DIOT_EXIT_USAGE. */
 int sw_parse_args(int argc, char **argv, struct sw_opts *o);
+/* methods.c: one method by name (PostgreSQL's spellings too) into *m: 0,
+ * or -1 for an unknown name; a --methods list into o->methods (usage
+ * errors exit with DIOT_EXIT_USAGE). */
 int sw_parse_method(const char *s, struct sw_method *m);
+void sw_parse_methods(struct sw_opts *o, const char *s);
 /* args.c: the parsed options, as the ranks of an MPI job compare them. */
 #define SW_OPT_ITEMS 32
 int sw_opts_items(const struct sw_opts *o, struct diot_mpi_item *it);
