@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sunos-disk.c -- disk facts on Solaris/illumos: the dkio(4I) ioctls that
- * sd, blkdev (NVMe, virtio), cmdk and lofi answer on a raw disk node, the
- * raw twin of a block node, dio_devinfo(), and ZFS's sync property.
+ * sd, blkdev (NVMe, virtio), cmdk and lofi answer on a raw disk node,
+ * dio_devinfo(), and ZFS's sync property.
  *
  * specfs answers no ioctl on a block (/dev/dsk) node (ENOTTY), so every
- * question about a block node is asked of its raw (/dev/rdsk) twin: the
- * same minor of the same driver, hence the same st_rdev.  Which ioctls
+ * question about a block node is asked of its raw (/dev/rdsk) twin
+ * (sunos-names.c finds it): the same minor of the same driver, hence the
+ * same st_rdev.  Which ioctls
  * make sd talk to the device is in libdirectio.h (dio_devinfo()) and
  * doc/illumos.md.
  */
 #include "config.h"
 
 #include <sys/types.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -135,22 +135,6 @@ dio__sunos_driver(int fd, char *out, size_t len)
 }
 
 const char *
-dio__sunos_pseudo_disk(const char *path)
-{
-	static const struct { const char *dir, *driver; } dirs[] = {
-		{ "/dev/zvol/", "zvol" },
-		{ "/dev/lofi/", "lofi" }, { "/dev/rlofi/", "lofi" },
-		{ "/dev/ramdisk/", "ramdisk" }, { "/dev/rramdisk/", "ramdisk" }
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (strncmp(path, dirs[i].dir, strlen(dirs[i].dir)) == 0)
-			return dirs[i].driver;
-	return NULL;
-}
-
-const char *
 dio__sunos_cached_driver(const char *driver)
 {
 	if (strcmp(driver, "zvol") == 0)
@@ -201,62 +185,6 @@ dio__os_flush(int fd)
 	(void)fd;
 	return -ENOTSUP;
 #endif
-}
-
-/* Is candidate a character (chr) or block node of device number rdev? */
-static int
-dio__is_node(const char *candidate, int chr, dev_t rdev)
-{
-	struct stat st;
-
-	return stat(candidate, &st) == 0 && st.st_rdev == rdev &&
-	       (chr ? S_ISCHR(st.st_mode) : S_ISBLK(st.st_mode));
-}
-
-int
-dio__sunos_node_in(const char *dir, int chr, dev_t rdev, char *out, size_t len)
-{
-	struct dirent *e;
-	DIR *d = opendir(dir);
-	int found = 0;
-
-	if (d == NULL)
-		return -ENOENT;
-	while (!found && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(out, len, "%s/%s", dir, e->d_name);
-		found = dio__is_node(out, chr, rdev);
-	}
-	closedir(d);
-	if (!found && len > 0)
-		out[0] = '\0';
-	return found ? 0 : -ENOENT;
-}
-
-/*
- * The raw node with device number rdev: by name from path when given
- * ("/dev/dsk/X" -> "/dev/rdsk/X", "/dev/zvol/dsk/P/V" -> "/dev/zvol/rdsk/P/V",
- * "/dev/lofi/N" -> "/dev/rlofi/N", "/devices/...:a" -> "/devices/...:a,raw"),
- * else by looking through /dev/rdsk.  0 with out set, or -ENOENT.
- */
-int
-dio__sunos_raw_twin(const char *path, dev_t rdev, char *out, size_t len)
-{
-	const char *dsk;
-
-	if (path != NULL) {
-		dsk = strstr(path, "/dsk/");
-		if (dsk != NULL)
-			snprintf(out, len, "%.*s/rdsk/%s", (int)(dsk - path), path, dsk + 5);
-		else if (strncmp(path, "/dev/lofi/", 10) == 0)
-			snprintf(out, len, "/dev/rlofi/%s", path + 10);
-		else
-			snprintf(out, len, "%s,raw", path);
-		if (dio__is_node(out, 1, rdev))
-			return 0;
-	}
-	return dio__sunos_node_in("/dev/rdsk", 1, rdev, out, len);
 }
 
 /* The facts of the disk node open as fd; 1 when it is a disk. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sunos-inuse.c -- Solaris/illumos: the mount table, whether a disk is in
- * use, and (the absence of) device claims.
+ * sunos-inuse.c -- Solaris/illumos: whether a disk is in use, and (the
+ * absence of) device claims.
  *
  * A disk is in use when any slice or partition of it is: a mount (of the
  * block or the raw node, by device number or by disk name), active swap
@@ -26,9 +26,6 @@
 #include <string.h>
 #include <stropts.h>
 #include <sys/dumpadm.h>
-#include <sys/mkdev.h>
-#include <sys/mntent.h>
-#include <sys/mnttab.h>
 #include <sys/param.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -39,166 +36,6 @@
 #include "lib/internal.h"
 #include "os/os.h"
 #include "os/sunos.h"
-
-/*
- * The base name of a disk node without its slice or partition suffix:
- * "/dev/rdsk/c0t0d0s2", "/dev/dsk/c0t0d0p1" and the EFI whole-disk node
- * "/dev/dsk/c0t0d0" all give "c0t0d0".
- */
-void
-dio__sunos_disk_stem(const char *path, char *out, size_t len)
-{
-	const char *b = strrchr(path, '/');
-	size_t n, all;
-
-	b = b ? b + 1 : path;
-	snprintf(out, len, "%s", b);
-	all = n = strlen(out);
-	while (n > 0 && out[n - 1] >= '0' && out[n - 1] <= '9')
-		n--;
-	if (n > 1 && n < all && (out[n - 1] == 's' || out[n - 1] == 'p'))
-		out[n - 1] = '\0';
-}
-
-/*
- * Read the next entry of the mount table.  getextmntent() fills an entry
- * longer than MNT_LINE_MAX too (MNT_TOOLONG): it is used, not taken for
- * the end, so that long ZFS and NFS option lists hide nothing after them.
- * 1 with *m set, 0 at the end.
- */
-static int
-dio__next_mount(FILE *fp, struct extmnttab *m)
-{
-	int r;
-
-	for (;;) {
-		r = getextmntent(fp, m, sizeof(*m));
-		if (r == 0 || r == MNT_TOOLONG)
-			return 1;
-		if (r == -1)
-			return 0;
-		/* MNT_TOOMANY, MNT_TOOFEW: a line that is not an entry. */
-	}
-}
-
-/*
- * Is name one of the comma-separated options of opts ("rw,forcedirectio,
- * dev=..."), alone or with a value ("name=...")?  Read in place: libc's
- * hasmntopt() copies the options into a 1024-byte buffer on its stack,
- * and an entry of /etc/mnttab can be longer (getmntent.c).
- */
-static int
-dio__has_opt(const char *opts, const char *name)
-{
-	size_t n = strlen(name), k;
-	const char *p = opts;
-
-	while (p != NULL && *p != '\0') {
-		k = strcspn(p, ",");
-		if (k >= n && strncmp(p, name, n) == 0 && (k == n || p[n] == '='))
-			return 1;
-		p = p[k] == ',' ? p + k + 1 : NULL;
-	}
-	return 0;
-}
-
-/*
- * The entry of the mount table for device dev: 1 found, 0 not, -errno.
- * A lofs mount has the device number of the file system it shows
- * (lofs_vfsops.c copies vfs_dev), so an entry of another type is taken
- * before a lofs one.
- */
-static int
-dio__mount_entry(dev_t dev, struct dio__sunos_mount *out)
-{
-	struct extmnttab m;
-	FILE *fp = fopen(MNTTAB, "r");
-	int found = 0;
-
-	if (fp == NULL)
-		return DIO__ERR(errno);
-	while ((found == 0 || strcmp(out->fstype, "lofs") == 0) &&
-	       dio__next_mount(fp, &m)) {
-		if (m.mnt_major != major(dev) || m.mnt_minor != minor(dev))
-			continue;
-		if (found && m.mnt_fstype != NULL && strcmp(m.mnt_fstype, "lofs") == 0)
-			continue;
-		snprintf(out->special, sizeof(out->special), "%s",
-		         m.mnt_special ? m.mnt_special : "");
-		snprintf(out->mountp, sizeof(out->mountp), "%s",
-		         m.mnt_mountp ? m.mnt_mountp : "");
-		snprintf(out->fstype, sizeof(out->fstype), "%s",
-		         m.mnt_fstype ? m.mnt_fstype : "");
-		out->forcedirectio = m.mnt_mntopts != NULL &&
-		                     dio__has_opt(m.mnt_mntopts, MNTOPT_FORCEDIRECTIO);
-		found = 1;
-	}
-	fclose(fp);
-	return found;
-}
-
-/*
- * A lofs mount (a zone's file systems, a loopback mount) has options of
- * its own: the forcedirectio of the file system it shows, and that file
- * system's type, belong to that file system's mount, which has the same
- * device number and is taken first (dio__mount_entry).  Where only the
- * lofs entry is listed (a zone's mount table does not list the global
- * zone's mounts), it is kept with lofs_hidden set: the facts behind it
- * cannot be told.
- */
-int
-dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *out)
-{
-	int r;
-
-	memset(out, 0, sizeof(*out));
-	r = dio__mount_entry(dev, out);
-	if (r == 1 && strcmp(out->fstype, "lofs") == 0)
-		out->lofs_hidden = 1;
-	return r;
-}
-
-/* A mount of the device st (either node) or, for a disk (stem not ""),
- * of another slice of it. */
-static int
-dio__mounted(const struct stat *st, const char *stem, char *why, size_t len)
-{
-	struct extmnttab m;
-	struct stat mst;
-	char mstem[256];
-	FILE *fp = fopen(MNTTAB, "r");
-	int found = 0;
-
-	if (fp == NULL) {
-		if (len > 0)
-			snprintf(why, len, "cannot read %s", MNTTAB);
-		return DIO__ERR(errno);
-	}
-	while (!found && dio__next_mount(fp, &m)) {
-		if (m.mnt_special == NULL || m.mnt_special[0] != '/')
-			continue;
-		if (stat(m.mnt_special, &mst) != 0)
-			continue;
-		if (!S_ISBLK(mst.st_mode) && !S_ISCHR(mst.st_mode))
-			continue;
-		dio__sunos_disk_stem(m.mnt_special, mstem, sizeof(mstem));
-		if (mst.st_rdev == st->st_rdev ||
-		    (stem[0] != '\0' && strcmp(stem, mstem) == 0)) {
-			if (len > 0)
-				snprintf(why, len, "%s mounted on %s (%s)", m.mnt_special,
-				         m.mnt_mountp, m.mnt_fstype);
-			found = 1;
-		}
-	}
-	fclose(fp);
-	return found;
-}
-
-int
-dio__sunos_in_dsk(const char *path)
-{
-	return strncmp(path, "/dev/dsk/", 9) == 0 || strncmp(path, "/dev/rdsk/", 10) == 0;
-}
 
 /*
  * Ask libdiskmgt about every slice and partition of the disk named stem
@@ -387,7 +224,7 @@ dio__os_device_in_use(const char *path, const struct stat *st, char *why,
 	stem[0] = '\0';
 	if (disk)
 		dio__sunos_disk_stem(name, stem, sizeof(stem));
-	r = dio__mounted(st, stem, why, len);
+	r = dio__sunos_mounted(st->st_rdev, stem, why, len);
 	if (r == 0)
 		r = dio__sunos_swap_holds(stem, path, st->st_rdev, why, len);
 	if (r == 0)
