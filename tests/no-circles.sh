@@ -1,45 +1,99 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# no-circles.sh -- no two files of the tool kit or of one tool call each
-# other, directly or round a longer circle: a stage calls the next one,
-# never the one that called it (doc/layout.md).
+# no-circles.sh -- no two files of the tool kit, of one tool, or of the
+# library with its backend call each other, directly or round a longer
+# circle: a stage calls the next one, never the one that called it
+# (doc/layout.md).
 #
 # Read from the build's objects: `nm -P` says which file defines each
 # function (T) and which files use it (U); file A calls file B when A uses
 # a function B defines.  Two files that reach each other through these
 # calls are a circle; each is printed with the calls that close it, and
-# the test fails.  Files this build does not compile (the other MPI or
-# io_uring stand-in) are said and left out.  SKIP without nm.
+# the test fails.
+#
+# The graphs: tools/kit and each tool's folder on its own; and lib/ with
+# os/ as one graph, once for each program that links them: the library
+# (with the backend this build has) and tests/check_sunos, the illumos
+# test double, which compiles lib/ and the illumos backend (os/sunos*.c)
+# into itself on any other system.  lib/ and os/ are one graph so that a
+# circle between backend files that passes through a lib/ helper is seen
+# too, and so is a lib/ file calling a backend file outside os/os.h.
+# The contract itself is a layer's edge, not a stage's call: lib/ calls
+# the backend through os/os.h's dio__os_ functions, and the backend calls
+# lib/'s helpers (dio__fail, dio_strerror, dio__pagesize,
+# dio__scsi_req_good...) as it calls libc's, so a lib/ call of a dio__os_
+# function is left out of the graph.  What remains must have no circle:
+# no two lib/ files, no two backend files, call each other, directly or
+# round a longer circle through either directory.
+#
+# Files a graph's program does not compile (the other MPI or io_uring
+# stand-in, the other OS's backend) are said and left out.  SKIP without
+# nm.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 command -v nm >/dev/null 2>&1 || skip "no nm (binutils) to read the objects"
 fail=0
-for dir in tools/kit tools/sw tools/dd tools/info tools/rbuf; do
-	[ -d "$top_srcdir/$dir" ] || hard "no $top_srcdir/$dir"
-	list=$(mktemp) || hard "mktemp"
-	for src in "$top_srcdir/$dir"/*.c; do
-		base=${src##*/}
-		base=${base%.c}
-		# The object: foo.o, or a per-target one (libfoo_la-foo.o), not
-		# a test program's copy (tests_*).
-		obj=$top_builddir/$dir/$base.o
-		if [ ! -f "$obj" ]; then
-			obj=
-			for o in "$top_builddir/$dir"/*-"$base".o; do
-				case ${o##*/} in tests_*) continue ;; esac
-				[ -f "$o" ] && { obj=$o; break; }
-			done
-		fi
-		if [ -z "$obj" ]; then
-			echo "$dir/$base.c: not compiled in this build, left out"
+
+# obj_of DIR BASE WHO: the object of DIR/BASE.c in the build: BASE.o, or a
+# per-target one (TARGET-BASE.o, in DIR or in DIR/.libs, libtool's).  WHO
+# is the target prefix wanted ("tests_check_sunos"), or "" for any but a
+# test program's (tests_*).  Prints nothing when there is none.
+obj_of() {
+	if [ -z "$3" ] && [ -f "$top_builddir/$1/$2.o" ]; then
+		echo "$top_builddir/$1/$2.o"
+		return
+	fi
+	for o in "$top_builddir/$1"/*-"$2".o "$top_builddir/$1"/.libs/*-"$2".o; do
+		[ -f "$o" ] || continue
+		who=${o##*/}
+		who=${who%-"$2".o}
+		# An automake target prefix has no "-" (foo-bar.o is not bar.o's).
+		case $who in *-*) continue ;; esac
+		if [ -z "$3" ]; then
+			case $who in tests_*) continue ;; esac
+		elif [ "$who" != "$3" ]; then
 			continue
 		fi
-		nm -P "$obj" | awk -v f="$base.c" '$2 == "T" { print "D", f, $1 } $2 == "U" { print "U", f, $1 }' \
-			>>"$list" || hard "nm $obj failed"
+		echo "$o"
+		return
 	done
-	awk -v dir="$dir" '
+}
+
+# graph NAME WHO DIR...: the files of DIR... as one graph, from the
+# objects obj_of finds for WHO.
+graph() {
+	name=$1 want=$2
+	shift 2
+	list=$(mktemp) || hard "mktemp"
+	found=0
+	for dir in "$@"; do
+		[ -d "$top_srcdir/$dir" ] || hard "no $top_srcdir/$dir"
+		for src in "$top_srcdir/$dir"/*.c; do
+			base=${src##*/}
+			base=${base%.c}
+			obj=$(obj_of "$dir" "$base" "$want")
+			if [ -z "$obj" ]; then
+				echo "$name: $dir/$base.c not compiled in this build, left out"
+				continue
+			fi
+			found=1
+			nm -P "$obj" | awk -v f="$dir/$base.c" '$2 == "T" { print "D", f, $1 } $2 == "U" { print "U", f, $1 }' \
+				>>"$list" || hard "nm $obj failed"
+		done
+	done
+	if [ $found = 0 ]; then
+		echo "$name: not built here, left out"
+		rm -f "$list"
+		return 0
+	fi
+	awk -v graph="$name" '
 	$1 == "D" { def[$3] = def[$3] " " $2; files[$2] = 1; next }
-	$1 == "U" { use[$2, $3] = 1; files[$2] = 1; users[$3] = users[$3] " " $2 }
+	$1 == "U" {
+		files[$2] = 1
+		# os/os.h: the contract is not an edge of the graph (above).
+		if ($2 ~ /^lib\// && $3 ~ /^dio__os_/) next
+		users[$3] = users[$3] " " $2
+	}
 	END {
 		for (s in users) {
 			nd = split(def[s], d, " ")
@@ -66,13 +120,19 @@ for dir in tools/kit tools/sw tools/dd tools/info tools/rbuf; do
 		for (i = 1; i <= n; i++)
 			for (j = 1; j <= n; j++)
 				if (i != j && reach[i, j] && reach[j, i] && ((name[i], name[j]) in edge)) {
-					printf "%s: %s calls %s (%s ) and %s reaches %s back\n", dir,
+					printf "%s: %s calls %s (%s ) and %s reaches %s back\n", graph,
 					       name[i], name[j], why[name[i], name[j]], name[j], name[i]
 					bad = 1
 				}
-		if (!bad) printf "%s: %d files, no circle\n", dir, n
+		if (!bad) printf "%s: %d files, no circle\n", graph, n
 		exit bad
 	}' "$list" || fail=1
 	rm -f "$list"
+}
+
+for dir in tools/kit tools/sw tools/dd tools/info tools/rbuf; do
+	graph "$dir" "" "$dir"
 done
+graph "library (lib, os)" "" lib os
+graph "tests/check_sunos (lib, os)" tests_check_sunos lib os
 exit $fail
