@@ -6,7 +6,7 @@
  * against a layout computed here independently for several block sizes
  * and a transfer with a short tail; the overlap of two identities
  * (tools/dd/alias.c) on hand-made identity structs; and dd's command
- * lines as parse_args() and check_operands() leave them (nothing opened):
+ * lines as dd_parse_args() and dd_check_operands() leave them (nothing opened):
  * dd's numbers (suffixes c, w, b and products), bs= against ibs=/obs=,
  * dd's defaults (no if=: standard input, no of=: standard output, unless
  * mode=read or mode=write), of=/dev/null written on a dd line and nowhere
@@ -61,15 +61,15 @@ check_layout(size_t bs, size_t len, uint64_t off)
 
 	ck_assert_ptr_nonnull(buf);
 	ck_assert_ptr_nonnull(e);
-	fill_pattern(buf, len, bs);
-	stamp(buf, len, bs, off);
+	dd_fill_pattern(buf, len, bs);
+	dd_stamp(buf, len, bs, off);
 	expect(e, len, bs, off, &n);
 	for (i = 0; i < len; i++)
 		if (buf[i] != e[i])
 			ck_abort_msg("bs=%zu len=%zu off=%" PRIu64 ": byte %zu is %02x, want %02x",
 			             bs, len, off, i, buf[i], e[i]);
 	/* A second transfer of the same buffer: only the offsets change. */
-	stamp(buf, len, bs, off + len);
+	dd_stamp(buf, len, bs, off + len);
 	expect(e, len, bs, off + len, &n);
 	ck_assert_int_eq(memcmp(buf, e, len), 0);
 	free(buf);
@@ -132,8 +132,8 @@ START_TEST(stamp_bs16)
 	unsigned char buf[160], e[160];
 	size_t n;
 
-	fill_pattern(buf, sizeof(buf), 16);
-	stamp(buf, sizeof(buf), 16, 0);
+	dd_fill_pattern(buf, sizeof(buf), 16);
+	dd_stamp(buf, sizeof(buf), 16, 0);
 	expect(e, sizeof(e), 16, 0, &n);
 	ck_assert_uint_eq(n, 0);
 	ck_assert_int_eq(memcmp(buf, e, sizeof(buf)), 0);
@@ -200,7 +200,7 @@ START_TEST(alias_same_device)
 	struct ident b = dev_id("of=", "/dev/disk/by-id/x", 0x810, 0x810);
 	char msg[600];
 
-	ck_assert_int_eq(overlap(&a, &b, msg, sizeof(msg)), 1);
+	ck_assert_int_eq(dd_overlap(&a, &b, msg, sizeof(msg)), 1);
 	ck_assert_str_eq(msg, "if= '/dev/sdb' and of= '/dev/disk/by-id/x' are the same device");
 }
 END_TEST
@@ -213,14 +213,14 @@ START_TEST(alias_partitions)
 	struct ident other = dev_id("of=", "/dev/sdc", 0x820, 0x820);
 	char msg[600];
 
-	ck_assert_int_eq(overlap(&p1, &disk, msg, sizeof(msg)), 1);
+	ck_assert_int_eq(dd_overlap(&p1, &disk, msg, sizeof(msg)), 1);
 	ck_assert_str_eq(msg, "if= '/dev/sdb1' is a partition of of= '/dev/sdb'");
-	ck_assert_int_eq(overlap(&disk, &p1, msg, sizeof(msg)), 1);
+	ck_assert_int_eq(dd_overlap(&disk, &p1, msg, sizeof(msg)), 1);
 	ck_assert_str_eq(msg, "of= '/dev/sdb' is the whole disk holding if= '/dev/sdb1'");
 	/* two partitions of one disk do not overlap, nor two disks */
-	ck_assert_int_eq(overlap(&p1, &p2, msg, sizeof(msg)), 0);
-	ck_assert_int_eq(overlap(&disk, &other, msg, sizeof(msg)), 0);
-	ck_assert_int_eq(overlap(&p1, &other, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(dd_overlap(&p1, &p2, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(dd_overlap(&disk, &other, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(dd_overlap(&p1, &other, msg, sizeof(msg)), 0);
 }
 END_TEST
 
@@ -235,13 +235,13 @@ START_TEST(alias_files)
 	struct ident n3 = new_id("of=", "x/other", 0x801, 77, "other");
 	char msg[600];
 
-	ck_assert_int_eq(overlap(&a, &b, msg, sizeof(msg)), 1);
+	ck_assert_int_eq(dd_overlap(&a, &b, msg, sizeof(msg)), 1);
 	ck_assert_str_eq(msg, "if= 'a' and of= 'dir/../a' are the same file");
-	ck_assert_int_eq(overlap(&a, &c, msg, sizeof(msg)), 0);
-	ck_assert_int_eq(overlap(&a, &d, msg, sizeof(msg)), 0);
-	ck_assert_int_eq(overlap(&n1, &n2, msg, sizeof(msg)), 1);
+	ck_assert_int_eq(dd_overlap(&a, &c, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(dd_overlap(&a, &d, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(dd_overlap(&n1, &n2, msg, sizeof(msg)), 1);
 	ck_assert_str_eq(msg, "of= 'x/new' and of= './x/new' name the same file");
-	ck_assert_int_eq(overlap(&n1, &n3, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(dd_overlap(&n1, &n3, msg, sizeof(msg)), 0);
 }
 END_TEST
 
@@ -251,15 +251,15 @@ START_TEST(alias_loop_image)
 	struct ident loop = dev_id("of=", "/dev/loop0", 0x700, 0x700);
 	char msg[600];
 
-	ck_assert_int_eq(overlap(&img, &loop, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(dd_overlap(&img, &loop, msg, sizeof(msg)), 0);
 	loop.has_back = 1;
 	loop.back_dev = 0x801;
 	loop.back_ino = 99;
-	ck_assert_int_eq(overlap(&loop, &img, msg, sizeof(msg)), 1);
+	ck_assert_int_eq(dd_overlap(&loop, &img, msg, sizeof(msg)), 1);
 	ck_assert_str_eq(msg, "if= 'disk.img' is the image file of the loop device of= "
 	                 "'/dev/loop0'");
 	loop.back_ino = 100;
-	ck_assert_int_eq(overlap(&img, &loop, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(dd_overlap(&img, &loop, msg, sizeof(msg)), 0);
 }
 END_TEST
 
@@ -273,7 +273,7 @@ static char g_msg[1024];
 static int g_saved[2] = { -1, -1 };
 
 /*
- * parse_args() and check_operands() on LINE (words separated by spaces,
+ * dd_parse_args() and dd_check_operands() on LINE (words separated by spaces,
  * after "dio-dd"), with standard input and output on /dev/null (dd's
  * defaults refuse a terminal there): 0, or the held error's exit status
  * with its message in g_msg.  The operands stay in g_dd until the next
@@ -307,8 +307,8 @@ operands(const char *line)
 	close(fd);
 	diot_hold_errors(&g_held);
 	if (setjmp(g_held.jb) == 0) {
-		if (parse_args(&g_dd, argc, argv) < 0)
-			check_operands(&g_dd);
+		if (dd_parse_args(&g_dd, argc, argv) < 0)
+			dd_check_operands(&g_dd);
 		diot_hold_errors(NULL);
 	}
 	for (i = 0; i < 2; i++) {
@@ -557,20 +557,20 @@ START_TEST(operands_cache_advice)
 	char what[80];
 
 	taken("if=a of=b oflag=nocache");
-	ck_assert_int_eq(cache_advice_void(&g_dd.o, DIO_CAP_DIRECTIO, what, sizeof(what)), 1);
+	ck_assert_int_eq(dd_cache_advice_void(&g_dd.o, DIO_CAP_DIRECTIO, what, sizeof(what)), 1);
 	ck_assert_str_eq(what, "oflag=nocache");
-	ck_assert_int_eq(cache_advice_void(&g_dd.o, DIO_CAP_FADVISE | DIO_CAP_O_DIRECT, what,
+	ck_assert_int_eq(dd_cache_advice_void(&g_dd.o, DIO_CAP_FADVISE | DIO_CAP_O_DIRECT, what,
 	                                   sizeof(what)), 0);
 	taken("if=a of=b iflag=nocache oflag=nocache fadvise=random");
-	ck_assert_int_eq(cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 1);
+	ck_assert_int_eq(dd_cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 1);
 	ck_assert_str_eq(what, "iflag=nocache, oflag=nocache, fadvise=random");
 	taken("if=a mode=read fadvise=sequential");
-	ck_assert_int_eq(cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 1);
+	ck_assert_int_eq(dd_cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 1);
 	ck_assert_str_eq(what, "fadvise=sequential");
 	taken("if=a of=b fadvise=none");
-	ck_assert_int_eq(cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 0);
+	ck_assert_int_eq(dd_cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 0);
 	taken("if=a of=b");
-	ck_assert_int_eq(cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 0);
+	ck_assert_int_eq(dd_cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 0);
 }
 END_TEST
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * options-dd.c -- harness: dio-dd's command line (tools/dd/args.c,
- * parse_args(), and the checks of the operands that need no device,
- * check_operands() in tools/dd/check.c).  The input is the words of argv
+ * dd_parse_args(), and the checks of the operands that need no device,
+ * dd_check_operands() in tools/dd/check.c).  The input is the words of argv
  * after the program name, separated by NUL bytes.  Nothing is opened or
  * run; a usage error is held (diot_hold_errors()), not said with an exit.
  */
@@ -31,8 +31,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&dd, 0, sizeof(dd));
 	diot_hold_errors(&held);
 	if (setjmp(held.jb) == 0) {
-		if (parse_args(&dd, argc, argv) < 0)
-			check_operands(&dd);
+		if (dd_parse_args(&dd, argc, argv) < 0)
+			dd_check_operands(&dd);
 		diot_hold_errors(NULL);
 	}
 	fuzz_held_free(&held);

@@ -16,7 +16,7 @@
  * The run is dio-dd's: READ CAPACITY(10), then (16) when it says so
  * (diot_scsi_capacity(), tools/kit/scsi.c, with tools/dd/open.c's checks
  * of its answer), then one READ and one WRITE through dio-dd's sg
- * transfers (tools/dd/io.c, io_choose()) of a length the input picks
+ * transfers (tools/dd/io.c, dd_io_choose()) of a length the input picks
  * (whole blocks or not), then a few repeated commands
  * (dio_scsi_exec_repeat(), as dio-rbuf times them).  The library's
  * categories, residuals and sense decoding (dio_scsi_outcome_str()) are
@@ -128,8 +128,8 @@ transfers(int fd, uint32_t blen, uint64_t blocks)
 	s->allow_dio = (pick >> 7) ? DIO_TRI_YES : DIO_TRI_UNKNOWN;
 	snprintf(s->allow_dio_path, sizeof(s->allow_dio_path), "/sys/module/sg/parameters/allow_dio");
 	d.out = d.in;
-	io_choose(&dd.o, &d.in, 0);
-	io_choose(&dd.o, &d.out, 1);
+	dd_io_choose(&dd.o, &d.in, 0);
+	dd_io_choose(&dd.o, &d.out, 1);
 	w.dd = &dd;
 	w.d = &d;
 	w.sc = dio_scsi_new();

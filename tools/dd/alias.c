@@ -11,7 +11,7 @@
  * once (dd </dev/null >/dev/null) is no alias.
  */
 int
-stores_nothing(const struct stat *st, int fd)
+dd_stores_nothing(const struct stat *st, int fd)
 {
 	static const char *const names[] = { "/dev/null", "/dev/zero", "/dev/full" };
 	struct stat m;
@@ -61,12 +61,12 @@ get_ident(struct dd *dd, struct ident *id, const char *label, const char *path, 
 		e = errno;
 		/* (an input was opened already: only an output gets here) */
 		if (!is_out || e != ENOENT)
-			fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
+			dd_fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
 			           dd_quote_kept(path, DD_Q_NAME), dd_strerror(e));
 		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 			n = readlink(path, target, sizeof(target) - 1);
 			target[n > 0 ? (size_t)n : 0] = '\0';
-			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a symbolic link to '%s', which "
+			dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a symbolic link to '%s', which "
 			           "does not exist: name the file itself (dio-dd does not "
 			           "create files through a link)", path, target);
 		}
@@ -77,7 +77,7 @@ get_ident(struct dd *dd, struct ident *id, const char *label, const char *path, 
 			id->base = path;
 		} else {
 			if ((size_t)(slash - path) >= sizeof(dir))
-				fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
+				dd_fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
 				           dd_quote_kept(path, DD_Q_NAME), dd_strerror(ENAMETOOLONG));
 			memcpy(dir, path, (size_t)(slash - path));
 			dir[slash - path] = '\0';
@@ -89,7 +89,7 @@ get_ident(struct dd *dd, struct ident *id, const char *label, const char *path, 
 		 * directory" (exit 1). */
 		e = stat(dir, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
 		if (e != 0)
-			fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
+			dd_fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
 			           dd_quote_kept(path, DD_Q_NAME), dd_strerror(e));
 		id->type = ID_NEW;
 		id->dev = st.st_dev;
@@ -103,7 +103,7 @@ get_ident(struct dd *dd, struct ident *id, const char *label, const char *path, 
 		return;
 	}
 	id->type = ID_DEV;
-	id->nothing = stores_nothing(&st, -1);
+	id->nothing = dd_stores_nothing(&st, -1);
 	id->node.set = 1;
 	id->node.chr = S_ISCHR(st.st_mode) != 0;
 	id->node.rdev = st.st_rdev;
@@ -129,7 +129,7 @@ get_ident(struct dd *dd, struct ident *id, const char *label, const char *path, 
 
 /* Whether a and b reach the same data: 1 with a message in msg. */
 int
-overlap(const struct ident *a, const struct ident *b, char *msg, size_t len)
+dd_overlap(const struct ident *a, const struct ident *b, char *msg, size_t len)
 {
 	const struct ident *t;
 
@@ -187,7 +187,7 @@ overlap(const struct ident *a, const struct ident *b, char *msg, size_t len)
  * is global so that it stays reachable when a refusal exits.) */
 
 void
-check_aliases(struct dd *dd)
+dd_check_aliases(struct dd *dd)
 {
 	char msg[PATH_MAX * 2 + 200];
 	int i, j, n = 0, first_out;
@@ -195,7 +195,7 @@ check_aliases(struct dd *dd)
 
 	id = dd->idents = calloc((size_t)dd->ndevs * 2, sizeof(*id));
 	if (id == NULL)
-		fail_setup(dd, DIOT_EXIT_FAIL, "out of memory");
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "out of memory");
 	for (i = 0; i < dd->ndevs; i++)
 		if (dd->devs[i].in.path)
 			get_ident(dd, &id[n++], "if=", dd->devs[i].in.path, 0);
@@ -205,8 +205,8 @@ check_aliases(struct dd *dd)
 			get_ident(dd, &id[n++], "of=", dd->devs[i].out.path, 1);
 	for (i = first_out; i < n; i++)
 		for (j = 0; j < i; j++)
-			if (!id[i].nothing && !id[j].nothing && overlap(&id[i], &id[j], msg, sizeof(msg)))
-				fail_setup(dd, DIOT_EXIT_USAGE, "%s: an output must not be an input or "
+			if (!id[i].nothing && !id[j].nothing && dd_overlap(&id[i], &id[j], msg, sizeof(msg)))
+				dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s: an output must not be an input or "
 				           "another output", msg);
 	free(dd->idents);
 	dd->idents = NULL;

@@ -10,21 +10,21 @@
 #include "tools/kit/parse.h"
 
 
-const char *const mode_words[] = { "read", "write", "copy", NULL };
-const char *const engine_words[] = { "sync", "aio", "io_uring", "posix-aio", NULL };
-const char *const format_words[] = { "table", "csv", "json", NULL };
+const char *const dd_mode_words[] = { "read", "write", "copy", NULL };
+const char *const dd_engine_words[] = { "sync", "aio", "io_uring", "posix-aio", NULL };
+const char *const dd_format_words[] = { "table", "csv", "json", NULL };
 /* fadvise=: "none" gives no hint (the default, as dd); the others are
  * posix_fadvise() advice for the whole of every file and block device. */
-const char *const fadvise_words[] = { "none", "normal", "sequential", "random", NULL };
+const char *const dd_fadvise_words[] = { "none", "normal", "sequential", "random", NULL };
 /* status= as dd spells it (STATUS_DEFAULT is not given by a word). */
-const char *const status_words[] = { "", "none", "noxfer", "progress", NULL };
+static const char *const status_words[] = { "", "none", "noxfer", "progress", NULL };
 
 /* ------------------------------------------------------------ usage */
 
 /* The MPI build (linked with tools/kit/mpi.c) is dio-dd-mpi. */
 #define DD_NAME (diot_mpi_library() ? "dio-dd-mpi" : "dio-dd")
 
-void
+static void
 usage(void)
 {
 	printf(
@@ -278,7 +278,7 @@ static const char *const operand_words[] = {
 typedef char operand_marks_fit[sizeof(operand_words) / sizeof(operand_words[0]) <=
                                MAX_OPERANDS ? 1 : -1];
 
-void
+static void
 parse_operand(struct dd *dd, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
@@ -365,12 +365,12 @@ parse_operand(struct dd *dd, const char *arg)
 	} else if (strcmp(key, "oflag") == 0) {
 		parse_flags(key, v, &dd->o.oflag, 1);
 	} else if (strcmp(key, "mode") == 0) {
-		if (diot_parse_word(v, mode_words, &idx, err, sizeof(err)) < 0)
+		if (diot_parse_word(v, dd_mode_words, &idx, err, sizeof(err)) < 0)
 			diot_usage_error("mode='%s': %s", v, err);
 		dd->o.mode = idx;
 		dd->o.mode_set = 1;
 	} else if (strcmp(key, "engine") == 0) {
-		if (diot_parse_word(v, engine_words, &idx, err, sizeof(err)) < 0)
+		if (diot_parse_word(v, dd_engine_words, &idx, err, sizeof(err)) < 0)
 			diot_usage_error("engine='%s': %s", v, err);
 		dd->o.engine = idx;
 		dd->o.engine_set = 1;
@@ -381,7 +381,7 @@ parse_operand(struct dd *dd, const char *arg)
 		parse_u(key, v, 0, 4095, &dd->o.bufoff);
 		dd->o.bufoff_set = 1;
 	} else if (strcmp(key, "fadvise") == 0) {
-		if (diot_parse_word(v, fadvise_words, &idx, err, sizeof(err)) < 0)
+		if (diot_parse_word(v, dd_fadvise_words, &idx, err, sizeof(err)) < 0)
 			diot_usage_error("fadvise='%s': %s", v, err);
 #ifndef POSIX_FADV_SEQUENTIAL
 		if (idx != 0)
@@ -427,7 +427,7 @@ static const struct diot_opt options[] = {
 /* The command line into dd->o: -1 to run, or the exit status after
  * --help and --version. */
 int
-parse_args(struct dd *dd, int argc, char **argv)
+dd_parse_args(struct dd *dd, int argc, char **argv)
 {
 	struct diot_optstate st;
 	char err[DIOT_ERR_MAX];
@@ -450,7 +450,7 @@ parse_args(struct dd *dd, int argc, char **argv)
 			if (dd->o.format_set)
 				diot_usage_error("%s given twice: give the format once", st.name);
 			dd->o.format_set = 1;
-			if (diot_parse_word(st.arg, format_words, &idx, err, sizeof(err)) < 0)
+			if (diot_parse_word(st.arg, dd_format_words, &idx, err, sizeof(err)) < 0)
 				diot_usage_error("%s '%s': %s", st.name, st.arg, err);
 			dd->o.format = idx;
 			break;
@@ -471,7 +471,7 @@ parse_args(struct dd *dd, int argc, char **argv)
 			break;
 		case OPT_HELP:
 			usage();
-			return stdout_ok() ? 0 : DIOT_EXIT_FAIL;
+			return dd_stdout_ok() ? 0 : DIOT_EXIT_FAIL;
 		case OPT_VERSION:
 			/* One line, the aio engines last (scripts take what follows). */
 			printf("%s (libdirectio) %s, backend %s, %s%s, aio engines:%s%s\n",
@@ -480,7 +480,7 @@ parse_args(struct dd *dd, int argc, char **argv)
 			       diot_mpi_library() ? diot_mpi_library() : "",
 			       (dio_aio_engines() & (1u << DIO_AIO_IO_URING)) ? " io_uring" : "",
 			       (dio_aio_engines() & (1u << DIO_AIO_POSIX)) ? " posix-aio" : "");
-			return stdout_ok() ? 0 : DIOT_EXIT_FAIL;
+			return dd_stdout_ok() ? 0 : DIOT_EXIT_FAIL;
 		}
 	}
 	/* Debian's dd (the dd of most Linux systems) says this once the

@@ -7,7 +7,7 @@
 
 /* Decide the dio_aio engine for engine=aio|io_uring|posix-aio. */
 void
-choose_engine(struct dd *dd)
+dd_choose_engine(struct dd *dd)
 {
 	unsigned have = dio_aio_engines();
 	dio_aio *probe;
@@ -122,7 +122,7 @@ asks_parallel(const struct dd *dd)
 static void check_unchecked(const struct dd *dd);
 
 void
-check_operands(struct dd *dd)
+dd_check_operands(struct dd *dd)
 {
 	char what[80];
 	int i;
@@ -217,7 +217,7 @@ check_operands(struct dd *dd)
 		                 "use skip= for the input");
 	if (dd->o.iflag.nocopy && dd->o.mode != MODE_READ)
 		diot_usage_error("iflag=nocopy drops the data in the kernel: it is for reads "
-		                 "(if= without of=), not %s", mode_name(dd));
+		                 "(if= without of=), not %s", dd_mode_name(dd));
 	if (dd->o.oflag.force)
 		dd->o.force = 1;
 	if (dd->o.qd > 1 && dd->o.engine_set && dd->o.engine == ENG_SYNC)
@@ -229,7 +229,7 @@ check_operands(struct dd *dd)
 		diot_usage_error("iflag=nocopy has no asynchronous form: use engine=sync");
 	if (dd->o.engine != ENG_SYNC && (dd->o.iflag.sg || dd->o.oflag.sg))
 		diot_usage_error("engine=%s: SCSI pass-through runs with engine=sync",
-		                 engine_words[dd->o.engine]);
+		                 dd_engine_words[dd->o.engine]);
 	if (dd->o.same_session && !dd->o.procs)
 		diot_usage_error("--same-session is about the worker processes of --processes; "
 		                 "give both, or neither");
@@ -245,7 +245,7 @@ check_operands(struct dd *dd)
 		diot_usage_error("thr=%" PRIu64 " on %d devices is more than 1024 threads",
 		                 dd->o.thr, dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif);
 	check_unchecked(dd);
-	if (cache_advice_void(&dd->o, dio_caps(), what, sizeof(what)))
+	if (dd_cache_advice_void(&dd->o, dio_caps(), what, sizeof(what)))
 		diot_warn("warning: %s %s nothing on this platform: posix_fadvise() does "
 		          "not act here (illumos' only checks its arguments), so the page "
 		          "cache is neither dropped nor advised; the run goes on without it",
@@ -253,7 +253,7 @@ check_operands(struct dd *dd)
 }
 
 int
-cache_advice_void(const struct opts *o, unsigned caps, char *what, size_t len)
+dd_cache_advice_void(const struct opts *o, unsigned caps, char *what, size_t len)
 {
 	size_t at = 0;
 
@@ -266,7 +266,7 @@ cache_advice_void(const struct opts *o, unsigned caps, char *what, size_t len)
 		at += (size_t)snprintf(what + at, len - at, "%soflag=nocache", at ? ", " : "");
 	if (o->fadvise != 0 && at < len)
 		at += (size_t)snprintf(what + at, len - at, "%sfadvise=%s", at ? ", " : "",
-		                       fadvise_words[o->fadvise]);
+		                       dd_fadvise_words[o->fadvise]);
 	return at > 0;
 }
 
@@ -289,19 +289,19 @@ check_unchecked(const struct dd *dd)
  * report ("file->block", ...; "mixed" in the total if they differ).
  */
 void
-check_opened(struct dd *dd)
+dd_check_opened(struct dd *dd)
 {
 	int i, sg_any = 0;
 
 	for (i = 0; i < dd->ndevs; i++) {
-		const char *a = side_io(dd, &dd->devs[i].in, 1), *b = side_io(dd, &dd->devs[i].out, 0);
+		const char *a = dd_side_io(dd, &dd->devs[i].in, 1), *b = dd_side_io(dd, &dd->devs[i].out, 0);
 
 		if (dd->devs[i].in.kind == K_SG || dd->devs[i].out.kind == K_SG)
 			sg_any = 1;
 		if (dd->o.engine != ENG_SYNC && (dd->devs[i].in.kind == K_SG || dd->devs[i].out.kind == K_SG))
-			fail_setup(dd, DIOT_EXIT_USAGE, "engine=%s: '%s' is a SCSI generic device, "
+			dd_fail_setup(dd, DIOT_EXIT_USAGE, "engine=%s: '%s' is a SCSI generic device, "
 			           "which dio-dd drives with engine=sync only",
-			           engine_words[dd->o.engine], dd->devs[i].name);
+			           dd_engine_words[dd->o.engine], dd->devs[i].name);
 		if (a && b && strcmp(a, b) != 0)
 			snprintf(dd->io_labels[i], sizeof(dd->io_labels[i]), "%s->%s", a, b);
 		else
@@ -312,12 +312,12 @@ check_opened(struct dd *dd)
 			snprintf(dd->total_io, sizeof(dd->total_io), "mixed");
 	}
 	if (dd->data_stdout && dd->o.format != FMT_TABLE)
-		fail_setup(dd, DIOT_EXIT_USAGE, "-f %s: the data goes to standard output "
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "-f %s: the data goes to standard output "
 		           "(of= is not given, or names it), so the report cannot: give "
 		           "of=FILE, or the table format (time=1 puts it on standard error)",
-		           format_words[dd->o.format]);
+		           dd_format_words[dd->o.format]);
 	if (dd->o.dio && !sg_any)
-		fail_setup(dd, DIOT_EXIT_USAGE, "dio=1 asks the sg driver for direct transfers: it "
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "dio=1 asks the sg driver for direct transfers: it "
 		           "needs an sg device (for files and block devices use iflag=direct "
 		           "or oflag=direct)");
 }
@@ -334,7 +334,7 @@ check_direct_size(struct dd *dd, const struct side *s, int is_out, uint64_t size
 	if (!is_out && s->align.read_offset_align)
 		g = s->align.read_offset_align;
 	if (g > 1 && size % g != 0)
-		fail_setup(dd, DIOT_EXIT_USAGE, "%s=%" PRIu64 " is not a multiple of the direct "
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s=%" PRIu64 " is not a multiple of the direct "
 		           "I/O granularity of '%s' (%s, from %s); use %s=%s or a multiple "
 		           "of it, or drop %sflag=direct", dd->o.bs_set ? "bs" : is_out ? "obs" : "ibs",
 		           size, s->path, diot_fmt_iec(g, a, sizeof(a)),
@@ -355,18 +355,18 @@ check_direct_align(struct dd *dd, const struct side *s, int is_out)
  * the output and the largest file offset.
  */
 void
-plan_device(struct dd *dd, struct dev *d)
+dd_plan_device(struct dd *dd, struct dev *d)
 {
 	uint64_t avail, rem, room, base;
 
 	/* sg: bs is the device's logical block, as sgp_dd wants it. */
 	if (d->in.kind == K_SG && dd->o.bs != d->in.sg_block)
-		fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
 		           "-byte blocks: for SCSI pass-through bs must be the device's "
 		           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
 		           dd->o.bs, d->in.path, d->in.sg_block, d->in.sg_block);
 	if (d->out.kind == K_SG && dd->o.bs != d->out.sg_block)
-		fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
 		           "-byte blocks: for SCSI pass-through bs must be the device's "
 		           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
 		           dd->o.bs, d->out.path, d->out.sg_block, d->out.sg_block);
@@ -385,7 +385,7 @@ plan_device(struct dd *dd, struct dev *d)
 	if (d->in.path) {
 		if (dd->o.skip * dd->o.bs > d->in.size && (d->in.kind == K_FILE || d->in.size > 0)) {
 			/* as dd: said, and nothing is read */
-			say_cannot_skip(dd, &d->in);
+			dd_say_cannot_skip(dd, &d->in);
 			rem = 0;
 		} else {
 			rem = d->in.size - dd->o.skip * dd->o.bs;
@@ -403,12 +403,12 @@ plan_device(struct dd *dd, struct dev *d)
 		d->nblocks = dd->o.count;
 	} else if (d->out.kind != K_FILE) {
 		if (dd->o.seek * dd->o.bs > d->out.size)
-			fail_setup(dd, DIOT_EXIT_USAGE, "seek=%" PRIu64 " is beyond the end of "
+			dd_fail_setup(dd, DIOT_EXIT_USAGE, "seek=%" PRIu64 " is beyond the end of "
 			           "'%s' (%" PRIu64 " bytes)", dd->o.seek, d->out.path,
 			           d->out.size);
 		d->nblocks = (d->out.size - dd->o.seek * dd->o.bs) / dd->o.bs;
 	} else {
-		fail_setup(dd, DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
 		           "file '%s' (how many blocks of bs=%" PRIu64 ")", d->out.path,
 		           dd->o.bs);
 	}
@@ -419,13 +419,13 @@ plan_device(struct dd *dd, struct dev *d)
 	if (d->nblocks > ((uint64_t)INT64_MAX - base) / dd->o.bs && d->in.path)
 		d->nblocks = ((uint64_t)INT64_MAX - base) / dd->o.bs;
 	if (d->nblocks > ((uint64_t)INT64_MAX - base) / dd->o.bs)
-		fail_setup(dd, DIOT_EXIT_USAGE, "'%s': %" PRIu64 " blocks of bs=%" PRIu64
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "'%s': %" PRIu64 " blocks of bs=%" PRIu64
 		           " after seek= end beyond the largest file offset (2^63-1 "
 		           "bytes); lower count=", d->name, d->nblocks, dd->o.bs);
 	/* Room in an output device (in blocks: nothing can wrap). */
 	room = d->out.size / dd->o.bs > dd->o.seek ? d->out.size / dd->o.bs - dd->o.seek : 0;
 	if (d->out.path && d->out.kind != K_FILE && d->nblocks > room)
-		fail_setup(dd, DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) has room for %"
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) has room for %"
 		           PRIu64 " blocks of %" PRIu64 " after seek=%" PRIu64 ", not %"
 		           PRIu64 "; lower count=", d->out.path, d->out.size, room,
 		           dd->o.bs, dd->o.seek, d->nblocks);
@@ -439,7 +439,7 @@ plan_device(struct dd *dd, struct dev *d)
 			if (rem / dd->o.bs > 0)
 				snprintf(hint, sizeof(hint), "; count=%" PRIu64 " copies the "
 				         "whole blocks only", rem / dd->o.bs);
-			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is written with SCSI WRITE "
+			dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is written with SCSI WRITE "
 			           "in whole blocks of %" PRIu64 " bytes, but the input '%s' "
 			           "has %" PRIu64 " bytes to copy, %" PRIu64 " of them after "
 			           "the last whole block: those cannot be written%s",
@@ -461,7 +461,7 @@ plan_device(struct dd *dd, struct dev *d)
  * seek= in obs blocks or bytes), and the largest offset.
  */
 void
-plan_stream(struct dd *dd, struct dev *d)
+dd_plan_stream(struct dd *dd, struct dev *d)
 {
 	const struct opts *o = &dd->o;
 	uint64_t skip = o->iflag.skip_bytes ? o->skip : o->skip * o->ibs;
@@ -472,7 +472,7 @@ plan_stream(struct dd *dd, struct dev *d)
 	if (d->out.path)
 		check_direct_size(dd, &d->out, 1, o->obs);
 	if (d->in.path == NULL && !o->count_set && d->out.kind == K_FILE)
-		fail_setup(dd, DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
 		           "file '%s' (how many blocks of obs=%" PRIu64 ")", d->out.path, o->obs);
 	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
 	                  d->out.align.mem_align);
@@ -481,5 +481,5 @@ plan_stream(struct dd *dd, struct dev *d)
 	d->in_base = (int64_t)skip;
 	d->out_base = (int64_t)seek;
 	if (d->in.kind == K_FILE && skip > d->in.size)
-		say_cannot_skip(dd, &d->in);
+		dd_say_cannot_skip(dd, &d->in);
 }

@@ -55,12 +55,12 @@ enum path_kind { K_NONE, K_FILE, K_BLOCK, K_SG, K_STREAM };
 enum engine { ENG_SYNC, ENG_AIO, ENG_URING, ENG_POSIX };
 enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
 
-extern const char *const mode_words[];
-extern const char *const engine_words[];
-extern const char *const format_words[];
+extern const char *const dd_mode_words[];
+extern const char *const dd_engine_words[];
+extern const char *const dd_format_words[];
 /* fadvise=: "none" gives no hint (the default, as dd); the others are
  * posix_fadvise() advice for the whole of every file and block device. */
-extern const char *const fadvise_words[];
+extern const char *const dd_fadvise_words[];
 
 /* ------------------------------------------------------------ options */
 
@@ -78,7 +78,6 @@ struct conv {
 
 /* status= (dd's): what is said on standard error besides errors. */
 enum status { STATUS_DEFAULT, STATUS_NONE, STATUS_NOXFER, STATUS_PROGRESS };
-extern const char *const status_words[];
 
 struct opts {
 	char *ifs[MAX_DEVS], *ofs[MAX_DEVS];
@@ -120,7 +119,7 @@ struct side {
 	uint32_t allow_dio;      /* sg with dio=1: the driver's allow_dio (tri) */
 	char allow_dio_path[64]; /* and where it is set                         */
 	struct dio_align align;
-	/* the read (if=) or write (of=) of this side: io_choose() */
+	/* the read (if=) or write (of=) of this side: dd_io_choose() */
 	int64_t (*xfer)(struct wctx *w, const struct side *s, void *buf, size_t len,
 	                int64_t off);
 };
@@ -244,7 +243,7 @@ struct dd {
 	/* output devices held exclusively (hold_output_device) */
 	int nclaimed;
 	char claimed_names[512];
-	struct ident *idents;    /* check_aliases()                             */
+	struct ident *idents;    /* dd_check_aliases()                          */
 	/* report labels: per device, total */
 	char io_labels[MAX_DEVS][64];
 	char total_io[64];
@@ -264,64 +263,59 @@ struct dd {
 	char (*rank_hosts)[DIOT_MPI_HOST_MAX]; /* rank 0: each rank's host */
 };
 
-extern const char *const csv_cols;
 
 /* args.c */
-void usage(void);
-int parse_args(struct dd *dd, int argc, char **argv);
+int dd_parse_args(struct dd *dd, int argc, char **argv);
 /* args.c: the parsed options, as the ranks of an MPI job compare them. */
 #define DD_OPT_ITEMS 32
 int dd_opts_items(const struct dd *dd, struct diot_mpi_item *it);
-void parse_operand(struct dd *dd, const char *arg);
 
 /* check.c */
-void choose_engine(struct dd *dd);
-void check_operands(struct dd *dd);
+void dd_choose_engine(struct dd *dd);
+void dd_check_operands(struct dd *dd);
 /* iflag=/oflag=nocache and fadvise= where posix_fadvise() does nothing
  * (caps: dio_caps() without DIO_CAP_FADVISE): 1, with the ones given
  * named in what ("oflag=nocache, fadvise=random"); 0 where they act or
  * none is given. */
-int cache_advice_void(const struct opts *o, unsigned caps, char *what, size_t len);
-void check_opened(struct dd *dd);
-void plan_device(struct dd *dd, struct dev *d);
-void plan_stream(struct dd *dd, struct dev *d);
+int dd_cache_advice_void(const struct opts *o, unsigned caps, char *what, size_t len);
+void dd_check_opened(struct dd *dd);
+void dd_plan_device(struct dd *dd, struct dev *d);
+void dd_plan_stream(struct dd *dd, struct dev *d);
 
 /* fail.c: a run that cannot start */
-void DIOT_PRINTF(3, 4) DIOT_NORETURN fail_setup(struct dd *dd, int status, const char *fmt, ...);
-void DIOT_NORETURN stop_setup(struct dd *dd);
+void DIOT_PRINTF(3, 4) DIOT_NORETURN dd_fail_setup(struct dd *dd, int status, const char *fmt, ...);
+void DIOT_NORETURN dd_stop_setup(struct dd *dd);
 
 /* open.c */
-void set_buffer_offset(struct dd *dd);
-void setup_devices(struct dd *dd);
-void close_sides(struct dd *dd);
+void dd_setup_devices(struct dd *dd);
+void dd_close_sides(struct dd *dd);
 
 /* alias.c */
-int overlap(const struct ident *a, const struct ident *b, char *msg, size_t len);
-int stores_nothing(const struct stat *st, int fd);
-void check_aliases(struct dd *dd);
+int dd_overlap(const struct ident *a, const struct ident *b, char *msg, size_t len);
+int dd_stores_nothing(const struct stat *st, int fd);
+void dd_check_aliases(struct dd *dd);
 
 /* engine.c */
-void *worker(void *arg);
-void finish_output(struct wctx *w);
+void *dd_worker(void *arg);
 
 /* stream.c: dd's own loop, one input to one output */
-void run_stream(struct wctx *w, unsigned char *buf);
-void stream_wake(struct dd *dd);
-int stream_needed(const struct dd *dd, const char **why);
+void dd_run_stream(struct wctx *w, unsigned char *buf);
+void dd_stream_wake(struct dd *dd);
+int dd_stream_needed(const struct dd *dd, const char **why);
 
 /* io.c */
-void count_records(struct dev *d, int is_out, uint64_t n, uint64_t size);
-void DIOT_PRINTF(3, 4) wfail(struct wctx *w, int err, const char *fmt, ...);
+void dd_count_records(struct dev *d, int is_out, uint64_t n, uint64_t size);
+void DIOT_PRINTF(3, 4) dd_wfail(struct wctx *w, int err, const char *fmt, ...);
 char *dd_side_name(const struct dd *dd, const struct side *s, int style);
-void io_error(struct wctx *w, const struct side *s, int is_write, int err);
-void say_cannot_skip(const struct dd *dd, const struct side *s);
-int64_t file_read(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off);
-void io_choose(const struct opts *opt, struct side *s, int is_out);
-int tail_needs_buffered(const struct dev *d, size_t n);
-int64_t stream_read(const struct side *s, void *buf, size_t len,
+void dd_io_error(struct wctx *w, const struct side *s, int is_write, int err);
+void dd_say_cannot_skip(const struct dd *dd, const struct side *s);
+int64_t dd_file_read(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off);
+void dd_io_choose(const struct opts *opt, struct side *s, int is_out);
+int dd_tail_needs_buffered(const struct dev *d, size_t n);
+int64_t dd_stream_read(const struct side *s, void *buf, size_t len,
                     const volatile sig_atomic_t *stop);
-void drop_cache(const struct side *s, int64_t off, int64_t len);
-int64_t write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off);
+void dd_drop_cache(const struct side *s, int64_t off, int64_t len);
+int64_t dd_write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off);
 
 /* number.c: dd's numbers.  v as dd reads it, from min to max, into *out
  * (*has_b: a 'B' in it, bytes for count= skip= seek=), or dd's message
@@ -337,30 +331,27 @@ char *dd_quote(const char *s, int style); /* malloc'd (out of memory: exits)    
 const char *dd_quote_kept(const char *s, int style); /* kept to the next call  */
 
 /* pattern.c */
-void fill_pattern(unsigned char *buf, size_t len, size_t bs);
-void stamp(unsigned char *buf, size_t len, size_t bs, uint64_t off);
+void dd_fill_pattern(unsigned char *buf, size_t len, size_t bs);
+void dd_stamp(unsigned char *buf, size_t len, size_t bs, uint64_t off);
 
 /* workers.c */
-void run_workers(struct dd *dd, double *cpu_user, double *cpu_sys);
+void dd_run_workers(struct dd *dd, double *cpu_user, double *cpu_sys);
 
 /* describe.c: words and figures for the checks and the reports */
-const char *side_io(struct dd *dd, const struct side *s, int is_in);
-const char *mode_name(struct dd *dd);
-const char *engine_name(struct dd *dd);
-size_t buffer_page(struct dd *dd);
-double us(const struct diot_hist *h, double q);
-void log2_buckets(const struct diot_hist *h, uint64_t *cnt);
+const char *dd_side_io(struct dd *dd, const struct side *s, int is_in);
+const char *dd_mode_name(struct dd *dd);
+const char *dd_engine_name(struct dd *dd);
+size_t dd_buffer_page(struct dd *dd);
+double dd_hist_us(const struct diot_hist *h, double q);
+void dd_log2_buckets(const struct diot_hist *h, uint64_t *cnt);
 
 /* report.c */
-void make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s);
-void print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cpu_user, double cpu_sys);
-void print_records(struct dd *dd, FILE *fp, const struct row *tot);
-void say_statistics(struct dd *dd);
-void say_progress(struct dd *dd);
-void csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double cu, double cs);
+void dd_print_records(struct dd *dd, FILE *fp, const struct row *tot);
+void dd_say_statistics(struct dd *dd);
+void dd_say_progress(struct dd *dd);
 
-int stdout_ok(void);
-int report(struct dd *dd, double cu, double cs);
+int dd_stdout_ok(void);
+int dd_report(struct dd *dd, double cu, double cs);
 
 /* ranks.c: dio-dd as the ranks of an MPI job */
 void dd_ranks_operands(struct dd *dd);
@@ -370,7 +361,8 @@ int dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, dou
 int dd_ranks_status(const struct dd *dd, int status);
 
 /* report-json.c */
-void print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot, double cu, double cs);
+void dd_print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot,
+                   double cu, double cs);
 
 static inline size_t
 max_sz(size_t a, size_t b)

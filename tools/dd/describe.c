@@ -9,7 +9,7 @@
 #include "tools/dd/dd.h"
 
 const char *
-side_io(struct dd *dd, const struct side *s, int is_in)
+dd_side_io(struct dd *dd, const struct side *s, int is_in)
 {
 	if (s->path == NULL)
 		return NULL;
@@ -23,20 +23,20 @@ side_io(struct dd *dd, const struct side *s, int is_in)
 }
 
 const char *
-mode_name(struct dd *dd)
+dd_mode_name(struct dd *dd)
 {
-	return mode_words[dd->o.mode];
+	return dd_mode_words[dd->o.mode];
 }
 
 const char *
-engine_name(struct dd *dd)
+dd_engine_name(struct dd *dd)
 {
 	return dd->o.engine == ENG_SYNC ? "sync" : dio_aio_engine_name(dd->aio_engine);
 }
 
 /* The page size the threads' buffers were given (largepages=). */
 size_t
-buffer_page(struct dd *dd)
+dd_buffer_page(struct dd *dd)
 {
 	size_t pg = 0;
 	int i;
@@ -48,7 +48,7 @@ buffer_page(struct dd *dd)
 }
 
 double
-us(const struct diot_hist *h, double q)
+dd_hist_us(const struct diot_hist *h, double q)
 {
 	if (h->count == 0)
 		return 0;
@@ -61,7 +61,7 @@ us(const struct diot_hist *h, double q)
 
 /* Powers of two of nanoseconds: bucket b holds [2^b, 2^(b+1)) ns. */
 void
-log2_buckets(const struct diot_hist *h, uint64_t *cnt)
+dd_log2_buckets(const struct diot_hist *h, uint64_t *cnt)
 {
 	uint64_t lo, hi;
 	int i, b;

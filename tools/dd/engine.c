@@ -8,7 +8,7 @@
  * conv=fdatasync / conv=fsync: once the device's last thread is done, its
  * output is made durable (inside the measured time, as dd counts it).
  */
-void
+static void
 finish_output(struct wctx *w)
 {
 	struct dd *dd = w->dd;
@@ -30,7 +30,7 @@ finish_output(struct wctx *w)
 	if (r < 0) {
 		char *name = dd_side_name(dd, &d->out, DD_Q_NAME);
 
-		wfail(w, r, "%s failed for %s: %s", dd->o.conv.fsync ? "fsync" : "fdatasync",
+		dd_wfail(w, r, "%s failed for %s: %s", dd->o.conv.fsync ? "fsync" : "fdatasync",
 		      name, dd_strerror(r));
 		free(name);
 	}
@@ -142,17 +142,17 @@ run_sync(struct wctx *w, unsigned char *buf)
 			if (n == 0)
 				break;
 			w->rbytes += (uint64_t)n;
-			count_records(d, 0, (uint64_t)n, dd->o.bs);
+			dd_count_records(d, 0, (uint64_t)n, dd->o.bs);
 			if (dd->o.iflag.nocache)
-				drop_cache(&d->in, in_off, n);
+				dd_drop_cache(&d->in, in_off, n);
 		} else {
-			stamp(buf, len, (size_t)dd->o.bs, (uint64_t)out_off);
+			dd_stamp(buf, len, (size_t)dd->o.bs, (uint64_t)out_off);
 			n = (int64_t)len;
 		}
 		if (d->out.path) {
 			t0 = diot_now_ns();
-			if (tail_needs_buffered(d, (size_t)n))
-				m = write_tail_buffered(w, buf, (size_t)n, out_off);
+			if (dd_tail_needs_buffered(d, (size_t)n))
+				m = dd_write_tail_buffered(w, buf, (size_t)n, out_off);
 			else
 				m = do_write(w, &d->out, buf, (size_t)n, out_off);
 			t1 = diot_now_ns();
@@ -162,9 +162,9 @@ run_sync(struct wctx *w, unsigned char *buf)
 			if (m < 0)
 				break;
 			w->wbytes += (uint64_t)m;
-			count_records(d, 1, (uint64_t)m, dd->o.bs);
+			dd_count_records(d, 1, (uint64_t)m, dd->o.bs);
 			if (dd->o.oflag.nocache)
-				drop_cache(&d->out, out_off, m);
+				dd_drop_cache(&d->out, out_off, m);
 			n = m;      /* a copy's bytes are what was written */
 		}
 		w->bytes += (uint64_t)n;
@@ -216,7 +216,7 @@ aio_fill(struct wctx *w, dio_aio *q, struct slot *sl, unsigned qd, unsigned *fre
 			s->state = 1;
 			r = dio_aio_read(q, d->in.fd, s->buf, s->len, s->in_off, k);
 		} else {
-			stamp(s->buf, s->len, (size_t)dd->o.bs, (uint64_t)s->out_off);
+			dd_stamp(s->buf, s->len, (size_t)dd->o.bs, (uint64_t)s->out_off);
 			s->n = s->len;
 			s->state = 2;
 			r = dio_aio_write(q, d->out.fd, s->buf, s->len, s->out_off, k);
@@ -226,7 +226,7 @@ aio_fill(struct wctx *w, dio_aio *q, struct slot *sl, unsigned qd, unsigned *fre
 		s->t_sub = t1;
 		if (r < 0) {
 			s->state = 0;
-			wfail(w, r, "cannot queue a %s of %zu bytes on '%s': %s",
+			dd_wfail(w, r, "cannot queue a %s of %zu bytes on '%s': %s",
 			      d->in.path ? "read" : "write", s->len,
 			      d->in.path ? d->in.path : d->out.path, dd_strerror(r));
 			break;
@@ -250,7 +250,7 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 	diot_hist_add(&w->hist[s->state == 1 ? DIR_READ : DIR_WRITE], now - s->t_sub);
 	w->calls++;
 	if (res < 0) {
-		io_error(w, s->state == 1 ? &d->in : &d->out, s->state != 1, (int)res);
+		dd_io_error(w, s->state == 1 ? &d->in : &d->out, s->state != 1, (int)res);
 		s->state = 0;
 		(*free_n)++;
 		return;
@@ -264,7 +264,7 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 			return;
 		}
 		w->rbytes += (uint64_t)res;
-		count_records(d, 0, (uint64_t)res, w->dd->o.bs);
+		dd_count_records(d, 0, (uint64_t)res, w->dd->o.bs);
 		if (d->out.path == NULL || w->err) {
 			/* A read; or a copy that failed: not copied. */
 			if (d->out.path == NULL)
@@ -274,10 +274,10 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 			return;
 		}
 		s->n = (size_t)res;
-		if (tail_needs_buffered(d, s->n)) {
+		if (dd_tail_needs_buffered(d, s->n)) {
 			/* A synchronous call, counted as one. */
 			t0 = diot_now_ns();
-			r = write_tail_buffered(w, s->buf, s->n, s->out_off) > 0;
+			r = dd_write_tail_buffered(w, s->buf, s->n, s->out_off) > 0;
 			t1 = diot_now_ns();
 			diot_hist_add(&w->hist[DIR_WRITE], t1 - t0);
 			w->io_ns += t1 - t0;
@@ -285,7 +285,7 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 			if (r) {
 				w->wbytes += s->n;
 				w->bytes += s->n;
-				count_records(d, 1, s->n, w->dd->o.bs);
+				dd_count_records(d, 1, s->n, w->dd->o.bs);
 			}
 			s->state = 0;
 			(*free_n)++;
@@ -295,7 +295,7 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 		s->t_sub = diot_now_ns();
 		r = dio_aio_write(q, d->out.fd, s->buf, s->n, s->out_off, e->tag);
 		if (r < 0) {
-			wfail(w, r, "cannot queue a write of %zu bytes on '%s': %s",
+			dd_wfail(w, r, "cannot queue a write of %zu bytes on '%s': %s",
 			      s->n, d->out.path, dd_strerror(r));
 			s->state = 0;
 			(*free_n)++;
@@ -310,16 +310,16 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 		                  s->out_off + (int64_t)s->done, e->tag);
 		if (r == 0)
 			return;
-		wfail(w, r, "cannot queue a write on '%s': %s", d->out.path,
+		dd_wfail(w, r, "cannot queue a write on '%s': %s", d->out.path,
 		      dd_strerror(r));
 	} else if (s->done < s->n && !w->err) {
-		wfail(w, -EIO, "write of %zu bytes at offset %" PRId64 " of '%s' "
+		dd_wfail(w, -EIO, "write of %zu bytes at offset %" PRId64 " of '%s' "
 		      "made no progress", s->n, s->out_off, d->out.path);
 	}
 	w->wbytes += s->done;
 	w->bytes += s->done;
 	if (s->done > 0)
-		count_records(d, 1, s->done, w->dd->o.bs);
+		dd_count_records(d, 1, s->done, w->dd->o.bs);
 	s->state = 0;
 	(*free_n)++;
 }
@@ -336,7 +336,7 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 
 	q = dio_aio_new(qd, dd->aio_engine, &err);
 	if (q == NULL) {
-		wfail(w, err, "cannot set up the %s queue (depth %u): %s",
+		dd_wfail(w, err, "cannot set up the %s queue (depth %u): %s",
 		      dio_aio_engine_name(dd->aio_engine), qd, dd_strerror(err));
 		return;
 	}
@@ -351,7 +351,7 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 		if (n == -EINTR)
 			continue;
 		if (n < 0) {
-			wfail(w, n, "waiting for completions: %s", dd_strerror(n));
+			dd_wfail(w, n, "waiting for completions: %s", dd_strerror(n));
 			break;
 		}
 		for (k = 0; k < (unsigned)n; k++)
@@ -361,7 +361,7 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 }
 
 void *
-worker(void *arg)
+dd_worker(void *arg)
 {
 	struct wctx *w = arg;
 	struct dd *dd = w->dd;
@@ -375,27 +375,27 @@ worker(void *arg)
 	int r, stopped;
 
 	if (sl == NULL)
-		wfail(w, -ENOMEM, "cannot allocate %u request slots: out of memory", qd);
+		dd_wfail(w, -ENOMEM, "cannot allocate %u request slots: out of memory", qd);
 	else if (stride < dd->tsize || stride > (SIZE_MAX - dd->buf_off) / qd)
-		wfail(w, -ENOMEM, "%u buffers of %zu bytes do not fit in memory", qd, dd->tsize);
+		dd_wfail(w, -ENOMEM, "%u buffers of %zu bytes do not fit in memory", qd, dd->tsize);
 	else if (dd->o.small_pages)
 		arena = dio_alloc(stride * qd + dd->buf_off, d->align);
 	else
 		arena = dio_alloc_large(stride * qd + dd->buf_off, d->align, &page);
 	if (sl != NULL && arena == NULL && !w->err)
-		wfail(w, -ENOMEM, "cannot allocate %u buffers of %zu bytes", qd, dd->tsize);
+		dd_wfail(w, -ENOMEM, "cannot allocate %u buffers of %zu bytes", qd, dd->tsize);
 	w->page = page ? page : (size_t)sysconf(_SC_PAGESIZE);
 	for (k = 0; arena != NULL && k < qd; k++) {
 		sl[k].buf = arena + dd->buf_off + (size_t)k * stride;
 		if (dd->o.mode == MODE_WRITE)
-			fill_pattern(sl[k].buf, dd->tsize, (size_t)dd->o.bs);
+			dd_fill_pattern(sl[k].buf, dd->tsize, (size_t)dd->o.bs);
 	}
 	if (!w->err && (d->in.kind == K_SG || d->out.kind == K_SG)) {
 		w->sc = dio_scsi_new();
 		if (w->sc == NULL)
-			wfail(w, -ENOMEM, "cannot allocate a SCSI command: out of memory");
+			dd_wfail(w, -ENOMEM, "cannot allocate a SCSI command: out of memory");
 		else if (dd->o.dio && (r = dio_scsi_set_xfer(w->sc, DIO_SCSI_XFER_DIRECT)) < 0)
-			wfail(w, r, "dio=1: direct transfers cannot be asked for here: %s",
+			dd_wfail(w, r, "dio=1: direct transfers cannot be asked for here: %s",
 			      dd_strerror(r));
 	}
 	stopped = diot_team_ready(w->team, w->member) != 0;
@@ -403,7 +403,7 @@ worker(void *arg)
 	/* (a device whose plan failed, as dd's run fails: past_largest()) */
 	if (!w->err && !stopped && !d->err) {
 		if (dd->stream)
-			run_stream(w, sl[0].buf);
+			dd_run_stream(w, sl[0].buf);
 		else if (dd->o.engine == ENG_SYNC)
 			run_sync(w, sl[0].buf);
 		else

@@ -3,7 +3,7 @@
  * fail.c -- a run that cannot start: the output files it created are
  * removed, then it ends with the reason.  Every setup stage calls it
  * (check.c, alias.c, open.c, workers.c); a stop signal met while setting
- * up ends it as it ends dd (stop_setup()).
+ * up ends it as it ends dd (dd_stop_setup()).
  */
 #include "config.h"
 
@@ -31,7 +31,7 @@ cleanup_created(struct dd *dd)
 }
 
 void DIOT_PRINTF(3, 4) DIOT_NORETURN
-fail_setup(struct dd *dd, int status, const char *fmt, ...)
+dd_fail_setup(struct dd *dd, int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -50,7 +50,7 @@ fail_setup(struct dd *dd, int status, const char *fmt, ...)
  * outputs this run created are removed, and it dies by the signal.
  */
 void DIOT_NORETURN
-stop_setup(struct dd *dd)
+dd_stop_setup(struct dd *dd)
 {
 	int sig = *dd->signal ? (int)*dd->signal : SIGINT;
 	uint64_t now = diot_now_ns();
@@ -60,7 +60,7 @@ stop_setup(struct dd *dd)
 	if (sig == SIGINT) {
 		memset(&r, 0, sizeof(r));
 		r.wall_s = now > dd->t_start ? (double)(now - dd->t_start) / 1e9 : 0;
-		print_records(dd, stderr, &r);
+		dd_print_records(dd, stderr, &r);
 	}
 	fflush(NULL);
 	diot_die_by_signal(sig);

@@ -13,7 +13,7 @@
  * the run goes on.
  */
 void
-count_records(struct dev *d, int is_out, uint64_t n, uint64_t size)
+dd_count_records(struct dev *d, int is_out, uint64_t n, uint64_t size)
 {
 	pthread_mutex_lock(&d->lock);
 	if (is_out) {
@@ -30,7 +30,7 @@ count_records(struct dev *d, int is_out, uint64_t n, uint64_t size)
 
 /* Record the first error of a thread and stop its device. */
 void DIOT_PRINTF(3, 4)
-wfail(struct wctx *w, int err, const char *fmt, ...)
+dd_wfail(struct wctx *w, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -61,7 +61,7 @@ dd_side_name(const struct dd *dd, const struct side *s, int style)
 /* dd's "NAME: cannot skip to specified offset" (a skip= past the end of
  * the input: said, unless status=none, and nothing is read). */
 void
-say_cannot_skip(const struct dd *dd, const struct side *s)
+dd_say_cannot_skip(const struct dd *dd, const struct side *s)
 {
 	char *name;
 
@@ -74,11 +74,11 @@ say_cannot_skip(const struct dd *dd, const struct side *s)
 
 /* dd's "error reading 'NAME': REASON" (or writing) for the run's report. */
 void
-io_error(struct wctx *w, const struct side *s, int is_write, int err)
+dd_io_error(struct wctx *w, const struct side *s, int is_write, int err)
 {
 	char *name = dd_side_name(w->dd, s, DD_Q_NAME);
 
-	wfail(w, err, "error %s %s: %s", is_write ? "writing" : "reading", name,
+	dd_wfail(w, err, "error %s %s: %s", is_write ? "writing" : "reading", name,
 	      dd_strerror(err));
 	free(name);
 }
@@ -126,7 +126,7 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 		if (blocks > 0)
 			done = sg_rw(w, s, 1, buf, whole, off);
 		if (done >= 0)
-			wfail(w, -EINVAL, "of= '%s': the last %zu bytes of the input are not "
+			dd_wfail(w, -EINVAL, "of= '%s': the last %zu bytes of the input are not "
 			      "a whole block of %" PRIu64 " bytes: not written (SCSI WRITE "
 			      "takes whole blocks)", s->path, len - whole, dd->o.bs);
 		return done;
@@ -140,7 +140,7 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 	            buf, whole, msg, sizeof(msg));
 	w->sg_cmds++;
 	if (r < 0) {
-		wfail(w, r, "%s of %" PRIu32 " blocks at LBA %" PRIu64 " of '%s': %s",
+		dd_wfail(w, r, "%s of %" PRIu32 " blocks at LBA %" PRIu64 " of '%s': %s",
 		      write ? "WRITE" : "READ", blocks, lba, s->path, msg);
 		return r;
 	}
@@ -154,7 +154,7 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 		resid = resid < 0 ? 0 : (int64_t)whole;
 	/* A short WRITE is a failure, counted as what was written. */
 	if (write && resid > 0)
-		wfail(w, -EIO, "WRITE of %" PRIu32 " blocks at LBA %" PRIu64 " of '%s': the "
+		dd_wfail(w, -EIO, "WRITE of %" PRIu32 " blocks at LBA %" PRIu64 " of '%s': the "
 		      "device reports %" PRId64 " of %zu bytes not transferred", blocks, lba,
 		      s->path, resid, whole);
 	return (int64_t)whole - resid;
@@ -162,7 +162,7 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
 
 /*
  * The read and write of one side, one function per method, chosen once
- * per side when it is opened (io_choose) rather than per call.
+ * per side when it is opened (dd_io_choose) rather than per call.
  */
 static int64_t
 read_sg(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
@@ -184,7 +184,7 @@ read_discard(struct wctx *w, const struct side *s, void *buf, size_t len, int64_
 
 	(void)buf;
 	if (n < 0)
-		io_error(w, s, 0, (int)n);
+		dd_io_error(w, s, 0, (int)n);
 	return n;
 }
 
@@ -194,7 +194,7 @@ read_discard(struct wctx *w, const struct side *s, void *buf, size_t len, int64_
  * read is what the stream had (dd's partial record), 0 its end.
  */
 int64_t
-stream_read(const struct side *s, void *buf, size_t len, const volatile sig_atomic_t *stop)
+dd_stream_read(const struct side *s, void *buf, size_t len, const volatile sig_atomic_t *stop)
 {
 	ssize_t n;
 
@@ -207,11 +207,11 @@ stream_read(const struct side *s, void *buf, size_t len, const volatile sig_atom
 static int64_t
 read_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
 {
-	int64_t n = stream_read(s, buf, len, w->dd->stop);
+	int64_t n = dd_stream_read(s, buf, len, w->dd->stop);
 
 	(void)off;
 	if (n < 0 && !(n == -EINTR && *w->dd->stop))
-		io_error(w, s, 0, (int)n);
+		dd_io_error(w, s, 0, (int)n);
 	return n;
 }
 
@@ -232,7 +232,7 @@ write_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_
 		if (n <= 0) {
 			int e = n < 0 ? errno : EIO;
 
-			io_error(w, s, 1, -e);
+			dd_io_error(w, s, 1, -e);
 			return -e;
 		}
 		done += (size_t)n;
@@ -265,7 +265,7 @@ read_direct(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t
 /* A read of a file or block device (nothing said): the bytes, 0 at its
  * end, or -errno. */
 int64_t
-file_read(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+dd_file_read(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
 {
 	if (dio_file_direct(s->f) != DIO_MECH_NONE)
 		return read_direct(w, s, buf, len, off);
@@ -275,10 +275,10 @@ file_read(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t o
 static int64_t
 read_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
 {
-	int64_t n = file_read(w, s, buf, len, off);
+	int64_t n = dd_file_read(w, s, buf, len, off);
 
 	if (n < 0)
-		io_error(w, s, 0, (int)n);
+		dd_io_error(w, s, 0, (int)n);
 	return n;
 }
 
@@ -288,12 +288,12 @@ write_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t 
 	int64_t n = dio_pwrite(s->f, buf, len, off);
 
 	if (n < 0)
-		io_error(w, s, 1, (int)n);
+		dd_io_error(w, s, 1, (int)n);
 	return n;
 }
 
 void
-io_choose(const struct opts *opt, struct side *s, int is_out)
+dd_io_choose(const struct opts *opt, struct side *s, int is_out)
 {
 	if (s->kind == K_STREAM)
 		s->xfer = is_out ? write_stream : read_stream;
@@ -311,7 +311,7 @@ io_choose(const struct opts *opt, struct side *s, int is_out)
  * through a buffered descriptor of the same file.  Returns 1 if it did.
  */
 int
-tail_needs_buffered(const struct dev *d, size_t n)
+dd_tail_needs_buffered(const struct dev *d, size_t n)
 {
 	uint32_t g = d->out.align.offset_align;
 
@@ -320,7 +320,7 @@ tail_needs_buffered(const struct dev *d, size_t n)
 }
 
 int64_t
-write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off)
+dd_write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off)
 {
 	struct dev *d = w->d;
 	int fd = open(d->out.path, O_WRONLY);
@@ -341,7 +341,7 @@ write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off)
 	if (fd < 0 || done < n) {
 		int e = errno ? errno : EIO;
 
-		io_error(w, &d->out, 1, -e);
+		dd_io_error(w, &d->out, 1, -e);
 		if (fd >= 0)
 			close(fd);
 		return -e;
@@ -354,7 +354,7 @@ write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off)
  * (clean pages only, as dd: a written page stays until it is written
  * back). */
 void
-drop_cache(const struct side *s, int64_t off, int64_t len)
+dd_drop_cache(const struct side *s, int64_t off, int64_t len)
 {
 #ifdef POSIX_FADV_DONTNEED
 	if (s->kind == K_FILE || s->kind == K_BLOCK)

@@ -48,7 +48,7 @@ on_usr1(int sig)
 	g_usr1 = 1;
 }
 
-/* SIGUSR2: nothing but the end of a wait (stream_wake()). */
+/* SIGUSR2: nothing but the end of a wait (dd_stream_wake()). */
 static void
 on_wake(int sig)
 {
@@ -76,7 +76,7 @@ struct parsing {
 	struct dd *dd;
 	int argc;
 	char **argv;
-	int r;                              /* parse_args()'s                 */
+	int r;                              /* dd_parse_args()'s              */
 	struct diot_mpi_item items[DD_OPT_ITEMS + 1];
 	int nitems;
 };
@@ -87,7 +87,7 @@ parse_stage(void *arg)
 	struct parsing *ps = arg;
 	int saved = diot_mpi_mute(ps->dd->mpi);    /* --help, --version: once */
 
-	ps->r = parse_args(ps->dd, ps->argc, ps->argv);
+	ps->r = dd_parse_args(ps->dd, ps->argc, ps->argv);
 	diot_mpi_unmute(saved);
 	ps->nitems = dd_opts_items(ps->dd, ps->items);
 	ps->items[ps->nitems].name = "--help or --version";
@@ -102,15 +102,15 @@ open_stage(void *arg)
 	struct dd *dd = arg;
 
 	dd_ranks_operands(dd);
-	check_operands(dd);
+	dd_check_operands(dd);
 	if (dd->o.engine != ENG_SYNC)
-		choose_engine(dd);
+		dd_choose_engine(dd);
 
 	diot_catch_stop_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);
 
-	setup_devices(dd);
-	check_opened(dd);
+	dd_setup_devices(dd);
+	dd_check_opened(dd);
 }
 
 int
@@ -155,9 +155,9 @@ main(int argc, char **argv)
 	diot_out_remove_at_exit(&dd->created);
 	diot_mpi_each(&mpi, open_stage, dd);
 	diot_out_keep(&dd->created, -1);
-	run_workers(dd, &cpu_user, &cpu_sys);
-	close_sides(dd);
-	failed = report(dd, cpu_user, cpu_sys);
+	dd_run_workers(dd, &cpu_user, &cpu_sys);
+	dd_close_sides(dd);
+	failed = dd_report(dd, cpu_user, cpu_sys);
 
 	if (g_signal) {
 		/* dd says nothing more than its lines; a report that went out

@@ -19,16 +19,16 @@ sg_capacity(struct dd *dd, struct side *s)
 	int r;
 
 	if (c == NULL)
-		fail_setup(dd, DIOT_EXIT_FAIL, "out of memory");
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "out of memory");
 	r = diot_scsi_capacity(c, s->fd, &blocks, &blen, msg, sizeof(msg));
 	dio_scsi_free(c);
 	if (r < 0)
-		fail_setup(dd, DIOT_EXIT_FAIL, "'%s': %s", s->path, msg);
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "'%s': %s", s->path, msg);
 	if (blen == 0)
-		fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports a block length of 0",
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports a block length of 0",
 		           s->path);
 	if (blocks > (uint64_t)INT64_MAX / blen)
-		fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports %" PRIu64 " blocks of %"
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports %" PRIu64 " blocks of %"
 		           PRIu32 " bytes, more than 2^63-1 bytes", s->path, blocks, blen);
 	s->sg_block = blen;
 	s->sg_blocks = blocks;
@@ -83,15 +83,15 @@ hold_output_device(struct dd *dd, struct side *s)
 		return;
 	case -EBUSY:
 		if (dd->nclaimed > 0)
-			fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' overlaps an output this run "
+			dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' overlaps an output this run "
 			           "already holds (%s): its exclusive claim failed: an "
 			           "output must not be an input or another output", s->path,
 			           dd->claimed_names);
-		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (the "
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (the "
 		           "exclusive claim failed: mounted, used or claimed since it was "
 		           "checked)", s->path);
 	case -ENODEV:
-		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block device of "
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block device of "
 		           "this SCSI generic node cannot be determined (no disk behind "
 		           "it?), so it cannot be claimed", s->path);
 	default:
@@ -101,7 +101,7 @@ hold_output_device(struct dd *dd, struct side *s)
 			diot_out_warn_unheld(s->path, dd_strerror(r));
 			return;
 		}
-		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot claim it "
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot claim it "
 		           "for the run: %s", s->path, dd_strerror(r));
 	}
 }
@@ -116,8 +116,8 @@ give_advice(struct dd *dd, const struct side *s, int is_out)
 	int r = posix_fadvise(s->fd, 0, 0, advice[dd->o.fadvise]);
 
 	if (r != 0)
-		fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': fadvise=%s: posix_fadvise: %s",
-		           is_out ? "of=" : "if=", s->path, fadvise_words[dd->o.fadvise],
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': fadvise=%s: posix_fadvise: %s",
+		           is_out ? "of=" : "if=", s->path, dd_fadvise_words[dd->o.fadvise],
 		           dd_strerror(-r));
 #else
 	(void)s;
@@ -130,7 +130,7 @@ give_advice(struct dd *dd, const struct side *s, int is_out)
 static void DIOT_NORETURN
 fail_open(struct dd *dd, const char *path, int err)
 {
-	fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s", dd_quote_kept(path, DD_Q_NAME),
+	dd_fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s", dd_quote_kept(path, DD_Q_NAME),
 	           dd_strerror(err));
 }
 
@@ -171,7 +171,7 @@ refuse_in_use(struct dd *dd, const struct side *s)
 	why[0] = '\0';
 	r = dio_device_in_use(s->path, why, sizeof(why));
 	if (r == 1)
-		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
 		           "(%s)", s->path, why);
 	if (r >= 0 || (r == -ENOTSUP && s->kind == K_FILE))
 		return;
@@ -180,7 +180,7 @@ refuse_in_use(struct dd *dd, const struct side *s)
 		diot_out_warn_unchecked(s->path, dd_strerror(r), why);
 		return;
 	}
-	fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
+	dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
 	           "whether it is in use (%s%s%s)%s", s->path, dd_strerror(r),
 	           why[0] ? ": " : "", why, dd->o.force && s->kind != K_FILE ?
 	           DIOT_OUT_UNCHECKED_ADVICE : "");
@@ -199,13 +199,13 @@ check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
 		return;
 	}
 	if (!dd->o.force)
-		fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
 		           "would be destroyed; pass --force (or oflag=force) to "
 		           "allow that", s->path);
 	/* An sg node is checked through its disk: one whose disk
 	 * cannot be found cannot be checked, and is not written. */
 	if (S_ISCHR(st->st_mode) && sg_without_disk(s->path))
-		fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block "
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block "
 		           "device of this SCSI generic node cannot be determined "
 		           "(no disk behind it?), so whether it is in use cannot "
 		           "be checked", s->path);
@@ -238,14 +238,14 @@ open_stream(struct dd *dd, struct side *s, int is_out, const struct stat *st)
 
 	s->kind = K_STREAM;
 	if (fl->direct || fl->sg || fl->nocopy)
-		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is %s: %sflag=%s is for files and "
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is %s: %sflag=%s is for files and "
 		           "block devices", key, s->path, s->std >= 0 ? (is_out ?
 		           "standard output" : "standard input") : S_ISFIFO(st->st_mode) ?
 		           "a pipe" : "a character device", is_out ? "o" : "i",
 		           fl->direct ? "direct" : fl->sg ? "sg" : "nocopy");
-	if (is_out && s->std < 0 && S_ISCHR(st->st_mode) && !stores_nothing(st, -1) &&
+	if (is_out && s->std < 0 && S_ISCHR(st->st_mode) && !dd_stores_nothing(st, -1) &&
 	    !dd->o.force)
-		fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: what it holds would be "
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: what it holds would be "
 		           "overwritten; pass --force (or oflag=force) to allow that", s->path);
 	if (s->std >= 0) {
 		fd = dup(s->std);
@@ -259,7 +259,7 @@ open_stream(struct dd *dd, struct side *s, int is_out, const struct stat *st)
 	/* (an open of a FIFO waits for its other end: a stop signal then
 	 * ends dio-dd as it ends dd) */
 	if (fd < 0 && errno == EINTR && *dd->stop)
-		stop_setup(dd);
+		dd_stop_setup(dd);
 	if (fd < 0)
 		fail_open(dd, s->path, errno);
 	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
@@ -279,7 +279,7 @@ open_side(struct dd *dd, struct side *s, int is_out)
 
 	if (s->std >= 0) {
 		if (fstat(s->std, &st) != 0)
-			fail_setup(dd, DIOT_EXIT_FAIL, "standard %s: %s", is_out ? "output" :
+			dd_fail_setup(dd, DIOT_EXIT_FAIL, "standard %s: %s", is_out ? "output" :
 			           "input", dd_strerror(-errno));
 		open_stream(dd, s, is_out, &st);
 		return;
@@ -312,10 +312,10 @@ open_side(struct dd *dd, struct side *s, int is_out)
 	else if (!exists || S_ISREG(st.st_mode))
 		s->kind = K_FILE;
 	else
-		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is neither a file, a pipe nor a device",
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is neither a file, a pipe nor a device",
 		           is_out ? "of=" : "if=", s->path);
 	if (fl->sg && s->kind == K_FILE)
-		fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=sg needs a block or sg device, "
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=sg needs a block or sg device, "
 		           "not a file", is_out ? "of=" : "if=", s->path, is_out ? "o" : "i");
 	/* A character device that takes no SCSI commands (/dev/zero,
 	 * /dev/null, /dev/urandom, a terminal): a stream. */
@@ -335,25 +335,25 @@ open_side(struct dd *dd, struct side *s, int is_out)
 
 	if (s->kind == K_SG) {
 		if (fl->direct)
-			fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=direct is for files and "
+			dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=direct is for files and "
 			           "block devices; for SCSI pass-through ask for direct "
 			           "transfers with dio=1", is_out ? "of=" : "if=", s->path,
 			           is_out ? "o" : "i");
 		if (fl->nocopy)
-			fail_setup(dd, DIOT_EXIT_USAGE, "if= '%s': iflag=nocopy is for files and "
+			dd_fail_setup(dd, DIOT_EXIT_USAGE, "if= '%s': iflag=nocopy is for files and "
 			           "block devices, not SCSI pass-through", s->path);
 		r = dio_scsi_open(s->path, !is_out);
 		if (r == -ENOTSUP)
-			fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': SCSI pass-through is not supported "
+			dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': SCSI pass-through is not supported "
 			           "by this build (%s backend)", is_out ? "of=" : "if=", s->path,
 			           dio_backend_name());
 		if (r == -ENOTTY)
-			fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is a character device that does not "
+			dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is a character device that does not "
 			           "accept SCSI pass-through (dio-dd reads and writes files, "
 			           "block devices and SCSI generic devices)",
 			           is_out ? "of=" : "if=", s->path);
 		if (r < 0)
-			fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %s", is_out ? "of=" : "if=",
+			dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %s", is_out ? "of=" : "if=",
 			           s->path, dd_strerror(r));
 		s->fd = r;
 		sg_capacity(dd, s);
@@ -378,14 +378,14 @@ open_side(struct dd *dd, struct side *s, int is_out)
 	r = dio_open(&s->f, s->path, (unsigned)flags,
 	             fl->direct ? DIO_DIRECT_ON : DIO_DIRECT_OFF, sync, 0644);
 	if (r == -ENOTSUP && fl->direct)
-		fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %sflag=direct: this file system or "
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %sflag=direct: this file system or "
 		           "platform (%s backend) refuses direct I/O", is_out ? "of=" : "if=",
 		           s->path, is_out ? "o" : "i", dio_backend_name());
 	if (r == -ENOTSUP && sync != DIO_SYNC_NONE)
-		fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': oflag=%s is not supported here",
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': oflag=%s is not supported here",
 		           s->path, fl->sync ? "sync" : "dsync");
 	if (r == -EEXIST)
-		fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s' appeared while dio-dd was starting; "
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s' appeared while dio-dd was starting; "
 		           "not overwriting it", s->path);
 	if (r < 0)
 		fail_open(dd, s->path, r);
@@ -394,7 +394,7 @@ open_side(struct dd *dd, struct side *s, int is_out)
 		dio_close(s->f);
 		s->f = NULL;
 		unlink(s->path);
-		fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': out of memory", s->path);
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': out of memory", s->path);
 	}
 	s->fd = dio_file_fd(s->f);
 	/* of=/dev/stdout (or the file's own name) with standard output
@@ -425,7 +425,7 @@ open_side(struct dd *dd, struct side *s, int is_out)
  * be a multiple of it; SCSI pass-through on a block device maps an aligned
  * buffer and copies through a bounce buffer otherwise.
  */
-void
+static void
 set_buffer_offset(struct dd *dd)
 {
 	size_t need = 0, a;
@@ -455,7 +455,7 @@ set_buffer_offset(struct dd *dd)
 		return;
 	}
 	if (need && dd->o.bufoff % need != 0)
-		fail_setup(dd, DIOT_EXIT_USAGE, "bufoff=%" PRIu64 ": direct transfers need "
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "bufoff=%" PRIu64 ": direct transfers need "
 		           "buffers aligned to %zu bytes (the memory alignment of '%s'); "
 		           "give a multiple of %zu, or 0", dd->o.bufoff, need, who, need);
 	dd->buf_off = (size_t)dd->o.bufoff;
@@ -478,7 +478,7 @@ init_lock(struct dd *dd, pthread_mutex_t *m)
 static void choose_loop(struct dd *dd);
 
 void
-setup_devices(struct dd *dd)
+dd_setup_devices(struct dd *dd)
 {
 	int i;
 
@@ -516,14 +516,14 @@ setup_devices(struct dd *dd)
 	for (i = 0; i < dd->ndevs; i++)
 		if (dd->devs[i].in.path) {
 			open_side(dd, &dd->devs[i].in, 0);
-			io_choose(&dd->o, &dd->devs[i].in, 0);
+			dd_io_choose(&dd->o, &dd->devs[i].in, 0);
 		}
 	check_create_rules(dd);
-	check_aliases(dd);
+	dd_check_aliases(dd);
 	for (i = 0; i < dd->ndevs; i++)
 		if (dd->devs[i].out.path) {
 			open_side(dd, &dd->devs[i].out, 1);
-			io_choose(&dd->o, &dd->devs[i].out, 1);
+			dd_io_choose(&dd->o, &dd->devs[i].out, 1);
 		}
 
 	choose_loop(dd);
@@ -549,7 +549,7 @@ setup_devices(struct dd *dd)
 		 * the writing starting at seek= all the same. */
 		len = dd->o.oflag.seek_bytes && dd->o.seek < dd->o.obs ? 0 : d->out_base;
 		if (ftruncate(s->fd, (off_t)len) != 0)
-			fail_setup(dd, DIOT_EXIT_FAIL, "failed to truncate to %" PRId64 " bytes in "
+			dd_fail_setup(dd, DIOT_EXIT_FAIL, "failed to truncate to %" PRId64 " bytes in "
 			           "output file %s: %s", len, dd_quote_kept(s->path, DD_Q_NAME),
 			           dd_strerror(errno));
 	}
@@ -563,10 +563,10 @@ static void
 choose_loop(struct dd *dd)
 {
 	const char *why;
-	int i, r = stream_needed(dd, &why);
+	int i, r = dd_stream_needed(dd, &why);
 
 	if (r < 0)
-		fail_setup(dd, DIOT_EXIT_USAGE, "%s: that is copied by one thread, one call at "
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s: that is copied by one thread, one call at "
 		           "a time (dd's way): drop %s", why,
 		           dd->ndevs > 1 ? "the other devices" : dd->o.thr > 1 ? "thr=" :
 		           dd->o.engine != ENG_SYNC ? "engine= and qd=" : dd->o.bpt > 1 ?
@@ -576,20 +576,20 @@ choose_loop(struct dd *dd)
 	if (dd->stream) {
 		size_t a;
 
-		plan_stream(dd, &dd->devs[0]);
+		dd_plan_stream(dd, &dd->devs[0]);
 		a = dd->devs[0].align;
 		dd->tsize = (size_t)((dd->o.ibs + a - 1) / a * a + dd->o.obs);
 		return;
 	}
 	dd->tsize = (size_t)(dd->o.bs * dd->o.bpt);
 	for (i = 0; i < dd->ndevs; i++)
-		plan_device(dd, &dd->devs[i]);
+		dd_plan_device(dd, &dd->devs[i]);
 }
 
 /* Close every side (buffered data stays in the page cache, as dd), then
  * release the claimed output devices. */
 void
-close_sides(struct dd *dd)
+dd_close_sides(struct dd *dd)
 {
 	int i;
 

@@ -12,8 +12,8 @@
  * buffered writes where the CPUs are the limit: every stamp's cache line
  * is rewritten just before the write.)  Blocks shorter than a stamp get
  * none.
- * fill_pattern() writes the pattern and the stamps' fixed parts once per
- * buffer; stamp() writes only the digits before each write, two at a time
+ * dd_fill_pattern() writes the pattern and the stamps' fixed parts once per
+ * buffer; dd_stamp() writes only the digits before each write, two at a time
  * and the upper eight once per 4 GiB. */
 #define STAMP_LEN 24
 #define HEX_ROW(x) x "0" x "1" x "2" x "3" x "4" x "5" x "6" x "7" \
@@ -34,7 +34,7 @@ stamp_next(size_t p, size_t bs)
 }
 
 void
-fill_pattern(unsigned char *buf, size_t len, size_t bs)
+dd_fill_pattern(unsigned char *buf, size_t len, size_t bs)
 {
 	size_t i;
 
@@ -61,7 +61,7 @@ hex8(unsigned char *d, uint32_t v)
 }
 
 void
-stamp(unsigned char *buf, size_t len, size_t bs, uint64_t off)
+dd_stamp(unsigned char *buf, size_t len, size_t bs, uint64_t off)
 {
 	unsigned char upper[8];
 	uint64_t hi = 0;

@@ -25,14 +25,14 @@ json_direction(struct diot_json *j, const char *key, const struct row *r, int k)
 	diot_json_u64(j, "calls", h->count);
 	diot_json_u64(j, "bytes", r->xbytes[k]);
 	diot_json_object(j, "latency_us");
-	diot_json_double(j, "mean", us(h, 0));
-	diot_json_double(j, "p50", us(h, 0.5));
-	diot_json_double(j, "p90", us(h, 0.9));
-	diot_json_double(j, "p99", us(h, 0.99));
-	diot_json_double(j, "max", us(h, 1));
+	diot_json_double(j, "mean", dd_hist_us(h, 0));
+	diot_json_double(j, "p50", dd_hist_us(h, 0.5));
+	diot_json_double(j, "p90", dd_hist_us(h, 0.9));
+	diot_json_double(j, "p99", dd_hist_us(h, 0.99));
+	diot_json_double(j, "max", dd_hist_us(h, 1));
 	diot_json_close(j);
 	diot_json_array(j, "histogram");
-	log2_buckets(h, cnt);
+	dd_log2_buckets(h, cnt);
 	for (i = 0; i < NLOG2; i++) {
 		if (!cnt[i])
 			continue;
@@ -92,14 +92,14 @@ json_settings(struct dd *dd, struct diot_json *j)
 	diot_json_str(j, "tool", "dio-dd");
 	diot_json_str(j, "version", dio_version_string());
 	diot_json_str(j, "backend", dio_backend_name());
-	diot_json_str(j, "mode", mode_name(dd));
+	diot_json_str(j, "mode", dd_mode_name(dd));
 	diot_json_str(j, "io", dd->total_io);
-	diot_json_str(j, "engine", engine_name(dd));
+	diot_json_str(j, "engine", dd_engine_name(dd));
 	diot_json_str(j, "engine_note", dd->engine_note[0] ? dd->engine_note : NULL);
 	diot_json_bool(j, "processes", o->procs);
 	diot_json_str(j, "worker_sessions", !o->procs ? NULL : o->same_session ? "one" : "each");
-	diot_json_str(j, "fadvise", fadvise_words[o->fadvise]);
-	diot_json_u64(j, "buffer_page_bytes", buffer_page(dd));
+	diot_json_str(j, "fadvise", dd_fadvise_words[o->fadvise]);
+	diot_json_u64(j, "buffer_page_bytes", dd_buffer_page(dd));
 	diot_json_u64(j, "buffer_offset", dd->buf_off);
 	diot_json_u64(j, "qd", o->engine == ENG_SYNC ? 1 : o->qd);
 	diot_json_u64(j, "threads", o->thr);
@@ -137,7 +137,7 @@ json_settings(struct dd *dd, struct diot_json *j)
 }
 
 void
-print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot,
+dd_print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot,
            double cu, double cs)
 {
 	struct diot_json j;

@@ -7,7 +7,7 @@
 #include "tools/kit/msg.h"
 
 
-void
+static void
 make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s)
 {
 	memset(r, 0, sizeof(*r));
@@ -60,7 +60,7 @@ print_hist_table(FILE *fp, const char *title, const char *name, const struct dio
 	char a[32], b[32];
 	int first = -1, last = -1, i;
 
-	log2_buckets(h, cnt);
+	dd_log2_buckets(h, cnt);
 	for (i = 0; i < NLOG2; i++)
 		if (cnt[i]) {
 			if (first < 0)
@@ -104,8 +104,8 @@ print_latency(FILE *fp, const struct row *rows, char **names, int n, const struc
 				continue;
 			fprintf(fp, "%-*s %-5s %10" PRIu64 " %14" PRIu64 " %9.1f %9.1f %9.1f %9.1f "
 			        "%10.1f\n", w, i < n ? names[i] : "total", dir_words[k],
-			        r->h[k]->count, r->xbytes[k], us(r->h[k], 0), us(r->h[k], 0.5),
-			        us(r->h[k], 0.9), us(r->h[k], 0.99), us(r->h[k], 1));
+			        r->h[k]->count, r->xbytes[k], dd_hist_us(r->h[k], 0), dd_hist_us(r->h[k], 0.5),
+			        dd_hist_us(r->h[k], 0.9), dd_hist_us(r->h[k], 0.99), dd_hist_us(r->h[k], 1));
 		}
 	}
 	for (k = 0; k < NDIR; k++)
@@ -118,19 +118,19 @@ print_latency(FILE *fp, const struct row *rows, char **names, int n, const struc
 				                 rows[i].h[k]);
 }
 
-void
+static void
 print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot,
             double cpu_user, double cpu_sys)
 {
 	char a[32], **names;
-	size_t w = 7, l, page = buffer_page(dd);
+	size_t w = 7, l, page = dd_buffer_page(dd);
 	int i, large = page > (size_t)sysconf(_SC_PAGESIZE);
 	const struct row *r;
 
 	fprintf(fp, "dio-dd %s: %d device%s x %" PRIu64 " thread%s%s, %s, engine %s",
-	        mode_name(dd), n, n == 1 ? "" : "s", dd->o.thr, dd->o.thr == 1 ? "" : "s",
+	        dd_mode_name(dd), n, n == 1 ? "" : "s", dd->o.thr, dd->o.thr == 1 ? "" : "s",
 	        !dd->o.procs ? "" : dd->o.same_session ? " (a process per device, one session)" :
-	        " (a process per device, each its own session)", dd->total_io, engine_name(dd));
+	        " (a process per device, each its own session)", dd->total_io, dd_engine_name(dd));
 	if (dd->o.engine != ENG_SYNC)
 		fprintf(fp, " qd=%" PRIu64, dd->o.qd);
 	if (dd->stream && dd->o.ibs != dd->o.obs)
@@ -284,7 +284,7 @@ dd_xfer_line(char *buf, size_t len, uint64_t bytes, double secs, int progress)
  * status=noxfer; nothing at all with status=none).
  */
 void
-print_records(struct dd *dd, FILE *fp, const struct row *tot)
+dd_print_records(struct dd *dd, FILE *fp, const struct row *tot)
 {
 	char line[256];
 
@@ -329,18 +329,18 @@ so_far(struct dd *dd, struct row *r)
 /* SIGUSR1 (and conv=noerror after a read error): dd's lines so far, on
  * standard error; the run goes on. */
 void
-say_statistics(struct dd *dd)
+dd_say_statistics(struct dd *dd)
 {
 	struct row r;
 
 	so_far(dd, &r);
-	print_records(dd, stderr, &r);
+	dd_print_records(dd, stderr, &r);
 	fflush(stderr);
 }
 
 /* status=progress: the transfer line so far, over the last one. */
 void
-say_progress(struct dd *dd)
+dd_say_progress(struct dd *dd)
 {
 	static int width;
 	char line[256];
@@ -355,7 +355,7 @@ say_progress(struct dd *dd)
 	dd->progress_shown = 1;
 }
 
-const char *const csv_cols =
+static const char *const csv_cols =
 	"row,device,input,output,mode,io,engine,qd,threads,bs,bpt,bytes,records_in_full,"
 	"records_in_partial,records_out_full,records_out_partial,calls,wall_s,io_s,"
 	"mb_per_s,mib_per_s,read_calls,read_bytes,read_lat_mean_us,read_lat_p50_us,"
@@ -364,7 +364,7 @@ const char *const csv_cols =
 	"write_lat_max_us,cpu_s,cpu_user_s,cpu_sys_s,sg_commands,sg_direct_not_done,"
 	"status,error";
 
-void
+static void
 csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double cu, double cs)
 {
 	int k;
@@ -378,7 +378,8 @@ csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double c
 	fprintf(fp, ",%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 	        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 	        ",%.6f,%.6f,%.3f,%.3f,",
-	        mode_name(dd), r->io, engine_name(dd), dd->o.engine == ENG_SYNC ? 1 : dd->o.qd, dd->o.thr,
+	        dd_mode_name(dd), r->io, dd_engine_name(dd),
+	        dd->o.engine == ENG_SYNC ? 1 : dd->o.qd, dd->o.thr,
 	        dd->o.bs, dd->o.bpt, r->bytes, r->full, r->partial, r->wfull, r->wpartial, r->calls,
 	        r->wall_s, r->io_s, r->mbs, r->mibs);
 	/* each direction: its calls, bytes and latency (empty: no such calls) */
@@ -389,7 +390,8 @@ csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double c
 			fprintf(fp, "0,0,,,,,,");
 		else
 			fprintf(fp, "%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f,", h->count,
-			        r->xbytes[k], us(h, 0), us(h, 0.5), us(h, 0.9), us(h, 0.99), us(h, 1));
+			        r->xbytes[k], dd_hist_us(h, 0), dd_hist_us(h, 0.5),
+			        dd_hist_us(h, 0.9), dd_hist_us(h, 0.99), dd_hist_us(h, 1));
 	}
 	fprintf(fp, "%.6f,", r->cpu_s);
 	if (cu >= 0)
@@ -404,7 +406,7 @@ csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double c
 /* The report (or --help, --version) must have reached standard output:
  * a full disk or a closed pipe is a failure, not a success. */
 int
-stdout_ok(void)
+dd_stdout_ok(void)
 {
 	int e;
 
@@ -422,7 +424,7 @@ stdout_ok(void)
  * could not be written.
  */
 int
-report(struct dd *dd, double cu, double cs)
+dd_report(struct dd *dd, double cu, double cs)
 {
 	struct row *rows, tot;
 	struct diot_hist *all = malloc(NDIR * sizeof(*all));
@@ -495,7 +497,7 @@ report(struct dd *dd, double cu, double cs)
 		 * there; dd's closing lines on standard error, as dd's. */
 		if (dd->o.time)
 			print_table(dd, dd->data_stdout ? stderr : stdout, rows, n, &tot, cu, cs);
-		print_records(dd, stderr, &tot);
+		dd_print_records(dd, stderr, &tot);
 		break;
 	case FMT_CSV:
 		printf("%s\n", csv_cols);
@@ -504,10 +506,10 @@ report(struct dd *dd, double cu, double cs)
 		csv_row(dd, stdout, "total", &tot, cu, cs);
 		break;
 	case FMT_JSON:
-		print_json(dd, stdout, rows, n, &tot, cu, cs);
+		dd_print_json(dd, stdout, rows, n, &tot, cu, cs);
 		break;
 	}
-	if (n >= 0 && !stdout_ok())
+	if (n >= 0 && !dd_stdout_ok())
 		report_lost = 1;
 	free(rows);
 	free(all);

@@ -11,7 +11,7 @@
  * any number of threads) is the faster path for files and devices; this
  * one runs where it cannot: a side that is a stream (pipe, terminal,
  * /dev/zero, standard input or output), ibs != obs, byte counts and
- * offsets, conv=sync or noerror, fullblock, append (stream_needed()).
+ * offsets, conv=sync or noerror, fullblock, append (dd_stream_needed()).
  */
 #include "config.h"
 
@@ -55,7 +55,7 @@ stream_reason(const struct dd *dd, char *buf, size_t len)
  * refused saying why.
  */
 int
-stream_needed(const struct dd *dd, const char **why)
+dd_stream_needed(const struct dd *dd, const char **why)
 {
 	static char reason[PATH_MAX + 80];
 	const struct opts *o = &dd->o;
@@ -109,8 +109,8 @@ timed_read(struct wctx *w, struct side *s, unsigned char *buf, size_t len, int64
 	int64_t n;
 
 	if (quiet)
-		n = s->kind == K_STREAM ? stream_read(s, buf, len, w->dd->stop)
-		                        : file_read(w, s, buf, len, off);
+		n = s->kind == K_STREAM ? dd_stream_read(s, buf, len, w->dd->stop)
+		                        : dd_file_read(w, s, buf, len, off);
 	else
 		n = do_read(w, s, buf, len, off);
 	t1 = diot_now_ns();
@@ -142,7 +142,7 @@ read_block(struct wctx *w, unsigned char *buf, size_t len, int64_t *off)
 		got += (size_t)n;
 		*off += n;
 		if (dd->o.iflag.nocache)
-			drop_cache(s, *off - n, n);
+			dd_drop_cache(s, *off - n, n);
 	} while (dd->o.iflag.fullblock && got < len && !*dd->stop);
 	return (int64_t)got;
 }
@@ -157,8 +157,8 @@ write_block(struct wctx *w, unsigned char *buf, size_t n, int64_t *off)
 	uint64_t t0 = diot_now_ns(), t1;
 	int64_t m;
 
-	if (d->out.kind != K_STREAM && tail_needs_buffered(d, n))
-		m = write_tail_buffered(w, buf, n, *off);
+	if (d->out.kind != K_STREAM && dd_tail_needs_buffered(d, n))
+		m = dd_write_tail_buffered(w, buf, n, *off);
 	else
 		m = do_write(w, &d->out, buf, n, *off);
 	t1 = diot_now_ns();
@@ -168,11 +168,11 @@ write_block(struct wctx *w, unsigned char *buf, size_t n, int64_t *off)
 	if (m < 0)
 		return -1;
 	if (dd->o.oflag.nocache)
-		drop_cache(&d->out, *off, m);
+		dd_drop_cache(&d->out, *off, m);
 	*off += m;
 	w->wbytes += (uint64_t)m;
 	w->bytes += (uint64_t)m;
-	count_records(d, 1, (uint64_t)m, dd->o.obs);
+	dd_count_records(d, 1, (uint64_t)m, dd->o.obs);
 	return 0;
 }
 
@@ -194,14 +194,14 @@ passed_over(struct wctx *w, int64_t err, size_t len, int64_t *off, unsigned *in_
 
 		diot_warn("error reading %s: %s", name, dd_strerror((int)err));
 		free(name);
-		say_statistics(dd);
+		dd_say_statistics(dd);
 	}
 	if (d->in.kind != K_STREAM)
 		*off += (int64_t)len;
 	if (++*in_row >= 1000) {
 		char *name = dd_side_name(dd, &d->in, DD_Q_NAME);
 
-		wfail(w, (int)err, "error reading %s: %s (1000 times in a row: conv=noerror "
+		dd_wfail(w, (int)err, "error reading %s: %s (1000 times in a row: conv=noerror "
 		      "gives up)", name, dd_strerror((int)err));
 		free(name);
 		return -1;
@@ -232,18 +232,18 @@ stream_skip_seek(struct wctx *w, unsigned char *buf, size_t len)
 			/* a file (standard input from one): past its end, as dd */
 			if (fstat(d->in.fd, &st) == 0 && S_ISREG(st.st_mode) &&
 			    st.st_size - at < (off_t)left)
-				say_cannot_skip(dd, &d->in);
+				dd_say_cannot_skip(dd, &d->in);
 			left = 0;
 		}
 		while (left > 0 && !*dd->stop) {
-			n = stream_read(&d->in, buf, left < len ? (size_t)left : len, dd->stop);
+			n = dd_stream_read(&d->in, buf, left < len ? (size_t)left : len, dd->stop);
 			if (n < 0) {
 				if (!*dd->stop)
-					io_error(w, &d->in, 0, (int)n);
+					dd_io_error(w, &d->in, 0, (int)n);
 				return -1;
 			}
 			if (n == 0) {
-				say_cannot_skip(dd, &d->in);
+				dd_say_cannot_skip(dd, &d->in);
 				break;
 			}
 			left -= (uint64_t)n;
@@ -254,7 +254,7 @@ stream_skip_seek(struct wctx *w, unsigned char *buf, size_t len)
 		int e = errno;
 		char *name = dd_side_name(dd, &d->out, DD_Q_FILE);
 
-		wfail(w, -e, "%s: cannot seek: %s", name, dd_strerror(e));
+		dd_wfail(w, -e, "%s: cannot seek: %s", name, dd_strerror(e));
 		free(name);
 		return -1;
 	}
@@ -278,7 +278,7 @@ warns_partial(const struct opts *o)
 }
 
 void
-run_stream(struct wctx *w, unsigned char *buf)
+dd_run_stream(struct wctx *w, unsigned char *buf)
 {
 	struct dd *dd = w->dd;
 	struct dev *d = w->d;
@@ -313,7 +313,7 @@ run_stream(struct wctx *w, unsigned char *buf)
 		}
 		if (d->in.path == NULL) {
 			/* mode=write: the stamped pattern */
-			stamp(buf, ask, (size_t)o->bs, (uint64_t)ooff);
+			dd_stamp(buf, ask, (size_t)o->bs, (uint64_t)ooff);
 			n = (int64_t)ask;
 		} else {
 			n = read_block(w, buf, ask, &ioff);
@@ -343,7 +343,7 @@ run_stream(struct wctx *w, unsigned char *buf)
 		}
 		recs++;
 		bytes_in += (uint64_t)n;
-		count_records(d, 0, (uint64_t)n, ibs);   /* a failed block (0): partial */
+		dd_count_records(d, 0, (uint64_t)n, ibs);   /* a failed block (0): partial */
 		if (o->conv.sync && (size_t)n < ibs) {
 			memset(buf + n, 0, ibs - (size_t)n);
 			n = (int64_t)ibs;
@@ -386,7 +386,7 @@ out:
  * next.
  */
 void
-stream_wake(struct dd *dd)
+dd_stream_wake(struct dd *dd)
 {
 	struct dev *d = &dd->devs[0];
 

@@ -26,21 +26,21 @@ tick(void *arg)
 	uint64_t now;
 
 	if (*dd->stop)
-		stream_wake(dd);
+		dd_stream_wake(dd);
 	if (*dd->usr1) {
 		*dd->usr1 = 0;
 		if (dd->progress_shown) {
 			fputc('\n', stderr);
 			dd->progress_shown = 0;
 		}
-		say_statistics(dd);
+		dd_say_statistics(dd);
 	}
 	if (dd->o.status != STATUS_PROGRESS || dd->t_go == 0)
 		return;
 	now = diot_now_ns();
 	if (now - dd->t_go >= 1000000000ull && now - last >= 1000000000ull) {
 		last = now;
-		say_progress(dd);
+		dd_say_progress(dd);
 	}
 }
 
@@ -68,7 +68,7 @@ thread_member(struct diot_team *t, int k, void *arg)
 	w->member = k;
 	diot_hist_reset(&w->hist[DIR_READ]);
 	diot_hist_reset(&w->hist[DIR_WRITE]);
-	worker(w);
+	dd_worker(w);
 }
 
 /* Start a thread team of n members; on failure the device's record (or,
@@ -171,11 +171,11 @@ run_processes(struct dd *dd, double *u0, double *s0)
 		flags |= DIOT_TEAM_OWN_SESSION;
 	t = diot_team_new(dd->ndevs, 1, flags, dd->signal);
 	if (t == NULL)
-		fail_setup(dd, DIOT_EXIT_FAIL, "cannot set up worker processes: out of memory");
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "cannot set up worker processes: out of memory");
 	r = diot_team_start(t, process_member, dd, &failed);
 	if (r < 0) {
 		diot_team_free(t);
-		fail_setup(dd, DIOT_EXIT_FAIL, "cannot start a process for '%s': fork: %s",
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "cannot start a process for '%s': fork: %s",
 		           dd->devs[failed].name, dd_strerror(r));
 	}
 	diot_team_await_ready(t);
@@ -199,7 +199,7 @@ run_threads(struct dd *dd, double *u0, double *s0)
 	cr.first_dev = 0;
 	t = start_threads(&cr, dd->ndevs * (int)dd->o.thr, why, sizeof(why));
 	if (t == NULL)
-		fail_setup(dd, DIOT_EXIT_FAIL, "%s", why);
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s", why);
 	/* Every thread has its buffers and is waiting: measure from here. */
 	diot_team_await_ready(t);
 	dd_ranks_meet(dd);         /* MPI ranks: every rank's workers ready */
@@ -215,7 +215,7 @@ run_threads(struct dd *dd, double *u0, double *s0)
  * at once, wait for all; the CPU time they used in *cpu_user, *cpu_sys.
  */
 void
-run_workers(struct dd *dd, double *cpu_user, double *cpu_sys)
+dd_run_workers(struct dd *dd, double *cpu_user, double *cpu_sys)
 {
 	double u0 = 0, s0 = 0, u1 = 0, s1 = 0;
 
