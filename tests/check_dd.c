@@ -154,40 +154,40 @@ END_TEST
 
 /* ------------------------------------------------------------ aliases */
 
-static struct ident
+static struct dd_ident
 file_id(const char *label, const char *path, dev_t dev, ino_t ino)
 {
-	struct ident id;
+	struct dd_ident id;
 
 	memset(&id, 0, sizeof(id));
 	id.label = label;
 	id.path = path;
-	id.type = ID_FILE;
+	id.type = DD_ID_FILE;
 	id.dev = dev;
 	id.ino = ino;
 	return id;
 }
 
-static struct ident
+static struct dd_ident
 new_id(const char *label, const char *path, dev_t dev, ino_t ino, const char *base)
 {
-	struct ident id = file_id(label, path, dev, ino);
+	struct dd_ident id = file_id(label, path, dev, ino);
 
-	id.type = ID_NEW;
+	id.type = DD_ID_NEW;
 	id.base = base;
 	return id;
 }
 
 /* A block device node: its number, and the whole disk it is on. */
-static struct ident
+static struct dd_ident
 dev_id(const char *label, const char *path, dev_t blk, dev_t disk)
 {
-	struct ident id;
+	struct dd_ident id;
 
 	memset(&id, 0, sizeof(id));
 	id.label = label;
 	id.path = path;
-	id.type = ID_DEV;
+	id.type = DD_ID_DEV;
 	id.node.set = id.blk.set = id.disk.set = 1;
 	id.node.rdev = id.blk.rdev = blk;
 	id.disk.rdev = disk;
@@ -196,8 +196,8 @@ dev_id(const char *label, const char *path, dev_t blk, dev_t disk)
 
 START_TEST(alias_same_device)
 {
-	struct ident a = dev_id("if=", "/dev/sdb", 0x810, 0x810);
-	struct ident b = dev_id("of=", "/dev/disk/by-id/x", 0x810, 0x810);
+	struct dd_ident a = dev_id("if=", "/dev/sdb", 0x810, 0x810);
+	struct dd_ident b = dev_id("of=", "/dev/disk/by-id/x", 0x810, 0x810);
 	char msg[600];
 
 	ck_assert_int_eq(dd_overlap(&a, &b, msg, sizeof(msg)), 1);
@@ -207,10 +207,10 @@ END_TEST
 
 START_TEST(alias_partitions)
 {
-	struct ident disk = dev_id("of=", "/dev/sdb", 0x810, 0x810);
-	struct ident p1 = dev_id("if=", "/dev/sdb1", 0x811, 0x810);
-	struct ident p2 = dev_id("of=", "/dev/sdb2", 0x812, 0x810);
-	struct ident other = dev_id("of=", "/dev/sdc", 0x820, 0x820);
+	struct dd_ident disk = dev_id("of=", "/dev/sdb", 0x810, 0x810);
+	struct dd_ident p1 = dev_id("if=", "/dev/sdb1", 0x811, 0x810);
+	struct dd_ident p2 = dev_id("of=", "/dev/sdb2", 0x812, 0x810);
+	struct dd_ident other = dev_id("of=", "/dev/sdc", 0x820, 0x820);
 	char msg[600];
 
 	ck_assert_int_eq(dd_overlap(&p1, &disk, msg, sizeof(msg)), 1);
@@ -226,13 +226,13 @@ END_TEST
 
 START_TEST(alias_files)
 {
-	struct ident a = file_id("if=", "a", 0x801, 1234);
-	struct ident b = file_id("of=", "dir/../a", 0x801, 1234);
-	struct ident c = file_id("of=", "c", 0x801, 1235);
-	struct ident d = file_id("of=", "d", 0x802, 1234);
-	struct ident n1 = new_id("of=", "x/new", 0x801, 77, "new");
-	struct ident n2 = new_id("of=", "./x/new", 0x801, 77, "new");
-	struct ident n3 = new_id("of=", "x/other", 0x801, 77, "other");
+	struct dd_ident a = file_id("if=", "a", 0x801, 1234);
+	struct dd_ident b = file_id("of=", "dir/../a", 0x801, 1234);
+	struct dd_ident c = file_id("of=", "c", 0x801, 1235);
+	struct dd_ident d = file_id("of=", "d", 0x802, 1234);
+	struct dd_ident n1 = new_id("of=", "x/new", 0x801, 77, "new");
+	struct dd_ident n2 = new_id("of=", "./x/new", 0x801, 77, "new");
+	struct dd_ident n3 = new_id("of=", "x/other", 0x801, 77, "other");
 	char msg[600];
 
 	ck_assert_int_eq(dd_overlap(&a, &b, msg, sizeof(msg)), 1);
@@ -247,8 +247,8 @@ END_TEST
 
 START_TEST(alias_loop_image)
 {
-	struct ident img = file_id("if=", "disk.img", 0x801, 99);
-	struct ident loop = dev_id("of=", "/dev/loop0", 0x700, 0x700);
+	struct dd_ident img = file_id("if=", "disk.img", 0x801, 99);
+	struct dd_ident loop = dev_id("of=", "/dev/loop0", 0x700, 0x700);
 	char msg[600];
 
 	ck_assert_int_eq(dd_overlap(&img, &loop, msg, sizeof(msg)), 0);
@@ -283,7 +283,7 @@ static int
 operands(const char *line)
 {
 	static char buf[512];
-	static char *argv[MAX_OPERANDS + 2];
+	static char *argv[DD_MAX_OPERANDS + 2];
 	int argc = 0, fd, i;
 	char *p;
 
@@ -293,7 +293,7 @@ operands(const char *line)
 	memset(&g_held, 0, sizeof(g_held));
 	g_msg[0] = '\0';
 	snprintf(buf, sizeof(buf), "dio-dd %s", line);
-	for (p = strtok(buf, " "); p != NULL && argc <= MAX_OPERANDS; p = strtok(NULL, " "))
+	for (p = strtok(buf, " "); p != NULL && argc <= DD_MAX_OPERANDS; p = strtok(NULL, " "))
 		argv[argc++] = p;
 	argv[argc] = NULL;
 	fflush(stdout);
@@ -433,7 +433,7 @@ START_TEST(operands_defaults)
 {
 	/* no of=: standard output; a copy */
 	taken("if=a");
-	ck_assert_int_eq(g_dd.o.mode, MODE_COPY);
+	ck_assert_int_eq(g_dd.o.mode, DD_MODE_COPY);
 	ck_assert_int_eq(g_dd.o.nif, 1);
 	ck_assert_int_eq(g_dd.o.nof, 1);
 	ck_assert_int_eq(g_dd.std_in, 0);
@@ -442,7 +442,7 @@ START_TEST(operands_defaults)
 	ck_assert_str_eq(g_dd.o.ofs[0], "/dev/stdout");
 	/* no if=: standard input */
 	taken("of=b");
-	ck_assert_int_eq(g_dd.o.mode, MODE_COPY);
+	ck_assert_int_eq(g_dd.o.mode, DD_MODE_COPY);
 	ck_assert_int_eq(g_dd.std_in, 1);
 	ck_assert_int_eq(g_dd.std_out, 0);
 	ck_assert_str_eq(g_dd.o.ifs[0], "/dev/stdin");
@@ -451,20 +451,20 @@ START_TEST(operands_defaults)
 	taken("bs=1k");
 	ck_assert_int_eq(g_dd.std_in, 1);
 	ck_assert_int_eq(g_dd.std_out, 1);
-	ck_assert_int_eq(g_dd.o.mode, MODE_COPY);
+	ck_assert_int_eq(g_dd.o.mode, DD_MODE_COPY);
 	/* mode=copy is the default, with the same defaults */
 	taken("if=a mode=copy");
 	ck_assert_int_eq(g_dd.std_out, 1);
 	/* mode=read: no output at all; mode=write: no input */
 	taken("if=a mode=read");
-	ck_assert_int_eq(g_dd.o.mode, MODE_READ);
+	ck_assert_int_eq(g_dd.o.mode, DD_MODE_READ);
 	ck_assert_int_eq(g_dd.o.nof, 0);
 	ck_assert_int_eq(g_dd.std_out, 0);
 	taken("if=a,b mode=read");
 	ck_assert_int_eq(g_dd.o.nif, 2);
 	ck_assert_int_eq(g_dd.o.nof, 0);
 	taken("of=b mode=write count=1");
-	ck_assert_int_eq(g_dd.o.mode, MODE_WRITE);
+	ck_assert_int_eq(g_dd.o.mode, DD_MODE_WRITE);
 	ck_assert_int_eq(g_dd.o.nif, 0);
 	ck_assert_int_eq(g_dd.std_in, 0);
 	/* the one standard stream cannot serve several */
@@ -481,23 +481,23 @@ START_TEST(operands_dev_null)
 {
 	/* on a dd command line of=/dev/null is an output, written as dd does */
 	taken("if=a of=/dev/null");
-	ck_assert_int_eq(g_dd.o.mode, MODE_COPY);
+	ck_assert_int_eq(g_dd.o.mode, DD_MODE_COPY);
 	ck_assert_int_eq(g_dd.o.nof, 1);
 	ck_assert_str_eq(g_dd.o.ofs[0], "/dev/null");
 	ck_assert_int_eq(g_dd.std_out, 0);
 	/* with dio-dd's own operands (threads, several inputs) nowhere, with
 	 * no standard output either */
 	taken("if=a of=/dev/null thr=2");
-	ck_assert_int_eq(g_dd.o.mode, MODE_READ);
+	ck_assert_int_eq(g_dd.o.mode, DD_MODE_READ);
 	ck_assert_int_eq(g_dd.o.nof, 0);
 	ck_assert_int_eq(g_dd.std_out, 0);
 	taken("if=a,b of=/dev/null");
-	ck_assert_int_eq(g_dd.o.mode, MODE_READ);
+	ck_assert_int_eq(g_dd.o.mode, DD_MODE_READ);
 	ck_assert_int_eq(g_dd.o.nif, 2);
 	ck_assert_int_eq(g_dd.std_out, 0);
 	/* with mode=read it is nowhere: a read */
 	taken("if=a of=/dev/null mode=read thr=2");
-	ck_assert_int_eq(g_dd.o.mode, MODE_READ);
+	ck_assert_int_eq(g_dd.o.mode, DD_MODE_READ);
 	ck_assert_int_eq(g_dd.o.nof, 0);
 	ck_assert_int_eq(g_dd.std_out, 0);
 }
@@ -537,13 +537,13 @@ START_TEST(operands_flags)
 	refused("if=a mode=read conv=fsync", "conv= names an output conversion but there is no "
 	        "output");
 	taken("if=a of=b");
-	ck_assert_int_eq(g_dd.o.status, STATUS_DEFAULT);
+	ck_assert_int_eq(g_dd.o.status, DD_STATUS_DEFAULT);
 	taken("if=a of=b status=none");
-	ck_assert_int_eq(g_dd.o.status, STATUS_NONE);
+	ck_assert_int_eq(g_dd.o.status, DD_STATUS_NONE);
 	taken("if=a of=b status=noxfer");
-	ck_assert_int_eq(g_dd.o.status, STATUS_NOXFER);
+	ck_assert_int_eq(g_dd.o.status, DD_STATUS_NOXFER);
 	taken("if=a of=b status=progress");
-	ck_assert_int_eq(g_dd.o.status, STATUS_PROGRESS);
+	ck_assert_int_eq(g_dd.o.status, DD_STATUS_PROGRESS);
 	refused("if=a of=b status=all", "status='all': allowed none");
 	refused("if=a of=b status=", "status='': allowed none");
 }

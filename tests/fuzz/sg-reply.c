@@ -90,14 +90,14 @@ fake_sg_io(int fd, struct sg_io_hdr *h)
 	return 0;
 }
 
-/* dio-dd's sg transfers (tools/dd/io.c) on one side of kind K_SG. */
+/* dio-dd's sg transfers (tools/dd/io.c) on one side of kind DD_KIND_SG. */
 static void
 transfers(int fd, uint32_t blen, uint64_t blocks)
 {
 	static struct dd dd;
-	static struct dev d;
-	struct wctx w;
-	struct side *s = &d.in;
+	static struct dd_dev d;
+	struct dd_wctx w;
+	struct dd_side *s = &d.in;
 	size_t len, bpt;
 	uint8_t *buf;
 	int64_t n;
@@ -120,7 +120,7 @@ transfers(int fd, uint32_t blen, uint64_t blocks)
 		return;
 	}
 	s->path = "fuzz-sg";
-	s->kind = K_SG;
+	s->kind = DD_KIND_SG;
 	s->fd = fd;
 	s->sg_block = blen;
 	s->sg_blocks = blocks;

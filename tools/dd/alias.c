@@ -26,13 +26,13 @@ dd_stores_nothing(const struct stat *st, int fd)
 }
 
 static int
-devno_eq(const struct devno *a, const struct devno *b)
+devno_eq(const struct dd_devno *a, const struct dd_devno *b)
 {
 	return a->set && b->set && a->chr == b->chr && a->rdev == b->rdev;
 }
 
 static void
-devno_of(const char *path, struct devno *n)
+devno_of(const char *path, struct dd_devno *n)
 {
 	struct stat st;
 
@@ -45,7 +45,7 @@ devno_of(const char *path, struct devno *n)
 }
 
 static void
-get_ident(struct dd *dd, struct ident *id, const char *label, const char *path, int is_out)
+get_ident(struct dd *dd, struct dd_ident *id, const char *label, const char *path, int is_out)
 {
 	struct dio_devinfo di;
 	struct stat st;
@@ -91,18 +91,18 @@ get_ident(struct dd *dd, struct ident *id, const char *label, const char *path, 
 		if (e != 0)
 			dd_fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
 			           dd_quote_kept(path, DD_Q_NAME), dd_strerror(e));
-		id->type = ID_NEW;
+		id->type = DD_ID_NEW;
 		id->dev = st.st_dev;
 		id->ino = st.st_ino;
 		return;
 	}
 	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode)) {
-		id->type = ID_FILE;
+		id->type = DD_ID_FILE;
 		id->dev = st.st_dev;
 		id->ino = st.st_ino;
 		return;
 	}
-	id->type = ID_DEV;
+	id->type = DD_ID_DEV;
 	id->nothing = dd_stores_nothing(&st, -1);
 	id->node.set = 1;
 	id->node.chr = S_ISCHR(st.st_mode) != 0;
@@ -129,16 +129,16 @@ get_ident(struct dd *dd, struct ident *id, const char *label, const char *path, 
 
 /* Whether a and b reach the same data: 1 with a message in msg. */
 int
-dd_overlap(const struct ident *a, const struct ident *b, char *msg, size_t len)
+dd_overlap(const struct dd_ident *a, const struct dd_ident *b, char *msg, size_t len)
 {
-	const struct ident *t;
+	const struct dd_ident *t;
 
-	if (a->type == ID_DEV && b->type != ID_DEV) {
+	if (a->type == DD_ID_DEV && b->type != DD_ID_DEV) {
 		t = a;   /* the file first */
 		a = b;
 		b = t;
 	}
-	if (a->type == ID_NEW && b->type == ID_NEW) {
+	if (a->type == DD_ID_NEW && b->type == DD_ID_NEW) {
 		if (a->dev == b->dev && a->ino == b->ino && strcmp(a->base, b->base) == 0) {
 			snprintf(msg, len, "%s '%s' and %s '%s' name the same file", a->label,
 			         a->path, b->label, b->path);
@@ -146,7 +146,7 @@ dd_overlap(const struct ident *a, const struct ident *b, char *msg, size_t len)
 		}
 		return 0;
 	}
-	if (a->type == ID_FILE && b->type == ID_FILE) {
+	if (a->type == DD_ID_FILE && b->type == DD_ID_FILE) {
 		if (a->dev == b->dev && a->ino == b->ino) {
 			snprintf(msg, len, "%s '%s' and %s '%s' are the same file", a->label,
 			         a->path, b->label, b->path);
@@ -154,7 +154,7 @@ dd_overlap(const struct ident *a, const struct ident *b, char *msg, size_t len)
 		}
 		return 0;
 	}
-	if (a->type == ID_FILE && b->type == ID_DEV) {
+	if (a->type == DD_ID_FILE && b->type == DD_ID_DEV) {
 		if (b->has_back && b->back_dev == a->dev && b->back_ino == a->ino) {
 			snprintf(msg, len, "%s '%s' is the image file of the loop device %s '%s'",
 			         a->label, a->path, b->label, b->path);
@@ -162,7 +162,7 @@ dd_overlap(const struct ident *a, const struct ident *b, char *msg, size_t len)
 		}
 		return 0;
 	}
-	if (a->type != ID_DEV || b->type != ID_DEV)
+	if (a->type != DD_ID_DEV || b->type != DD_ID_DEV)
 		return 0;
 	if (devno_eq(&a->node, &b->node) || devno_eq(&a->blk, &b->blk)) {
 		snprintf(msg, len, "%s '%s' and %s '%s' are the same device", a->label,
@@ -191,7 +191,7 @@ dd_check_aliases(struct dd *dd)
 {
 	char msg[PATH_MAX * 2 + 200];
 	int i, j, n = 0, first_out;
-	struct ident *id;
+	struct dd_ident *id;
 
 	id = dd->idents = calloc((size_t)dd->ndevs * 2, sizeof(*id));
 	if (id == NULL)

@@ -16,7 +16,7 @@ const char *const dd_format_words[] = { "table", "csv", "json", NULL };
 /* fadvise=: "none" gives no hint (the default, as dd); the others are
  * posix_fadvise() advice for the whole of every file and block device. */
 const char *const dd_fadvise_words[] = { "none", "normal", "sequential", "random", NULL };
-/* status= as dd spells it (STATUS_DEFAULT is not given by a word). */
+/* status= as dd spells it (DD_STATUS_DEFAULT is not given by a word). */
 static const char *const status_words[] = { "", "none", "noxfer", "progress", NULL };
 
 /* ------------------------------------------------------------ usage */
@@ -152,7 +152,7 @@ struct flag_word {
 	size_t field;
 };
 
-#define FLAG(w, sides, f) { w, sides, offsetof(struct side_flags, f) }
+#define FLAG(w, sides, f) { w, sides, offsetof(struct dd_side_flags, f) }
 static const struct flag_word flag_words[] = {
 	FLAG("direct", 3, direct), FLAG("dsync", 3, dsync), FLAG("sync", 3, sync),
 	FLAG("nocache", 3, nocache), FLAG("sg", 3, sg),
@@ -174,7 +174,7 @@ static const char *const flag_refused[][2] = {
 
 /* iflag= and oflag=, read in place (nothing allocated). */
 static void
-parse_flags(const char *key, const char *v, struct side_flags *f, int is_out)
+parse_flags(const char *key, const char *v, struct dd_side_flags *f, int is_out)
 {
 	const char *item, *comma;
 	size_t len, k;
@@ -214,7 +214,7 @@ parse_flags(const char *key, const char *v, struct side_flags *f, int is_out)
 /* conv=: the conversions that keep the data as it is; dd's others are
  * refused by name. */
 static void
-parse_conv(const char *v, struct conv *c)
+parse_conv(const char *v, struct dd_conv *c)
 {
 	static const char *const refused[] = {
 		"ascii", "ebcdic", "ibm", "block", "unblock", "lcase", "ucase", "sparse",
@@ -274,9 +274,9 @@ static const char *const operand_words[] = {
 	"thr", "engine", "qd", "rate", "time", "dio", "fadvise", "largepages",
 	"bufoff", "ibs", "obs", "conv", "status", NULL
 };
-/* struct opts has a "given" mark for each of them */
+/* struct dd_opts has a "given" mark for each of them */
 typedef char operand_marks_fit[sizeof(operand_words) / sizeof(operand_words[0]) <=
-                               MAX_OPERANDS ? 1 : -1];
+                               DD_MAX_OPERANDS ? 1 : -1];
 
 static void
 parse_operand(struct dd *dd, const char *arg)
@@ -319,9 +319,9 @@ parse_operand(struct dd *dd, const char *arg)
 	if (operand_words[k] != NULL)
 		dd->o.seen[k] = 1;
 	if (strcmp(key, "if") == 0) {
-		dd->o.nif = split_list(key, v, dd->o.ifs, MAX_DEVS);
+		dd->o.nif = split_list(key, v, dd->o.ifs, DD_MAX_DEVS);
 	} else if (strcmp(key, "of") == 0) {
-		dd->o.nof = split_list(key, v, dd->o.ofs, MAX_DEVS);
+		dd->o.nof = split_list(key, v, dd->o.ofs, DD_MAX_DEVS);
 	} else if (strcmp(key, "bs") == 0) {
 		dd_parse_block_size(key, v, &dd->o.bs);
 		dd->o.bs_set = 1;
@@ -343,16 +343,16 @@ parse_operand(struct dd *dd, const char *arg)
 		parse_conv(v, &dd->o.conv);
 	} else if (strcmp(key, "status") == 0) {
 		if (*v == '\0' || diot_parse_word(v, status_words, &idx, err, sizeof(err)) < 0 ||
-		    idx == STATUS_DEFAULT)
+		    idx == DD_STATUS_DEFAULT)
 			diot_usage_error("status='%s': allowed none (errors only), noxfer (no "
 			                 "transfer line), progress (a line every second)", v);
 		dd->o.status = idx;
 	} else if (strcmp(key, "bpt") == 0) {
 		parse_u(key, v, 1, 1u << 24, &dd->o.bpt);
 	} else if (strcmp(key, "thr") == 0) {
-		parse_u(key, v, 1, MAX_THREADS, &dd->o.thr);
+		parse_u(key, v, 1, DD_MAX_THREADS, &dd->o.thr);
 	} else if (strcmp(key, "qd") == 0) {
-		parse_u(key, v, 1, MAX_QD, &dd->o.qd);
+		parse_u(key, v, 1, DD_MAX_QD, &dd->o.qd);
 		dd->o.qd_set = 1;
 	} else if (strcmp(key, "time") == 0) {
 		parse_u(key, v, 0, 1, &u);
@@ -511,7 +511,7 @@ dd_parse_args(struct dd *dd, int argc, char **argv)
 /* ------------------------------------------------------------ one job */
 
 static char *
-flags_text(const struct side_flags *f)
+flags_text(const struct dd_side_flags *f)
 {
 	return diot_strdupf("direct %d dsync %d sync %d nocopy %d sg %d force %d "
 	                    "notrunc %d count_bytes %d skip_bytes %d seek_bytes %d "
@@ -536,7 +536,7 @@ int
 dd_opts_items(const struct dd *dd, struct diot_mpi_item *it)
 {
 	static char *owned[DD_OPT_ITEMS];
-	const struct opts *o = &dd->o;
+	const struct dd_opts *o = &dd->o;
 	int n = 0;
 
 #define ITEM(nm, v) (it[n].name = (nm), it[n].value = owned[n] = (v), n++)

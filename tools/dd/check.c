@@ -13,7 +13,7 @@ dd_choose_engine(struct dd *dd)
 	dio_aio *probe;
 	int err = 0;
 
-	if (dd->o.engine == ENG_URING) {
+	if (dd->o.engine == DD_ENG_URING) {
 		if (!(have & (1u << DIO_AIO_IO_URING)))
 			diot_usage_error("engine=io_uring: not part of this build (%s; configure "
 			                 "found no liburing or --without-liburing); use "
@@ -21,7 +21,7 @@ dd_choose_engine(struct dd *dd)
 			                 strcmp(dio_backend_name(), "linux") == 0
 			                 ? "linux backend" : "io_uring is Linux only");
 		dd->aio_engine = DIO_AIO_IO_URING;
-	} else if (dd->o.engine == ENG_POSIX) {
+	} else if (dd->o.engine == DD_ENG_POSIX) {
 		if (!(have & (1u << DIO_AIO_POSIX)))
 			diot_usage_error("engine=posix-aio: this C library has no POSIX AIO");
 		dd->aio_engine = DIO_AIO_POSIX;
@@ -65,7 +65,7 @@ is_dev_null(const char *path)
 static void
 check_seek(struct dd *dd)
 {
-	const struct opts *o = &dd->o;
+	const struct dd_opts *o = &dd->o;
 
 	if (o->oflag.seek_bytes || o->seek <= (uint64_t)INT64_MAX / o->obs)
 		return;
@@ -81,10 +81,10 @@ check_seek(struct dd *dd)
  * nothing moved.  1 if so.
  */
 static int
-past_largest(struct dd *dd, struct dev *d)
+past_largest(struct dd *dd, struct dd_dev *d)
 {
-	const struct opts *o = &dd->o;
-	const struct side *s;
+	const struct dd_opts *o = &dd->o;
+	const struct dd_side *s;
 	const char *what;
 	char *name;
 
@@ -113,7 +113,7 @@ past_largest(struct dd *dd, struct dev *d)
 static int
 asks_parallel(const struct dd *dd)
 {
-	const struct opts *o = &dd->o;
+	const struct dd_opts *o = &dd->o;
 
 	return o->nif > 1 || o->thr > 1 || o->qd > 1 || o->engine_set || o->procs ||
 	       o->bpt > 1 || o->iflag.nocopy || o->iflag.sg || o->rate || o->dio;
@@ -129,15 +129,15 @@ dd_check_operands(struct dd *dd)
 
 	/* of=/dev/null (under any name) with dio-dd's parallel reads: nowhere,
 	 * a read.  On a dd command line it is an output, written as dd does. */
-	if (dd->o.nof == 1 && dd->o.nif && (!dd->o.mode_set || dd->o.mode == MODE_READ) &&
+	if (dd->o.nof == 1 && dd->o.nif && (!dd->o.mode_set || dd->o.mode == DD_MODE_READ) &&
 	    is_dev_null(dd->o.ofs[0]) && (asks_parallel(dd) || dd->o.mode_set)) {
 		dd->o.nof = 0;
-		dd->o.mode = MODE_READ;
+		dd->o.mode = DD_MODE_READ;
 		dd->o.mode_set = 1;     /* a read: no standard output below */
 	}
 	/* dd's defaults: no if= is standard input, no of= standard output
 	 * (mode=read and mode=write say there is none). */
-	if (!dd->o.mode_set || dd->o.mode == MODE_COPY) {
+	if (!dd->o.mode_set || dd->o.mode == DD_MODE_COPY) {
 		if (!dd->o.nif && dd->o.nof > 1)
 			diot_usage_error("of= names %d outputs and if= is missing: standard input "
 			                 "is one input; give mode=write to write a generated "
@@ -171,23 +171,23 @@ dd_check_operands(struct dd *dd)
 			                 "to read only");
 	}
 	if (!dd->o.mode_set)
-		dd->o.mode = MODE_COPY;
+		dd->o.mode = DD_MODE_COPY;
 	switch (dd->o.mode) {
-	case MODE_READ:
+	case DD_MODE_READ:
 		if (!dd->o.nif)
 			diot_usage_error("mode=read needs if= (the files or devices to read)");
 		if (dd->o.nof)
 			diot_usage_error("mode=read reads to nowhere: drop of= (or use "
 			                 "mode=copy)");
 		break;
-	case MODE_WRITE:
+	case DD_MODE_WRITE:
 		if (!dd->o.nof)
 			diot_usage_error("mode=write needs of= (the files or devices to write)");
 		if (dd->o.nif)
 			diot_usage_error("mode=write writes a generated pattern: drop if= (or "
 			                 "use mode=copy)");
 		break;
-	case MODE_COPY:
+	case DD_MODE_COPY:
 		if (!dd->o.nif || !dd->o.nof)
 			diot_usage_error("mode=copy needs both if= and of=");
 		if (dd->o.nif != dd->o.nof)
@@ -196,38 +196,38 @@ dd_check_operands(struct dd *dd)
 			                 dd->o.nof == 1 ? "" : "s");
 		break;
 	}
-	if (dd->o.mode == MODE_WRITE && (dd->o.iflag.direct || dd->o.iflag.nocopy || dd->o.iflag.sg))
+	if (dd->o.mode == DD_MODE_WRITE && (dd->o.iflag.direct || dd->o.iflag.nocopy || dd->o.iflag.sg))
 		diot_usage_error("iflag= is given but there is no input (if=)");
-	if (dd->o.mode == MODE_READ && (dd->o.oflag.direct || dd->o.oflag.dsync || dd->o.oflag.sync ||
+	if (dd->o.mode == DD_MODE_READ && (dd->o.oflag.direct || dd->o.oflag.dsync || dd->o.oflag.sync ||
 	                            dd->o.oflag.sg || dd->o.oflag.notrunc || dd->o.oflag.append ||
 	                            dd->o.oflag.seek_bytes || dd->o.oflag.nocache))
 		diot_usage_error("oflag= is given but there is no output (of=)");
-	if (dd->o.mode == MODE_READ && (dd->o.conv.fdatasync || dd->o.conv.fsync ||
+	if (dd->o.mode == DD_MODE_READ && (dd->o.conv.fdatasync || dd->o.conv.fsync ||
 	                                dd->o.conv.notrunc || dd->o.conv.excl ||
 	                                dd->o.conv.nocreat))
 		diot_usage_error("conv= names an output conversion but there is no output "
 		                 "(of=)");
 	if (dd->o.conv.notrunc)
 		dd->o.oflag.notrunc = 1;
-	if (dd->o.mode == MODE_WRITE && dd->o.skip)
+	if (dd->o.mode == DD_MODE_WRITE && dd->o.skip)
 		diot_usage_error("skip= counts input blocks, and there is no input (if=); "
 		                 "use seek= for the output");
-	if (dd->o.mode == MODE_READ && dd->o.seek)
+	if (dd->o.mode == DD_MODE_READ && dd->o.seek)
 		diot_usage_error("seek= counts output blocks, and there is no output (of=); "
 		                 "use skip= for the input");
-	if (dd->o.iflag.nocopy && dd->o.mode != MODE_READ)
+	if (dd->o.iflag.nocopy && dd->o.mode != DD_MODE_READ)
 		diot_usage_error("iflag=nocopy drops the data in the kernel: it is for reads "
 		                 "(if= without of=), not %s", dd_mode_name(dd));
 	if (dd->o.oflag.force)
 		dd->o.force = 1;
-	if (dd->o.qd > 1 && dd->o.engine_set && dd->o.engine == ENG_SYNC)
+	if (dd->o.qd > 1 && dd->o.engine_set && dd->o.engine == DD_ENG_SYNC)
 		diot_usage_error("qd=%" PRIu64 " needs the asynchronous engine (engine=aio); "
 		                 "engine=sync does one call at a time", dd->o.qd);
 	if (dd->o.qd > 1 && !dd->o.engine_set)
-		dd->o.engine = ENG_AIO;
-	if (dd->o.engine != ENG_SYNC && dd->o.iflag.nocopy)
+		dd->o.engine = DD_ENG_AIO;
+	if (dd->o.engine != DD_ENG_SYNC && dd->o.iflag.nocopy)
 		diot_usage_error("iflag=nocopy has no asynchronous form: use engine=sync");
-	if (dd->o.engine != ENG_SYNC && (dd->o.iflag.sg || dd->o.oflag.sg))
+	if (dd->o.engine != DD_ENG_SYNC && (dd->o.iflag.sg || dd->o.oflag.sg))
 		diot_usage_error("engine=%s: SCSI pass-through runs with engine=sync",
 		                 dd_engine_words[dd->o.engine]);
 	if (dd->o.same_session && !dd->o.procs)
@@ -236,14 +236,14 @@ dd_check_operands(struct dd *dd)
 	for (i = 0; i < dd->o.nif; i++)
 		if (dd->o.ifs[i][0] == '\0')
 			diot_usage_error("if=: empty name");
-	if (dd->o.bs * dd->o.bpt > MAX_TRANSFER)
+	if (dd->o.bs * dd->o.bpt > DD_MAX_TRANSFER)
 		diot_usage_error("bs=%" PRIu64 " x bpt=%" PRIu64 " is %" PRIu64 " bytes per "
 		                 "transfer; at most %llu (1 GiB)", dd->o.bs, dd->o.bpt, dd->o.bs * dd->o.bpt,
-		                 (unsigned long long)MAX_TRANSFER);
+		                 (unsigned long long)DD_MAX_TRANSFER);
 	check_seek(dd);
-	if ((uint64_t)dd->o.thr * (uint64_t)(dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif) > 1024)
+	if ((uint64_t)dd->o.thr * (uint64_t)(dd->o.mode == DD_MODE_WRITE ? dd->o.nof : dd->o.nif) > 1024)
 		diot_usage_error("thr=%" PRIu64 " on %d devices is more than 1024 threads",
-		                 dd->o.thr, dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif);
+		                 dd->o.thr, dd->o.mode == DD_MODE_WRITE ? dd->o.nof : dd->o.nif);
 	check_unchecked(dd);
 	if (dd_cache_advice_void(&dd->o, dio_caps(), what, sizeof(what)))
 		diot_warn("warning: %s %s nothing on this platform: posix_fadvise() does "
@@ -253,7 +253,7 @@ dd_check_operands(struct dd *dd)
 }
 
 int
-dd_cache_advice_void(const struct opts *o, unsigned caps, char *what, size_t len)
+dd_cache_advice_void(const struct dd_opts *o, unsigned caps, char *what, size_t len)
 {
 	size_t at = 0;
 
@@ -296,9 +296,9 @@ dd_check_opened(struct dd *dd)
 	for (i = 0; i < dd->ndevs; i++) {
 		const char *a = dd_side_io(dd, &dd->devs[i].in, 1), *b = dd_side_io(dd, &dd->devs[i].out, 0);
 
-		if (dd->devs[i].in.kind == K_SG || dd->devs[i].out.kind == K_SG)
+		if (dd->devs[i].in.kind == DD_KIND_SG || dd->devs[i].out.kind == DD_KIND_SG)
 			sg_any = 1;
-		if (dd->o.engine != ENG_SYNC && (dd->devs[i].in.kind == K_SG || dd->devs[i].out.kind == K_SG))
+		if (dd->o.engine != DD_ENG_SYNC && (dd->devs[i].in.kind == DD_KIND_SG || dd->devs[i].out.kind == DD_KIND_SG))
 			dd_fail_setup(dd, DIOT_EXIT_USAGE, "engine=%s: '%s' is a SCSI generic device, "
 			           "which dio-dd drives with engine=sync only",
 			           dd_engine_words[dd->o.engine], dd->devs[i].name);
@@ -311,7 +311,7 @@ dd_check_opened(struct dd *dd)
 		else if (strcmp(dd->total_io, dd->io_labels[i]) != 0)
 			snprintf(dd->total_io, sizeof(dd->total_io), "mixed");
 	}
-	if (dd->data_stdout && dd->o.format != FMT_TABLE)
+	if (dd->data_stdout && dd->o.format != DD_FMT_TABLE)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "-f %s: the data goes to standard output "
 		           "(of= is not given, or names it), so the report cannot: give "
 		           "of=FILE, or the table format (time=1 puts it on standard error)",
@@ -324,7 +324,7 @@ dd_check_opened(struct dd *dd)
 
 /* Check a block size against a side's direct-I/O granularity. */
 static void
-check_direct_size(struct dd *dd, const struct side *s, int is_out, uint64_t size)
+check_direct_size(struct dd *dd, const struct dd_side *s, int is_out, uint64_t size)
 {
 	uint32_t g = s->align.offset_align;
 	char a[32];
@@ -343,7 +343,7 @@ check_direct_size(struct dd *dd, const struct side *s, int is_out, uint64_t size
 }
 
 static void
-check_direct_align(struct dd *dd, const struct side *s, int is_out)
+check_direct_align(struct dd *dd, const struct dd_side *s, int is_out)
 {
 	check_direct_size(dd, s, is_out, dd->o.bs);
 }
@@ -355,17 +355,17 @@ check_direct_align(struct dd *dd, const struct side *s, int is_out)
  * the output and the largest file offset.
  */
 void
-dd_plan_device(struct dd *dd, struct dev *d)
+dd_plan_device(struct dd *dd, struct dd_dev *d)
 {
 	uint64_t avail, rem, room, base;
 
 	/* sg: bs is the device's logical block, as sgp_dd wants it. */
-	if (d->in.kind == K_SG && dd->o.bs != d->in.sg_block)
+	if (d->in.kind == DD_KIND_SG && dd->o.bs != d->in.sg_block)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
 		           "-byte blocks: for SCSI pass-through bs must be the device's "
 		           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
 		           dd->o.bs, d->in.path, d->in.sg_block, d->in.sg_block);
-	if (d->out.kind == K_SG && dd->o.bs != d->out.sg_block)
+	if (d->out.kind == DD_KIND_SG && dd->o.bs != d->out.sg_block)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
 		           "-byte blocks: for SCSI pass-through bs must be the device's "
 		           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
@@ -383,7 +383,7 @@ dd_plan_device(struct dd *dd, struct dev *d)
 	d->out_base = (int64_t)(dd->o.seek * dd->o.bs);
 	/* How many blocks. */
 	if (d->in.path) {
-		if (dd->o.skip * dd->o.bs > d->in.size && (d->in.kind == K_FILE || d->in.size > 0)) {
+		if (dd->o.skip * dd->o.bs > d->in.size && (d->in.kind == DD_KIND_FILE || d->in.size > 0)) {
 			/* as dd: said, and nothing is read */
 			dd_say_cannot_skip(dd, &d->in);
 			rem = 0;
@@ -395,13 +395,13 @@ dd_plan_device(struct dd *dd, struct dev *d)
 		 * device ends where it ends. */
 		if (!dd->o.count_set)
 			d->nblocks = avail;
-		else if (d->in.kind == K_FILE || dd->o.count < avail)
+		else if (d->in.kind == DD_KIND_FILE || dd->o.count < avail)
 			d->nblocks = dd->o.count;
 		else
 			d->nblocks = avail;
 	} else if (dd->o.count_set) {
 		d->nblocks = dd->o.count;
-	} else if (d->out.kind != K_FILE) {
+	} else if (d->out.kind != DD_KIND_FILE) {
 		if (dd->o.seek * dd->o.bs > d->out.size)
 			dd_fail_setup(dd, DIOT_EXIT_USAGE, "seek=%" PRIu64 " is beyond the end of "
 			           "'%s' (%" PRIu64 " bytes)", dd->o.seek, d->out.path,
@@ -424,14 +424,14 @@ dd_plan_device(struct dd *dd, struct dev *d)
 		           "bytes); lower count=", d->name, d->nblocks, dd->o.bs);
 	/* Room in an output device (in blocks: nothing can wrap). */
 	room = d->out.size / dd->o.bs > dd->o.seek ? d->out.size / dd->o.bs - dd->o.seek : 0;
-	if (d->out.path && d->out.kind != K_FILE && d->nblocks > room)
+	if (d->out.path && d->out.kind != DD_KIND_FILE && d->nblocks > room)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) has room for %"
 		           PRIu64 " blocks of %" PRIu64 " after seek=%" PRIu64 ", not %"
 		           PRIu64 "; lower count=", d->out.path, d->out.size, room,
 		           dd->o.bs, dd->o.seek, d->nblocks);
 	/* SCSI WRITE takes whole blocks: an input ending in a piece of
 	 * one cannot be copied to sg whole. */
-	if (d->out.kind == K_SG && d->in.path && dd->o.skip * dd->o.bs <= d->in.size) {
+	if (d->out.kind == DD_KIND_SG && d->in.path && dd->o.skip * dd->o.bs <= d->in.size) {
 		rem = d->in.size - dd->o.skip * dd->o.bs;
 		if ((!dd->o.count_set || dd->o.count > rem / dd->o.bs) && rem % dd->o.bs != 0) {
 			char hint[80] = "";
@@ -461,9 +461,9 @@ dd_plan_device(struct dd *dd, struct dev *d)
  * seek= in obs blocks or bytes), and the largest offset.
  */
 void
-dd_plan_stream(struct dd *dd, struct dev *d)
+dd_plan_stream(struct dd *dd, struct dd_dev *d)
 {
-	const struct opts *o = &dd->o;
+	const struct dd_opts *o = &dd->o;
 	uint64_t skip = o->iflag.skip_bytes ? o->skip : o->skip * o->ibs;
 	uint64_t seek = o->oflag.seek_bytes ? o->seek : o->seek * o->obs;
 
@@ -471,7 +471,7 @@ dd_plan_stream(struct dd *dd, struct dev *d)
 		check_direct_size(dd, &d->in, 0, o->ibs);
 	if (d->out.path)
 		check_direct_size(dd, &d->out, 1, o->obs);
-	if (d->in.path == NULL && !o->count_set && d->out.kind == K_FILE)
+	if (d->in.path == NULL && !o->count_set && d->out.kind == DD_KIND_FILE)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
 		           "file '%s' (how many blocks of obs=%" PRIu64 ")", d->out.path, o->obs);
 	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
@@ -480,6 +480,6 @@ dd_plan_stream(struct dd *dd, struct dev *d)
 		return;
 	d->in_base = (int64_t)skip;
 	d->out_base = (int64_t)seek;
-	if (d->in.kind == K_FILE && skip > d->in.size)
+	if (d->in.kind == DD_KIND_FILE && skip > d->in.size)
 		dd_say_cannot_skip(dd, &d->in);
 }

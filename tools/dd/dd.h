@@ -32,28 +32,28 @@
 #include "tools/kit/outfile.h"
 #include "tools/kit/team.h"
 
-#define MAX_DEVS 64
-#define MAX_THREADS 64           /* per device */
-#define MAX_QD 1024
+#define DD_MAX_DEVS 64
+#define DD_MAX_THREADS 64        /* per device */
+#define DD_MAX_QD 1024
 /* Room for an error message: two paths of PATH_MAX bytes and the reason
  * after them, never cut. */
 #define DD_MSG_MAX (2 * PATH_MAX + 512)
-#define MAX_BS (1ull << 30)
-#define MAX_TRANSFER (1ull << 30)
-#define STAMP_STEP 4096          /* write pattern: a stamp per block and 4 KiB */
-#define MAX_OPERANDS 32          /* operand words (args.c)                     */
-#define NLOG2 64                 /* log2 latency buckets in the reports */
+#define DD_MAX_BS (1ull << 30)
+#define DD_MAX_TRANSFER (1ull << 30)
+#define DD_STAMP_STEP 4096       /* write pattern: a stamp per block and 4 KiB */
+#define DD_MAX_OPERANDS 32       /* operand words (args.c)                     */
+#define DD_NLOG2 64              /* log2 latency buckets in the reports */
 /* The two directions of a run's calls, kept apart as fio keeps them: the
  * reads of the input, the writes of the output. */
-enum { DIR_READ, DIR_WRITE, NDIR };
+enum { DD_DIR_READ, DD_DIR_WRITE, DD_NDIR };
 
-enum mode { MODE_READ, MODE_WRITE, MODE_COPY };
-/* K_STREAM: read and written in order with read()/write(): a pipe, FIFO,
+enum dd_mode { DD_MODE_READ, DD_MODE_WRITE, DD_MODE_COPY };
+/* DD_KIND_STREAM: read and written in order with read()/write(): a pipe, FIFO,
  * socket, terminal, a character device that is no SCSI device (/dev/zero,
  * /dev/null, /dev/urandom), or standard input/output. */
-enum path_kind { K_NONE, K_FILE, K_BLOCK, K_SG, K_STREAM };
-enum engine { ENG_SYNC, ENG_AIO, ENG_URING, ENG_POSIX };
-enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
+enum dd_path_kind { DD_KIND_NONE, DD_KIND_FILE, DD_KIND_BLOCK, DD_KIND_SG, DD_KIND_STREAM };
+enum dd_engine { DD_ENG_SYNC, DD_ENG_AIO, DD_ENG_URING, DD_ENG_POSIX };
+enum dd_fmt { DD_FMT_TABLE, DD_FMT_CSV, DD_FMT_JSON };
 
 extern const char *const dd_mode_words[];
 extern const char *const dd_engine_words[];
@@ -64,7 +64,7 @@ extern const char *const dd_fadvise_words[];
 
 /* ------------------------------------------------------------ options */
 
-struct side_flags {
+struct dd_side_flags {
 	int direct, dsync, sync, nocopy, sg, force, notrunc;
 	/* dd's: iflag= count_bytes, skip_bytes, fullblock; oflag= seek_bytes,
 	 * append; both nocache */
@@ -72,41 +72,41 @@ struct side_flags {
 };
 
 /* conv= (dd's conversions that make sense without changing the data). */
-struct conv {
+struct dd_conv {
 	int fdatasync, fsync, notrunc, excl, nocreat, sync, noerror;
 };
 
 /* status= (dd's): what is said on standard error besides errors. */
-enum status { STATUS_DEFAULT, STATUS_NONE, STATUS_NOXFER, STATUS_PROGRESS };
+enum dd_status { DD_STATUS_DEFAULT, DD_STATUS_NONE, DD_STATUS_NOXFER, DD_STATUS_PROGRESS };
 
-struct opts {
-	char *ifs[MAX_DEVS], *ofs[MAX_DEVS];
+struct dd_opts {
+	char *ifs[DD_MAX_DEVS], *ofs[DD_MAX_DEVS];
 	int nif, nof;
 	uint64_t bs, count, skip, seek, bpt, thr, qd, rate;
 	uint64_t ibs, obs;       /* dd's input and output block sizes            */
 	int bs_set;              /* bs= given: no reblocking (dd's rule)         */
 	int count_set, qd_set, mode_set, mode, engine, engine_set;
-	int status;              /* enum status                                 */
-	struct conv conv;
+	int status;              /* enum dd_status                              */
+	struct dd_conv conv;
 	int time, dio, format, format_set, force, procs, same_session, fadvise;
 	const char *write_unchecked; /* --write-unchecked=DEVICE: an of= device
 	                          * written though its use cannot be told     */
 	int small_pages;         /* largepages=0                                */
 	uint64_t bufoff;         /* bufoff=                                     */
 	int bufoff_set;
-	struct side_flags iflag, oflag;
-	char seen[MAX_OPERANDS];  /* each operand word given once at most      */
+	struct dd_side_flags iflag, oflag;
+	char seen[DD_MAX_OPERANDS]; /* each operand word given once at most     */
 };
 
 
 /* ------------------------------------------------------------ devices */
 
-struct wctx;
+struct dd_wctx;
 
-struct side {
+struct dd_side {
 	const char *path;
-	int kind;                /* path_kind                                   */
-	dio_file *f;             /* K_FILE / K_BLOCK                            */
+	int kind;                /* enum dd_path_kind                           */
+	dio_file *f;             /* DD_KIND_FILE / DD_KIND_BLOCK                */
 	int fd;                  /* the descriptor (sg: from dio_scsi_open)     */
 	int created;             /* we created this output file                 */
 	uint64_t size;           /* bytes (0: unknown / new file)               */
@@ -115,19 +115,19 @@ struct side {
 	int use16;               /* sg: READ/WRITE(16) needed                   */
 	int claim_fd;            /* output device held exclusively, or -1       */
 	int std;                 /* 0/1: standard input/output itself; else -1  */
-	int seekable;            /* K_STREAM: lseek works (a tty, /dev/null...)  */
+	int seekable;            /* DD_KIND_STREAM: lseek works (a tty, /dev/null...) */
 	uint32_t allow_dio;      /* sg with dio=1: the driver's allow_dio (tri) */
 	char allow_dio_path[64]; /* and where it is set                         */
 	struct dio_align align;
 	/* the read (if=) or write (of=) of this side: dd_io_choose() */
-	int64_t (*xfer)(struct wctx *w, const struct side *s, void *buf, size_t len,
+	int64_t (*xfer)(struct dd_wctx *w, const struct dd_side *s, void *buf, size_t len,
 	                int64_t off);
 };
 
-struct dev {
+struct dd_dev {
 	int index;
 	char name[PATH_MAX * 2 + 8];
-	struct side in, out;
+	struct dd_side in, out;
 	uint64_t nblocks;        /* blocks to transfer                          */
 	uint64_t ntransfers;     /* ceil(nblocks / bpt)                         */
 	int64_t in_base, out_base;
@@ -137,7 +137,7 @@ struct dev {
 	uint64_t next;           /* next transfer index                         */
 	int eof;                 /* a short read: no more transfers             */
 	/* results (merged from the threads under lock) */
-	struct diot_hist hist[NDIR];     /* latency of the reads, of the writes */
+	struct diot_hist hist[DD_NDIR];  /* latency of the reads, of the writes */
 	uint64_t bytes, rbytes, wbytes, calls;
 	uint64_t io_ns, cpu_ns, t_end;
 	uint64_t sg_cmds, sg_not_direct;
@@ -162,24 +162,24 @@ struct dev {
  * facts, the block device of an sg node, the whole disk of a partition
  * and the image file of a loop device).
  */
-enum { ID_FILE = 1, ID_NEW, ID_DEV };
+enum { DD_ID_FILE = 1, DD_ID_NEW, DD_ID_DEV };
 
-struct devno {
+struct dd_devno {
 	int set, chr;            /* chr: a character device                     */
 	dev_t rdev;
 };
 
-struct ident {
+struct dd_ident {
 	const char *label;       /* "if=" or "of="                              */
 	const char *path;
 	int type;
-	dev_t dev;               /* ID_FILE: st_dev; ID_NEW: its directory's    */
+	dev_t dev;               /* DD_ID_FILE: st_dev; DD_ID_NEW: its directory's */
 	ino_t ino;
-	const char *base;        /* ID_NEW: the name in that directory          */
-	struct devno node, blk;  /* ID_DEV: the node; the block device under it */
-	struct devno disk;       /* ID_DEV: the whole disk                      */
-	int has_back;            /* ID_DEV: a loop device's image file          */
-	int nothing;             /* ID_DEV: stores nothing (/dev/null...): no alias */
+	const char *base;        /* DD_ID_NEW: the name in that directory       */
+	struct dd_devno node, blk;  /* DD_ID_DEV: the node; the block device under it */
+	struct dd_devno disk;    /* DD_ID_DEV: the whole disk                   */
+	int has_back;            /* DD_ID_DEV: a loop device's image file       */
+	int nothing;             /* DD_ID_DEV: stores nothing (/dev/null...): no alias */
 	dev_t back_dev;
 	ino_t back_ino;
 };
@@ -187,11 +187,11 @@ struct ident {
 /* ------------------------------------------------------------ transfers */
 
 /* What one thread measured; merged into its device at the end. */
-struct wctx {
+struct dd_wctx {
 	struct dd *dd;
-	struct dev *d;
+	struct dd_dev *d;
 	int k;
-	struct diot_hist hist[NDIR];     /* latency of the reads, of the writes */
+	struct diot_hist hist[DD_NDIR];  /* latency of the reads, of the writes */
 	uint64_t bytes, rbytes, wbytes, calls, io_ns, cpu_ns, t_end;
 	uint64_t sg_cmds, sg_not_direct;
 	size_t page;             /* page size of the buffers: large or base     */
@@ -204,21 +204,12 @@ struct wctx {
 	int member;
 };
 
-/* The asynchronous engine: up to qd requests in flight. */
-struct slot {
-	unsigned char *buf;
-	uint64_t i, t_sub;
-	size_t len, n, done;
-	int64_t in_off, out_off;
-	int state;                  /* 0 free, 1 reading, 2 writing */
-};
-
 /* ------------------------------------------------------------ report */
 
-struct row {
+struct dd_row {
 	const char *name, *input, *output, *io;
-	const struct diot_hist *h[NDIR]; /* reads, writes (count 0: none)     */
-	uint64_t xbytes[NDIR];           /* bytes read, bytes written         */
+	const struct diot_hist *h[DD_NDIR]; /* reads, writes (count 0: none)     */
+	uint64_t xbytes[DD_NDIR];        /* bytes read, bytes written         */
 	uint64_t bytes, full, partial, wfull, wpartial, calls, sg_cmds, sg_nd;
 	double wall_s, io_s, mbs, mibs, cpu_s;
 	const char *status, *error, *reason;
@@ -228,8 +219,8 @@ struct row {
 
 /* Everything one run of dio-dd knows, passed to every stage. */
 struct dd {
-	struct opts o;
-	struct dev *devs;
+	struct dd_opts o;
+	struct dd_dev *devs;
 	int ndevs;
 	struct diot_outlist created;  /* outputs this run created (kit outfile) */
 	size_t tsize;            /* bytes per transfer: bs * bpt                */
@@ -243,9 +234,9 @@ struct dd {
 	/* output devices held exclusively (hold_output_device) */
 	int nclaimed;
 	char claimed_names[512];
-	struct ident *idents;    /* dd_check_aliases()                          */
+	struct dd_ident *idents; /* dd_check_aliases()                          */
 	/* report labels: per device, total */
-	char io_labels[MAX_DEVS][64];
+	char io_labels[DD_MAX_DEVS][64];
 	char total_io[64];
 	/* set by main.c's signal handler: stop now; which signal (0: none) */
 	const volatile sig_atomic_t *stop, *signal;
@@ -277,10 +268,10 @@ void dd_check_operands(struct dd *dd);
  * (caps: dio_caps() without DIO_CAP_FADVISE): 1, with the ones given
  * named in what ("oflag=nocache, fadvise=random"); 0 where they act or
  * none is given. */
-int dd_cache_advice_void(const struct opts *o, unsigned caps, char *what, size_t len);
+int dd_cache_advice_void(const struct dd_opts *o, unsigned caps, char *what, size_t len);
 void dd_check_opened(struct dd *dd);
-void dd_plan_device(struct dd *dd, struct dev *d);
-void dd_plan_stream(struct dd *dd, struct dev *d);
+void dd_plan_device(struct dd *dd, struct dd_dev *d);
+void dd_plan_stream(struct dd *dd, struct dd_dev *d);
 
 /* fail.c: a run that cannot start */
 void DIOT_PRINTF(3, 4) DIOT_NORETURN dd_fail_setup(struct dd *dd, int status, const char *fmt, ...);
@@ -291,7 +282,7 @@ void dd_setup_devices(struct dd *dd);
 void dd_close_sides(struct dd *dd);
 
 /* alias.c */
-int dd_overlap(const struct ident *a, const struct ident *b, char *msg, size_t len);
+int dd_overlap(const struct dd_ident *a, const struct dd_ident *b, char *msg, size_t len);
 int dd_stores_nothing(const struct stat *st, int fd);
 void dd_check_aliases(struct dd *dd);
 
@@ -299,27 +290,27 @@ void dd_check_aliases(struct dd *dd);
 void *dd_worker(void *arg);
 
 /* stream.c: dd's own loop, one input to one output */
-void dd_run_stream(struct wctx *w, unsigned char *buf);
+void dd_run_stream(struct dd_wctx *w, unsigned char *buf);
 void dd_stream_wake(struct dd *dd);
 int dd_stream_needed(const struct dd *dd, const char **why);
 
 /* io.c */
-void dd_count_records(struct dev *d, int is_out, uint64_t n, uint64_t size);
-void DIOT_PRINTF(3, 4) dd_wfail(struct wctx *w, int err, const char *fmt, ...);
-char *dd_side_name(const struct dd *dd, const struct side *s, int style);
-void dd_io_error(struct wctx *w, const struct side *s, int is_write, int err);
-void dd_say_cannot_skip(const struct dd *dd, const struct side *s);
-int64_t dd_file_read(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off);
-void dd_io_choose(const struct opts *opt, struct side *s, int is_out);
-int dd_tail_needs_buffered(const struct dev *d, size_t n);
-int64_t dd_stream_read(const struct side *s, void *buf, size_t len,
+void dd_count_records(struct dd_dev *d, int is_out, uint64_t n, uint64_t size);
+void DIOT_PRINTF(3, 4) dd_wfail(struct dd_wctx *w, int err, const char *fmt, ...);
+char *dd_side_name(const struct dd *dd, const struct dd_side *s, int style);
+void dd_io_error(struct dd_wctx *w, const struct dd_side *s, int is_write, int err);
+void dd_say_cannot_skip(const struct dd *dd, const struct dd_side *s);
+int64_t dd_file_read(struct dd_wctx *w, const struct dd_side *s, void *buf, size_t len, int64_t off);
+void dd_io_choose(const struct dd_opts *opt, struct dd_side *s, int is_out);
+int dd_tail_needs_buffered(const struct dd_dev *d, size_t n);
+int64_t dd_stream_read(const struct dd_side *s, void *buf, size_t len,
                     const volatile sig_atomic_t *stop);
-void dd_drop_cache(const struct side *s, int64_t off, int64_t len);
-int64_t dd_write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off);
+void dd_drop_cache(const struct dd_side *s, int64_t off, int64_t len);
+int64_t dd_write_tail_buffered(struct dd_wctx *w, const void *buf, size_t n, int64_t off);
 
 /* number.c: dd's numbers.  v as dd reads it, from min to max, into *out
  * (*has_b: a 'B' in it, bytes for count= skip= seek=), or dd's message
- * and exit (1); a block size (bs= ibs= obs=) also within MAX_BS, or a
+ * and exit (1); a block size (bs= ibs= obs=) also within DD_MAX_BS, or a
  * usage error naming key. */
 void dd_parse_number(const char *v, uint64_t min, uint64_t max, uint64_t *out, int *has_b);
 void dd_parse_block_size(const char *key, const char *v, uint64_t *out);
@@ -338,7 +329,7 @@ void dd_stamp(unsigned char *buf, size_t len, size_t bs, uint64_t off);
 void dd_run_workers(struct dd *dd, double *cpu_user, double *cpu_sys);
 
 /* describe.c: words and figures for the checks and the reports */
-const char *dd_side_io(struct dd *dd, const struct side *s, int is_in);
+const char *dd_side_io(struct dd *dd, const struct dd_side *s, int is_in);
 const char *dd_mode_name(struct dd *dd);
 const char *dd_engine_name(struct dd *dd);
 size_t dd_buffer_page(struct dd *dd);
@@ -346,7 +337,7 @@ double dd_hist_us(const struct diot_hist *h, double q);
 void dd_log2_buckets(const struct diot_hist *h, uint64_t *cnt);
 
 /* report.c */
-void dd_print_records(struct dd *dd, FILE *fp, const struct row *tot);
+void dd_print_records(struct dd *dd, FILE *fp, const struct dd_row *tot);
 void dd_say_statistics(struct dd *dd);
 void dd_say_progress(struct dd *dd);
 
@@ -356,12 +347,12 @@ int dd_report(struct dd *dd, double cu, double cs);
 /* ranks.c: dio-dd as the ranks of an MPI job */
 void dd_ranks_operands(struct dd *dd);
 void dd_ranks_meet(struct dd *dd);
-int dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double *cu,
+int dd_ranks_merge(struct dd *dd, struct dd_row **rows, int n, struct dd_row *tot, double *cu,
                    double *cs);
 int dd_ranks_status(const struct dd *dd, int status);
 
 /* report-json.c */
-void dd_print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot,
+void dd_print_json(struct dd *dd, FILE *fp, const struct dd_row *rows, int n, const struct dd_row *tot,
                    double cu, double cs);
 
 static inline size_t
@@ -373,13 +364,13 @@ max_sz(size_t a, size_t b)
 /* One read of the input, one write of the output, by the method chosen
  * for each side when it was opened. */
 static inline int64_t
-do_read(struct wctx *w, struct side *s, void *buf, size_t len, int64_t off)
+do_read(struct dd_wctx *w, struct dd_side *s, void *buf, size_t len, int64_t off)
 {
 	return s->xfer(w, s, buf, len, off);
 }
 
 static inline int64_t
-do_write(struct wctx *w, struct side *s, const void *buf, size_t len, int64_t off)
+do_write(struct dd_wctx *w, struct dd_side *s, const void *buf, size_t len, int64_t off)
 {
 	return s->xfer(w, s, (void *)(uintptr_t)buf, len, off);
 }

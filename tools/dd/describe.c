@@ -9,11 +9,11 @@
 #include "tools/dd/dd.h"
 
 const char *
-dd_side_io(struct dd *dd, const struct side *s, int is_in)
+dd_side_io(struct dd *dd, const struct dd_side *s, int is_in)
 {
 	if (s->path == NULL)
 		return NULL;
-	if (s->kind == K_SG)
+	if (s->kind == DD_KIND_SG)
 		return dd->o.dio ? "sg-dio" : "sg";
 	if (is_in && dd->o.iflag.nocopy)
 		return "no-copy";
@@ -31,7 +31,7 @@ dd_mode_name(struct dd *dd)
 const char *
 dd_engine_name(struct dd *dd)
 {
-	return dd->o.engine == ENG_SYNC ? "sync" : dio_aio_engine_name(dd->aio_engine);
+	return dd->o.engine == DD_ENG_SYNC ? "sync" : dio_aio_engine_name(dd->aio_engine);
 }
 
 /* The page size the threads' buffers were given (largepages=). */
@@ -66,7 +66,7 @@ dd_log2_buckets(const struct diot_hist *h, uint64_t *cnt)
 	uint64_t lo, hi;
 	int i, b;
 
-	memset(cnt, 0, NLOG2 * sizeof(*cnt));
+	memset(cnt, 0, DD_NLOG2 * sizeof(*cnt));
 	for (i = 0; i < DIOT_HIST_BUCKETS; i++) {
 		if (h->bucket[i] == 0)
 			continue;

@@ -4,15 +4,24 @@
 #include "tools/dd/dd.h"
 #include "tools/kit/clock.h"
 
+/* The asynchronous engine: up to qd requests in flight. */
+struct slot {
+	unsigned char *buf;
+	uint64_t i, t_sub;
+	size_t len, n, done;
+	int64_t in_off, out_off;
+	int state;                  /* 0 free, 1 reading, 2 writing */
+};
+
 /*
  * conv=fdatasync / conv=fsync: once the device's last thread is done, its
  * output is made durable (inside the measured time, as dd counts it).
  */
 static void
-finish_output(struct wctx *w)
+finish_output(struct dd_wctx *w)
 {
 	struct dd *dd = w->dd;
-	struct dev *d = w->d;
+	struct dd_dev *d = w->d;
 	int last, r;
 
 	pthread_mutex_lock(&d->lock);
@@ -72,7 +81,7 @@ rate_due(struct dd *dd, uint64_t i)
 
 /* Take the next transfer of d; 0 when there is none (or the run stops). */
 static int
-grab(const volatile sig_atomic_t *stop, struct dev *d, uint64_t *i)
+grab(const volatile sig_atomic_t *stop, struct dd_dev *d, uint64_t *i)
 {
 	int ok;
 
@@ -85,7 +94,7 @@ grab(const volatile sig_atomic_t *stop, struct dev *d, uint64_t *i)
 }
 
 static uint64_t
-peek_next(struct dev *d)
+peek_next(struct dd_dev *d)
 {
 	uint64_t i;
 
@@ -96,7 +105,7 @@ peek_next(struct dev *d)
 }
 
 static size_t
-xfer_len(struct dd *dd, const struct dev *d, uint64_t i)
+xfer_len(struct dd *dd, const struct dd_dev *d, uint64_t i)
 {
 	uint64_t left = d->nblocks - i * dd->o.bpt;
 
@@ -104,7 +113,7 @@ xfer_len(struct dd *dd, const struct dev *d, uint64_t i)
 }
 
 static void
-set_eof(struct dev *d)
+set_eof(struct dd_dev *d)
 {
 	pthread_mutex_lock(&d->lock);
 	d->eof = 1;
@@ -113,10 +122,10 @@ set_eof(struct dev *d)
 
 /* The synchronous engine: one call at a time. */
 static void
-run_sync(struct wctx *w, unsigned char *buf)
+run_sync(struct dd_wctx *w, unsigned char *buf)
 {
 	struct dd *dd = w->dd;
-	struct dev *d = w->d;
+	struct dd_dev *d = w->d;
 	uint64_t i, t0, t1;
 	int64_t n, m;
 	size_t len;
@@ -132,7 +141,7 @@ run_sync(struct wctx *w, unsigned char *buf)
 			t0 = diot_now_ns();
 			n = do_read(w, &d->in, buf, len, in_off);
 			t1 = diot_now_ns();
-			diot_hist_add(&w->hist[DIR_READ], t1 - t0);
+			diot_hist_add(&w->hist[DD_DIR_READ], t1 - t0);
 			w->io_ns += t1 - t0;
 			w->calls++;
 			if (n < 0)
@@ -156,7 +165,7 @@ run_sync(struct wctx *w, unsigned char *buf)
 			else
 				m = do_write(w, &d->out, buf, (size_t)n, out_off);
 			t1 = diot_now_ns();
-			diot_hist_add(&w->hist[DIR_WRITE], t1 - t0);
+			diot_hist_add(&w->hist[DD_DIR_WRITE], t1 - t0);
 			w->io_ns += t1 - t0;
 			w->calls++;
 			if (m < 0)
@@ -176,11 +185,11 @@ run_sync(struct wctx *w, unsigned char *buf)
 /* Queue transfers in the free slots (reads, or stamped writes) until
  * none is free, the device is done (*stop) or the rate says wait. */
 static void
-aio_fill(struct wctx *w, dio_aio *q, struct slot *sl, unsigned qd, unsigned *free_n,
+aio_fill(struct dd_wctx *w, dio_aio *q, struct slot *sl, unsigned qd, unsigned *free_n,
          int *stop)
 {
 	struct dd *dd = w->dd;
-	struct dev *d = w->d;
+	struct dd_dev *d = w->d;
 	uint64_t i, t0, t1;
 	unsigned k;
 	int r;
@@ -238,16 +247,16 @@ aio_fill(struct wctx *w, dio_aio *q, struct slot *sl, unsigned qd, unsigned *fre
 /* One completion: a read is followed by its write (queued, or the
  * buffered tail), a short write is continued; a finished slot is freed. */
 static void
-aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event *e,
+aio_done(struct dd_wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event *e,
          uint64_t now, unsigned *free_n)
 {
-	struct dev *d = w->d;
+	struct dd_dev *d = w->d;
 	struct slot *s = &sl[e->tag];
 	int64_t res = e->result;
 	uint64_t t0, t1;
 	int r;
 
-	diot_hist_add(&w->hist[s->state == 1 ? DIR_READ : DIR_WRITE], now - s->t_sub);
+	diot_hist_add(&w->hist[s->state == 1 ? DD_DIR_READ : DD_DIR_WRITE], now - s->t_sub);
 	w->calls++;
 	if (res < 0) {
 		dd_io_error(w, s->state == 1 ? &d->in : &d->out, s->state != 1, (int)res);
@@ -279,7 +288,7 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 			t0 = diot_now_ns();
 			r = dd_write_tail_buffered(w, s->buf, s->n, s->out_off) > 0;
 			t1 = diot_now_ns();
-			diot_hist_add(&w->hist[DIR_WRITE], t1 - t0);
+			diot_hist_add(&w->hist[DD_DIR_WRITE], t1 - t0);
 			w->io_ns += t1 - t0;
 			w->calls++;
 			if (r) {
@@ -325,10 +334,10 @@ aio_done(struct wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_event
 }
 
 static void
-run_aio(struct wctx *w, struct slot *sl, unsigned qd)
+run_aio(struct dd_wctx *w, struct slot *sl, unsigned qd)
 {
 	struct dd *dd = w->dd;
-	struct dio_aio_event ev[MAX_QD];
+	struct dio_aio_event ev[DD_MAX_QD];
 	unsigned free_n = qd, k;
 	uint64_t t0, t1;
 	dio_aio *q;
@@ -363,10 +372,10 @@ run_aio(struct wctx *w, struct slot *sl, unsigned qd)
 void *
 dd_worker(void *arg)
 {
-	struct wctx *w = arg;
+	struct dd_wctx *w = arg;
 	struct dd *dd = w->dd;
-	struct dev *d = w->d;
-	unsigned qd = dd->o.engine == ENG_SYNC ? 1 : (unsigned)dd->o.qd, k;
+	struct dd_dev *d = w->d;
+	unsigned qd = dd->o.engine == DD_ENG_SYNC ? 1 : (unsigned)dd->o.qd, k;
 	struct slot *sl = calloc(qd, sizeof(*sl));
 	/* One allocation sliced into the slots' buffers, each aligned. */
 	size_t stride = (dd->tsize + d->align - 1) / d->align * d->align, page = 0;
@@ -387,10 +396,10 @@ dd_worker(void *arg)
 	w->page = page ? page : (size_t)sysconf(_SC_PAGESIZE);
 	for (k = 0; arena != NULL && k < qd; k++) {
 		sl[k].buf = arena + dd->buf_off + (size_t)k * stride;
-		if (dd->o.mode == MODE_WRITE)
+		if (dd->o.mode == DD_MODE_WRITE)
 			dd_fill_pattern(sl[k].buf, dd->tsize, (size_t)dd->o.bs);
 	}
-	if (!w->err && (d->in.kind == K_SG || d->out.kind == K_SG)) {
+	if (!w->err && (d->in.kind == DD_KIND_SG || d->out.kind == DD_KIND_SG)) {
 		w->sc = dio_scsi_new();
 		if (w->sc == NULL)
 			dd_wfail(w, -ENOMEM, "cannot allocate a SCSI command: out of memory");
@@ -404,7 +413,7 @@ dd_worker(void *arg)
 	if (!w->err && !stopped && !d->err) {
 		if (dd->stream)
 			dd_run_stream(w, sl[0].buf);
-		else if (dd->o.engine == ENG_SYNC)
+		else if (dd->o.engine == DD_ENG_SYNC)
 			run_sync(w, sl[0].buf);
 		else
 			run_aio(w, sl, qd);
@@ -418,8 +427,8 @@ dd_worker(void *arg)
 	w->sc = NULL;
 	/* Merge into the device. */
 	pthread_mutex_lock(&d->lock);
-	diot_hist_merge(&d->hist[DIR_READ], &w->hist[DIR_READ]);
-	diot_hist_merge(&d->hist[DIR_WRITE], &w->hist[DIR_WRITE]);
+	diot_hist_merge(&d->hist[DD_DIR_READ], &w->hist[DD_DIR_READ]);
+	diot_hist_merge(&d->hist[DD_DIR_WRITE], &w->hist[DD_DIR_WRITE]);
 	d->bytes += w->bytes;
 	d->rbytes += w->rbytes;
 	d->wbytes += w->wbytes;

@@ -20,7 +20,7 @@ cleanup_created(struct dd *dd)
 	int i;
 
 	for (i = 0; i < dd->ndevs; i++) {
-		struct side *s = &dd->devs[i].out;
+		struct dd_side *s = &dd->devs[i].out;
 
 		if (s->f != NULL)
 			dio_close(s->f);
@@ -54,7 +54,7 @@ dd_stop_setup(struct dd *dd)
 {
 	int sig = *dd->signal ? (int)*dd->signal : SIGINT;
 	uint64_t now = diot_now_ns();
-	struct row r;
+	struct dd_row r;
 
 	cleanup_created(dd);
 	if (sig == SIGINT) {

@@ -13,7 +13,7 @@
  * the run goes on.
  */
 void
-dd_count_records(struct dev *d, int is_out, uint64_t n, uint64_t size)
+dd_count_records(struct dd_dev *d, int is_out, uint64_t n, uint64_t size)
 {
 	pthread_mutex_lock(&d->lock);
 	if (is_out) {
@@ -30,7 +30,7 @@ dd_count_records(struct dev *d, int is_out, uint64_t n, uint64_t size)
 
 /* Record the first error of a thread and stop its device. */
 void DIOT_PRINTF(3, 4)
-dd_wfail(struct wctx *w, int err, const char *fmt, ...)
+dd_wfail(struct dd_wctx *w, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -49,7 +49,7 @@ dd_wfail(struct wctx *w, int err, const char *fmt, ...)
  * output' when if= or of= was not given, else the name, quoted as dd
  * quotes it (style: quote.c's; malloc'd). */
 char *
-dd_side_name(const struct dd *dd, const struct side *s, int style)
+dd_side_name(const struct dd *dd, const struct dd_side *s, int style)
 {
 	int is_in = s == &dd->devs[0].in, is_out = s == &dd->devs[0].out;
 
@@ -61,11 +61,11 @@ dd_side_name(const struct dd *dd, const struct side *s, int style)
 /* dd's "NAME: cannot skip to specified offset" (a skip= past the end of
  * the input: said, unless status=none, and nothing is read). */
 void
-dd_say_cannot_skip(const struct dd *dd, const struct side *s)
+dd_say_cannot_skip(const struct dd *dd, const struct dd_side *s)
 {
 	char *name;
 
-	if (dd->o.status == STATUS_NONE)
+	if (dd->o.status == DD_STATUS_NONE)
 		return;
 	name = dd_side_name(dd, s, DD_Q_FILE);
 	diot_warn("%s: cannot skip to specified offset", name);
@@ -74,7 +74,7 @@ dd_say_cannot_skip(const struct dd *dd, const struct side *s)
 
 /* dd's "error reading 'NAME': REASON" (or writing) for the run's report. */
 void
-dd_io_error(struct wctx *w, const struct side *s, int is_write, int err)
+dd_io_error(struct dd_wctx *w, const struct dd_side *s, int is_write, int err)
 {
 	char *name = dd_side_name(w->dd, s, DD_Q_NAME);
 
@@ -85,7 +85,7 @@ dd_io_error(struct wctx *w, const struct side *s, int is_write, int err)
 
 /* Why a transfer asked to be direct was not (allow_dio from dio_devinfo). */
 static void
-explain_not_direct(const dio_scsi *c, const struct side *s, char *buf, size_t len)
+explain_not_direct(const dio_scsi *c, const struct dd_side *s, char *buf, size_t len)
 {
 	if (dio_scsi_xfer_done(c) == DIO_SCSI_XFER_AUTO)
 		snprintf(buf, len, "the OS chose the data path and does not report it");
@@ -109,7 +109,7 @@ explain_not_direct(const dio_scsi *c, const struct side *s, char *buf, size_t le
  * count returned is what was written.
  */
 static int64_t
-sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
+sg_rw(struct dd_wctx *w, const struct dd_side *s, int write, void *buf, size_t len,
       int64_t off)
 {
 	struct dd *dd = w->dd;
@@ -165,20 +165,20 @@ sg_rw(struct wctx *w, const struct side *s, int write, void *buf, size_t len,
  * per side when it is opened (dd_io_choose) rather than per call.
  */
 static int64_t
-read_sg(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+read_sg(struct dd_wctx *w, const struct dd_side *s, void *buf, size_t len, int64_t off)
 {
 	return sg_rw(w, s, 0, buf, len, off);
 }
 
 static int64_t
-write_sg(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+write_sg(struct dd_wctx *w, const struct dd_side *s, void *buf, size_t len, int64_t off)
 {
 	return sg_rw(w, s, 1, buf, len, off);
 }
 
 /* No-copy: into the kernel and dropped. */
 static int64_t
-read_discard(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+read_discard(struct dd_wctx *w, const struct dd_side *s, void *buf, size_t len, int64_t off)
 {
 	int64_t n = dio_read_discard(s->fd, off, len);
 
@@ -194,7 +194,7 @@ read_discard(struct wctx *w, const struct side *s, void *buf, size_t len, int64_
  * read is what the stream had (dd's partial record), 0 its end.
  */
 int64_t
-dd_stream_read(const struct side *s, void *buf, size_t len, const volatile sig_atomic_t *stop)
+dd_stream_read(const struct dd_side *s, void *buf, size_t len, const volatile sig_atomic_t *stop)
 {
 	ssize_t n;
 
@@ -205,7 +205,7 @@ dd_stream_read(const struct side *s, void *buf, size_t len, const volatile sig_a
 }
 
 static int64_t
-read_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+read_stream(struct dd_wctx *w, const struct dd_side *s, void *buf, size_t len, int64_t off)
 {
 	int64_t n = dd_stream_read(s, buf, len, w->dd->stop);
 
@@ -217,7 +217,7 @@ read_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t
 
 /* All len bytes to a stream, however many write() calls it takes. */
 static int64_t
-write_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+write_stream(struct dd_wctx *w, const struct dd_side *s, void *buf, size_t len, int64_t off)
 {
 	size_t done = 0;
 	ssize_t n;
@@ -248,7 +248,7 @@ write_stream(struct wctx *w, const struct side *s, void *buf, size_t len, int64_
  * of the file, as dd takes it (0).
  */
 static int64_t
-read_direct(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+read_direct(struct dd_wctx *w, const struct dd_side *s, void *buf, size_t len, int64_t off)
 {
 	ssize_t n;
 
@@ -265,7 +265,7 @@ read_direct(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t
 /* A read of a file or block device (nothing said): the bytes, 0 at its
  * end, or -errno. */
 int64_t
-dd_file_read(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+dd_file_read(struct dd_wctx *w, const struct dd_side *s, void *buf, size_t len, int64_t off)
 {
 	if (dio_file_direct(s->f) != DIO_MECH_NONE)
 		return read_direct(w, s, buf, len, off);
@@ -273,7 +273,7 @@ dd_file_read(struct wctx *w, const struct side *s, void *buf, size_t len, int64_
 }
 
 static int64_t
-read_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+read_file(struct dd_wctx *w, const struct dd_side *s, void *buf, size_t len, int64_t off)
 {
 	int64_t n = dd_file_read(w, s, buf, len, off);
 
@@ -283,7 +283,7 @@ read_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t o
 }
 
 static int64_t
-write_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t off)
+write_file(struct dd_wctx *w, const struct dd_side *s, void *buf, size_t len, int64_t off)
 {
 	int64_t n = dio_pwrite(s->f, buf, len, off);
 
@@ -293,11 +293,11 @@ write_file(struct wctx *w, const struct side *s, void *buf, size_t len, int64_t 
 }
 
 void
-dd_io_choose(const struct opts *opt, struct side *s, int is_out)
+dd_io_choose(const struct dd_opts *opt, struct dd_side *s, int is_out)
 {
-	if (s->kind == K_STREAM)
+	if (s->kind == DD_KIND_STREAM)
 		s->xfer = is_out ? write_stream : read_stream;
-	else if (s->kind == K_SG)
+	else if (s->kind == DD_KIND_SG)
 		s->xfer = is_out ? write_sg : read_sg;
 	else if (is_out)
 		s->xfer = write_file;
@@ -311,7 +311,7 @@ dd_io_choose(const struct opts *opt, struct side *s, int is_out)
  * through a buffered descriptor of the same file.  Returns 1 if it did.
  */
 int
-dd_tail_needs_buffered(const struct dev *d, size_t n)
+dd_tail_needs_buffered(const struct dd_dev *d, size_t n)
 {
 	uint32_t g = d->out.align.offset_align;
 
@@ -320,9 +320,9 @@ dd_tail_needs_buffered(const struct dev *d, size_t n)
 }
 
 int64_t
-dd_write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off)
+dd_write_tail_buffered(struct dd_wctx *w, const void *buf, size_t n, int64_t off)
 {
-	struct dev *d = w->d;
+	struct dd_dev *d = w->d;
 	int fd = open(d->out.path, O_WRONLY);
 	ssize_t m = -1;
 	size_t done = 0;
@@ -354,10 +354,10 @@ dd_write_tail_buffered(struct wctx *w, const void *buf, size_t n, int64_t off)
  * (clean pages only, as dd: a written page stays until it is written
  * back). */
 void
-dd_drop_cache(const struct side *s, int64_t off, int64_t len)
+dd_drop_cache(const struct dd_side *s, int64_t off, int64_t len)
 {
 #ifdef POSIX_FADV_DONTNEED
-	if (s->kind == K_FILE || s->kind == K_BLOCK)
+	if (s->kind == DD_KIND_FILE || s->kind == DD_KIND_BLOCK)
 		(void)posix_fadvise(s->fd, (off_t)off, (off_t)len, POSIX_FADV_DONTNEED);
 #else
 	(void)s;

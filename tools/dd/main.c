@@ -103,7 +103,7 @@ open_stage(void *arg)
 
 	dd_ranks_operands(dd);
 	dd_check_operands(dd);
-	if (dd->o.engine != ENG_SYNC)
+	if (dd->o.engine != DD_ENG_SYNC)
 		dd_choose_engine(dd);
 
 	diot_catch_stop_signals(on_signal);
@@ -162,7 +162,7 @@ main(int argc, char **argv)
 	if (g_signal) {
 		/* dd says nothing more than its lines; a report that went out
 		 * (time=1, CSV, JSON) is said to be partial, unless status=none */
-		if (dd->o.status != STATUS_NONE && (dd->o.time || dd->o.format != FMT_TABLE))
+		if (dd->o.status != DD_STATUS_NONE && (dd->o.time || dd->o.format != DD_FMT_TABLE))
 			diot_warn("interrupted by signal %d: the results above are partial",
 			          (int)g_signal);
 		status = 128 + (int)g_signal;

@@ -173,8 +173,8 @@ dd_parse_block_size(const char *key, const char *v, uint64_t *out)
 
 	/* dd takes up to 2^63-2 (then allocates it) */
 	dd_parse_number(v, 1, (uint64_t)INT64_MAX - 1, out, &has_b);
-	if (*out > MAX_BS)
+	if (*out > DD_MAX_BS)
 		diot_usage_error("%s=%s: %" PRIu64 " bytes is more than dio-dd moves in one "
 		                 "call; at most %llu (1 GiB)", key, v, *out,
-		                 (unsigned long long)MAX_BS);
+		                 (unsigned long long)DD_MAX_BS);
 }

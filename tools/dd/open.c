@@ -10,7 +10,7 @@
 
 /* READ CAPACITY(10), then (16) when the capacity needs it. */
 static void
-sg_capacity(struct dd *dd, struct side *s)
+sg_capacity(struct dd *dd, struct dd_side *s)
 {
 	dio_scsi *c = dio_scsi_new();
 	char msg[400];
@@ -50,7 +50,7 @@ sg_without_disk(const char *path)
 /* --force and --write-unchecked name this output device: written though
  * whether it is in use cannot be told (check.c checked the option). */
 static int
-unchecked(const struct dd *dd, const struct side *s)
+unchecked(const struct dd *dd, const struct dd_side *s)
 {
 	return diot_out_write_unchecked(dd->o.write_unchecked, dd->o.force, s->path);
 }
@@ -63,7 +63,7 @@ unchecked(const struct dd *dd, const struct side *s)
  * check above.  Where the platform has no such claim the check is all.
  */
 static void
-hold_output_device(struct dd *dd, struct side *s)
+hold_output_device(struct dd *dd, struct dd_side *s)
 {
 	int r = diot_out_claim_device(s->path);
 	size_t l;
@@ -108,7 +108,7 @@ hold_output_device(struct dd *dd, struct side *s)
 
 /* fadvise=: the advice for the whole file or device, or the run stops. */
 static void
-give_advice(struct dd *dd, const struct side *s, int is_out)
+give_advice(struct dd *dd, const struct dd_side *s, int is_out)
 {
 #ifdef POSIX_FADV_SEQUENTIAL
 	static const int advice[] = { 0, POSIX_FADV_NORMAL, POSIX_FADV_SEQUENTIAL,
@@ -148,7 +148,7 @@ check_create_rules(struct dd *dd)
 	int i;
 
 	for (i = 0; i < dd->ndevs; i++) {
-		const struct side *s = &dd->devs[i].out;
+		const struct dd_side *s = &dd->devs[i].out;
 
 		if (s->path == NULL || s->std >= 0)
 			continue;
@@ -163,7 +163,7 @@ check_create_rules(struct dd *dd)
  * about (fail closed); for a file, -ENOTSUP (the platform keeps no such
  * record of files) is no answer, and it is written as dd writes it. */
 static void
-refuse_in_use(struct dd *dd, const struct side *s)
+refuse_in_use(struct dd *dd, const struct dd_side *s)
 {
 	char why[PATH_MAX + 256];   /* the in-use text may name a mount point */
 	int r;
@@ -173,7 +173,7 @@ refuse_in_use(struct dd *dd, const struct side *s)
 	if (r == 1)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
 		           "(%s)", s->path, why);
-	if (r >= 0 || (r == -ENOTSUP && s->kind == K_FILE))
+	if (r >= 0 || (r == -ENOTSUP && s->kind == DD_KIND_FILE))
 		return;
 	/* --force and --write-unchecked naming it: written, and said so. */
 	if (unchecked(dd, s)) {
@@ -182,7 +182,7 @@ refuse_in_use(struct dd *dd, const struct side *s)
 	}
 	dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
 	           "whether it is in use (%s%s%s)%s", s->path, dd_strerror(r),
-	           why[0] ? ": " : "", why, dd->o.force && s->kind != K_FILE ?
+	           why[0] ? ": " : "", why, dd->o.force && s->kind != DD_KIND_FILE ?
 	           DIOT_OUT_UNCHECKED_ADVICE : "");
 }
 
@@ -192,9 +192,9 @@ refuse_in_use(struct dd *dd, const struct side *s)
  * while it is in use (mounted, swapped on, held); a device is claimed
  * for the run. */
 static void
-check_existing_output(struct dd *dd, struct side *s, const struct stat *st)
+check_existing_output(struct dd *dd, struct dd_side *s, const struct stat *st)
 {
-	if (s->kind == K_FILE) {
+	if (s->kind == DD_KIND_FILE) {
 		refuse_in_use(dd, s);
 		return;
 	}
@@ -230,13 +230,13 @@ is_fd(const struct stat *st, int fd)
  * order.  Direct I/O, SCSI and no-copy flags do not apply.
  */
 static void
-open_stream(struct dd *dd, struct side *s, int is_out, const struct stat *st)
+open_stream(struct dd *dd, struct dd_side *s, int is_out, const struct stat *st)
 {
-	const struct side_flags *fl = is_out ? &dd->o.oflag : &dd->o.iflag;
+	const struct dd_side_flags *fl = is_out ? &dd->o.oflag : &dd->o.iflag;
 	const char *key = is_out ? "of=" : "if=";
 	int fd;
 
-	s->kind = K_STREAM;
+	s->kind = DD_KIND_STREAM;
 	if (fl->direct || fl->sg || fl->nocopy)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is %s: %sflag=%s is for files and "
 		           "block devices", key, s->path, s->std >= 0 ? (is_out ?
@@ -271,9 +271,9 @@ open_stream(struct dd *dd, struct side *s, int is_out, const struct stat *st)
 
 /* Open one side.  is_out: output (write) side. */
 static void
-open_side(struct dd *dd, struct side *s, int is_out)
+open_side(struct dd *dd, struct dd_side *s, int is_out)
 {
-	const struct side_flags *fl = is_out ? &dd->o.oflag : &dd->o.iflag;
+	const struct dd_side_flags *fl = is_out ? &dd->o.oflag : &dd->o.iflag;
 	struct stat st;
 	int exists, r, sync, flags;
 
@@ -306,20 +306,20 @@ open_side(struct dd *dd, struct side *s, int is_out)
 		return;
 	}
 	if (exists && S_ISCHR(st.st_mode))
-		s->kind = K_SG;
+		s->kind = DD_KIND_SG;
 	else if (exists && S_ISBLK(st.st_mode))
-		s->kind = fl->sg ? K_SG : K_BLOCK;
+		s->kind = fl->sg ? DD_KIND_SG : DD_KIND_BLOCK;
 	else if (!exists || S_ISREG(st.st_mode))
-		s->kind = K_FILE;
+		s->kind = DD_KIND_FILE;
 	else
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is neither a file, a pipe nor a device",
 		           is_out ? "of=" : "if=", s->path);
-	if (fl->sg && s->kind == K_FILE)
+	if (fl->sg && s->kind == DD_KIND_FILE)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=sg needs a block or sg device, "
 		           "not a file", is_out ? "of=" : "if=", s->path, is_out ? "o" : "i");
 	/* A character device that takes no SCSI commands (/dev/zero,
 	 * /dev/null, /dev/urandom, a terminal): a stream. */
-	if (s->kind == K_SG && S_ISCHR(st.st_mode) && !fl->sg && !dd->o.dio) {
+	if (s->kind == DD_KIND_SG && S_ISCHR(st.st_mode) && !fl->sg && !dd->o.dio) {
 		r = dio_scsi_open(s->path, 1);
 		if (r == -ENOTTY || r == -ENOTSUP) {
 			open_stream(dd, s, is_out, &st);
@@ -333,7 +333,7 @@ open_side(struct dd *dd, struct side *s, int is_out)
 	if (is_out && exists)
 		check_existing_output(dd, s, &st);
 
-	if (s->kind == K_SG) {
+	if (s->kind == DD_KIND_SG) {
 		if (fl->direct)
 			dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=direct is for files and "
 			           "block devices; for SCSI pass-through ask for direct "
@@ -408,7 +408,7 @@ open_side(struct dd *dd, struct side *s, int is_out)
 	 * dio-info reports it. */
 	if (dd->o.fadvise != 0)
 		give_advice(dd, s, is_out);
-	if (s->kind == K_BLOCK)
+	if (s->kind == DD_KIND_BLOCK)
 		s->size = s->align.device_bytes;
 	else if (exists)
 		s->size = (uint64_t)st.st_size;
@@ -434,16 +434,16 @@ set_buffer_offset(struct dd *dd)
 
 	for (i = 0; i < dd->ndevs; i++)
 		for (k = 0; k < 2; k++) {
-			const struct side *s = k ? &dd->devs[i].out : &dd->devs[i].in;
+			const struct dd_side *s = k ? &dd->devs[i].out : &dd->devs[i].in;
 
 			if (s->path == NULL)
 				continue;
-			if (s->kind == K_SG)
+			if (s->kind == DD_KIND_SG)
 				a = dd->o.dio ? (size_t)sysconf(_SC_PAGESIZE) : 0;
 			else
 				a = (k ? dd->o.oflag.direct : dd->o.iflag.direct) ?
 				    max_sz(s->align.mem_align, 1) : 0;
-			if (s->kind == K_SG || a)
+			if (s->kind == DD_KIND_SG || a)
 				cached = 0;
 			if (a > need) {     /* powers of two: the largest serves all */
 				need = a;
@@ -482,7 +482,7 @@ dd_setup_devices(struct dd *dd)
 {
 	int i;
 
-	dd->ndevs = dd->o.mode == MODE_WRITE ? dd->o.nof : dd->o.nif;
+	dd->ndevs = dd->o.mode == DD_MODE_WRITE ? dd->o.nof : dd->o.nif;
 	if (dd->o.procs) {
 		/* The devices' results are written by the worker processes:
 		 * shared memory, zeroed like calloc's. */
@@ -496,7 +496,7 @@ dd_setup_devices(struct dd *dd)
 	if (dd->devs == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	for (i = 0; i < dd->ndevs; i++) {
-		struct dev *d = &dd->devs[i];
+		struct dd_dev *d = &dd->devs[i];
 
 		d->index = i;
 		d->in.fd = d->out.fd = -1;
@@ -504,13 +504,13 @@ dd_setup_devices(struct dd *dd)
 		d->in.std = dd->std_in && i == 0 ? STDIN_FILENO : -1;
 		d->out.std = dd->std_out && i == 0 ? STDOUT_FILENO : -1;
 		d->active = (int)dd->o.thr;
-		d->in.path = dd->o.mode != MODE_WRITE ? dd->o.ifs[i] : NULL;
-		d->out.path = dd->o.mode != MODE_READ ? dd->o.ofs[i] : NULL;
+		d->in.path = dd->o.mode != DD_MODE_WRITE ? dd->o.ifs[i] : NULL;
+		d->out.path = dd->o.mode != DD_MODE_READ ? dd->o.ofs[i] : NULL;
 		snprintf(d->name, sizeof(d->name), "%s%s%s", d->in.path ? d->in.path : "",
 		         d->in.path && d->out.path ? "->" : "", d->out.path ? d->out.path : "");
 		init_lock(dd, &d->lock);
-		diot_hist_reset(&d->hist[DIR_READ]);
-		diot_hist_reset(&d->hist[DIR_WRITE]);
+		diot_hist_reset(&d->hist[DD_DIR_READ]);
+		diot_hist_reset(&d->hist[DD_DIR_WRITE]);
 	}
 	/* Inputs first: they decide counts; outputs are created last. */
 	for (i = 0; i < dd->ndevs; i++)
@@ -533,12 +533,12 @@ dd_setup_devices(struct dd *dd)
 	 * file leaves nothing of it behind; with oflag=append and conv=notrunc
 	 * the writing starts at its end. */
 	for (i = 0; i < dd->ndevs; i++) {
-		struct dev *d = &dd->devs[i];
-		struct side *s = &d->out;
+		struct dd_dev *d = &dd->devs[i];
+		struct dd_side *s = &d->out;
 		struct stat st;
 		int64_t len;
 
-		if (s->path == NULL || s->kind != K_FILE)
+		if (s->path == NULL || s->kind != DD_KIND_FILE)
 			continue;
 		if (dd->o.oflag.append && dd->o.oflag.notrunc && fstat(s->fd, &st) == 0)
 			d->out_base = (int64_t)st.st_size;
@@ -569,7 +569,7 @@ choose_loop(struct dd *dd)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s: that is copied by one thread, one call at "
 		           "a time (dd's way): drop %s", why,
 		           dd->ndevs > 1 ? "the other devices" : dd->o.thr > 1 ? "thr=" :
-		           dd->o.engine != ENG_SYNC ? "engine= and qd=" : dd->o.bpt > 1 ?
+		           dd->o.engine != DD_ENG_SYNC ? "engine= and qd=" : dd->o.bpt > 1 ?
 		           "bpt=" : dd->o.procs ? "--processes" : dd->o.rate ? "rate=" :
 		           dd->o.iflag.nocopy ? "iflag=nocopy" : "SCSI pass-through (sg)");
 	dd->stream = r;

@@ -23,14 +23,14 @@ static const char hex_pairs[] = HEX_ROW("0") HEX_ROW("1") HEX_ROW("2") HEX_ROW("
 	HEX_ROW("a") HEX_ROW("b") HEX_ROW("c") HEX_ROW("d") HEX_ROW("e") HEX_ROW("f");
 
 /* Where the stamp after the one at p goes in a transfer (which starts on
- * a block): STAMP_STEP further into p's block if a whole stamp fits
+ * a block): DD_STAMP_STEP further into p's block if a whole stamp fits
  * there, else at the next block. */
 static size_t
 stamp_next(size_t p, size_t bs)
 {
 	size_t end = p - p % bs + bs;
 
-	return p + STAMP_STEP + STAMP_LEN <= end ? p + STAMP_STEP : end;
+	return p + DD_STAMP_STEP + STAMP_LEN <= end ? p + DD_STAMP_STEP : end;
 }
 
 void

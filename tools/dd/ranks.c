@@ -73,12 +73,12 @@ struct rank_row {
 	int has_error, has_reason;
 	uint64_t bytes, full, partial, wfull, wpartial, calls, sg_cmds, sg_nd;
 	double wall_s, io_s, mbs, mibs, cpu_s;
-	uint64_t xbytes[NDIR];
-	struct diot_hist hist[NDIR];
+	uint64_t xbytes[DD_NDIR];
+	struct diot_hist hist[DD_NDIR];
 };
 
 static void
-to_rank_row(struct rank_row *x, const struct row *r, const struct diot_mpi *m)
+to_rank_row(struct rank_row *x, const struct dd_row *r, const struct diot_mpi *m)
 {
 	memset(x, 0, sizeof(*x));
 	snprintf(x->name, sizeof(x->name), "%d@%s:%s", m->rank, m->host, r->name);
@@ -103,24 +103,24 @@ to_rank_row(struct rank_row *x, const struct row *r, const struct diot_mpi *m)
 	x->mbs = r->mbs;
 	x->mibs = r->mibs;
 	x->cpu_s = r->cpu_s;
-	x->hist[DIR_READ] = *r->h[DIR_READ];
-	x->hist[DIR_WRITE] = *r->h[DIR_WRITE];
-	x->xbytes[DIR_READ] = r->xbytes[DIR_READ];
-	x->xbytes[DIR_WRITE] = r->xbytes[DIR_WRITE];
+	x->hist[DD_DIR_READ] = *r->h[DD_DIR_READ];
+	x->hist[DD_DIR_WRITE] = *r->h[DD_DIR_WRITE];
+	x->xbytes[DD_DIR_READ] = r->xbytes[DD_DIR_READ];
+	x->xbytes[DD_DIR_WRITE] = r->xbytes[DD_DIR_WRITE];
 }
 
 static void
-from_rank_row(struct row *r, const struct rank_row *x)
+from_rank_row(struct dd_row *r, const struct rank_row *x)
 {
 	memset(r, 0, sizeof(*r));
 	r->name = x->name;
 	r->input = x->input[0] ? x->input : NULL;
 	r->output = x->output[0] ? x->output : NULL;
 	r->io = x->io;
-	r->h[DIR_READ] = &x->hist[DIR_READ];
-	r->h[DIR_WRITE] = &x->hist[DIR_WRITE];
-	r->xbytes[DIR_READ] = x->xbytes[DIR_READ];
-	r->xbytes[DIR_WRITE] = x->xbytes[DIR_WRITE];
+	r->h[DD_DIR_READ] = &x->hist[DD_DIR_READ];
+	r->h[DD_DIR_WRITE] = &x->hist[DD_DIR_WRITE];
+	r->xbytes[DD_DIR_READ] = x->xbytes[DD_DIR_READ];
+	r->xbytes[DD_DIR_WRITE] = x->xbytes[DD_DIR_WRITE];
 	r->bytes = x->bytes;
 	r->full = x->full;
 	r->partial = x->partial;
@@ -154,13 +154,13 @@ struct rank_sum {
  * print.  Every rank has the same devices count (the same operands).
  */
 int
-dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double *cu,
+dd_ranks_merge(struct dd *dd, struct dd_row **rows, int n, struct dd_row *tot, double *cu,
                double *cs)
 {
 	static struct rank_row *all;
 	static struct rank_sum *sums;
-	static struct diot_hist merged[NDIR];
-	static struct row *jrows;
+	static struct diot_hist merged[DD_NDIR];
+	static struct dd_row *jrows;
 	struct rank_row *mine;
 	struct rank_sum sum;
 	uint64_t bound, t0 = UINT64_MAX, t1 = 0;
@@ -199,13 +199,13 @@ dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double 
 	if (dd->mpi->rank != 0)
 		return -1;
 	/* The job: every row; totals over all of them. */
-	diot_hist_reset(&merged[DIR_READ]);
-	diot_hist_reset(&merged[DIR_WRITE]);
+	diot_hist_reset(&merged[DD_DIR_READ]);
+	diot_hist_reset(&merged[DD_DIR_WRITE]);
 	memset(tot, 0, sizeof(*tot));
 	tot->name = "total";
 	tot->io = dd->total_io;
-	tot->h[DIR_READ] = &merged[DIR_READ];
-	tot->h[DIR_WRITE] = &merged[DIR_WRITE];
+	tot->h[DD_DIR_READ] = &merged[DD_DIR_READ];
+	tot->h[DD_DIR_WRITE] = &merged[DD_DIR_WRITE];
 	tot->status = "ok";
 	*cu = *cs = 0;
 	/* The job's span: from the first rank's start (all are released
@@ -220,13 +220,13 @@ dd_ranks_merge(struct dd *dd, struct row **rows, int n, struct row *tot, double 
 	}
 	tot->wall_s = t1 > t0 ? (double)(t1 - t0) / 1e9 : 0;
 	for (i = 0; i < n * N; i++) {
-		struct row *r = &jrows[i];
+		struct dd_row *r = &jrows[i];
 
 		from_rank_row(r, &all[i]);
-		diot_hist_merge(&merged[DIR_READ], r->h[DIR_READ]);
-		diot_hist_merge(&merged[DIR_WRITE], r->h[DIR_WRITE]);
-		tot->xbytes[DIR_READ] += r->xbytes[DIR_READ];
-		tot->xbytes[DIR_WRITE] += r->xbytes[DIR_WRITE];
+		diot_hist_merge(&merged[DD_DIR_READ], r->h[DD_DIR_READ]);
+		diot_hist_merge(&merged[DD_DIR_WRITE], r->h[DD_DIR_WRITE]);
+		tot->xbytes[DD_DIR_READ] += r->xbytes[DD_DIR_READ];
+		tot->xbytes[DD_DIR_WRITE] += r->xbytes[DD_DIR_WRITE];
 		tot->bytes += r->bytes;
 		tot->full += r->full;
 		tot->partial += r->partial;

@@ -11,10 +11,10 @@
 /* One direction's calls (reads or writes), as fio keeps them apart: null
  * when there were none, else {calls, bytes, latency_us, histogram}. */
 static void
-json_direction(struct diot_json *j, const char *key, const struct row *r, int k)
+json_direction(struct diot_json *j, const char *key, const struct dd_row *r, int k)
 {
 	const struct diot_hist *h = r->h[k];
-	uint64_t cnt[NLOG2];
+	uint64_t cnt[DD_NLOG2];
 	int i;
 
 	if (h->count == 0) {
@@ -33,7 +33,7 @@ json_direction(struct diot_json *j, const char *key, const struct row *r, int k)
 	diot_json_close(j);
 	diot_json_array(j, "histogram");
 	dd_log2_buckets(h, cnt);
-	for (i = 0; i < NLOG2; i++) {
+	for (i = 0; i < DD_NLOG2; i++) {
 		if (!cnt[i])
 			continue;
 		diot_json_object(j, NULL);
@@ -47,7 +47,7 @@ json_direction(struct diot_json *j, const char *key, const struct row *r, int k)
 }
 
 static void
-json_row(const struct dd *dd, struct diot_json *j, const struct row *r)
+json_row(const struct dd *dd, struct diot_json *j, const struct dd_row *r)
 {
 	diot_json_str(j, "name", r->name);
 	diot_json_str(j, "input", r->input);
@@ -67,8 +67,8 @@ json_row(const struct dd *dd, struct diot_json *j, const struct row *r)
 	diot_json_double(j, "io_s", r->io_s);
 	diot_json_double(j, "mb_per_s", r->mbs);
 	diot_json_double(j, "mib_per_s", r->mibs);
-	json_direction(j, "read", r, DIR_READ);
-	json_direction(j, "write", r, DIR_WRITE);
+	json_direction(j, "read", r, DD_DIR_READ);
+	json_direction(j, "write", r, DD_DIR_WRITE);
 	diot_json_double(j, "cpu_s", r->cpu_s);
 	if (r->sg_cmds) {
 		diot_json_object(j, "sg");
@@ -87,7 +87,7 @@ json_row(const struct dd *dd, struct diot_json *j, const struct row *r)
 static void
 json_settings(struct dd *dd, struct diot_json *j)
 {
-	const struct opts *o = &dd->o;
+	const struct dd_opts *o = &dd->o;
 
 	diot_json_str(j, "tool", "dio-dd");
 	diot_json_str(j, "version", dio_version_string());
@@ -101,7 +101,7 @@ json_settings(struct dd *dd, struct diot_json *j)
 	diot_json_str(j, "fadvise", dd_fadvise_words[o->fadvise]);
 	diot_json_u64(j, "buffer_page_bytes", dd_buffer_page(dd));
 	diot_json_u64(j, "buffer_offset", dd->buf_off);
-	diot_json_u64(j, "qd", o->engine == ENG_SYNC ? 1 : o->qd);
+	diot_json_u64(j, "qd", o->engine == DD_ENG_SYNC ? 1 : o->qd);
 	diot_json_u64(j, "threads", o->thr);
 	diot_json_u64(j, "bs", o->bs);
 	diot_json_u64(j, "bpt", o->bpt);
@@ -137,7 +137,7 @@ json_settings(struct dd *dd, struct diot_json *j)
 }
 
 void
-dd_print_json(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot,
+dd_print_json(struct dd *dd, FILE *fp, const struct dd_row *rows, int n, const struct dd_row *tot,
            double cu, double cs)
 {
 	struct diot_json j;

@@ -8,17 +8,17 @@
 
 
 static void
-make_row(struct dd *dd, struct row *r, const struct dev *d, double wall_s)
+make_row(struct dd *dd, struct dd_row *r, const struct dd_dev *d, double wall_s)
 {
 	memset(r, 0, sizeof(*r));
 	r->name = d->name;
 	r->input = d->in.path;
 	r->output = d->out.path;
 	r->io = dd->io_labels[d->index];
-	r->h[DIR_READ] = &d->hist[DIR_READ];
-	r->h[DIR_WRITE] = &d->hist[DIR_WRITE];
-	r->xbytes[DIR_READ] = d->rbytes;
-	r->xbytes[DIR_WRITE] = d->wbytes;
+	r->h[DD_DIR_READ] = &d->hist[DD_DIR_READ];
+	r->h[DD_DIR_WRITE] = &d->hist[DD_DIR_WRITE];
+	r->xbytes[DD_DIR_READ] = d->rbytes;
+	r->xbytes[DD_DIR_WRITE] = d->wbytes;
 	r->bytes = d->bytes;
 	r->full = d->rfull;
 	r->partial = d->rpart;
@@ -51,17 +51,17 @@ fmt_ns(double ns, char *buf, size_t len)
 	return buf;
 }
 
-static const char *const dir_words[NDIR] = { "read", "write" };
+static const char *const dir_words[DD_NDIR] = { "read", "write" };
 
 static void
 print_hist_table(FILE *fp, const char *title, const char *name, const struct diot_hist *h)
 {
-	uint64_t cnt[NLOG2], cum = 0;
+	uint64_t cnt[DD_NLOG2], cum = 0;
 	char a[32], b[32];
 	int first = -1, last = -1, i;
 
 	dd_log2_buckets(h, cnt);
-	for (i = 0; i < NLOG2; i++)
+	for (i = 0; i < DD_NLOG2; i++)
 		if (cnt[i]) {
 			if (first < 0)
 				first = i;
@@ -87,10 +87,10 @@ print_hist_table(FILE *fp, const char *title, const char *name, const struct dio
  * device and direction with several devices), as fio keeps reads and
  * writes apart. */
 static void
-print_latency(FILE *fp, const struct row *rows, char **names, int n, const struct row *tot,
+print_latency(FILE *fp, const struct dd_row *rows, char **names, int n, const struct dd_row *tot,
               int w)
 {
-	const struct row *r;
+	const struct dd_row *r;
 	int i, k;
 
 	fprintf(fp, "%-*s %-5s %10s %14s %9s %9s %9s %9s %10s\n", w, "latency", "op", "calls",
@@ -99,7 +99,7 @@ print_latency(FILE *fp, const struct row *rows, char **names, int n, const struc
 		r = i < n ? &rows[i] : tot;
 		if (i == n && n == 1)
 			break;          /* one device: its rows are the total's */
-		for (k = 0; k < NDIR; k++) {
+		for (k = 0; k < DD_NDIR; k++) {
 			if (r->h[k]->count == 0)
 				continue;
 			fprintf(fp, "%-*s %-5s %10" PRIu64 " %14" PRIu64 " %9.1f %9.1f %9.1f %9.1f "
@@ -108,30 +108,30 @@ print_latency(FILE *fp, const struct row *rows, char **names, int n, const struc
 			        dd_hist_us(r->h[k], 0.9), dd_hist_us(r->h[k], 0.99), dd_hist_us(r->h[k], 1));
 		}
 	}
-	for (k = 0; k < NDIR; k++)
-		print_hist_table(fp, k == DIR_READ ? "reads" : "writes",
+	for (k = 0; k < DD_NDIR; k++)
+		print_hist_table(fp, k == DD_DIR_READ ? "reads" : "writes",
 		                 n > 1 ? "every device" : NULL, tot->h[k]);
 	if (n > 1)
 		for (i = 0; i < n; i++)
-			for (k = 0; k < NDIR; k++)
-				print_hist_table(fp, k == DIR_READ ? "reads" : "writes", names[i],
+			for (k = 0; k < DD_NDIR; k++)
+				print_hist_table(fp, k == DD_DIR_READ ? "reads" : "writes", names[i],
 				                 rows[i].h[k]);
 }
 
 static void
-print_table(struct dd *dd, FILE *fp, const struct row *rows, int n, const struct row *tot,
+print_table(struct dd *dd, FILE *fp, const struct dd_row *rows, int n, const struct dd_row *tot,
             double cpu_user, double cpu_sys)
 {
 	char a[32], **names;
 	size_t w = 7, l, page = dd_buffer_page(dd);
 	int i, large = page > (size_t)sysconf(_SC_PAGESIZE);
-	const struct row *r;
+	const struct dd_row *r;
 
 	fprintf(fp, "dio-dd %s: %d device%s x %" PRIu64 " thread%s%s, %s, engine %s",
 	        dd_mode_name(dd), n, n == 1 ? "" : "s", dd->o.thr, dd->o.thr == 1 ? "" : "s",
 	        !dd->o.procs ? "" : dd->o.same_session ? " (a process per device, one session)" :
 	        " (a process per device, each its own session)", dd->total_io, dd_engine_name(dd));
-	if (dd->o.engine != ENG_SYNC)
+	if (dd->o.engine != DD_ENG_SYNC)
 		fprintf(fp, " qd=%" PRIu64, dd->o.qd);
 	if (dd->stream && dd->o.ibs != dd->o.obs)
 		fprintf(fp, ", dd's loop, ibs=%" PRIu64 " obs=%" PRIu64, dd->o.ibs, dd->o.obs);
@@ -284,21 +284,21 @@ dd_xfer_line(char *buf, size_t len, uint64_t bytes, double secs, int progress)
  * status=noxfer; nothing at all with status=none).
  */
 void
-dd_print_records(struct dd *dd, FILE *fp, const struct row *tot)
+dd_print_records(struct dd *dd, FILE *fp, const struct dd_row *tot)
 {
 	char line[256];
 
-	if (dd->o.status == STATUS_NONE)
+	if (dd->o.status == DD_STATUS_NONE)
 		return;
 	if (dd->progress_shown) {
 		fputc('\n', fp);
 		dd->progress_shown = 0;
 	}
-	if (dd->o.mode != MODE_WRITE)
+	if (dd->o.mode != DD_MODE_WRITE)
 		fprintf(fp, "%" PRIu64 "+%" PRIu64 " records in\n", tot->full, tot->partial);
-	if (dd->o.mode != MODE_READ)
+	if (dd->o.mode != DD_MODE_READ)
 		fprintf(fp, "%" PRIu64 "+%" PRIu64 " records out\n", tot->wfull, tot->wpartial);
-	if (dd->o.status == STATUS_NOXFER)
+	if (dd->o.status == DD_STATUS_NOXFER)
 		return;
 	dd_xfer_line(line, sizeof(line), tot->bytes, tot->wall_s, 0);
 	fprintf(fp, "%s\n", line);
@@ -306,14 +306,14 @@ dd_print_records(struct dd *dd, FILE *fp, const struct row *tot)
 
 /* The figures so far, from the devices' counters (under their locks). */
 static void
-so_far(struct dd *dd, struct row *r)
+so_far(struct dd *dd, struct dd_row *r)
 {
 	uint64_t now = diot_now_ns();
 	int i;
 
 	memset(r, 0, sizeof(*r));
 	for (i = 0; i < dd->ndevs; i++) {
-		struct dev *d = &dd->devs[i];
+		struct dd_dev *d = &dd->devs[i];
 
 		pthread_mutex_lock(&d->lock);
 		r->full += d->rfull;
@@ -331,7 +331,7 @@ so_far(struct dd *dd, struct row *r)
 void
 dd_say_statistics(struct dd *dd)
 {
-	struct row r;
+	struct dd_row r;
 
 	so_far(dd, &r);
 	dd_print_records(dd, stderr, &r);
@@ -344,7 +344,7 @@ dd_say_progress(struct dd *dd)
 {
 	static int width;
 	char line[256];
-	struct row r;
+	struct dd_row r;
 	int n;
 
 	so_far(dd, &r);
@@ -365,7 +365,7 @@ static const char *const csv_cols =
 	"status,error";
 
 static void
-csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double cu, double cs)
+csv_row(struct dd *dd, FILE *fp, const char *kind, const struct dd_row *r, double cu, double cs)
 {
 	int k;
 
@@ -379,11 +379,11 @@ csv_row(struct dd *dd, FILE *fp, const char *kind, const struct row *r, double c
 	        ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 	        ",%.6f,%.6f,%.3f,%.3f,",
 	        dd_mode_name(dd), r->io, dd_engine_name(dd),
-	        dd->o.engine == ENG_SYNC ? 1 : dd->o.qd, dd->o.thr,
+	        dd->o.engine == DD_ENG_SYNC ? 1 : dd->o.qd, dd->o.thr,
 	        dd->o.bs, dd->o.bpt, r->bytes, r->full, r->partial, r->wfull, r->wpartial, r->calls,
 	        r->wall_s, r->io_s, r->mbs, r->mibs);
 	/* each direction: its calls, bytes and latency (empty: no such calls) */
-	for (k = 0; k < NDIR; k++) {
+	for (k = 0; k < DD_NDIR; k++) {
 		const struct diot_hist *h = r->h[k];
 
 		if (h->count == 0)
@@ -426,8 +426,8 @@ dd_stdout_ok(void)
 int
 dd_report(struct dd *dd, double cu, double cs)
 {
-	struct row *rows, tot;
-	struct diot_hist *all = malloc(NDIR * sizeof(*all));
+	struct dd_row *rows, tot;
+	struct diot_hist *all = malloc(DD_NDIR * sizeof(*all));
 	double wall;
 	uint64_t t_end = 0;
 	int i, n, failed = 0, report_lost = 0;
@@ -439,18 +439,18 @@ dd_report(struct dd *dd, double cu, double cs)
 	if (rows == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	memset(&tot, 0, sizeof(tot));
-	diot_hist_reset(&all[DIR_READ]);
-	diot_hist_reset(&all[DIR_WRITE]);
+	diot_hist_reset(&all[DD_DIR_READ]);
+	diot_hist_reset(&all[DD_DIR_WRITE]);
 	for (i = 0; i < dd->ndevs; i++) {
-		struct dev *d = &dd->devs[i];
+		struct dd_dev *d = &dd->devs[i];
 
 		if (d->t_end > t_end)
 			t_end = d->t_end;
 		make_row(dd, &rows[i], d, d->t_end > dd->t_go ? (double)(d->t_end - dd->t_go) / 1e9 : 0);
-		diot_hist_merge(&all[DIR_READ], &d->hist[DIR_READ]);
-		diot_hist_merge(&all[DIR_WRITE], &d->hist[DIR_WRITE]);
-		tot.xbytes[DIR_READ] += d->rbytes;
-		tot.xbytes[DIR_WRITE] += d->wbytes;
+		diot_hist_merge(&all[DD_DIR_READ], &d->hist[DD_DIR_READ]);
+		diot_hist_merge(&all[DD_DIR_WRITE], &d->hist[DD_DIR_WRITE]);
+		tot.xbytes[DD_DIR_READ] += d->rbytes;
+		tot.xbytes[DD_DIR_WRITE] += d->wbytes;
 		tot.bytes += d->bytes;
 		tot.full += rows[i].full;
 		tot.partial += rows[i].partial;
@@ -472,8 +472,8 @@ dd_report(struct dd *dd, double cu, double cs)
 	wall = t_end > dd->t_go ? (double)(t_end - dd->t_go) / 1e9 : 0;
 	tot.name = "total";
 	tot.io = dd->total_io;
-	tot.h[DIR_READ] = &all[DIR_READ];
-	tot.h[DIR_WRITE] = &all[DIR_WRITE];
+	tot.h[DD_DIR_READ] = &all[DD_DIR_READ];
+	tot.h[DD_DIR_WRITE] = &all[DD_DIR_WRITE];
 	tot.wall_s = wall;
 	tot.mbs = wall > 0 ? (double)tot.bytes / wall / 1e6 : 0;
 	tot.mibs = wall > 0 ? (double)tot.bytes / wall / 1048576.0 : 0;
@@ -487,7 +487,7 @@ dd_report(struct dd *dd, double cu, double cs)
 		if (dd->devs[i].err)
 			diot_warn("%s", dd->devs[i].errmsg);
 	switch (n < 0 ? -1 : dd->o.format) {
-	case FMT_TABLE:
+	case DD_FMT_TABLE:
 		if (dd->mpi != NULL && dd->mpi->on)
 			printf("ranks: %d MPI ranks (%s), started together; rows RANK@HOST:DEVICE; "
 			       "the total's times from every call of every rank, its MB/s the "
@@ -499,13 +499,13 @@ dd_report(struct dd *dd, double cu, double cs)
 			print_table(dd, dd->data_stdout ? stderr : stdout, rows, n, &tot, cu, cs);
 		dd_print_records(dd, stderr, &tot);
 		break;
-	case FMT_CSV:
+	case DD_FMT_CSV:
 		printf("%s\n", csv_cols);
 		for (i = 0; i < n; i++)
 			csv_row(dd, stdout, "device", &rows[i], -1, -1);
 		csv_row(dd, stdout, "total", &tot, cu, cs);
 		break;
-	case FMT_JSON:
+	case DD_FMT_JSON:
 		dd_print_json(dd, stdout, rows, n, &tot, cu, cs);
 		break;
 	}

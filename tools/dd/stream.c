@@ -23,11 +23,11 @@
 static const char *
 stream_reason(const struct dd *dd, char *buf, size_t len)
 {
-	const struct opts *o = &dd->o;
-	const struct dev *d = &dd->devs[0];
+	const struct dd_opts *o = &dd->o;
+	const struct dd_dev *d = &dd->devs[0];
 
-	if (d->in.kind == K_STREAM || d->out.kind == K_STREAM) {
-		const struct side *s = d->in.kind == K_STREAM ? &d->in : &d->out;
+	if (d->in.kind == DD_KIND_STREAM || d->out.kind == DD_KIND_STREAM) {
+		const struct dd_side *s = d->in.kind == DD_KIND_STREAM ? &d->in : &d->out;
 
 		snprintf(buf, len, "%s '%s' is read or written in order, as a stream",
 		         s == &d->in ? "if=" : "of=", s->path);
@@ -58,7 +58,7 @@ int
 dd_stream_needed(const struct dd *dd, const char **why)
 {
 	static char reason[PATH_MAX + 80];
-	const struct opts *o = &dd->o;
+	const struct dd_opts *o = &dd->o;
 	const char *r;
 	int simple;
 
@@ -68,13 +68,13 @@ dd_stream_needed(const struct dd *dd, const char **why)
 
 		/* One of several devices may be a stream: said the same way. */
 		for (i = 0; i < dd->ndevs; i++) {
-			const struct dev *d = &dd->devs[i];
+			const struct dd_dev *d = &dd->devs[i];
 
-			if (d->in.kind == K_STREAM || d->out.kind == K_STREAM) {
+			if (d->in.kind == DD_KIND_STREAM || d->out.kind == DD_KIND_STREAM) {
 				snprintf(reason, sizeof(reason), "%s '%s' is a stream (read or "
 				         "written in order): it is copied alone, not as one of "
-				         "several devices", d->in.kind == K_STREAM ? "if=" : "of=",
-				         d->in.kind == K_STREAM ? d->in.path : d->out.path);
+				         "several devices", d->in.kind == DD_KIND_STREAM ? "if=" : "of=",
+				         d->in.kind == DD_KIND_STREAM ? d->in.path : d->out.path);
 				*why = reason;
 				return -1;
 			}
@@ -86,12 +86,12 @@ dd_stream_needed(const struct dd *dd, const char **why)
 		return -1;
 	}
 	r = stream_reason(dd, reason, sizeof(reason));
-	simple = o->thr == 1 && o->engine == ENG_SYNC && o->bpt == 1 && !o->procs && !o->rate &&
-	         dd->devs[0].in.kind != K_SG && dd->devs[0].out.kind != K_SG && !o->iflag.nocopy;
+	simple = o->thr == 1 && o->engine == DD_ENG_SYNC && o->bpt == 1 && !o->procs && !o->rate &&
+	         dd->devs[0].in.kind != DD_KIND_SG && dd->devs[0].out.kind != DD_KIND_SG && !o->iflag.nocopy;
 	/* A file that reports no size (/proc, /sys) is read to its end, as
 	 * dd reads it, where the run can take dd's loop; the positional
 	 * engine reads to the reported end (nothing) and says so. */
-	if (r == NULL && simple && dd->devs[0].in.kind == K_FILE && dd->devs[0].in.size == 0 &&
+	if (r == NULL && simple && dd->devs[0].in.kind == DD_KIND_FILE && dd->devs[0].in.size == 0 &&
 	    !o->count_set)
 		return 1;
 	if (r == NULL)
@@ -102,19 +102,19 @@ dd_stream_needed(const struct dd *dd, const char **why)
 
 /* One timed read call into the device's records. */
 static int64_t
-timed_read(struct wctx *w, struct side *s, unsigned char *buf, size_t len, int64_t off,
+timed_read(struct dd_wctx *w, struct dd_side *s, unsigned char *buf, size_t len, int64_t off,
            int quiet)
 {
 	uint64_t t0 = diot_now_ns(), t1;
 	int64_t n;
 
 	if (quiet)
-		n = s->kind == K_STREAM ? dd_stream_read(s, buf, len, w->dd->stop)
+		n = s->kind == DD_KIND_STREAM ? dd_stream_read(s, buf, len, w->dd->stop)
 		                        : dd_file_read(w, s, buf, len, off);
 	else
 		n = do_read(w, s, buf, len, off);
 	t1 = diot_now_ns();
-	diot_hist_add(&w->hist[DIR_READ], t1 - t0);
+	diot_hist_add(&w->hist[DD_DIR_READ], t1 - t0);
 	w->io_ns += t1 - t0;
 	w->calls++;
 	return n;
@@ -126,10 +126,10 @@ timed_read(struct wctx *w, struct side *s, unsigned char *buf, size_t len, int64
  * bytes read, 0 at the end, or -errno (with noerror: nothing said yet).
  */
 static int64_t
-read_block(struct wctx *w, unsigned char *buf, size_t len, int64_t *off)
+read_block(struct dd_wctx *w, unsigned char *buf, size_t len, int64_t *off)
 {
 	struct dd *dd = w->dd;
-	struct side *s = &w->d->in;
+	struct dd_side *s = &w->d->in;
 	size_t got = 0;
 	int64_t n;
 
@@ -150,19 +150,19 @@ read_block(struct wctx *w, unsigned char *buf, size_t len, int64_t *off)
 /* Write n bytes at *off (streams: where they are), counted as a record
  * of the output (full when n is obs). */
 static int
-write_block(struct wctx *w, unsigned char *buf, size_t n, int64_t *off)
+write_block(struct dd_wctx *w, unsigned char *buf, size_t n, int64_t *off)
 {
 	struct dd *dd = w->dd;
-	struct dev *d = w->d;
+	struct dd_dev *d = w->d;
 	uint64_t t0 = diot_now_ns(), t1;
 	int64_t m;
 
-	if (d->out.kind != K_STREAM && dd_tail_needs_buffered(d, n))
+	if (d->out.kind != DD_KIND_STREAM && dd_tail_needs_buffered(d, n))
 		m = dd_write_tail_buffered(w, buf, n, *off);
 	else
 		m = do_write(w, &d->out, buf, n, *off);
 	t1 = diot_now_ns();
-	diot_hist_add(&w->hist[DIR_WRITE], t1 - t0);
+	diot_hist_add(&w->hist[DD_DIR_WRITE], t1 - t0);
 	w->io_ns += t1 - t0;
 	w->calls++;
 	if (m < 0)
@@ -184,19 +184,19 @@ write_block(struct wctx *w, unsigned char *buf, size_t n, int64_t *off)
  * in a row, where dd would loop).
  */
 static int
-passed_over(struct wctx *w, int64_t err, size_t len, int64_t *off, unsigned *in_row)
+passed_over(struct dd_wctx *w, int64_t err, size_t len, int64_t *off, unsigned *in_row)
 {
 	struct dd *dd = w->dd;
-	struct dev *d = w->d;
+	struct dd_dev *d = w->d;
 
-	if (dd->o.status != STATUS_NONE) {
+	if (dd->o.status != DD_STATUS_NONE) {
 		char *name = dd_side_name(dd, &d->in, DD_Q_NAME);
 
 		diot_warn("error reading %s: %s", name, dd_strerror((int)err));
 		free(name);
 		dd_say_statistics(dd);
 	}
-	if (d->in.kind != K_STREAM)
+	if (d->in.kind != DD_KIND_STREAM)
 		*off += (int64_t)len;
 	if (++*in_row >= 1000) {
 		char *name = dd_side_name(dd, &d->in, DD_Q_NAME);
@@ -217,14 +217,14 @@ passed_over(struct wctx *w, int64_t err, size_t len, int64_t *off, unsigned *in_
  * 0, or -1 when the run cannot go on.
  */
 static int
-stream_skip_seek(struct wctx *w, unsigned char *buf, size_t len)
+stream_skip_seek(struct dd_wctx *w, unsigned char *buf, size_t len)
 {
 	struct dd *dd = w->dd;
-	struct dev *d = w->d;
+	struct dd_dev *d = w->d;
 	uint64_t left = (uint64_t)d->in_base;
 	int64_t n;
 
-	if (d->in.kind == K_STREAM && left > 0) {
+	if (d->in.kind == DD_KIND_STREAM && left > 0) {
 		off_t at = d->in.seekable ? lseek(d->in.fd, 0, SEEK_CUR) : -1;
 		struct stat st;
 
@@ -249,7 +249,7 @@ stream_skip_seek(struct wctx *w, unsigned char *buf, size_t len)
 			left -= (uint64_t)n;
 		}
 	}
-	if (d->out.kind == K_STREAM && d->out_base > 0 &&
+	if (d->out.kind == DD_KIND_STREAM && d->out_base > 0 &&
 	    lseek(d->out.fd, (off_t)d->out_base, SEEK_CUR) < 0) {
 		int e = errno;
 		char *name = dd_side_name(dd, &d->out, DD_Q_FILE);
@@ -268,7 +268,7 @@ stream_skip_seek(struct wctx *w, unsigned char *buf, size_t len)
  * count= of at least one block) or reads or writes directly.
  */
 static int
-warns_partial(const struct opts *o)
+warns_partial(const struct dd_opts *o)
 {
 	uint64_t skip = o->iflag.skip_bytes ? o->skip / o->ibs : o->skip;
 	uint64_t count = o->iflag.count_bytes ? o->count / o->ibs : o->count;
@@ -278,11 +278,11 @@ warns_partial(const struct opts *o)
 }
 
 void
-dd_run_stream(struct wctx *w, unsigned char *buf)
+dd_run_stream(struct dd_wctx *w, unsigned char *buf)
 {
 	struct dd *dd = w->dd;
-	struct dev *d = w->d;
-	const struct opts *o = &dd->o;
+	struct dd_dev *d = w->d;
+	const struct dd_opts *o = &dd->o;
 	size_t ibs = (size_t)o->ibs, obs = (size_t)o->obs, ask, pos = 0;
 	/* reblocking: the output's blocks gather after the input's */
 	unsigned char *obuf = buf + (ibs + d->align - 1) / d->align * d->align;
@@ -332,7 +332,7 @@ dd_run_stream(struct wctx *w, unsigned char *buf)
 				in_row = 0;
 				if (warn && prev > 0 && (size_t)prev < ask) {
 					warn = 0;
-					if (o->status != STATUS_NONE)
+					if (o->status != DD_STATUS_NONE)
 						diot_warn("warning: partial read (%" PRId64 " byte%s); "
 						          "suggest iflag=fullblock", prev,
 						          prev == 1 ? "" : "s");
@@ -388,7 +388,7 @@ out:
 void
 dd_stream_wake(struct dd *dd)
 {
-	struct dev *d = &dd->devs[0];
+	struct dd_dev *d = &dd->devs[0];
 
 	if (!dd->stream)
 		return;

@@ -35,7 +35,7 @@ tick(void *arg)
 		}
 		dd_say_statistics(dd);
 	}
-	if (dd->o.status != STATUS_PROGRESS || dd->t_go == 0)
+	if (dd->o.status != DD_STATUS_PROGRESS || dd->t_go == 0)
 		return;
 	now = diot_now_ns();
 	if (now - dd->t_go >= 1000000000ull && now - last >= 1000000000ull) {
@@ -58,7 +58,7 @@ thread_member(struct diot_team *t, int k, void *arg)
 {
 	const struct crew *cr = arg;
 	struct dd *dd = cr->dd;
-	struct wctx *w = diot_team_result(t, k);
+	struct dd_wctx *w = diot_team_result(t, k);
 	int thr = (int)dd->o.thr;
 
 	w->dd = dd;
@@ -66,8 +66,8 @@ thread_member(struct diot_team *t, int k, void *arg)
 	w->k = k % thr;
 	w->team = t;
 	w->member = k;
-	diot_hist_reset(&w->hist[DIR_READ]);
-	diot_hist_reset(&w->hist[DIR_WRITE]);
+	diot_hist_reset(&w->hist[DD_DIR_READ]);
+	diot_hist_reset(&w->hist[DD_DIR_WRITE]);
 	dd_worker(w);
 }
 
@@ -76,7 +76,7 @@ thread_member(struct diot_team *t, int k, void *arg)
 static struct diot_team *
 start_threads(struct crew *cr, int n, char *why, size_t why_len)
 {
-	struct diot_team *t = diot_team_new(n, sizeof(struct wctx), DIOT_TEAM_THREADS,
+	struct diot_team *t = diot_team_new(n, sizeof(struct dd_wctx), DIOT_TEAM_THREADS,
 	                                    cr->dd->stop);
 	int failed = 0, thr = (int)cr->dd->o.thr;
 
@@ -101,7 +101,7 @@ process_member(struct diot_team *outer, int i, void *arg)
 {
 	struct crew cr;
 	struct diot_team *inner;
-	struct dev *d;
+	struct dd_dev *d;
 
 	cr.dd = arg;
 	cr.first_dev = i;
@@ -141,7 +141,7 @@ note_deaths(struct dd *dd, const struct diot_team *t)
 	int i, code;
 
 	for (i = 0; i < dd->ndevs; i++) {
-		struct dev *d = &dd->devs[i];
+		struct dd_dev *d = &dd->devs[i];
 		int how = diot_team_end(t, i, &code);
 
 		if (d->err != 0 || (how != DIOT_END_SIGNAL && !(how == DIOT_END_EXIT && code)))
