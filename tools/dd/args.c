@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "tools/dd/dd.h"
 #include "tools/kit/fmt.h"
 #include "tools/kit/msg.h"
 #include "tools/kit/opt.h"
 #include "tools/kit/parse.h"
-
 
 const char *const dd_mode_words[] = { "read", "write", "copy", NULL };
 const char *const dd_engine_words[] = { "sync", "aio", "io_uring", "posix-aio", NULL };

@@ -1,6 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "tools/dd/dd.h"
 #include "tools/kit/fmt.h"
 #include "tools/kit/msg.h"

@@ -6,31 +6,19 @@
 #ifndef DIO_DD_H
 #define DIO_DD_H
 
-#include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "libdirectio.h"
 #include "tools/kit/hist.h"
 #include "tools/kit/mpi.h"
 #include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
-#include "tools/kit/team.h"
 
 #define DD_MAX_DEVS 64
 #define DD_MAX_THREADS 64        /* per device */
@@ -102,6 +90,7 @@ struct dd_opts {
 /* ------------------------------------------------------------ devices */
 
 struct dd_wctx;
+struct diot_team;
 
 struct dd_side {
 	const char *path;

@@ -6,6 +6,9 @@
  */
 #include "config.h"
 
+#include <stdint.h>
+#include <string.h>
+
 #include "tools/dd/dd.h"
 
 const char *

@@ -1,8 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "tools/dd/dd.h"
 #include "tools/kit/clock.h"
+#include "tools/kit/team.h"
 
 /* The asynchronous engine: up to qd requests in flight. */
 struct slot {

@@ -7,9 +7,15 @@
  */
 #include "config.h"
 
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "tools/dd/dd.h"
-#include "tools/kit/msg.h"
 #include "tools/kit/clock.h"
+#include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
 
 /* Remove output files this run created (on a failure before the run):

@@ -1,6 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/types.h>
+#include <unistd.h>
+
 #include "tools/dd/dd.h"
 #include "tools/kit/msg.h"
 #include "tools/kit/scsi.h"

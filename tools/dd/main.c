@@ -25,6 +25,10 @@
  */
 #include "config.h"
 
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "tools/dd/dd.h"
 #include "tools/kit/clock.h"
 #include "tools/kit/msg.h"

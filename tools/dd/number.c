@@ -19,6 +19,9 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
 
 #include "tools/dd/dd.h"
 #include "tools/kit/msg.h"

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
+#include <stdint.h>
+#include <string.h>
+
 #include "tools/dd/dd.h"
 
 /* The generated data: a fixed byte pattern, and at the start of every

@@ -13,6 +13,9 @@
 
 #include <ctype.h>
 #include <locale.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "tools/dd/dd.h"
 #include "tools/kit/msg.h"

@@ -15,6 +15,12 @@
  */
 #include "config.h"
 
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "tools/dd/dd.h"
 #include "tools/kit/mpi.h"
 #include "tools/kit/msg.h"

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
+#include <stdint.h>
+#include <stdio.h>
+
 #include "tools/dd/dd.h"
 #include "tools/kit/json.h"
 

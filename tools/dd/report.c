@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "config.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "tools/dd/dd.h"
 #include "tools/kit/clock.h"
 #include "tools/kit/fmt.h"
 #include "tools/kit/msg.h"
-
 
 static void
 make_row(struct dd *dd, struct dd_row *r, const struct dd_dev *d, double wall_s)

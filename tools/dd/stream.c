@@ -15,6 +15,18 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
 #include "tools/dd/dd.h"
 #include "tools/kit/clock.h"
 #include "tools/kit/msg.h"

@@ -10,9 +10,15 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/resource.h>
+
 #include "tools/dd/dd.h"
 #include "tools/kit/clock.h"
 #include "tools/kit/msg.h"
+#include "tools/kit/team.h"
 
 /*
  * While the workers run, ten times a second: SIGUSR1's statistics so far
