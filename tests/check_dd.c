@@ -560,7 +560,7 @@ START_TEST(operands_cache_advice)
 	ck_assert_int_eq(dd_cache_advice_void(&g_dd.o, DIO_CAP_DIRECTIO, what, sizeof(what)), 1);
 	ck_assert_str_eq(what, "oflag=nocache");
 	ck_assert_int_eq(dd_cache_advice_void(&g_dd.o, DIO_CAP_FADVISE | DIO_CAP_O_DIRECT, what,
-	                                   sizeof(what)), 0);
+	                                      sizeof(what)), 0);
 	taken("if=a of=b iflag=nocache oflag=nocache fadvise=random");
 	ck_assert_int_eq(dd_cache_advice_void(&g_dd.o, 0, what, sizeof(what)), 1);
 	ck_assert_str_eq(what, "iflag=nocache, oflag=nocache, fadvise=random");

@@ -71,13 +71,13 @@ get_ident(struct dd *dd, struct dd_ident *id, const char *label, const char *pat
 		/* (an input was opened already: only an output gets here) */
 		if (!is_out || e != ENOENT)
 			dd_fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
-			           dd_quote_kept(path, DD_Q_NAME), dd_strerror(e));
+			              dd_quote_kept(path, DD_Q_NAME), dd_strerror(e));
 		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 			n = readlink(path, target, sizeof(target) - 1);
 			target[n > 0 ? (size_t)n : 0] = '\0';
 			dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a symbolic link to '%s', which "
-			           "does not exist: name the file itself (dio-dd does not "
-			           "create files through a link)", path, target);
+			              "does not exist: name the file itself (dio-dd does not "
+			              "create files through a link)", path, target);
 		}
 		/* A new file: its directory must exist. */
 		slash = strrchr(path, '/');
@@ -87,7 +87,7 @@ get_ident(struct dd *dd, struct dd_ident *id, const char *label, const char *pat
 		} else {
 			if ((size_t)(slash - path) >= sizeof(dir))
 				dd_fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
-				           dd_quote_kept(path, DD_Q_NAME), dd_strerror(ENAMETOOLONG));
+				              dd_quote_kept(path, DD_Q_NAME), dd_strerror(ENAMETOOLONG));
 			memcpy(dir, path, (size_t)(slash - path));
 			dir[slash - path] = '\0';
 			if (dir[0] == '\0')
@@ -99,7 +99,7 @@ get_ident(struct dd *dd, struct dd_ident *id, const char *label, const char *pat
 		e = stat(dir, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
 		if (e != 0)
 			dd_fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s",
-			           dd_quote_kept(path, DD_Q_NAME), dd_strerror(e));
+			              dd_quote_kept(path, DD_Q_NAME), dd_strerror(e));
 		id->type = DD_ID_NEW;
 		id->dev = st.st_dev;
 		id->ino = st.st_ino;
@@ -216,7 +216,7 @@ dd_check_aliases(struct dd *dd)
 		for (j = 0; j < i; j++)
 			if (!id[i].nothing && !id[j].nothing && dd_overlap(&id[i], &id[j], msg, sizeof(msg)))
 				dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s: an output must not be an input or "
-				           "another output", msg);
+				              "another output", msg);
 	free(dd->idents);
 	dd->idents = NULL;
 }

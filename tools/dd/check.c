@@ -308,8 +308,8 @@ dd_check_opened(struct dd *dd)
 			sg_any = 1;
 		if (dd->o.engine != DD_ENG_SYNC && (dd->devs[i].in.kind == DD_KIND_SG || dd->devs[i].out.kind == DD_KIND_SG))
 			dd_fail_setup(dd, DIOT_EXIT_USAGE, "engine=%s: '%s' is a SCSI generic device, "
-			           "which dio-dd drives with engine=sync only",
-			           dd_engine_words[dd->o.engine], dd->devs[i].name);
+			              "which dio-dd drives with engine=sync only",
+			              dd_engine_words[dd->o.engine], dd->devs[i].name);
 		if (a && b && strcmp(a, b) != 0)
 			snprintf(dd->io_labels[i], sizeof(dd->io_labels[i]), "%s->%s", a, b);
 		else
@@ -321,13 +321,13 @@ dd_check_opened(struct dd *dd)
 	}
 	if (dd->data_stdout && dd->o.format != DD_FMT_TABLE)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "-f %s: the data goes to standard output "
-		           "(of= is not given, or names it), so the report cannot: give "
-		           "of=FILE, or the table format (time=1 puts it on standard error)",
-		           dd_format_words[dd->o.format]);
+		              "(of= is not given, or names it), so the report cannot: give "
+		              "of=FILE, or the table format (time=1 puts it on standard error)",
+		              dd_format_words[dd->o.format]);
 	if (dd->o.dio && !sg_any)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "dio=1 asks the sg driver for direct transfers: it "
-		           "needs an sg device (for files and block devices use iflag=direct "
-		           "or oflag=direct)");
+		              "needs an sg device (for files and block devices use iflag=direct "
+		              "or oflag=direct)");
 }
 
 /* Check a block size against a side's direct-I/O granularity. */
@@ -343,11 +343,11 @@ check_direct_size(struct dd *dd, const struct dd_side *s, int is_out, uint64_t s
 		g = s->align.read_offset_align;
 	if (g > 1 && size % g != 0)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s=%" PRIu64 " is not a multiple of the direct "
-		           "I/O granularity of '%s' (%s, from %s); use %s=%s or a multiple "
-		           "of it, or drop %sflag=direct", dd->o.bs_set ? "bs" : is_out ? "obs" : "ibs",
-		           size, s->path, diot_fmt_iec(g, a, sizeof(a)),
-		           dio_align_source_name((int)s->align.source),
-		           dd->o.bs_set ? "bs" : is_out ? "obs" : "ibs", a, is_out ? "o" : "i");
+		              "I/O granularity of '%s' (%s, from %s); use %s=%s or a multiple "
+		              "of it, or drop %sflag=direct", dd->o.bs_set ? "bs" : is_out ? "obs" : "ibs",
+		              size, s->path, diot_fmt_iec(g, a, sizeof(a)),
+		              dio_align_source_name((int)s->align.source),
+		              dd->o.bs_set ? "bs" : is_out ? "obs" : "ibs", a, is_out ? "o" : "i");
 }
 
 static void
@@ -370,14 +370,14 @@ dd_plan_device(struct dd *dd, struct dd_dev *d)
 	/* sg: bs is the device's logical block, as sgp_dd wants it. */
 	if (d->in.kind == DD_KIND_SG && dd->o.bs != d->in.sg_block)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
-		           "-byte blocks: for SCSI pass-through bs must be the device's "
-		           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
-		           dd->o.bs, d->in.path, d->in.sg_block, d->in.sg_block);
+		              "-byte blocks: for SCSI pass-through bs must be the device's "
+		              "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
+		              dd->o.bs, d->in.path, d->in.sg_block, d->in.sg_block);
 	if (d->out.kind == DD_KIND_SG && dd->o.bs != d->out.sg_block)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
-		           "-byte blocks: for SCSI pass-through bs must be the device's "
-		           "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
-		           dd->o.bs, d->out.path, d->out.sg_block, d->out.sg_block);
+		              "-byte blocks: for SCSI pass-through bs must be the device's "
+		              "block size (bs=%" PRIu32 "; bpt= sets the blocks per command)",
+		              dd->o.bs, d->out.path, d->out.sg_block, d->out.sg_block);
 	if (d->in.path)
 		check_direct_align(dd, &d->in, 0);
 	if (d->out.path)
@@ -412,13 +412,13 @@ dd_plan_device(struct dd *dd, struct dd_dev *d)
 	} else if (d->out.kind != DD_KIND_FILE) {
 		if (dd->o.seek * dd->o.bs > d->out.size)
 			dd_fail_setup(dd, DIOT_EXIT_USAGE, "seek=%" PRIu64 " is beyond the end of "
-			           "'%s' (%" PRIu64 " bytes)", dd->o.seek, d->out.path,
-			           d->out.size);
+			              "'%s' (%" PRIu64 " bytes)", dd->o.seek, d->out.path,
+			              d->out.size);
 		d->nblocks = (d->out.size - dd->o.seek * dd->o.bs) / dd->o.bs;
 	} else {
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
-		           "file '%s' (how many blocks of bs=%" PRIu64 ")", d->out.path,
-		           dd->o.bs);
+		              "file '%s' (how many blocks of bs=%" PRIu64 ")", d->out.path,
+		              dd->o.bs);
 	}
 	/* No offset of the run may pass 2^63-1 (a file's size may).  count=
 	 * is at most what is read (dd's count=1E reads to the end): an input
@@ -428,15 +428,15 @@ dd_plan_device(struct dd *dd, struct dd_dev *d)
 		d->nblocks = ((uint64_t)INT64_MAX - base) / dd->o.bs;
 	if (d->nblocks > ((uint64_t)INT64_MAX - base) / dd->o.bs)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "'%s': %" PRIu64 " blocks of bs=%" PRIu64
-		           " after seek= end beyond the largest file offset (2^63-1 "
-		           "bytes); lower count=", d->name, d->nblocks, dd->o.bs);
+		              " after seek= end beyond the largest file offset (2^63-1 "
+		              "bytes); lower count=", d->name, d->nblocks, dd->o.bs);
 	/* Room in an output device (in blocks: nothing can wrap). */
 	room = d->out.size / dd->o.bs > dd->o.seek ? d->out.size / dd->o.bs - dd->o.seek : 0;
 	if (d->out.path && d->out.kind != DD_KIND_FILE && d->nblocks > room)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "'%s' (%" PRIu64 " bytes) has room for %"
-		           PRIu64 " blocks of %" PRIu64 " after seek=%" PRIu64 ", not %"
-		           PRIu64 "; lower count=", d->out.path, d->out.size, room,
-		           dd->o.bs, dd->o.seek, d->nblocks);
+		              PRIu64 " blocks of %" PRIu64 " after seek=%" PRIu64 ", not %"
+		              PRIu64 "; lower count=", d->out.path, d->out.size, room,
+		              dd->o.bs, dd->o.seek, d->nblocks);
 	/* SCSI WRITE takes whole blocks: an input ending in a piece of
 	 * one cannot be copied to sg whole. */
 	if (d->out.kind == DD_KIND_SG && d->in.path && dd->o.skip * dd->o.bs <= d->in.size) {
@@ -448,10 +448,10 @@ dd_plan_device(struct dd *dd, struct dd_dev *d)
 				snprintf(hint, sizeof(hint), "; count=%" PRIu64 " copies the "
 				         "whole blocks only", rem / dd->o.bs);
 			dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is written with SCSI WRITE "
-			           "in whole blocks of %" PRIu64 " bytes, but the input '%s' "
-			           "has %" PRIu64 " bytes to copy, %" PRIu64 " of them after "
-			           "the last whole block: those cannot be written%s",
-			           d->out.path, dd->o.bs, d->in.path, rem, rem % dd->o.bs, hint);
+			              "in whole blocks of %" PRIu64 " bytes, but the input '%s' "
+			              "has %" PRIu64 " bytes to copy, %" PRIu64 " of them after "
+			              "the last whole block: those cannot be written%s",
+			              d->out.path, dd->o.bs, d->in.path, rem, rem % dd->o.bs, hint);
 		}
 	}
 	if (d->in.path && d->nblocks == 0 && !(dd->o.count_set && dd->o.count == 0) &&
@@ -481,7 +481,7 @@ dd_plan_stream(struct dd *dd, struct dd_dev *d)
 		check_direct_size(dd, &d->out, 1, o->obs);
 	if (d->in.path == NULL && !o->count_set && d->out.kind == DD_KIND_FILE)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "count= is needed to write a pattern to the "
-		           "file '%s' (how many blocks of obs=%" PRIu64 ")", d->out.path, o->obs);
+		              "file '%s' (how many blocks of obs=%" PRIu64 ")", d->out.path, o->obs);
 	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
 	                  d->out.align.mem_align);
 	if (past_largest(dd, d))

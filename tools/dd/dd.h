@@ -293,7 +293,7 @@ int64_t dd_file_read(struct dd_wctx *w, const struct dd_side *s, void *buf, size
 void dd_io_choose(const struct dd_opts *opt, struct dd_side *s, int is_out);
 int dd_tail_needs_buffered(const struct dd_dev *d, size_t n);
 int64_t dd_stream_read(const struct dd_side *s, void *buf, size_t len,
-                    const volatile sig_atomic_t *stop);
+                       const volatile sig_atomic_t *stop);
 void dd_drop_cache(const struct dd_side *s, int64_t off, int64_t len);
 int64_t dd_write_tail_buffered(struct dd_wctx *w, const void *buf, size_t n, int64_t off);
 

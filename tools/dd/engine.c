@@ -50,7 +50,7 @@ finish_output(struct dd_wctx *w)
 		char *name = dd_side_name(dd, &d->out, DD_Q_NAME);
 
 		dd_wfail(w, r, "%s failed for %s: %s", dd->o.conv.fsync ? "fsync" : "fdatasync",
-		      name, dd_strerror(r));
+		         name, dd_strerror(r));
 		free(name);
 	}
 }
@@ -246,8 +246,8 @@ aio_fill(struct dd_wctx *w, dio_aio *q, struct slot *sl, unsigned qd, unsigned *
 		if (r < 0) {
 			s->state = 0;
 			dd_wfail(w, r, "cannot queue a %s of %zu bytes on '%s': %s",
-			      d->in.path ? "read" : "write", s->len,
-			      d->in.path ? d->in.path : d->out.path, dd_strerror(r));
+			         d->in.path ? "read" : "write", s->len,
+			         d->in.path ? d->in.path : d->out.path, dd_strerror(r));
 			break;
 		}
 		(*free_n)--;
@@ -315,7 +315,7 @@ aio_done(struct dd_wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_ev
 		r = dio_aio_write(q, d->out.fd, s->buf, s->n, s->out_off, e->tag);
 		if (r < 0) {
 			dd_wfail(w, r, "cannot queue a write of %zu bytes on '%s': %s",
-			      s->n, d->out.path, dd_strerror(r));
+			         s->n, d->out.path, dd_strerror(r));
 			s->state = 0;
 			(*free_n)++;
 		}
@@ -330,10 +330,10 @@ aio_done(struct dd_wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_ev
 		if (r == 0)
 			return;
 		dd_wfail(w, r, "cannot queue a write on '%s': %s", d->out.path,
-		      dd_strerror(r));
+		         dd_strerror(r));
 	} else if (s->done < s->n && !w->err) {
 		dd_wfail(w, -EIO, "write of %zu bytes at offset %" PRId64 " of '%s' "
-		      "made no progress", s->n, s->out_off, d->out.path);
+		         "made no progress", s->n, s->out_off, d->out.path);
 	}
 	w->wbytes += s->done;
 	w->bytes += s->done;
@@ -356,7 +356,7 @@ run_aio(struct dd_wctx *w, struct slot *sl, unsigned qd)
 	q = dio_aio_new(qd, dd->aio_engine, &err);
 	if (q == NULL) {
 		dd_wfail(w, err, "cannot set up the %s queue (depth %u): %s",
-		      dio_aio_engine_name(dd->aio_engine), qd, dd_strerror(err));
+		         dio_aio_engine_name(dd->aio_engine), qd, dd_strerror(err));
 		return;
 	}
 	for (;;) {
@@ -415,7 +415,7 @@ dd_worker(void *arg)
 			dd_wfail(w, -ENOMEM, "cannot allocate a SCSI command: out of memory");
 		else if (dd->o.dio && (r = dio_scsi_set_xfer(w->sc, DIO_SCSI_XFER_DIRECT)) < 0)
 			dd_wfail(w, r, "dio=1: direct transfers cannot be asked for here: %s",
-			      dd_strerror(r));
+			         dd_strerror(r));
 	}
 	stopped = diot_team_ready(w->team, w->member) != 0;
 	c0 = thread_cpu_ns();

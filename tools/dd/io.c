@@ -90,7 +90,7 @@ dd_io_error(struct dd_wctx *w, const struct dd_side *s, int is_write, int err)
 	char *name = dd_side_name(w->dd, s, DD_Q_NAME);
 
 	dd_wfail(w, err, "error %s %s: %s", is_write ? "writing" : "reading", name,
-	      dd_strerror(err));
+	         dd_strerror(err));
 	free(name);
 }
 
@@ -138,8 +138,8 @@ sg_rw(struct dd_wctx *w, const struct dd_side *s, int write, void *buf, size_t l
 			done = sg_rw(w, s, 1, buf, whole, off);
 		if (done >= 0)
 			dd_wfail(w, -EINVAL, "of= '%s': the last %zu bytes of the input are not "
-			      "a whole block of %" PRIu64 " bytes: not written (SCSI WRITE "
-			      "takes whole blocks)", s->path, len - whole, dd->o.bs);
+			         "a whole block of %" PRIu64 " bytes: not written (SCSI WRITE "
+			         "takes whole blocks)", s->path, len - whole, dd->o.bs);
 		return done;
 	}
 
@@ -152,7 +152,7 @@ sg_rw(struct dd_wctx *w, const struct dd_side *s, int write, void *buf, size_t l
 	w->sg_cmds++;
 	if (r < 0) {
 		dd_wfail(w, r, "%s of %" PRIu32 " blocks at LBA %" PRIu64 " of '%s': %s",
-		      write ? "WRITE" : "READ", blocks, lba, s->path, msg);
+		         write ? "WRITE" : "READ", blocks, lba, s->path, msg);
 		return r;
 	}
 	if (dd->o.dio && dio_scsi_xfer_done(w->sc) != DIO_SCSI_XFER_DIRECT) {
@@ -166,8 +166,8 @@ sg_rw(struct dd_wctx *w, const struct dd_side *s, int write, void *buf, size_t l
 	/* A short WRITE is a failure, counted as what was written. */
 	if (write && resid > 0)
 		dd_wfail(w, -EIO, "WRITE of %" PRIu32 " blocks at LBA %" PRIu64 " of '%s': the "
-		      "device reports %" PRId64 " of %zu bytes not transferred", blocks, lba,
-		      s->path, resid, whole);
+		         "device reports %" PRId64 " of %zu bytes not transferred", blocks, lba,
+		         s->path, resid, whole);
 	return (int64_t)whole - resid;
 }
 

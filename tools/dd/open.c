@@ -39,10 +39,10 @@ sg_capacity(struct dd *dd, struct dd_side *s)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "'%s': %s", s->path, msg);
 	if (blen == 0)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports a block length of 0",
-		           s->path);
+		              s->path);
 	if (blocks > (uint64_t)INT64_MAX / blen)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports %" PRIu64 " blocks of %"
-		           PRIu32 " bytes, more than 2^63-1 bytes", s->path, blocks, blen);
+		              PRIu32 " bytes, more than 2^63-1 bytes", s->path, blocks, blen);
 	s->sg_block = blen;
 	s->sg_blocks = blocks;
 	s->size = blocks * blen;
@@ -97,16 +97,16 @@ hold_output_device(struct dd *dd, struct dd_side *s)
 	case -EBUSY:
 		if (dd->nclaimed > 0)
 			dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' overlaps an output this run "
-			           "already holds (%s): its exclusive claim failed: an "
-			           "output must not be an input or another output", s->path,
-			           dd->claimed_names);
+			              "already holds (%s): its exclusive claim failed: an "
+			              "output must not be an input or another output", s->path,
+			              dd->claimed_names);
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use (the "
-		           "exclusive claim failed: mounted, used or claimed since it was "
-		           "checked)", s->path);
+		              "exclusive claim failed: mounted, used or claimed since it was "
+		              "checked)", s->path);
 	case -ENODEV:
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block device of "
-		           "this SCSI generic node cannot be determined (no disk behind "
-		           "it?), so it cannot be claimed", s->path);
+		              "this SCSI generic node cannot be determined (no disk behind "
+		              "it?), so it cannot be claimed", s->path);
 	default:
 		/* The claim fails for the reason the check could not be made (a
 		 * device --write-unchecked names): the run goes on, unheld. */
@@ -115,7 +115,7 @@ hold_output_device(struct dd *dd, struct dd_side *s)
 			return;
 		}
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot claim it "
-		           "for the run: %s", s->path, dd_strerror(r));
+		              "for the run: %s", s->path, dd_strerror(r));
 	}
 }
 
@@ -130,8 +130,8 @@ give_advice(struct dd *dd, const struct dd_side *s, int is_out)
 
 	if (r != 0)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': fadvise=%s: posix_fadvise: %s",
-		           is_out ? "of=" : "if=", s->path, dd_fadvise_words[dd->o.fadvise],
-		           dd_strerror(-r));
+		              is_out ? "of=" : "if=", s->path, dd_fadvise_words[dd->o.fadvise],
+		              dd_strerror(-r));
 #else
 	(void)s;
 	(void)is_out;
@@ -144,7 +144,7 @@ static void DIOT_NORETURN
 fail_open(struct dd *dd, const char *path, int err)
 {
 	dd_fail_setup(dd, DIOT_EXIT_FAIL, "failed to open %s: %s", dd_quote_kept(path, DD_Q_NAME),
-	           dd_strerror(err));
+	              dd_strerror(err));
 }
 
 /*
@@ -185,7 +185,7 @@ refuse_in_use(struct dd *dd, const struct dd_side *s)
 	r = dio_device_in_use(s->path, why, sizeof(why));
 	if (r == 1)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': it is in use "
-		           "(%s)", s->path, why);
+		              "(%s)", s->path, why);
 	if (r >= 0 || (r == -ENOTSUP && s->kind == DD_KIND_FILE))
 		return;
 	/* --force and --write-unchecked naming it: written, and said so. */
@@ -194,9 +194,9 @@ refuse_in_use(struct dd *dd, const struct dd_side *s)
 		return;
 	}
 	dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': cannot tell "
-	           "whether it is in use (%s%s%s)%s", s->path, dd_strerror(r),
-	           why[0] ? ": " : "", why, dd->o.force && s->kind != DD_KIND_FILE ?
-	           DIOT_OUT_UNCHECKED_ADVICE : "");
+	              "whether it is in use (%s%s%s)%s", s->path, dd_strerror(r),
+	              why[0] ? ": " : "", why, dd->o.force && s->kind != DD_KIND_FILE ?
+	              DIOT_OUT_UNCHECKED_ADVICE : "");
 }
 
 /* An existing output, before anything is opened for writing: a file is
@@ -213,15 +213,15 @@ check_existing_output(struct dd *dd, struct dd_side *s, const struct stat *st)
 	}
 	if (!dd->o.force)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: its contents "
-		           "would be destroyed; pass --force (or oflag=force) to "
-		           "allow that", s->path);
+		              "would be destroyed; pass --force (or oflag=force) to "
+		              "allow that", s->path);
 	/* An sg node is checked through its disk: one whose disk
 	 * cannot be found cannot be checked, and is not written. */
 	if (S_ISCHR(st->st_mode) && sg_without_disk(s->path))
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "refusing to write to '%s': the block "
-		           "device of this SCSI generic node cannot be determined "
-		           "(no disk behind it?), so whether it is in use cannot "
-		           "be checked", s->path);
+		              "device of this SCSI generic node cannot be determined "
+		              "(no disk behind it?), so whether it is in use cannot "
+		              "be checked", s->path);
 	refuse_in_use(dd, s);
 	hold_output_device(dd, s);
 }
@@ -252,14 +252,14 @@ open_stream(struct dd *dd, struct dd_side *s, int is_out, const struct stat *st)
 	s->kind = DD_KIND_STREAM;
 	if (fl->direct || fl->sg || fl->nocopy)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is %s: %sflag=%s is for files and "
-		           "block devices", key, s->path, s->std >= 0 ? (is_out ?
-		           "standard output" : "standard input") : S_ISFIFO(st->st_mode) ?
+		              "block devices", key, s->path, s->std >= 0 ? (is_out ?
+		              "standard output" : "standard input") : S_ISFIFO(st->st_mode) ?
 		           "a pipe" : "a character device", is_out ? "o" : "i",
 		           fl->direct ? "direct" : fl->sg ? "sg" : "nocopy");
 	if (is_out && s->std < 0 && S_ISCHR(st->st_mode) && !dd_stores_nothing(st, -1) &&
 	    !dd->o.force)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: what it holds would be "
-		           "overwritten; pass --force (or oflag=force) to allow that", s->path);
+		              "overwritten; pass --force (or oflag=force) to allow that", s->path);
 	if (s->std >= 0) {
 		fd = dup(s->std);
 	} else {
@@ -293,7 +293,7 @@ open_side(struct dd *dd, struct dd_side *s, int is_out)
 	if (s->std >= 0) {
 		if (fstat(s->std, &st) != 0)
 			dd_fail_setup(dd, DIOT_EXIT_FAIL, "standard %s: %s", is_out ? "output" :
-			           "input", dd_strerror(-errno));
+			              "input", dd_strerror(-errno));
 		open_stream(dd, s, is_out, &st);
 		return;
 	}
@@ -326,10 +326,10 @@ open_side(struct dd *dd, struct dd_side *s, int is_out)
 		s->kind = DD_KIND_FILE;
 	else
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is neither a file, a pipe nor a device",
-		           is_out ? "of=" : "if=", s->path);
+		              is_out ? "of=" : "if=", s->path);
 	if (fl->sg && s->kind == DD_KIND_FILE)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=sg needs a block or sg device, "
-		           "not a file", is_out ? "of=" : "if=", s->path, is_out ? "o" : "i");
+		              "not a file", is_out ? "of=" : "if=", s->path, is_out ? "o" : "i");
 	/* A character device that takes no SCSI commands (/dev/zero,
 	 * /dev/null, /dev/urandom, a terminal): a stream. */
 	if (s->kind == DD_KIND_SG && S_ISCHR(st.st_mode) && !fl->sg && !dd->o.dio) {
@@ -349,25 +349,25 @@ open_side(struct dd *dd, struct dd_side *s, int is_out)
 	if (s->kind == DD_KIND_SG) {
 		if (fl->direct)
 			dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=direct is for files and "
-			           "block devices; for SCSI pass-through ask for direct "
-			           "transfers with dio=1", is_out ? "of=" : "if=", s->path,
-			           is_out ? "o" : "i");
+			              "block devices; for SCSI pass-through ask for direct "
+			              "transfers with dio=1", is_out ? "of=" : "if=", s->path,
+			              is_out ? "o" : "i");
 		if (fl->nocopy)
 			dd_fail_setup(dd, DIOT_EXIT_USAGE, "if= '%s': iflag=nocopy is for files and "
-			           "block devices, not SCSI pass-through", s->path);
+			              "block devices, not SCSI pass-through", s->path);
 		r = dio_scsi_open(s->path, !is_out);
 		if (r == -ENOTSUP)
 			dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': SCSI pass-through is not supported "
-			           "by this build (%s backend)", is_out ? "of=" : "if=", s->path,
-			           dio_backend_name());
+			              "by this build (%s backend)", is_out ? "of=" : "if=", s->path,
+			              dio_backend_name());
 		if (r == -ENOTTY)
 			dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is a character device that does not "
-			           "accept SCSI pass-through (dio-dd reads and writes files, "
-			           "block devices and SCSI generic devices)",
+			              "accept SCSI pass-through (dio-dd reads and writes files, "
+			              "block devices and SCSI generic devices)",
 			           is_out ? "of=" : "if=", s->path);
 		if (r < 0)
 			dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %s", is_out ? "of=" : "if=",
-			           s->path, dd_strerror(r));
+			              s->path, dd_strerror(r));
 		s->fd = r;
 		sg_capacity(dd, s);
 		if (dd->o.dio) {
@@ -392,14 +392,14 @@ open_side(struct dd *dd, struct dd_side *s, int is_out)
 	             fl->direct ? DIO_DIRECT_ON : DIO_DIRECT_OFF, sync, 0644);
 	if (r == -ENOTSUP && fl->direct)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %sflag=direct: this file system or "
-		           "platform (%s backend) refuses direct I/O", is_out ? "of=" : "if=",
-		           s->path, is_out ? "o" : "i", dio_backend_name());
+		              "platform (%s backend) refuses direct I/O", is_out ? "of=" : "if=",
+		              s->path, is_out ? "o" : "i", dio_backend_name());
 	if (r == -ENOTSUP && sync != DIO_SYNC_NONE)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': oflag=%s is not supported here",
-		           s->path, fl->sync ? "sync" : "dsync");
+		              s->path, fl->sync ? "sync" : "dsync");
 	if (r == -EEXIST)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s' appeared while dio-dd was starting; "
-		           "not overwriting it", s->path);
+		              "not overwriting it", s->path);
 	if (r < 0)
 		fail_open(dd, s->path, r);
 	s->created = dio_file_created(s->f);
@@ -469,8 +469,8 @@ set_buffer_offset(struct dd *dd)
 	}
 	if (need && dd->o.bufoff % need != 0)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "bufoff=%" PRIu64 ": direct transfers need "
-		           "buffers aligned to %zu bytes (the memory alignment of '%s'); "
-		           "give a multiple of %zu, or 0", dd->o.bufoff, need, who, need);
+		              "buffers aligned to %zu bytes (the memory alignment of '%s'); "
+		              "give a multiple of %zu, or 0", dd->o.bufoff, need, who, need);
 	dd->buf_off = (size_t)dd->o.bufoff;
 }
 
@@ -563,8 +563,8 @@ dd_setup_devices(struct dd *dd)
 		len = dd->o.oflag.seek_bytes && dd->o.seek < dd->o.obs ? 0 : d->out_base;
 		if (ftruncate(s->fd, (off_t)len) != 0)
 			dd_fail_setup(dd, DIOT_EXIT_FAIL, "failed to truncate to %" PRId64 " bytes in "
-			           "output file %s: %s", len, dd_quote_kept(s->path, DD_Q_NAME),
-			           dd_strerror(errno));
+			              "output file %s: %s", len, dd_quote_kept(s->path, DD_Q_NAME),
+			              dd_strerror(errno));
 	}
 }
 
@@ -580,11 +580,11 @@ choose_loop(struct dd *dd)
 
 	if (r < 0)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s: that is copied by one thread, one call at "
-		           "a time (dd's way): drop %s", why,
-		           dd->ndevs > 1 ? "the other devices" : dd->o.thr > 1 ? "thr=" :
-		           dd->o.engine != DD_ENG_SYNC ? "engine= and qd=" : dd->o.bpt > 1 ?
-		           "bpt=" : dd->o.procs ? "--processes" : dd->o.rate ? "rate=" :
-		           dd->o.iflag.nocopy ? "iflag=nocopy" : "SCSI pass-through (sg)");
+		              "a time (dd's way): drop %s", why,
+		              dd->ndevs > 1 ? "the other devices" : dd->o.thr > 1 ? "thr=" :
+		              dd->o.engine != DD_ENG_SYNC ? "engine= and qd=" : dd->o.bpt > 1 ?
+		              "bpt=" : dd->o.procs ? "--processes" : dd->o.rate ? "rate=" :
+		              dd->o.iflag.nocopy ? "iflag=nocopy" : "SCSI pass-through (sg)");
 	dd->stream = r;
 	if (dd->stream) {
 		size_t a;

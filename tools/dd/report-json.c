@@ -141,7 +141,7 @@ json_settings(struct dd *dd, struct diot_json *j)
 
 void
 dd_print_json(struct dd *dd, FILE *fp, const struct dd_row *rows, int n, const struct dd_row *tot,
-           double cu, double cs)
+              double cu, double cs)
 {
 	struct diot_json j;
 	int i;

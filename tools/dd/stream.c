@@ -214,7 +214,7 @@ passed_over(struct dd_wctx *w, int64_t err, size_t len, int64_t *off, unsigned *
 		char *name = dd_side_name(dd, &d->in, DD_Q_NAME);
 
 		dd_wfail(w, (int)err, "error reading %s: %s (1000 times in a row: conv=noerror "
-		      "gives up)", name, dd_strerror((int)err));
+		         "gives up)", name, dd_strerror((int)err));
 		free(name);
 		return -1;
 	}

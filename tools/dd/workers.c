@@ -182,7 +182,7 @@ run_processes(struct dd *dd, double *u0, double *s0)
 	if (r < 0) {
 		diot_team_free(t);
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "cannot start a process for '%s': fork: %s",
-		           dd->devs[failed].name, dd_strerror(r));
+		              dd->devs[failed].name, dd_strerror(r));
 	}
 	diot_team_await_ready(t);
 	dd_ranks_meet(dd);         /* MPI ranks: every rank's workers ready */
