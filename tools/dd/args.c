@@ -283,14 +283,12 @@ static const char *const operand_words[] = {
 typedef char operand_marks_fit[sizeof(operand_words) / sizeof(operand_words[0]) <=
                                DD_MAX_OPERANDS ? 1 : -1];
 
-static void
-parse_operand(struct dd *dd, const char *arg)
+/* KEY=VALUE: the key into key[len] (dd's iseek= and oseek= as skip= and
+ * seek=); the value returned. */
+static const char *
+operand_key(const char *arg, char *key, size_t len)
 {
 	const char *eq = strchr(arg, '=');
-	char key[32], err[DIOT_ERR_MAX], *v2;
-	const char *v;
-	uint64_t u;
-	int idx, k, has_b;
 	size_t kl;
 
 	if (eq == NULL || eq == arg)
@@ -299,16 +297,24 @@ parse_operand(struct dd *dd, const char *arg)
 		                 "thr=, mode=, engine=, qd=, rate=, time=, dio=, fadvise=, "
 		                 "largepages=, bufoff=)", arg);
 	kl = (size_t)(eq - arg);
-	if (kl >= sizeof(key))
+	if (kl >= len)
 		diot_usage_error("'%s': unknown operand", arg);
 	memcpy(key, arg, kl);
 	key[kl] = '\0';
-	v = eq + 1;
 	/* dd's other names of skip= and seek= */
 	if (strcmp(key, "iseek") == 0)
 		strcpy(key, "skip");
 	else if (strcmp(key, "oseek") == 0)
 		strcpy(key, "seek");
+	return eq + 1;
+}
+
+/* Each operand given once, marked in dd->o.seen. */
+static void
+mark_operand(struct dd *dd, const char *key, const char *arg)
+{
+	int k;
+
 	for (k = 0; operand_words[k] != NULL; k++)
 		if (strcmp(key, operand_words[k]) == 0)
 			break;
@@ -323,6 +329,37 @@ parse_operand(struct dd *dd, const char *arg)
 	}
 	if (operand_words[k] != NULL)
 		dd->o.seen[k] = 1;
+}
+
+/* rate=: bytes per second, "/s" after them or not. */
+static void
+parse_rate(const char *v, uint64_t *rate)
+{
+	char err[DIOT_ERR_MAX], *v2;
+	size_t kl;
+
+	v2 = strdup(v);
+	if (v2 == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	kl = strlen(v2);
+	if (kl > 2 && strcmp(v2 + kl - 2, "/s") == 0)
+		v2[kl - 2] = '\0';
+	if (diot_parse_size_range(v2, 1, UINT64_MAX / 1000000000ull, rate, err,
+	                          sizeof(err)) < 0) {
+		free(v2);
+		diot_usage_error("rate='%s': %s (bytes per second, e.g. rate=100M)",
+		                 v, err);
+	}
+	free(v2);
+}
+
+/* dd's own operands: 1 if key is one (its value taken), else 0. */
+static int
+take_dd_operand(struct dd *dd, const char *key, const char *v)
+{
+	char err[DIOT_ERR_MAX];
+	int idx, has_b;
+
 	if (strcmp(key, "if") == 0) {
 		dd->o.nif = split_list(key, v, dd->o.ifs, DD_MAX_DEVS);
 	} else if (strcmp(key, "of") == 0) {
@@ -352,7 +389,25 @@ parse_operand(struct dd *dd, const char *arg)
 			diot_usage_error("status='%s': allowed none (errors only), noxfer (no "
 			                 "transfer line), progress (a line every second)", v);
 		dd->o.status = idx;
-	} else if (strcmp(key, "bpt") == 0) {
+	} else if (strcmp(key, "iflag") == 0) {
+		parse_flags(key, v, &dd->o.iflag, 0);
+	} else if (strcmp(key, "oflag") == 0) {
+		parse_flags(key, v, &dd->o.oflag, 1);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* dio-dd's operands: 1 if key is one (its value taken), else 0. */
+static int
+take_dio_operand(struct dd *dd, const char *key, const char *v)
+{
+	char err[DIOT_ERR_MAX];
+	uint64_t u;
+	int idx;
+
+	if (strcmp(key, "bpt") == 0) {
 		parse_u(key, v, 1, 1u << 24, &dd->o.bpt);
 	} else if (strcmp(key, "thr") == 0) {
 		parse_u(key, v, 1, DD_MAX_THREADS, &dd->o.thr);
@@ -365,10 +420,6 @@ parse_operand(struct dd *dd, const char *arg)
 	} else if (strcmp(key, "dio") == 0) {
 		parse_u(key, v, 0, 1, &u);
 		dd->o.dio = (int)u;
-	} else if (strcmp(key, "iflag") == 0) {
-		parse_flags(key, v, &dd->o.iflag, 0);
-	} else if (strcmp(key, "oflag") == 0) {
-		parse_flags(key, v, &dd->o.oflag, 1);
 	} else if (strcmp(key, "mode") == 0) {
 		if (diot_parse_word(v, dd_mode_words, &idx, err, sizeof(err)) < 0)
 			diot_usage_error("mode='%s': %s", v, err);
@@ -394,25 +445,25 @@ parse_operand(struct dd *dd, const char *arg)
 #endif
 		dd->o.fadvise = idx;
 	} else if (strcmp(key, "rate") == 0) {
-		v2 = strdup(v);
-		if (v2 == NULL)
-			diot_die(DIOT_EXIT_FAIL, "out of memory");
-		kl = strlen(v2);
-		if (kl > 2 && strcmp(v2 + kl - 2, "/s") == 0)
-			v2[kl - 2] = '\0';
-		if (diot_parse_size_range(v2, 1, UINT64_MAX / 1000000000ull, &dd->o.rate, err,
-		                          sizeof(err)) < 0) {
-			free(v2);
-			diot_usage_error("rate='%s': %s (bytes per second, e.g. rate=100M)",
-			                 v, err);
-		}
-		free(v2);
+		parse_rate(v, &dd->o.rate);
 	} else {
+		return 0;
+	}
+	return 1;
+}
+
+static void
+parse_operand(struct dd *dd, const char *arg)
+{
+	char key[32];
+	const char *v = operand_key(arg, key, sizeof(key));
+
+	mark_operand(dd, key, arg);
+	if (!take_dd_operand(dd, key, v) && !take_dio_operand(dd, key, v))
 		diot_usage_error("'%s': unknown operand '%s' (allowed: if, of, bs, ibs, obs, "
 		                 "count, skip (iseek), seek (oseek), conv, iflag, oflag, "
 		                 "status, mode, bpt, thr, engine, qd, rate, time, dio, "
 		                 "fadvise, largepages, bufoff)", arg, key);
-	}
 }
 
 enum { OPT_FORMAT = 1, OPT_FORCE, OPT_PROCESSES, OPT_SAME_SESSION, OPT_HELP,

@@ -127,57 +127,50 @@ asks_parallel(const struct dd *dd)
 	       o->bpt > 1 || o->iflag.nocopy || o->iflag.sg || o->rate || o->dio;
 }
 
-static void check_unchecked(const struct dd *dd);
-
-void
-dd_check_operands(struct dd *dd)
+/*
+ * dd's defaults (no mode= or mode=copy): no if= is standard input, no of=
+ * standard output, as long as they are one input and one output, neither
+ * a terminal, and no MPI rank's.  (The names are for messages and the
+ * report; the lists own a copy, as args.c's do.)
+ */
+static void
+default_streams(struct dd *dd)
 {
-	char what[80];
-	int i;
+	if (!dd->o.nif && dd->o.nof > 1)
+		diot_usage_error("of= names %d outputs and if= is missing: standard input "
+		                 "is one input; give mode=write to write a generated "
+		                 "pattern to them, or if= with as many inputs", dd->o.nof);
+	if (!dd->o.nof && dd->o.nif > 1)
+		diot_usage_error("if= names %d inputs and of= is missing: standard output "
+		                 "takes one; give mode=read to read them only, or of= with "
+		                 "as many outputs", dd->o.nif);
+	if (!dd->o.nif) {
+		dd->o.ifs[0] = diot_strdupf("/dev/stdin");
+		dd->o.nif = 1;
+		dd->std_in = 1;
+	}
+	if (!dd->o.nof) {
+		dd->o.ofs[0] = diot_strdupf("/dev/stdout");
+		dd->o.nof = 1;
+		dd->std_out = 1;
+	}
+	if ((dd->std_in || dd->std_out) && dd->mpi != NULL && dd->mpi->on)
+		diot_usage_error("as MPI ranks, standard input and output are mpirun's: "
+		                 "give if= and of= (or mode=read, mode=write)");
+	if (dd->std_in && isatty(STDIN_FILENO))
+		diot_usage_error("if= is not given, so the input is standard input, which "
+		                 "is a terminal: give if=FILE, or mode=write to write a "
+		                 "generated pattern");
+	if (dd->std_out && isatty(STDOUT_FILENO))
+		diot_usage_error("of= is not given, so the data would go to standard "
+		                 "output, which is a terminal: give of=FILE, or mode=read "
+		                 "to read only");
+}
 
-	/* of=/dev/null (under any name) with dio-dd's parallel reads: nowhere,
-	 * a read.  On a dd command line it is an output, written as dd does. */
-	if (dd->o.nof == 1 && dd->o.nif && (!dd->o.mode_set || dd->o.mode == DD_MODE_READ) &&
-	    is_dev_null(dd->o.ofs[0]) && (asks_parallel(dd) || dd->o.mode_set)) {
-		dd->o.nof = 0;
-		dd->o.mode = DD_MODE_READ;
-		dd->o.mode_set = 1;     /* a read: no standard output below */
-	}
-	/* dd's defaults: no if= is standard input, no of= standard output
-	 * (mode=read and mode=write say there is none). */
-	if (!dd->o.mode_set || dd->o.mode == DD_MODE_COPY) {
-		if (!dd->o.nif && dd->o.nof > 1)
-			diot_usage_error("of= names %d outputs and if= is missing: standard input "
-			                 "is one input; give mode=write to write a generated "
-			                 "pattern to them, or if= with as many inputs", dd->o.nof);
-		if (!dd->o.nof && dd->o.nif > 1)
-			diot_usage_error("if= names %d inputs and of= is missing: standard output "
-			                 "takes one; give mode=read to read them only, or of= with "
-			                 "as many outputs", dd->o.nif);
-		/* (the names are for messages and the report; the lists own
-		 * a copy, as args.c's do) */
-		if (!dd->o.nif) {
-			dd->o.ifs[0] = diot_strdupf("/dev/stdin");
-			dd->o.nif = 1;
-			dd->std_in = 1;
-		}
-		if (!dd->o.nof) {
-			dd->o.ofs[0] = diot_strdupf("/dev/stdout");
-			dd->o.nof = 1;
-			dd->std_out = 1;
-		}
-		if ((dd->std_in || dd->std_out) && dd->mpi != NULL && dd->mpi->on)
-			diot_usage_error("as MPI ranks, standard input and output are mpirun's: "
-			                 "give if= and of= (or mode=read, mode=write)");
-		if (dd->std_in && isatty(STDIN_FILENO))
-			diot_usage_error("if= is not given, so the input is standard input, which "
-			                 "is a terminal: give if=FILE, or mode=write to write a "
-			                 "generated pattern");
-		if (dd->std_out && isatty(STDOUT_FILENO))
-			diot_usage_error("of= is not given, so the data would go to standard "
-			                 "output, which is a terminal: give of=FILE, or mode=read "
-			                 "to read only");
-	}
+/* mode= (copy unless given) against the if= and of= it needs. */
+static void
+check_mode(struct dd *dd)
+{
 	if (!dd->o.mode_set)
 		dd->o.mode = DD_MODE_COPY;
 	switch (dd->o.mode) {
@@ -204,15 +197,24 @@ dd_check_operands(struct dd *dd)
 			                 dd->o.nof == 1 ? "" : "s");
 		break;
 	}
-	if (dd->o.mode == DD_MODE_WRITE && (dd->o.iflag.direct || dd->o.iflag.nocopy || dd->o.iflag.sg))
+}
+
+/* The operands of an input or an output the mode does not have; those
+ * that are the same thing by two names (conv=notrunc, oflag=notrunc). */
+static void
+check_sides(struct dd *dd)
+{
+	if (dd->o.mode == DD_MODE_WRITE &&
+	    (dd->o.iflag.direct || dd->o.iflag.nocopy || dd->o.iflag.sg))
 		diot_usage_error("iflag= is given but there is no input (if=)");
-	if (dd->o.mode == DD_MODE_READ && (dd->o.oflag.direct || dd->o.oflag.dsync || dd->o.oflag.sync ||
-	                            dd->o.oflag.sg || dd->o.oflag.notrunc || dd->o.oflag.append ||
-	                            dd->o.oflag.seek_bytes || dd->o.oflag.nocache))
+	if (dd->o.mode == DD_MODE_READ &&
+	    (dd->o.oflag.direct || dd->o.oflag.dsync || dd->o.oflag.sync || dd->o.oflag.sg ||
+	     dd->o.oflag.notrunc || dd->o.oflag.append || dd->o.oflag.seek_bytes ||
+	     dd->o.oflag.nocache))
 		diot_usage_error("oflag= is given but there is no output (of=)");
-	if (dd->o.mode == DD_MODE_READ && (dd->o.conv.fdatasync || dd->o.conv.fsync ||
-	                                dd->o.conv.notrunc || dd->o.conv.excl ||
-	                                dd->o.conv.nocreat))
+	if (dd->o.mode == DD_MODE_READ &&
+	    (dd->o.conv.fdatasync || dd->o.conv.fsync || dd->o.conv.notrunc ||
+	     dd->o.conv.excl || dd->o.conv.nocreat))
 		diot_usage_error("conv= names an output conversion but there is no output "
 		                 "(of=)");
 	if (dd->o.conv.notrunc)
@@ -226,8 +228,13 @@ dd_check_operands(struct dd *dd)
 	if (dd->o.iflag.nocopy && dd->o.mode != DD_MODE_READ)
 		diot_usage_error("iflag=nocopy drops the data in the kernel: it is for reads "
 		                 "(if= without of=), not %s", dd_mode_name(dd));
-	if (dd->o.oflag.force)
-		dd->o.force = 1;
+}
+
+/* engine= and qd= (qd= above 1 asks the asynchronous engine), and what
+ * has no asynchronous form; --same-session without --processes. */
+static void
+check_engine(struct dd *dd)
+{
 	if (dd->o.qd > 1 && dd->o.engine_set && dd->o.engine == DD_ENG_SYNC)
 		diot_usage_error("qd=%" PRIu64 " needs the asynchronous engine (engine=aio); "
 		                 "engine=sync does one call at a time", dd->o.qd);
@@ -241,17 +248,54 @@ dd_check_operands(struct dd *dd)
 	if (dd->o.same_session && !dd->o.procs)
 		diot_usage_error("--same-session is about the worker processes of --processes; "
 		                 "give both, or neither");
+}
+
+/* Names and sizes: an empty input name, a transfer over 1 GiB, a seek=
+ * dd would refuse, more than 1024 threads. */
+static void
+check_sizes(struct dd *dd)
+{
+	int i;
+
 	for (i = 0; i < dd->o.nif; i++)
 		if (dd->o.ifs[i][0] == '\0')
 			diot_usage_error("if=: empty name");
 	if (dd->o.bs * dd->o.bpt > DD_MAX_TRANSFER)
 		diot_usage_error("bs=%" PRIu64 " x bpt=%" PRIu64 " is %" PRIu64 " bytes per "
-		                 "transfer; at most %llu (1 GiB)", dd->o.bs, dd->o.bpt, dd->o.bs * dd->o.bpt,
-		                 (unsigned long long)DD_MAX_TRANSFER);
+		                 "transfer; at most %llu (1 GiB)", dd->o.bs, dd->o.bpt,
+		                 dd->o.bs * dd->o.bpt, (unsigned long long)DD_MAX_TRANSFER);
 	check_seek(dd);
-	if ((uint64_t)dd->o.thr * (uint64_t)(dd->o.mode == DD_MODE_WRITE ? dd->o.nof : dd->o.nif) > 1024)
+	if ((uint64_t)dd->o.thr *
+	    (uint64_t)(dd->o.mode == DD_MODE_WRITE ? dd->o.nof : dd->o.nif) > 1024)
 		diot_usage_error("thr=%" PRIu64 " on %d devices is more than 1024 threads",
 		                 dd->o.thr, dd->o.mode == DD_MODE_WRITE ? dd->o.nof : dd->o.nif);
+}
+
+static void check_unchecked(const struct dd *dd);
+
+void
+dd_check_operands(struct dd *dd)
+{
+	char what[80];
+
+	/* of=/dev/null (under any name) with dio-dd's parallel reads: nowhere,
+	 * a read.  On a dd command line it is an output, written as dd does. */
+	if (dd->o.nof == 1 && dd->o.nif && (!dd->o.mode_set || dd->o.mode == DD_MODE_READ) &&
+	    is_dev_null(dd->o.ofs[0]) && (asks_parallel(dd) || dd->o.mode_set)) {
+		dd->o.nof = 0;
+		dd->o.mode = DD_MODE_READ;
+		dd->o.mode_set = 1;     /* a read: no standard output below */
+	}
+	/* dd's standard input and output, where mode=read or mode=write does
+	 * not say there is none */
+	if (!dd->o.mode_set || dd->o.mode == DD_MODE_COPY)
+		default_streams(dd);
+	check_mode(dd);
+	check_sides(dd);
+	if (dd->o.oflag.force)
+		dd->o.force = 1;
+	check_engine(dd);
+	check_sizes(dd);
 	check_unchecked(dd);
 	if (dd_cache_advice_void(&dd->o, dio_caps(), what, sizeof(what)))
 		diot_warn("warning: %s %s nothing on this platform: posix_fadvise() does "
@@ -356,18 +400,11 @@ check_direct_align(struct dd *dd, const struct dd_side *s, int is_out)
 	check_direct_size(dd, s, is_out, dd->o.bs);
 }
 
-/*
- * One opened device's plan: bs against an sg device's block, direct I/O
- * alignment, the byte offsets of skip= and seek=, how many blocks (count=,
- * or to the end of the input or of the output device), and that they fit
- * the output and the largest file offset.
- */
-void
-dd_plan_device(struct dd *dd, struct dd_dev *d)
+/* bs against an sg device's block (as sgp_dd wants it: the device's
+ * logical block) and against the direct I/O granularity of each side. */
+static void
+check_device_bs(struct dd *dd, const struct dd_dev *d)
 {
-	uint64_t avail, rem, room, base;
-
-	/* sg: bs is the device's logical block, as sgp_dd wants it. */
 	if (d->in.kind == DD_KIND_SG && dd->o.bs != d->in.sg_block)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "bs=%" PRIu64 " but '%s' has %" PRIu32
 		              "-byte blocks: for SCSI pass-through bs must be the device's "
@@ -382,16 +419,19 @@ dd_plan_device(struct dd *dd, struct dd_dev *d)
 		check_direct_align(dd, &d->in, 0);
 	if (d->out.path)
 		check_direct_align(dd, &d->out, 1);
-	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
-	                  d->out.align.mem_align);
-	if (past_largest(dd, d))
-		return;
-	/* skip*bs and seek*bs fit in int64 (past_largest()). */
-	d->in_base = (int64_t)(dd->o.skip * dd->o.bs);
-	d->out_base = (int64_t)(dd->o.seek * dd->o.bs);
-	/* How many blocks. */
+}
+
+/* How many blocks: count=, or to the end of the input (a file may grow:
+ * read count= blocks or to its end; a device ends where it ends), or to
+ * the end of an output device. */
+static void
+count_blocks(struct dd *dd, struct dd_dev *d)
+{
+	uint64_t avail, rem;
+
 	if (d->in.path) {
-		if (dd->o.skip * dd->o.bs > d->in.size && (d->in.kind == DD_KIND_FILE || d->in.size > 0)) {
+		if (dd->o.skip * dd->o.bs > d->in.size &&
+		    (d->in.kind == DD_KIND_FILE || d->in.size > 0)) {
 			/* as dd: said, and nothing is read */
 			dd_say_cannot_skip(dd, &d->in);
 			rem = 0;
@@ -399,8 +439,6 @@ dd_plan_device(struct dd *dd, struct dd_dev *d)
 			rem = d->in.size - dd->o.skip * dd->o.bs;
 		}
 		avail = rem / dd->o.bs + (rem % dd->o.bs != 0);
-		/* A file may grow: read count= blocks or to its end; a
-		 * device ends where it ends. */
 		if (!dd->o.count_set)
 			d->nblocks = avail;
 		else if (d->in.kind == DD_KIND_FILE || dd->o.count < avail)
@@ -420,6 +458,15 @@ dd_plan_device(struct dd *dd, struct dd_dev *d)
 		              "file '%s' (how many blocks of bs=%" PRIu64 ")", d->out.path,
 		              dd->o.bs);
 	}
+}
+
+/* The blocks counted against the largest file offset and the room of an
+ * output device. */
+static void
+check_limits(struct dd *dd, struct dd_dev *d)
+{
+	uint64_t room, base;
+
 	/* No offset of the run may pass 2^63-1 (a file's size may).  count=
 	 * is at most what is read (dd's count=1E reads to the end): an input
 	 * ends before; a pattern written that far is refused. */
@@ -437,23 +484,52 @@ dd_plan_device(struct dd *dd, struct dd_dev *d)
 		              PRIu64 " blocks of %" PRIu64 " after seek=%" PRIu64 ", not %"
 		              PRIu64 "; lower count=", d->out.path, d->out.size, room,
 		              dd->o.bs, dd->o.seek, d->nblocks);
-	/* SCSI WRITE takes whole blocks: an input ending in a piece of
-	 * one cannot be copied to sg whole. */
-	if (d->out.kind == DD_KIND_SG && d->in.path && dd->o.skip * dd->o.bs <= d->in.size) {
-		rem = d->in.size - dd->o.skip * dd->o.bs;
-		if ((!dd->o.count_set || dd->o.count > rem / dd->o.bs) && rem % dd->o.bs != 0) {
-			char hint[80] = "";
+}
 
-			if (rem / dd->o.bs > 0)
-				snprintf(hint, sizeof(hint), "; count=%" PRIu64 " copies the "
-				         "whole blocks only", rem / dd->o.bs);
-			dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is written with SCSI WRITE "
-			              "in whole blocks of %" PRIu64 " bytes, but the input '%s' "
-			              "has %" PRIu64 " bytes to copy, %" PRIu64 " of them after "
-			              "the last whole block: those cannot be written%s",
-			              d->out.path, dd->o.bs, d->in.path, rem, rem % dd->o.bs, hint);
-		}
+/* SCSI WRITE takes whole blocks: an input ending in a piece of one
+ * cannot be copied to sg whole. */
+static void
+check_whole_blocks(struct dd *dd, const struct dd_dev *d)
+{
+	uint64_t rem;
+
+	if (d->out.kind != DD_KIND_SG || !d->in.path || dd->o.skip * dd->o.bs > d->in.size)
+		return;
+	rem = d->in.size - dd->o.skip * dd->o.bs;
+	if ((!dd->o.count_set || dd->o.count > rem / dd->o.bs) && rem % dd->o.bs != 0) {
+		char hint[80] = "";
+
+		if (rem / dd->o.bs > 0)
+			snprintf(hint, sizeof(hint), "; count=%" PRIu64 " copies the "
+			         "whole blocks only", rem / dd->o.bs);
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is written with SCSI WRITE "
+		              "in whole blocks of %" PRIu64 " bytes, but the input '%s' "
+		              "has %" PRIu64 " bytes to copy, %" PRIu64 " of them after "
+		              "the last whole block: those cannot be written%s",
+		              d->out.path, dd->o.bs, d->in.path, rem, rem % dd->o.bs, hint);
 	}
+}
+
+/*
+ * One opened device's plan: bs against an sg device's block, direct I/O
+ * alignment, the byte offsets of skip= and seek=, how many blocks (count=,
+ * or to the end of the input or of the output device), and that they fit
+ * the output and the largest file offset.
+ */
+void
+dd_plan_device(struct dd *dd, struct dd_dev *d)
+{
+	check_device_bs(dd, d);
+	d->align = max_sz(max_sz((size_t)sysconf(_SC_PAGESIZE), d->in.align.mem_align),
+	                  d->out.align.mem_align);
+	if (past_largest(dd, d))
+		return;
+	/* skip*bs and seek*bs fit in int64 (past_largest()). */
+	d->in_base = (int64_t)(dd->o.skip * dd->o.bs);
+	d->out_base = (int64_t)(dd->o.seek * dd->o.bs);
+	count_blocks(dd, d);
+	check_limits(dd, d);
+	check_whole_blocks(dd, d);
 	if (d->in.path && d->nblocks == 0 && !(dd->o.count_set && dd->o.count == 0) &&
 	    dd->o.skip * dd->o.bs <= d->in.size)
 		diot_warn("if= '%s' %s: nothing to read (a file that does not report "

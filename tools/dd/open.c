@@ -282,47 +282,38 @@ open_stream(struct dd *dd, struct dd_side *s, int is_out, const struct stat *st)
 		dd->data_stdout = 1;
 }
 
-/* Open one side.  is_out: output (write) side. */
-static void
-open_side(struct dd *dd, struct dd_side *s, int is_out)
+/*
+ * What an existing path (or a new output, !exists) is: a stream (1: a
+ * directory as an input, a pipe, FIFO, socket, standard input/output by
+ * another name, a character device that takes no SCSI commands), or a
+ * file, block or sg device (0, s->kind set); what cannot be opened at all
+ * stops the run here, before anything is opened for writing.
+ */
+static int
+classify_side(struct dd *dd, struct dd_side *s, int is_out, int exists, const struct stat *st)
 {
 	const struct dd_side_flags *fl = is_out ? &dd->o.oflag : &dd->o.iflag;
-	struct stat st;
-	int exists, r, sync, flags;
+	int r;
 
-	if (s->std >= 0) {
-		if (fstat(s->std, &st) != 0)
-			dd_fail_setup(dd, DIOT_EXIT_FAIL, "standard %s: %s", is_out ? "output" :
-			              "input", dd_strerror(-errno));
-		open_stream(dd, s, is_out, &st);
-		return;
-	}
-	exists = stat(s->path, &st) == 0;
-	if (!exists && (!is_out || errno != ENOENT))
-		fail_open(dd, s->path, errno);
 	/* A directory, as dd meets it: an output cannot be opened for
 	 * writing; an input opens, and its first read fails ("error reading
 	 * 'DIR': Is a directory", after the records lines). */
-	if (exists && S_ISDIR(st.st_mode) && is_out)
+	if (exists && S_ISDIR(st->st_mode) && is_out)
 		fail_open(dd, s->path, EISDIR);
-	if (exists && S_ISDIR(st.st_mode)) {
-		open_stream(dd, s, is_out, &st);
-		return;
-	}
+	if (exists && S_ISDIR(st->st_mode))
+		return 1;
 	/* /dev/stdin, /dev/stdout, /dev/fd/N naming a pipe or terminal: the
 	 * descriptor itself. */
-	if (exists && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode) &&
-	    is_fd(&st, is_out ? STDOUT_FILENO : STDIN_FILENO))
+	if (exists && !S_ISREG(st->st_mode) && !S_ISBLK(st->st_mode) &&
+	    is_fd(st, is_out ? STDOUT_FILENO : STDIN_FILENO))
 		s->std = is_out ? STDOUT_FILENO : STDIN_FILENO;
-	if (exists && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || s->std >= 0)) {
-		open_stream(dd, s, is_out, &st);
-		return;
-	}
-	if (exists && S_ISCHR(st.st_mode))
+	if (exists && (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) || s->std >= 0))
+		return 1;
+	if (exists && S_ISCHR(st->st_mode))
 		s->kind = DD_KIND_SG;
-	else if (exists && S_ISBLK(st.st_mode))
+	else if (exists && S_ISBLK(st->st_mode))
 		s->kind = fl->sg ? DD_KIND_SG : DD_KIND_BLOCK;
-	else if (!exists || S_ISREG(st.st_mode))
+	else if (!exists || S_ISREG(st->st_mode))
 		s->kind = DD_KIND_FILE;
 	else
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is neither a file, a pipe nor a device",
@@ -332,58 +323,68 @@ open_side(struct dd *dd, struct dd_side *s, int is_out)
 		              "not a file", is_out ? "of=" : "if=", s->path, is_out ? "o" : "i");
 	/* A character device that takes no SCSI commands (/dev/zero,
 	 * /dev/null, /dev/urandom, a terminal): a stream. */
-	if (s->kind == DD_KIND_SG && S_ISCHR(st.st_mode) && !fl->sg && !dd->o.dio) {
+	if (s->kind == DD_KIND_SG && S_ISCHR(st->st_mode) && !fl->sg && !dd->o.dio) {
 		r = dio_scsi_open(s->path, 1);
-		if (r == -ENOTTY || r == -ENOTSUP) {
-			open_stream(dd, s, is_out, &st);
-			return;
-		}
+		if (r == -ENOTTY || r == -ENOTSUP)
+			return 1;
 		if (r >= 0)
 			close(r);
 	}
+	return 0;
+}
 
-	/* Refusals for outputs come before anything is opened for writing. */
-	if (is_out && exists)
-		check_existing_output(dd, s, &st);
+/* An sg node (or a block device with iflag/oflag=sg): SCSI pass-through,
+ * its capacity, and with dio=1 whether the driver allows direct
+ * transfers. */
+static void
+open_sg_side(struct dd *dd, struct dd_side *s, int is_out)
+{
+	const struct dd_side_flags *fl = is_out ? &dd->o.oflag : &dd->o.iflag;
+	int r;
 
-	if (s->kind == DD_KIND_SG) {
-		if (fl->direct)
-			dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=direct is for files and "
-			              "block devices; for SCSI pass-through ask for direct "
-			              "transfers with dio=1", is_out ? "of=" : "if=", s->path,
-			              is_out ? "o" : "i");
-		if (fl->nocopy)
-			dd_fail_setup(dd, DIOT_EXIT_USAGE, "if= '%s': iflag=nocopy is for files and "
-			              "block devices, not SCSI pass-through", s->path);
-		r = dio_scsi_open(s->path, !is_out);
-		if (r == -ENOTSUP)
-			dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': SCSI pass-through is not supported "
-			              "by this build (%s backend)", is_out ? "of=" : "if=", s->path,
-			              dio_backend_name());
-		if (r == -ENOTTY)
-			dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is a character device that does not "
-			              "accept SCSI pass-through (dio-dd reads and writes files, "
-			              "block devices and SCSI generic devices)",
-			           is_out ? "of=" : "if=", s->path);
-		if (r < 0)
-			dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %s", is_out ? "of=" : "if=",
-			              s->path, dd_strerror(r));
-		s->fd = r;
-		sg_capacity(dd, s);
-		if (dd->o.dio) {
-			/* Why the driver may not do direct transfers, asked now:
-			 * the threads only report it. */
-			struct dio_devinfo di;
+	if (fl->direct)
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s': %sflag=direct is for files and "
+		              "block devices; for SCSI pass-through ask for direct "
+		              "transfers with dio=1", is_out ? "of=" : "if=", s->path,
+		              is_out ? "o" : "i");
+	if (fl->nocopy)
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "if= '%s': iflag=nocopy is for files and "
+		              "block devices, not SCSI pass-through", s->path);
+	r = dio_scsi_open(s->path, !is_out);
+	if (r == -ENOTSUP)
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': SCSI pass-through is not supported "
+		              "by this build (%s backend)", is_out ? "of=" : "if=", s->path,
+		              dio_backend_name());
+	if (r == -ENOTTY)
+		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is a character device that does not "
+		              "accept SCSI pass-through (dio-dd reads and writes files, "
+		              "block devices and SCSI generic devices)",
+		              is_out ? "of=" : "if=", s->path);
+	if (r < 0)
+		dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %s", is_out ? "of=" : "if=",
+		              s->path, dd_strerror(r));
+	s->fd = r;
+	sg_capacity(dd, s);
+	if (dd->o.dio) {
+		/* Why the driver may not do direct transfers, asked now:
+		 * the threads only report it. */
+		struct dio_devinfo di;
 
-			dio_devinfo(s->path, &di);
-			s->allow_dio = di.allow_dio;
-			snprintf(s->allow_dio_path, sizeof(s->allow_dio_path), "%s",
-			         di.allow_dio_path);
-		}
-		return;
+		dio_devinfo(s->path, &di);
+		s->allow_dio = di.allow_dio;
+		snprintf(s->allow_dio_path, sizeof(s->allow_dio_path), "%s",
+		         di.allow_dio_path);
 	}
+}
 
-	/* Files and block devices through dio_open. */
+/* Files and block devices through dio_open: direct I/O and synchronous
+ * writes as the flags ask, a new output created, its size, fadvise=. */
+static void
+open_file_side(struct dd *dd, struct dd_side *s, int is_out, int exists, const struct stat *st)
+{
+	const struct dd_side_flags *fl = is_out ? &dd->o.oflag : &dd->o.iflag;
+	int r, sync, flags;
+
 	flags = is_out ? DIO_O_WRONLY : DIO_O_RDONLY;
 	if (is_out && !exists)
 		flags |= DIO_O_CREAT | DIO_O_EXCL;
@@ -412,7 +413,7 @@ open_side(struct dd *dd, struct dd_side *s, int is_out)
 	s->fd = dio_file_fd(s->f);
 	/* of=/dev/stdout (or the file's own name) with standard output
 	 * redirected to the file: the data goes there, the report does not. */
-	if (is_out && exists && S_ISREG(st.st_mode) && is_fd(&st, STDOUT_FILENO))
+	if (is_out && exists && S_ISREG(st->st_mode) && is_fd(st, STDOUT_FILENO))
 		dd->data_stdout = 1;
 	dio_file_align(s->f, &s->align);
 	/* No read-ahead hint unless asked (fio gives POSIX_FADV_SEQUENTIAL by
@@ -424,7 +425,39 @@ open_side(struct dd *dd, struct dd_side *s, int is_out)
 	if (s->kind == DD_KIND_BLOCK)
 		s->size = s->align.device_bytes;
 	else if (exists)
-		s->size = (uint64_t)st.st_size;
+		s->size = (uint64_t)st->st_size;
+}
+
+/* Open one side.  is_out: output (write) side. */
+static void
+open_side(struct dd *dd, struct dd_side *s, int is_out)
+{
+	struct stat st;
+	int exists;
+
+	if (s->std >= 0) {
+		if (fstat(s->std, &st) != 0)
+			dd_fail_setup(dd, DIOT_EXIT_FAIL, "standard %s: %s", is_out ? "output" :
+			              "input", dd_strerror(-errno));
+		open_stream(dd, s, is_out, &st);
+		return;
+	}
+	exists = stat(s->path, &st) == 0;
+	if (!exists && (!is_out || errno != ENOENT))
+		fail_open(dd, s->path, errno);
+	if (classify_side(dd, s, is_out, exists, &st)) {
+		open_stream(dd, s, is_out, &st);
+		return;
+	}
+
+	/* Refusals for outputs come before anything is opened for writing. */
+	if (is_out && exists)
+		check_existing_output(dd, s, &st);
+
+	if (s->kind == DD_KIND_SG)
+		open_sg_side(dd, s, is_out);
+	else
+		open_file_side(dd, s, is_out, exists, &st);
 }
 
 /*
