@@ -254,6 +254,64 @@ aio_fill(struct dd_wctx *w, dio_aio *q, struct slot *sl, unsigned qd, unsigned *
 	}
 }
 
+/* A read completed (res bytes, >= 0): the end of the input when short;
+ * its bytes written (queued, or a buffered tail at once), or counted
+ * where nothing is written. */
+static void
+aio_read_done(struct dd_wctx *w, dio_aio *q, struct slot *s, const struct dio_aio_event *e,
+              unsigned *free_n)
+{
+	struct dd_dev *d = w->d;
+	int64_t res = e->result;
+	uint64_t t0, t1;
+	int r;
+
+	if ((size_t)res < s->len)
+		set_eof(d);
+	if (res == 0) {
+		s->state = 0;
+		(*free_n)++;
+		return;
+	}
+	w->rbytes += (uint64_t)res;
+	dd_count_records(d, 0, (uint64_t)res, w->dd->o.bs);
+	if (d->out.path == NULL || w->err) {
+		/* A read; or a copy that failed: not copied. */
+		if (d->out.path == NULL)
+			w->bytes += (uint64_t)res;
+		s->state = 0;
+		(*free_n)++;
+		return;
+	}
+	s->n = (size_t)res;
+	if (dd_tail_needs_buffered(d, s->n)) {
+		/* A synchronous call, counted as one. */
+		t0 = diot_now_ns();
+		r = dd_write_tail_buffered(w, s->buf, s->n, s->out_off) > 0;
+		t1 = diot_now_ns();
+		diot_hist_add(&w->hist[DD_DIR_WRITE], t1 - t0);
+		w->io_ns += t1 - t0;
+		w->calls++;
+		if (r) {
+			w->wbytes += s->n;
+			w->bytes += s->n;
+			dd_count_records(d, 1, s->n, w->dd->o.bs);
+		}
+		s->state = 0;
+		(*free_n)++;
+		return;
+	}
+	s->state = 2;
+	s->t_sub = diot_now_ns();
+	r = dio_aio_write(q, d->out.fd, s->buf, s->n, s->out_off, e->tag);
+	if (r < 0) {
+		dd_wfail(w, r, "cannot queue a write of %zu bytes on '%s': %s",
+		         s->n, d->out.path, dd_strerror(r));
+		s->state = 0;
+		(*free_n)++;
+	}
+}
+
 /* One completion: a read is followed by its write (queued, or the
  * buffered tail), a short write is continued; a finished slot is freed. */
 static void
@@ -263,7 +321,6 @@ aio_done(struct dd_wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_ev
 	struct dd_dev *d = w->d;
 	struct slot *s = &sl[e->tag];
 	int64_t res = e->result;
-	uint64_t t0, t1;
 	int r;
 
 	diot_hist_add(&w->hist[s->state == 1 ? DD_DIR_READ : DD_DIR_WRITE], now - s->t_sub);
@@ -275,50 +332,7 @@ aio_done(struct dd_wctx *w, dio_aio *q, struct slot *sl, const struct dio_aio_ev
 		return;
 	}
 	if (s->state == 1) {
-		if ((size_t)res < s->len)
-			set_eof(d);
-		if (res == 0) {
-			s->state = 0;
-			(*free_n)++;
-			return;
-		}
-		w->rbytes += (uint64_t)res;
-		dd_count_records(d, 0, (uint64_t)res, w->dd->o.bs);
-		if (d->out.path == NULL || w->err) {
-			/* A read; or a copy that failed: not copied. */
-			if (d->out.path == NULL)
-				w->bytes += (uint64_t)res;
-			s->state = 0;
-			(*free_n)++;
-			return;
-		}
-		s->n = (size_t)res;
-		if (dd_tail_needs_buffered(d, s->n)) {
-			/* A synchronous call, counted as one. */
-			t0 = diot_now_ns();
-			r = dd_write_tail_buffered(w, s->buf, s->n, s->out_off) > 0;
-			t1 = diot_now_ns();
-			diot_hist_add(&w->hist[DD_DIR_WRITE], t1 - t0);
-			w->io_ns += t1 - t0;
-			w->calls++;
-			if (r) {
-				w->wbytes += s->n;
-				w->bytes += s->n;
-				dd_count_records(d, 1, s->n, w->dd->o.bs);
-			}
-			s->state = 0;
-			(*free_n)++;
-			return;
-		}
-		s->state = 2;
-		s->t_sub = diot_now_ns();
-		r = dio_aio_write(q, d->out.fd, s->buf, s->n, s->out_off, e->tag);
-		if (r < 0) {
-			dd_wfail(w, r, "cannot queue a write of %zu bytes on '%s': %s",
-			         s->n, d->out.path, dd_strerror(r));
-			s->state = 0;
-			(*free_n)++;
-		}
+		aio_read_done(w, q, s, e, free_n);
 		return;
 	}
 	/* A write completed (a short one is continued). */

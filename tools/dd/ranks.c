@@ -152,6 +152,46 @@ struct rank_sum {
 	uint64_t t_go, t_end;
 };
 
+/* A row of the job added to its total (the histograms apart). */
+static void
+add_to_total(struct dd_row *tot, const struct dd_row *r)
+{
+	tot->xbytes[DD_DIR_READ] += r->xbytes[DD_DIR_READ];
+	tot->xbytes[DD_DIR_WRITE] += r->xbytes[DD_DIR_WRITE];
+	tot->bytes += r->bytes;
+	tot->full += r->full;
+	tot->partial += r->partial;
+	tot->wfull += r->wfull;
+	tot->wpartial += r->wpartial;
+	tot->calls += r->calls;
+	tot->sg_cmds += r->sg_cmds;
+	tot->sg_nd += r->sg_nd;
+	tot->io_s += r->io_s;
+	tot->cpu_s += r->cpu_s;
+	if (strcmp(r->status, "ok") != 0 && strcmp(tot->status, "error") != 0)
+		tot->status = r->status;
+	if (tot->error == NULL && r->error != NULL)
+		tot->error = r->error;
+	if (tot->reason == NULL && r->reason != NULL)
+		tot->reason = r->reason;
+}
+
+/* This rank's CPU time and span, its times on rank 0's clock (off). */
+static void
+rank_sum_of(const struct dd *dd, int64_t off, double cu, double cs, struct rank_sum *sum)
+{
+	int i;
+
+	sum->cpu_user = cu;
+	sum->cpu_sys = cs;
+	sum->t_go = (uint64_t)((int64_t)dd->t_go - off);
+	sum->t_end = 0;
+	for (i = 0; i < dd->ndevs; i++)
+		if (dd->devs[i].t_end > dd->t_go &&
+		    (uint64_t)((int64_t)dd->devs[i].t_end - off) > sum->t_end)
+			sum->t_end = (uint64_t)((int64_t)dd->devs[i].t_end - off);
+}
+
 /*
  * After the run: every rank's rows to rank 0, which makes the job's rows
  * (*rows, returned count; the storage is the ranks' records, kept until
@@ -190,14 +230,7 @@ dd_ranks_merge(struct dd *dd, struct dd_row **rows, int n, struct dd_row *tot, d
 	for (i = 0; i < n; i++)
 		to_rank_row(&mine[i], &(*rows)[i], dd->mpi);
 	off = diot_mpi_clock_offset(dd->mpi, &bound);
-	sum.cpu_user = *cu;
-	sum.cpu_sys = *cs;
-	sum.t_go = (uint64_t)((int64_t)dd->t_go - off);
-	sum.t_end = 0;
-	for (i = 0; i < dd->ndevs; i++)
-		if (dd->devs[i].t_end > dd->t_go &&
-		    (uint64_t)((int64_t)dd->devs[i].t_end - off) > sum.t_end)
-			sum.t_end = (uint64_t)((int64_t)dd->devs[i].t_end - off);
+	rank_sum_of(dd, off, *cu, *cs, &sum);
 	diot_mpi_gather(dd->mpi, mine, all, sizeof(*mine) * (size_t)n);
 	diot_mpi_gather(dd->mpi, &sum, sums, sizeof(sum));
 	diot_mpi_gather(dd->mpi, dd->mpi->host, dd->rank_hosts, sizeof(dd->mpi->host));
@@ -231,24 +264,7 @@ dd_ranks_merge(struct dd *dd, struct dd_row **rows, int n, struct dd_row *tot, d
 		from_rank_row(r, &all[i]);
 		diot_hist_merge(&merged[DD_DIR_READ], r->h[DD_DIR_READ]);
 		diot_hist_merge(&merged[DD_DIR_WRITE], r->h[DD_DIR_WRITE]);
-		tot->xbytes[DD_DIR_READ] += r->xbytes[DD_DIR_READ];
-		tot->xbytes[DD_DIR_WRITE] += r->xbytes[DD_DIR_WRITE];
-		tot->bytes += r->bytes;
-		tot->full += r->full;
-		tot->partial += r->partial;
-		tot->wfull += r->wfull;
-		tot->wpartial += r->wpartial;
-		tot->calls += r->calls;
-		tot->sg_cmds += r->sg_cmds;
-		tot->sg_nd += r->sg_nd;
-		tot->io_s += r->io_s;
-		tot->cpu_s += r->cpu_s;
-		if (strcmp(r->status, "ok") != 0 && strcmp(tot->status, "error") != 0)
-			tot->status = r->status;
-		if (tot->error == NULL && r->error != NULL)
-			tot->error = r->error;
-		if (tot->reason == NULL && r->reason != NULL)
-			tot->reason = r->reason;
+		add_to_total(tot, r);
 	}
 	if (tot->wall_s > 0) {
 		tot->mbs = (double)tot->bytes / tot->wall_s / 1e6;

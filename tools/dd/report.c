@@ -425,6 +425,57 @@ dd_stdout_ok(void)
 	return 0;
 }
 
+/* A device's figures (d, its row r) added to the total. */
+static void
+add_device(struct dd_row *tot, const struct dd_dev *d, const struct dd_row *r)
+{
+	tot->xbytes[DD_DIR_READ] += d->rbytes;
+	tot->xbytes[DD_DIR_WRITE] += d->wbytes;
+	tot->bytes += d->bytes;
+	tot->full += r->full;
+	tot->partial += r->partial;
+	tot->wfull += r->wfull;
+	tot->wpartial += r->wpartial;
+	tot->calls += d->calls;
+	tot->sg_cmds += d->sg_cmds;
+	tot->sg_nd += d->sg_not_direct;
+	tot->io_s += (double)d->io_ns / 1e9;
+	tot->cpu_s += (double)d->cpu_ns / 1e9;
+}
+
+/* The report in the format asked: the table (and dd's closing lines), CSV
+ * or JSON; rows: n devices, tot their total. */
+static void
+print_report(struct dd *dd, const struct dd_row *rows, int n, const struct dd_row *tot,
+             double cu, double cs)
+{
+	int i;
+
+	switch (dd->o.format) {
+	case DD_FMT_TABLE:
+		if (dd->mpi != NULL && dd->mpi->on)
+			printf("ranks: %d MPI ranks (%s), started together; rows RANK@HOST:DEVICE; "
+			       "the total's times from every call of every rank, its MB/s the "
+			       "job's bytes over its span (first start to last end, on rank 0's "
+			       "clock)\n", dd->mpi->size, diot_mpi_library());
+		/* The timing table on standard output, unless the data went
+		 * there; dd's closing lines on standard error, as dd's. */
+		if (dd->o.time)
+			print_table(dd, dd->data_stdout ? stderr : stdout, rows, n, tot, cu, cs);
+		dd_print_records(dd, stderr, tot);
+		break;
+	case DD_FMT_CSV:
+		printf("%s\n", csv_cols);
+		for (i = 0; i < n; i++)
+			csv_row(dd, stdout, "device", &rows[i], -1, -1);
+		csv_row(dd, stdout, "total", tot, cu, cs);
+		break;
+	case DD_FMT_JSON:
+		dd_print_json(dd, stdout, rows, n, tot, cu, cs);
+		break;
+	}
+}
+
 /*
  * The results: a row per device and the total, in the format asked,
  * then each device's error.  Returns 1 if a device failed or the report
@@ -453,21 +504,11 @@ dd_report(struct dd *dd, double cu, double cs)
 
 		if (d->t_end > t_end)
 			t_end = d->t_end;
-		make_row(dd, &rows[i], d, d->t_end > dd->t_go ? (double)(d->t_end - dd->t_go) / 1e9 : 0);
+		make_row(dd, &rows[i], d,
+		         d->t_end > dd->t_go ? (double)(d->t_end - dd->t_go) / 1e9 : 0);
 		diot_hist_merge(&all[DD_DIR_READ], &d->hist[DD_DIR_READ]);
 		diot_hist_merge(&all[DD_DIR_WRITE], &d->hist[DD_DIR_WRITE]);
-		tot.xbytes[DD_DIR_READ] += d->rbytes;
-		tot.xbytes[DD_DIR_WRITE] += d->wbytes;
-		tot.bytes += d->bytes;
-		tot.full += rows[i].full;
-		tot.partial += rows[i].partial;
-		tot.wfull += rows[i].wfull;
-		tot.wpartial += rows[i].wpartial;
-		tot.calls += d->calls;
-		tot.sg_cmds += d->sg_cmds;
-		tot.sg_nd += d->sg_not_direct;
-		tot.io_s += (double)d->io_ns / 1e9;
-		tot.cpu_s += (double)d->cpu_ns / 1e9;
+		add_device(&tot, d, &rows[i]);
 		if (d->err) {
 			failed = 1;
 			if (first_err == NULL)
@@ -493,29 +534,8 @@ dd_report(struct dd *dd, double cu, double cs)
 	for (i = 0; i < dd->ndevs; i++)
 		if (dd->devs[i].err)
 			diot_warn("%s", dd->devs[i].errmsg);
-	switch (n < 0 ? -1 : dd->o.format) {
-	case DD_FMT_TABLE:
-		if (dd->mpi != NULL && dd->mpi->on)
-			printf("ranks: %d MPI ranks (%s), started together; rows RANK@HOST:DEVICE; "
-			       "the total's times from every call of every rank, its MB/s the "
-			       "job's bytes over its span (first start to last end, on rank 0's "
-			       "clock)\n", dd->mpi->size, diot_mpi_library());
-		/* The timing table on standard output, unless the data went
-		 * there; dd's closing lines on standard error, as dd's. */
-		if (dd->o.time)
-			print_table(dd, dd->data_stdout ? stderr : stdout, rows, n, &tot, cu, cs);
-		dd_print_records(dd, stderr, &tot);
-		break;
-	case DD_FMT_CSV:
-		printf("%s\n", csv_cols);
-		for (i = 0; i < n; i++)
-			csv_row(dd, stdout, "device", &rows[i], -1, -1);
-		csv_row(dd, stdout, "total", &tot, cu, cs);
-		break;
-	case DD_FMT_JSON:
-		dd_print_json(dd, stdout, rows, n, &tot, cu, cs);
-		break;
-	}
+	if (n >= 0)
+		print_report(dd, rows, n, &tot, cu, cs);
 	if (n >= 0 && !dd_stdout_ok())
 		report_lost = 1;
 	free(rows);

@@ -289,13 +289,98 @@ warns_partial(const struct dd_opts *o)
 	       (skip > 0 || (o->count_set && count > 0) || o->iflag.direct || o->oflag.direct);
 }
 
+/* The bytes the next read asks: ibs, or what is left of count= bytes
+ * (iflag=count_bytes); 0 when count= is reached. */
+static size_t
+next_ask(const struct dd_opts *o, uint64_t recs, uint64_t bytes_in)
+{
+	size_t ask = (size_t)o->ibs;
+
+	if (o->count_set && o->iflag.count_bytes) {
+		if (bytes_in >= o->count)
+			return 0;
+		if (o->count - bytes_in < ask)
+			ask = (size_t)(o->count - bytes_in);
+	} else if (o->count_set && recs >= o->count) {
+		return 0;
+	}
+	return ask;
+}
+
+/* What read_input() says besides a block's length. */
+enum { IN_END = -1, IN_NEXT = -2 };
+
+/*
+ * One block of the input into buf, at most ask bytes: its length (0: a
+ * block passed over with conv=noerror, to be NULs with conv=sync);
+ * IN_NEXT for a block passed over without conv=sync; IN_END at the end
+ * of the input, a read error that ends the run (said) or a stop.  *prev
+ * is the last read and *warn whether dd's partial read warning is still
+ * to be given.
+ */
+static int64_t
+read_input(struct dd_wctx *w, unsigned char *buf, size_t ask, int64_t *ioff,
+           unsigned *in_row, int64_t *prev, int *warn)
+{
+	struct dd *dd = w->dd;
+	const struct dd_opts *o = &dd->o;
+	int64_t n = read_block(w, buf, ask, ioff);
+
+	if (n < 0 && (!o->conv.noerror || (n == -EINTR && *dd->stop)))
+		return IN_END;          /* said by do_read, or the run stops */
+	if (n < 0) {
+		*prev = n;
+		if (passed_over(w, n, ask, ioff, in_row) < 0)
+			return IN_END;
+		if (!o->conv.sync)
+			return IN_NEXT;
+		n = 0;          /* a block of NULs, below */
+	} else if (n == 0) {
+		return IN_END;          /* the end of the input */
+	} else {
+		*in_row = 0;
+		if (*warn && *prev > 0 && (size_t)*prev < ask) {
+			*warn = 0;
+			if (o->status != DD_STATUS_NONE)
+				diot_warn("warning: partial read (%" PRId64 " byte%s); "
+				          "suggest iflag=fullblock", *prev,
+				          *prev == 1 ? "" : "s");
+		}
+		*prev = n;
+	}
+	w->rbytes += (uint64_t)n;
+	return n;
+}
+
+/* dd's reblocking: the n bytes at buf gathered into obuf, a write of
+ * each whole obs block as it fills (*pos: the bytes in obuf).  -1 if a
+ * write failed. */
+static int
+reblock_out(struct dd_wctx *w, const unsigned char *buf, size_t n, unsigned char *obuf,
+            size_t *pos, int64_t *ooff)
+{
+	size_t obs = (size_t)w->dd->o.obs, k, take;
+
+	for (k = 0; k < n; k += take) {
+		take = obs - *pos < n - k ? obs - *pos : n - k;
+		memcpy(obuf + *pos, buf + k, take);
+		*pos += take;
+		if (*pos == obs) {
+			*pos = 0;
+			if (write_block(w, obuf, obs, ooff) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 void
 dd_run_stream(struct dd_wctx *w, unsigned char *buf)
 {
 	struct dd *dd = w->dd;
 	struct dd_dev *d = w->d;
 	const struct dd_opts *o = &dd->o;
-	size_t ibs = (size_t)o->ibs, obs = (size_t)o->obs, ask, pos = 0;
+	size_t ibs = (size_t)o->ibs, ask, pos = 0;
 	/* reblocking: the output's blocks gather after the input's */
 	unsigned char *obuf = buf + (ibs + d->align - 1) / d->align * d->align;
 	int reblock = !o->bs_set && d->out.path != NULL;
@@ -304,7 +389,6 @@ dd_run_stream(struct dd_wctx *w, unsigned char *buf)
 	unsigned in_row = 0;
 	int write_failed = 0, warn = warns_partial(o);
 	int64_t prev = 0;       /* the last read (dd's partial read warning) */
-	size_t k, take;
 
 	pthread_mutex_lock(&d->lock);
 	dd->stream_thread = pthread_self();
@@ -314,44 +398,19 @@ dd_run_stream(struct dd_wctx *w, unsigned char *buf)
 		goto out;
 
 	while (!*dd->stop && !write_failed && !w->err) {
-		ask = ibs;
-		if (o->count_set && o->iflag.count_bytes) {
-			if (bytes_in >= o->count)
-				break;
-			if (o->count - bytes_in < ask)
-				ask = (size_t)(o->count - bytes_in);
-		} else if (o->count_set && recs >= o->count) {
+		ask = next_ask(o, recs, bytes_in);
+		if (ask == 0)
 			break;
-		}
 		if (d->in.path == NULL) {
 			/* mode=write: the stamped pattern */
 			dd_stamp(buf, ask, (size_t)o->bs, (uint64_t)ooff);
 			n = (int64_t)ask;
 		} else {
-			n = read_block(w, buf, ask, &ioff);
-			if (n < 0 && (!o->conv.noerror || (n == -EINTR && *dd->stop)))
-				break;          /* said by do_read, or the run stops */
-			if (n < 0) {
-				prev = n;
-				if (passed_over(w, n, ask, &ioff, &in_row) < 0)
-					break;
-				if (!o->conv.sync)
-					continue;
-				n = 0;          /* a block of NULs, below */
-			} else if (n == 0) {
-				break;          /* the end of the input */
-			} else {
-				in_row = 0;
-				if (warn && prev > 0 && (size_t)prev < ask) {
-					warn = 0;
-					if (o->status != DD_STATUS_NONE)
-						diot_warn("warning: partial read (%" PRId64 " byte%s); "
-						          "suggest iflag=fullblock", prev,
-						          prev == 1 ? "" : "s");
-				}
-				prev = n;
-			}
-			w->rbytes += (uint64_t)n;
+			n = read_input(w, buf, ask, &ioff, &in_row, &prev, &warn);
+			if (n == IN_END)
+				break;
+			if (n == IN_NEXT)
+				continue;
 		}
 		recs++;
 		bytes_in += (uint64_t)n;
@@ -360,25 +419,12 @@ dd_run_stream(struct dd_wctx *w, unsigned char *buf)
 			memset(buf + n, 0, ibs - (size_t)n);
 			n = (int64_t)ibs;
 		}
-		if (d->out.path == NULL) {
+		if (d->out.path == NULL)
 			w->bytes += (uint64_t)n;
-			continue;
-		}
-		if (!reblock) {
-			if (write_block(w, buf, (size_t)n, &ooff) < 0)
-				write_failed = 1;
-			continue;
-		}
-		/* dd's reblocking: whole obs blocks out as they fill */
-		for (k = 0; k < (size_t)n && !write_failed; k += take) {
-			take = obs - pos < (size_t)n - k ? obs - pos : (size_t)n - k;
-			memcpy(obuf + pos, buf + k, take);
-			pos += take;
-			if (pos == obs) {
-				write_failed = write_block(w, obuf, obs, &ooff) < 0;
-				pos = 0;
-			}
-		}
+		else if (!reblock)
+			write_failed = write_block(w, buf, (size_t)n, &ooff) < 0;
+		else
+			write_failed = reblock_out(w, buf, (size_t)n, obuf, &pos, &ooff) < 0;
 	}
 	/* What is left of the last output block (also after a stop or a
 	 * read error: what was read is written, as dd does). */
