@@ -1,4 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * alias.c -- the names of a run that reach the same thing: each if= and
+ * of= identified (a file by device and inode, a new output by its
+ * directory and name, a device by its number, its disk and a loop
+ * device's image), and an output that is also an input, or another
+ * output, refused (dd_check_aliases(), from open.c); a device that
+ * stores nothing (/dev/null) is no alias.
+ */
 #include "config.h"
 
 #include <errno.h>

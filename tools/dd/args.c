@@ -1,4 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * args.c -- dio-dd's command line: --help, --version, the long options
+ * and dd's KEY=VALUE operands (numbers through number.c) into struct
+ * dd_opts, each operand once; the words of mode=, engine=, -f and
+ * fadvise=; the options as the ranks of an MPI job compare them
+ * (dd_opts_items()).
+ */
 #include "config.h"
 
 #include <fcntl.h>

@@ -1,4 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * check.c -- what the options mean together, before and after opening:
+ * the operands against the mode and each other (dd_check_operands()),
+ * the asynchronous engine (dd_choose_engine()), what needs the opened
+ * devices (dd_check_opened()), and each device's plan: where it starts,
+ * how many blocks, that they fit (dd_plan_device(), and dd_plan_stream()
+ * for dd's loop).
+ */
 #include "config.h"
 
 #include <errno.h>

@@ -1,7 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * dio-dd's model: the options, a device's two sides, a device, a
- * worker's context, a report row; and the stages' entry points.
+ * dd.h -- dio-dd's model: the options (args.c, check.c), a device's two
+ * sides and a device (open.c), an output's identity (alias.c), a
+ * worker's context (engine.c, io.c, stream.c), a report row (report.c),
+ * the run every stage is handed (struct dd); and each stage's entry
+ * points, all named dd_ (DD_ for constants).  Each file includes the
+ * system headers it uses itself; these are only what the declarations
+ * below need.
+ *
+ * The path of a run: main.c calls args.c, check.c, open.c (which uses
+ * alias.c and check.c's plans), workers.c (engine.c or stream.c, their
+ * calls through io.c), report.c (report-json.c; ranks.c for an MPI
+ * job) in turn; fail.c and describe.c serve several stages.
  */
 #ifndef DIO_DD_H
 #define DIO_DD_H

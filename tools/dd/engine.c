@@ -1,4 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * engine.c -- the positional engine: a worker thread of a device takes
+ * transfer after transfer, each at its own offset, one call at a time
+ * (engine=sync) or up to qd= in flight (dio_aio), at rate= if given, and
+ * records its calls; dd's loop (stream.c) runs instead where this one
+ * cannot.  The last thread of a device makes its output
+ * durable (conv=fdatasync, conv=fsync).
+ */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * io.c -- one read or one write of a side, by the method chosen when it
+ * was opened (dd_io_choose()): a file or block device through dio_file
+ * (buffered, direct, no-copy), SCSI READ/WRITE through sg, a stream with
+ * read()/write(); a direct write's unaligned tail written buffered; dd's
+ * records counted; an I/O error said as dd says it, on the device.
+ */
 #include "config.h"
 
 #include <errno.h>

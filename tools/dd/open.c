@@ -1,4 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * open.c -- the devices of a run set up (dd_setup_devices()): each
+ * side opened as what it is (a stream, a file or block device through
+ * dio_open, an sg node), an output refused while in use, or a device
+ * without --force, and a device output claimed for the run; the aliases
+ * checked (alias.c); each device planned (check.c); where the buffers
+ * start (bufoff=); everything closed at the end (dd_close_sides()).
+ */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pattern.c -- the data mode=write writes: a fixed byte pattern with a
+ * stamp of its output offset in every block and every 4 KiB, so that a
+ * written device can be checked block by block (tests/check_dd.c).
+ */
 #include "config.h"
 
 #include <stdint.h>

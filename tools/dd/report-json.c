@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * report-json.c -- the report as JSON (-f json): the run's settings, a
+ * member per device and the total, through the kit's streaming writer
+ * (tools/kit/json.h).
+ */
 #include "config.h"
 
 #include <stdint.h>

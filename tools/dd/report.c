@@ -1,4 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * report.c -- what a run says at its end and while it runs: a row per
+ * device and the total (an MPI job's through ranks.c), the timing table
+ * (time=1), dd's closing lines ("records in/out", the transfer line),
+ * status=progress and SIGUSR1's statistics, CSV; the JSON is
+ * report-json.c's.
+ */
 #include "config.h"
 
 #include <errno.h>
