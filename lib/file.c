@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -163,14 +164,62 @@ dio__open_created(const char *path, int oflags, unsigned flags, unsigned mode,
 	return open(path, oflags | O_CREAT, (mode_t)mode);
 }
 
+/*
+ * Ask the backend to turn direct I/O on or off for fd.  On failure, the
+ * words for a message go to text (len bytes): the refusal's, else
+ * generic for a bare -ENOTSUP (NULL: the errno's text), else the errno's
+ * text; and a request for direct I/O keeps its refusal in *rf, a failure
+ * that was no refusal as DIO_REFUSAL_ERROR.
+ */
+static int
+dio__set_direct(int fd, int on, struct dio_refusal *rf, char *text, size_t len,
+                const char *generic)
+{
+	int r;
+
+	memset(rf, 0, sizeof(*rf));
+	r = dio__os_set_direct(fd, on, rf);
+	if (r >= 0)
+		return r;
+	if (rf->reason != DIO_REFUSAL_NONE)
+		dio_refusal_str(rf, text, len);
+	else
+		snprintf(text, len, "%s", r == -ENOTSUP && generic != NULL ? generic
+		                                                          : dio_strerror(r));
+	if (on && rf->reason == DIO_REFUSAL_NONE) {
+		rf->reason = DIO_REFUSAL_ERROR;
+		rf->err = r;
+	}
+	return r;
+}
+
+/* Keep rf as f's last refusal of direct I/O (dio_file_refusal()). */
+static void
+dio__keep_refusal(dio_file *f, const struct dio_refusal *rf)
+{
+	pthread_mutex_lock(&f->lock);
+	f->refusal = *rf;
+	pthread_mutex_unlock(&f->lock);
+}
+
 int
 dio_open(dio_file **fp, const char *path, unsigned flags, int direct, int sync,
          unsigned mode)
 {
+	return dio_open_why(fp, path, flags, direct, sync, mode, NULL);
+}
+
+int
+dio_open_why(dio_file **fp, const char *path, unsigned flags, int direct,
+             int sync, unsigned mode, struct dio_refusal *why)
+{
 	int oflags, syncfl, flag, fd, fl, created, r;
-	char why[160];
+	struct dio_refusal rf;
+	char text[160];
 	dio_file *f;
 
+	if (why != NULL)
+		memset(why, 0, sizeof(*why));
 	if (fp == NULL)
 		return dio__fail(NULL, -EINVAL, "dio_open: fp is NULL");
 	*fp = NULL;
@@ -243,19 +292,23 @@ dio_open(dio_file **fp, const char *path, unsigned flags, int direct, int sync,
 		r = dio__os_get_direct(fd);
 		f->mech = r > 0 ? r : DIO_MECH_NONE;
 	} else {
-		why[0] = '\0';
-		r = dio__os_set_direct(fd, 1, why, sizeof(why));
+		r = dio__set_direct(fd, 1, &rf, text, sizeof(text),
+		                    direct == DIO_DIRECT_TRY ? NULL :
+		                    "the file system or platform refuses it");
 		if (r >= 0) {
 			f->mech = r;
 		} else if (direct == DIO_DIRECT_TRY) {
 			dio__log(DIO_LOG_INFO, "open %s: direct I/O not available (%s); "
-			         "using buffered I/O", path, why[0] ? why : dio_strerror(r));
+			         "using buffered I/O", path, text);
 			f->mech = DIO_MECH_NONE;
+			f->refusal = rf;
+			if (why != NULL)
+				*why = rf;
 		} else {
 			dio__fail(NULL, r, "open %s: direct I/O requested but %s", path,
-			          why[0] ? why :
-			          r == -ENOTSUP ? "the file system or platform refuses it"
-			                        : dio_strerror(r));
+			          text);
+			if (why != NULL)
+				*why = rf;
 			close(fd);
 			if (created)
 				unlink(path);
@@ -357,7 +410,8 @@ dio_file_created(const dio_file *f)
 int
 dio_file_set_direct(dio_file *f, int direct)
 {
-	char why[160];
+	struct dio_refusal rf;
+	char text[160];
 	int r;
 
 	if (f == NULL)
@@ -365,8 +419,12 @@ dio_file_set_direct(dio_file *f, int direct)
 	if (direct < DIO_DIRECT_OFF || direct > DIO_DIRECT_TRY)
 		return dio__fail(f, -EINVAL, "set direct: policy %d is not OFF, ON or TRY",
 		                 direct);
-	why[0] = '\0';
-	r = dio__os_set_direct(f->fd, direct != DIO_DIRECT_OFF, why, sizeof(why));
+	r = dio__set_direct(f->fd, direct != DIO_DIRECT_OFF, &rf, text, sizeof(text),
+	                    "the file system or platform refuses direct I/O");
+	/* Only a request for direct I/O is remembered: met, it clears the
+	 * last refusal; not met, it is the last refusal. */
+	if (direct != DIO_DIRECT_OFF)
+		dio__keep_refusal(f, &rf);
 	if (r >= 0) {
 		f->mech = r;
 		return r;
@@ -376,10 +434,7 @@ dio_file_set_direct(dio_file *f, int direct)
 		f->mech = DIO_MECH_NONE;
 		return DIO_MECH_NONE;
 	}
-	return dio__fail(f, r, "set direct %s: %s", direct ? "on" : "off",
-	                 why[0] ? why :
-	                 r == -ENOTSUP ? "the file system or platform refuses direct I/O"
-	                               : dio_strerror(r));
+	return dio__fail(f, r, "set direct %s: %s", direct ? "on" : "off", text);
 }
 
 int
@@ -387,7 +442,7 @@ dio_fd_set_direct(int fd, int on)
 {
 	if (fd < 0)
 		return -EBADF;
-	return dio__os_set_direct(fd, on != 0, NULL, 0);
+	return dio__os_set_direct(fd, on != 0, NULL);
 }
 
 int
@@ -414,6 +469,19 @@ dio_file_errdetail(const dio_file *cf, char *buf, size_t len)
 	}
 	pthread_mutex_unlock(&f->lock);
 	return err;
+}
+
+int
+dio_file_refusal(const dio_file *cf, struct dio_refusal *r)
+{
+	dio_file *f = (dio_file *)cf;
+
+	if (f == NULL || r == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&f->lock);
+	*r = f->refusal;
+	pthread_mutex_unlock(&f->lock);
+	return 0;
 }
 
 /* ------------------------------------------------------------ alignment */

@@ -45,9 +45,11 @@ struct dio_file {
 	/* Where the commit must also ask the device to flush its cache
 	 * (dio__os_flush_open()): -1 none; fd, or a descriptor of its own. */
 	int flush_fd;
-	pthread_mutex_t lock;    /* guards lasterr/detail only                */
+	pthread_mutex_t lock;    /* guards lasterr/detail/refusal only        */
 	int lasterr;
 	char detail[DIO__DETAIL_MAX];
+	/* Why the last request for direct I/O was not met (dio_file_refusal()). */
+	struct dio_refusal refusal;
 };
 
 /* Log a message if a callback is set and level <= its max level. */
@@ -59,6 +61,15 @@ void dio__log(int level, const char *fmt, ...) DIO__PRINTF(2, 3);
  * `return dio__fail(f, -EINVAL, "...")`.
  */
 int dio__fail(const dio_file *f, int err, const char *fmt, ...) DIO__PRINTF(3, 4);
+
+/*
+ * Fill *why (NULL: nothing to fill) with a refusal of direct I/O: reason
+ * (dio_refusal_reason), the -errno of the system call it reports (or 0)
+ * and the file system and driver it names (NULL: none).  Returns -ENOTSUP,
+ * for the backends' `return dio__refuse(why, ...)`.  (refusal.c)
+ */
+int dio__refuse(struct dio_refusal *why, int reason, int sys_err, const char *fs,
+                const char *driver);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t dio__now_ns(void);

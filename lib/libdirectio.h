@@ -300,6 +300,118 @@ DIO_EXTERN const char *dio_sync_flag_name(int flag);
 DIO_EXTERN int dio_file_errdetail(const dio_file *f, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ */
+/* Why direct I/O was refused                                         */
+/* ------------------------------------------------------------------ */
+
+/**
+ * Why a request for direct I/O (DIO_DIRECT_ON or DIO_DIRECT_TRY) was not
+ * met: struct dio_refusal's reason.  dio_refusal_str() words each one.
+ */
+enum dio_refusal_reason {
+	DIO_REFUSAL_NONE = 0,          /**< nothing was refused                        */
+	/** Asking failed with an error rather than a refusal: err says which. */
+	DIO_REFUSAL_ERROR = 1,
+	/* Linux */
+	DIO_REFUSAL_NO_O_DIRECT = 2,   /**< this build has no O_DIRECT                 */
+	/** statx() reports no direct-I/O alignment for the file (ext4
+	 * data=journal, inline data, fs-verity...): O_DIRECT would be taken
+	 * and the I/O quietly buffered. */
+	DIO_REFUSAL_STATX_NO_DIO = 3,
+	/** fcntl(F_SETFL, O_DIRECT) says EINVAL: the file system has no
+	 * direct I/O (sys_err -EINVAL). */
+	DIO_REFUSAL_SETFL_EINVAL = 4,
+	DIO_REFUSAL_O_DIRECT_DROPPED = 5, /**< O_DIRECT did not stay set on the descriptor */
+	/* the posix backend */
+	DIO_REFUSAL_POSIX_BACKEND = 6, /**< the posix backend has no direct I/O        */
+	/* Solaris, illumos */
+	/** A raw disk node whose I/O ends in a cache or in memory: driver
+	 * names it ("zvol", "lofi", "ramdisk"). */
+	DIO_REFUSAL_RAW_CACHED = 7,
+	/** A block disk node: it goes through the cache; its raw /dev/rdsk
+	 * node is direct. */
+	DIO_REFUSAL_BLOCK_NODE = 8,
+	DIO_REFUSAL_NOT_FILE_OR_DISK = 9, /**< neither a regular file nor a disk       */
+	/** A file system that honours directio() (fs) on a device whose I/O
+	 * is cached (driver): UFS on a zvol or on lofi. */
+	DIO_REFUSAL_FS_ON_CACHED = 10,
+	/** ZFS accepts directio() and ignores it (fs "zfs"). */
+	DIO_REFUSAL_ZFS_IGNORES = 11,
+	/** fs is not known to honour directio() (ufs, nfs and smbfs do). */
+	DIO_REFUSAL_FS_NOT_KNOWN = 12,
+	/** directio() itself failed with sys_err (-ENOTTY, -ENOTSUP,
+	 * -ENOSYS). */
+	DIO_REFUSAL_DIRECTIO_CALL = 13,
+	DIO_REFUSAL_NO_DIRECTIO = 14   /**< this build has no directio()               */
+};
+
+/** Room for a name in struct dio_refusal, the NUL included. */
+#define DIO_REFUSAL_NAME_MAX 32
+
+/**
+ * A refusal of direct I/O as a value: what the OS backend found, with
+ * the names it found, kept on the handle (dio_file_refusal()) and given
+ * to the caller of a failed open (dio_open_why()).  Plain data with no
+ * pointers: it may be copied, kept and formatted (dio_refusal_str())
+ * later, from any thread.
+ */
+struct dio_refusal {
+	int reason;              /**< dio_refusal_reason                             */
+	/** What the request returned: -ENOTSUP for a refusal, the -errno for
+	 * DIO_REFUSAL_ERROR, 0 for DIO_REFUSAL_NONE. */
+	int err;
+	/** The -errno of the system call whose answer the reason reports
+	 * (directio()'s for DIO_REFUSAL_DIRECTIO_CALL, fcntl()'s for
+	 * DIO_REFUSAL_SETFL_EINVAL); 0 otherwise. */
+	int sys_err;
+	char fs[DIO_REFUSAL_NAME_MAX];     /**< file system type it names ("zfs"), or "" */
+	char driver[DIO_REFUSAL_NAME_MAX]; /**< disk driver it names ("zvol"), or ""     */
+	uint32_t reserved[5];    /**< zero; room to grow without breaking the ABI     */
+};
+
+/**
+ * dio_open() that also says why direct I/O was refused: when why is not
+ * NULL it is always filled, with DIO_REFUSAL_NONE unless direct I/O was
+ * asked (DIO_DIRECT_ON or DIO_DIRECT_TRY) and not given.  With
+ * DIO_DIRECT_ON such an open fails (-ENOTSUP for a refusal, another
+ * -errno for DIO_REFUSAL_ERROR) and *why is all that is left of the
+ * reason; with DIO_DIRECT_TRY the handle opens buffered and keeps it
+ * too (dio_file_refusal()).  A failure before direct I/O was asked (the
+ * file cannot be opened, the sync policy has no flag) leaves
+ * DIO_REFUSAL_NONE: the return value says it.
+ */
+DIO_EXTERN int dio_open_why(dio_file **fp, const char *path, unsigned flags,
+                            int direct, int sync, unsigned mode,
+                            struct dio_refusal *why);
+
+/**
+ * Copy into *r why the handle's last request for direct I/O was refused:
+ * that of dio_open() or dio_open_why() with DIO_DIRECT_TRY, or of
+ * dio_file_set_direct() with DIO_DIRECT_ON or DIO_DIRECT_TRY.  A request
+ * that was met, and a handle that never asked (DIO_DIRECT_OFF,
+ * dio_adopt()), give DIO_REFUSAL_NONE.  Returns 0, or -EINVAL for a NULL
+ * argument.  Thread-safe.
+ */
+DIO_EXTERN int dio_file_refusal(const dio_file *f, struct dio_refusal *r);
+
+/**
+ * The refusal in words, as the backend says it, e.g. "ZFS accepts
+ * directio() and ignores it: every read and write goes through its cache"
+ * or, for DIO_REFUSAL_ERROR, dio_strerror(err); "" for DIO_REFUSAL_NONE.
+ * The same words end the detail dio_file_set_direct() leaves for
+ * dio_file_errdetail() ("set direct on: ...").  Writes at most len bytes
+ * including the NUL into buf and returns buf; buf may be NULL only when
+ * len is 0.
+ */
+DIO_EXTERN char *dio_refusal_str(const struct dio_refusal *r, char *buf, size_t len);
+
+/** "none", "error", "no-o-direct", "statx-no-dio", "setfl-einval",
+ * "o-direct-dropped", "posix-backend", "raw-cached", "block-node",
+ * "not-file-or-disk", "fs-on-cached", "zfs-ignores", "fs-not-known",
+ * "directio-call" or "no-directio" (DIO_REFUSAL_*); "invalid" for any
+ * other value. */
+DIO_EXTERN const char *dio_refusal_name(int reason);
+
+/* ------------------------------------------------------------------ */
 /* Data transfer and commit                                           */
 /* ------------------------------------------------------------------ */
 

@@ -87,43 +87,33 @@ dio__statx_refuses_direct(int fd)
 }
 
 int
-dio__os_set_direct(int fd, int on, char *why, size_t len)
+dio__os_set_direct(int fd, int on, struct dio_refusal *why)
 {
 #if DIO__HAVE_ODIRECT
 	int fl = fcntl(fd, F_GETFL), want;
 
 	if (fl < 0)
 		return DIO__ERR(errno);
-	if (on && dio__statx_refuses_direct(fd)) {
-		if (len > 0)
-			snprintf(why, len, "statx reports no direct I/O alignment for it");
-		return -ENOTSUP;
-	}
+	if (on && dio__statx_refuses_direct(fd))
+		return dio__refuse(why, DIO_REFUSAL_STATX_NO_DIO, 0, NULL, NULL);
 	want = on ? (fl | O_DIRECT) : (fl & ~O_DIRECT);
 	if (want != fl && fcntl(fd, F_SETFL, want) != 0) {
 		/* setfl says EINVAL when the file has no direct_IO support. */
 		if (errno != EINVAL)
 			return DIO__ERR(errno);
-		if (len > 0)
-			snprintf(why, len, "fcntl(F_SETFL, O_DIRECT) says EINVAL: the "
-			         "file system has no direct I/O");
-		return -ENOTSUP;
+		return dio__refuse(why, DIO_REFUSAL_SETFL_EINVAL, -EINVAL, NULL, NULL);
 	}
 	/* Trust only what the kernel reports back. */
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0)
 		return DIO__ERR(errno);
-	if (on && !(fl & O_DIRECT)) {
-		if (len > 0)
-			snprintf(why, len, "O_DIRECT did not stay set on the descriptor");
-		return -ENOTSUP;
-	}
+	if (on && !(fl & O_DIRECT))
+		return dio__refuse(why, DIO_REFUSAL_O_DIRECT_DROPPED, 0, NULL, NULL);
 	return (fl & O_DIRECT) ? DIO_MECH_O_DIRECT : DIO_MECH_NONE;
 #else
 	(void)fd;
-	if (on && len > 0)
-		snprintf(why, len, "this build has no O_DIRECT");
-	return on ? -ENOTSUP : DIO_MECH_NONE;
+	return on ? dio__refuse(why, DIO_REFUSAL_NO_O_DIRECT, 0, NULL, NULL)
+	          : DIO_MECH_NONE;
 #endif
 }
 

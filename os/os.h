@@ -51,11 +51,16 @@ unsigned dio__os_caps(void);
  * Turn direct I/O on or off for fd.  Returns the dio_mech now in effect
  * (a mechanism that cannot be turned off, such as a raw disk, also for
  * on == 0), -ENOTSUP when the file system or platform refuses or ignores
- * direct I/O (state is unchanged), or another -errno.  When it fails, why
- * (len bytes, len may be 0) says why in a few words where the backend
- * knows more than the errno.
+ * direct I/O (state is unchanged), or another -errno.
+ * why may be NULL; otherwise the caller zeroes it, and every -ENOTSUP
+ * fills it through dio__refuse() (lib/internal.h) with the reason, a
+ * DIO_REFUSAL_* other than NONE and ERROR, and what the reason names:
+ * the file system type, the driver, the errno of the call it reports.
+ * The words are lib/refusal.c's (dio_refusal_str()), not the backend's.
+ * Another -errno leaves why alone: the caller records it as
+ * DIO_REFUSAL_ERROR.
  */
-int dio__os_set_direct(int fd, int on, char *why, size_t len);
+int dio__os_set_direct(int fd, int on, struct dio_refusal *why);
 
 /*
  * Direct I/O in effect on fd as a dio_mech, or -ENOTSUP if it cannot be

@@ -37,13 +37,12 @@ dio__os_caps(void)
 }
 
 int
-dio__os_set_direct(int fd, int on, char *why, size_t len)
+dio__os_set_direct(int fd, int on, struct dio_refusal *why)
 {
 	if (fcntl(fd, F_GETFL) < 0)
 		return DIO__ERR(errno);
-	if (on && len > 0)
-		snprintf(why, len, "the posix backend has no direct I/O");
-	return on ? -ENOTSUP : DIO_MECH_NONE;
+	return on ? dio__refuse(why, DIO_REFUSAL_POSIX_BACKEND, 0, NULL, NULL)
+	          : DIO_MECH_NONE;
 }
 
 int

@@ -30,7 +30,6 @@
 
 #include <sys/types.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -91,123 +90,107 @@ dio__forced(const char *fs, const struct stat *st)
 	       (strcmp(m.fstype, "ufs") == 0 || strcmp(m.fstype, "nfs") == 0);
 }
 
-static int
-dio__refuse(char *why, size_t len, const char *fmt, ...) DIO__PRINTF(3, 4);
-
-static int
-dio__refuse(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (len > 0) {
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
-	return -ENOTSUP;
-}
-
 /*
- * Is the character node fd a disk (it answers DKIOCINFO)?  Then *cached
- * says why it is not direct although it is raw (a zvol, lofi, ramdisk:
- * sunos-disk.c), or is NULL.
+ * Is the character node fd a disk (it answers DKIOCINFO)?  Then cached
+ * (len bytes) names its driver where it is not direct although it is raw
+ * (a zvol, lofi, ramdisk: sunos-disk.c), or is "".
  */
 static int
-dio__raw_disk(int fd, const char **cached)
+dio__raw_disk(int fd, char *cached, size_t len)
 {
-	char drv[32];
+	char drv[DIO_REFUSAL_NAME_MAX];
 
-	*cached = NULL;
+	cached[0] = '\0';
 	if (dio__sunos_driver(fd, drv, sizeof(drv)) != 0)
 		return 0;
-	*cached = dio__sunos_cached_driver(drv);
+	if (dio__sunos_cached_driver(drv) != NULL)
+		snprintf(cached, len, "%s", drv);
 	return 1;
 }
 
 /*
- * Why a file of a UFS or other disk file system on device st_dev is not
- * direct although the file system bypasses its own cache: the device it
+ * Is a file of a UFS or other disk file system on device dev not direct
+ * although the file system bypasses its own cache, because the device it
  * is on keeps one (UFS on a zvol or on lofi, the usual way to have UFS on
- * a ZFS-rooted system).  The device's raw node is asked for its driver;
- * where it cannot be opened, its name says it.  NULL when not so.
+ * a ZFS-rooted system)?  Then 1, with the device's driver in drv (len
+ * bytes).  The device's raw node is asked for its driver; where it cannot
+ * be opened, its name says it.  0 when not so.
  */
-static const char *
-dio__fs_on_cached(dev_t dev)
+static int
+dio__fs_on_cached(dev_t dev, char *drv, size_t len)
 {
 	struct dio__sunos_mount m;
 	struct stat st;
 	char raw[PATH_MAX];
-	const char *r = NULL, *drv;
+	const char *pseudo;
 	int fd;
 
+	drv[0] = '\0';
 	if (dio__sunos_mount_of(dev, &m) != 1 || m.special[0] != '/')
-		return NULL;
+		return 0;
 	if (stat(m.special, &st) == 0 && S_ISBLK(st.st_mode) &&
 	    dio__sunos_raw_twin(m.special, st.st_rdev, raw, sizeof(raw)) == 0 &&
 	    (fd = open(raw, O_RDONLY | O_NONBLOCK | O_NDELAY | O_CLOEXEC)) >= 0) {
-		(void)dio__raw_disk(fd, &r);
+		(void)dio__raw_disk(fd, drv, len);
 		close(fd);
-		return r;
+		return drv[0] != '\0';
 	}
-	drv = dio__sunos_pseudo_disk(m.special);
-	return drv != NULL ? dio__sunos_cached_driver(drv) : NULL;
+	pseudo = dio__sunos_pseudo_disk(m.special);
+	if (pseudo == NULL || dio__sunos_cached_driver(pseudo) == NULL)
+		return 0;
+	snprintf(drv, len, "%s", pseudo);
+	return 1;
 }
 
 int
-dio__os_set_direct(int fd, int on, char *why, size_t len)
+dio__os_set_direct(int fd, int on, struct dio_refusal *why)
 {
 	struct statvfs vfs;
 	struct stat st;
-	const char *cached;
+	char cached[DIO_REFUSAL_NAME_MAX];
 
 	if (fstat(fd, &st) != 0)
 		return DIO__ERR(errno);
-	if (S_ISCHR(st.st_mode) && dio__raw_disk(fd, &cached)) {
-		if (cached != NULL)
-			return on ? dio__refuse(why, len, "%s: its raw node is not "
-			                        "direct", cached) : DIO_MECH_NONE;
+	if (S_ISCHR(st.st_mode) && dio__raw_disk(fd, cached, sizeof(cached))) {
+		if (cached[0] != '\0')
+			return on ? dio__refuse(why, DIO_REFUSAL_RAW_CACHED, 0, NULL,
+			                        cached) : DIO_MECH_NONE;
 		return DIO_MECH_RAW;    /* on or off, it stays direct */
 	}
 	if (S_ISBLK(st.st_mode))
-		return on ? dio__refuse(why, len, "%s", "a block device node goes "
-		                        "through the cache; its raw /dev/rdsk node "
-		                        "is direct") : DIO_MECH_NONE;
+		return on ? dio__refuse(why, DIO_REFUSAL_BLOCK_NODE, 0, NULL, NULL)
+		          : DIO_MECH_NONE;
 	if (!S_ISREG(st.st_mode))
-		return on ? dio__refuse(why, len, "%s", "neither a regular file nor a "
-		                        "disk") : DIO_MECH_NONE;
+		return on ? dio__refuse(why, DIO_REFUSAL_NOT_FILE_OR_DISK, 0, NULL, NULL)
+		          : DIO_MECH_NONE;
 	if (fstatvfs(fd, &vfs) != 0)
 		return DIO__ERR(errno);
 	if (dio__fs_honours_directio(vfs.f_basetype) &&
-	    (cached = dio__fs_on_cached(st.st_dev)) != NULL)
-		return on ? dio__refuse(why, len, "%s is on a device whose I/O is "
-		                        "cached: %s", vfs.f_basetype, cached)
-		          : DIO_MECH_NONE;
+	    dio__fs_on_cached(st.st_dev, cached, sizeof(cached)))
+		return on ? dio__refuse(why, DIO_REFUSAL_FS_ON_CACHED, 0,
+		                        vfs.f_basetype, cached) : DIO_MECH_NONE;
 	if (dio__forced(vfs.f_basetype, &st))
 		return DIO_MECH_FORCED; /* on or off, it stays direct */
 	if (strcmp(vfs.f_basetype, "zfs") == 0)
-		return on ? dio__refuse(why, len, "%s", "ZFS accepts directio() and "
-		                        "ignores it: every read and write goes through "
-		                        "its cache") : DIO_MECH_NONE;
+		return on ? dio__refuse(why, DIO_REFUSAL_ZFS_IGNORES, 0, vfs.f_basetype,
+		                        NULL) : DIO_MECH_NONE;
 	if (!dio__fs_honours_directio(vfs.f_basetype)) {
 		/* Not called: the answer would not say whether it happened. */
-		return on ? dio__refuse(why, len, "%s is not known to honour "
-		                        "directio() (ufs, nfs and smbfs do)",
-		                        vfs.f_basetype) : DIO_MECH_NONE;
+		return on ? dio__refuse(why, DIO_REFUSAL_FS_NOT_KNOWN, 0, vfs.f_basetype,
+		                        NULL) : DIO_MECH_NONE;
 	}
 #if DIO__HAVE_DIRECTIO
 	if (directio(fd, on ? DIRECTIO_ON : DIRECTIO_OFF) != 0) {
 		int e = errno;
 
-		if (e == ENOTTY || e == ENOTSUP || e == ENOSYS) {
-			if (len > 0)
-				snprintf(why, len, "directio(): %s", dio_strerror(e));
-			return -ENOTSUP;
-		}
+		if (e == ENOTTY || e == ENOTSUP || e == ENOSYS)
+			return dio__refuse(why, DIO_REFUSAL_DIRECTIO_CALL, DIO__ERR(e),
+			                   NULL, NULL);
 		return DIO__ERR(e);
 	}
 	return on ? DIO_MECH_DIRECTIO : DIO_MECH_NONE;
 #else
-	return on ? dio__refuse(why, len, "%s", "this build has no directio()")
+	return on ? dio__refuse(why, DIO_REFUSAL_NO_DIRECTIO, 0, NULL, NULL)
 	          : DIO_MECH_NONE;
 #endif
 }
@@ -217,16 +200,16 @@ dio__os_get_direct(int fd)
 {
 	struct statvfs vfs;
 	struct stat st;
-	const char *cached;
+	char cached[DIO_REFUSAL_NAME_MAX];
 
 	if (fstat(fd, &st) != 0)
 		return DIO__ERR(errno);
-	if (S_ISCHR(st.st_mode) && dio__raw_disk(fd, &cached))
-		return cached == NULL ? DIO_MECH_RAW : DIO_MECH_NONE;
+	if (S_ISCHR(st.st_mode) && dio__raw_disk(fd, cached, sizeof(cached)))
+		return cached[0] == '\0' ? DIO_MECH_RAW : DIO_MECH_NONE;
 	if (S_ISREG(st.st_mode) && fstatvfs(fd, &vfs) == 0 &&
 	    dio__forced(vfs.f_basetype, &st))
-		return dio__fs_on_cached(st.st_dev) == NULL ? DIO_MECH_FORCED
-		                                            : DIO_MECH_NONE;
+		return dio__fs_on_cached(st.st_dev, cached, sizeof(cached))
+		       ? DIO_MECH_NONE : DIO_MECH_FORCED;
 	return -ENOTSUP;
 }
 
@@ -242,8 +225,7 @@ static void
 dio__disk_align(int fd, const struct stat *st, struct dio_align *a)
 {
 	struct dio__sunos_media m;
-	const char *cached;
-	char twin[PATH_MAX];
+	char twin[PATH_MAX], cached[DIO_REFUSAL_NAME_MAX];
 	int tfd = -1, r, disk;
 
 	if (S_ISBLK(st->st_mode)) {
@@ -266,12 +248,12 @@ dio__disk_align(int fd, const struct stat *st, struct dio_align *a)
 			a->device_bytes = m.bytes;
 		return;         /* buffered: no direct I/O figures */
 	}
-	disk = dio__raw_disk(fd, &cached);
+	disk = dio__raw_disk(fd, cached, sizeof(cached));
 	if (dio__sunos_media(fd, &m) < 0) {
 		/* A raw disk whose medium cannot be asked still moves whole
 		 * blocks: checked against the page size (a multiple of any
 		 * block size up to it), said to be a guess. */
-		if (disk && cached == NULL) {
+		if (disk && cached[0] == '\0') {
 			a->offset_align = (uint32_t)dio__pagesize();
 			a->mem_align = DIO__UFS_MEMALIGN;
 			a->source = DIO_ALIGN_SRC_GUESS;
@@ -281,7 +263,7 @@ dio__disk_align(int fd, const struct stat *st, struct dio_align *a)
 	a->logical_block = m.lbsize;
 	a->physical_block = m.pbsize;
 	a->device_bytes = m.bytes;
-	if (cached != NULL)
+	if (cached[0] != '\0')
 		return;         /* a zvol, lofi: no direct I/O figures */
 	/* Raw disk transfers go in whole logical blocks; physio locks the
 	 * user pages, the driver's DMA attributes do the rest. */

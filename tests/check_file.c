@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_file.c -- dio_open() policies and flags, dio_adopt(), the handle
- * getters and direct on/off, on files in the test directory.
+ * getters and direct on/off, on files in the test directory; refusals of
+ * direct I/O as values and in words.
  */
 #include "config.h"
 
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -212,32 +214,65 @@ END_TEST
  */
 START_TEST(test_direct_refused)
 {
-	const char *path = NULL;
-	char detail[256];
+	const char *path = NULL, *text;
+	char detail[256], words[256], want[300];
+	struct dio_refusal why, kept;
 	dio_file *f = NULL;
-	int r;
+	int r, reason;
 
-	if (!have_direct())
+	/* The backend's own reason, not a generic one, as a value and in
+	 * the words it had as text: procfs answers F_SETFL EINVAL, a build
+	 * without O_DIRECT and the posix backend say so themselves. */
+	if (!have_direct()) {
 		path = "/dev/null";
-	else if (strcmp(dio_backend_name(), "linux") == 0)
+		if (strcmp(dio_backend_name(), "linux") == 0) {
+			reason = DIO_REFUSAL_NO_O_DIRECT;
+			text = "this build has no O_DIRECT";
+		} else {
+			reason = DIO_REFUSAL_POSIX_BACKEND;
+			text = "the posix backend has no direct I/O";
+		}
+	} else {
 		path = "/proc/self/status";
+		reason = DIO_REFUSAL_SETFL_EINVAL;
+		text = "fcntl(F_SETFL, O_DIRECT) says EINVAL: the file system has no "
+		       "direct I/O";
+	}
 	r = dio_open(&f, path, DIO_O_RDONLY, DIO_DIRECT_ON, 0, 0);
 	ck_assert_int_eq(r, -ENOTSUP);
 	ck_assert_ptr_null(f);
-	ck_assert_int_eq(dio_open(&f, path, DIO_O_RDONLY, DIO_DIRECT_TRY, 0, 0), 0);
+	memset(&why, 0x55, sizeof(why));
+	r = dio_open_why(&f, path, DIO_O_RDONLY, DIO_DIRECT_ON, 0, 0, &why);
+	ck_assert_int_eq(r, -ENOTSUP);
+	ck_assert_ptr_null(f);
+	ck_assert_str_eq(dio_refusal_name(why.reason), dio_refusal_name(reason));
+	ck_assert_int_eq(why.err, -ENOTSUP);
+	ck_assert_int_eq(why.sys_err, reason == DIO_REFUSAL_SETFL_EINVAL ? -EINVAL : 0);
+	ck_assert_str_eq(why.fs, "");
+	ck_assert_str_eq(why.driver, "");
+	ck_assert_str_eq(dio_refusal_str(&why, words, sizeof(words)), text);
+
+	ck_assert_int_eq(dio_open_why(&f, path, DIO_O_RDONLY, DIO_DIRECT_TRY, 0, 0,
+	                              &why), 0);
+	ck_assert_int_eq(why.reason, reason);
 	ck_assert_int_eq(dio_file_direct(f), DIO_MECH_NONE);
+	ck_assert_int_eq(dio_file_refusal(f, &kept), 0);
+	ck_assert_int_eq(memcmp(&kept, &why, sizeof(why)), 0);
 	ck_assert_int_eq(dio_fd_get_direct(dio_file_fd(f)), DIO_MECH_NONE);
 	ck_assert_int_eq(dio_file_set_direct(f, DIO_DIRECT_ON), -ENOTSUP);
 	ck_assert_int_eq(dio_file_errdetail(f, detail, sizeof(detail)), -ENOTSUP);
-	/* The backend's own reason, not a generic one: linux names O_DIRECT
-	 * or statx, the posix backend itself. */
-	ck_assert_msg(strncmp(detail, "set direct on: ", 15) == 0 &&
-	              (strstr(detail, "O_DIRECT") != NULL ||
-	               strstr(detail, "statx") != NULL ||
-	               strstr(detail, "posix backend") != NULL),
-	              "reason '%s'", detail);
+	snprintf(want, sizeof(want), "set direct on: %s", text);
+	ck_assert_str_eq(detail, want);
+	ck_assert_int_eq(dio_file_refusal(f, &kept), 0);
+	ck_assert_int_eq(kept.reason, reason);
 	ck_assert_int_eq(dio_file_set_direct(f, DIO_DIRECT_TRY), DIO_MECH_NONE);
 	ck_assert_int_eq(dio_file_direct(f), DIO_MECH_NONE);
+	ck_assert_int_eq(dio_file_refusal(f, &kept), 0);
+	ck_assert_int_eq(kept.reason, reason);
+	/* Turning it off is no request for direct I/O: the refusal stays. */
+	ck_assert_int_eq(dio_file_set_direct(f, DIO_DIRECT_OFF), DIO_MECH_NONE);
+	ck_assert_int_eq(dio_file_refusal(f, &kept), 0);
+	ck_assert_int_eq(kept.reason, reason);
 	ck_assert_int_gt(dio_pread(f, detail, 16, 0), -1);
 	ck_assert_int_eq(dio_close(f), 0);
 }
@@ -262,6 +297,139 @@ START_TEST(test_direct_on_failure_removes_created_file)
 }
 END_TEST
 
+/*
+ * Every reason in the words its backend wrote before the reason was a
+ * value, byte for byte (tools quote them), and its name.
+ */
+START_TEST(test_refusal_words)
+{
+	static const struct {
+		int reason, sys_err;
+		const char *fs, *driver, *name, *text;
+	} t[] = {
+		{ DIO_REFUSAL_NONE, 0, "", "", "none", "" },
+		{ DIO_REFUSAL_ERROR, 0, "", "", "error", NULL },
+		{ DIO_REFUSAL_NO_O_DIRECT, 0, "", "", "no-o-direct",
+		  "this build has no O_DIRECT" },
+		{ DIO_REFUSAL_STATX_NO_DIO, 0, "", "", "statx-no-dio",
+		  "statx reports no direct I/O alignment for it" },
+		{ DIO_REFUSAL_SETFL_EINVAL, -EINVAL, "", "", "setfl-einval",
+		  "fcntl(F_SETFL, O_DIRECT) says EINVAL: the file system has no "
+		  "direct I/O" },
+		{ DIO_REFUSAL_O_DIRECT_DROPPED, 0, "", "", "o-direct-dropped",
+		  "O_DIRECT did not stay set on the descriptor" },
+		{ DIO_REFUSAL_POSIX_BACKEND, 0, "", "", "posix-backend",
+		  "the posix backend has no direct I/O" },
+		{ DIO_REFUSAL_RAW_CACHED, 0, "", "zvol", "raw-cached",
+		  "a zvol's reads and writes go through the ZFS ARC: its raw node "
+		  "is not direct" },
+		{ DIO_REFUSAL_RAW_CACHED, 0, "", "ramdisk", "raw-cached",
+		  "a ramdisk is kernel memory: there is no device to go to: its raw "
+		  "node is not direct" },
+		{ DIO_REFUSAL_BLOCK_NODE, 0, "", "", "block-node",
+		  "a block device node goes through the cache; its raw /dev/rdsk "
+		  "node is direct" },
+		{ DIO_REFUSAL_NOT_FILE_OR_DISK, 0, "", "", "not-file-or-disk",
+		  "neither a regular file nor a disk" },
+		{ DIO_REFUSAL_FS_ON_CACHED, 0, "ufs", "lofi", "fs-on-cached",
+		  "ufs is on a device whose I/O is cached: lofi reads and writes its "
+		  "backing file through that file's page cache" },
+		{ DIO_REFUSAL_ZFS_IGNORES, 0, "zfs", "", "zfs-ignores",
+		  "ZFS accepts directio() and ignores it: every read and write goes "
+		  "through its cache" },
+		{ DIO_REFUSAL_FS_NOT_KNOWN, 0, "tmpfs", "", "fs-not-known",
+		  "tmpfs is not known to honour directio() (ufs, nfs and smbfs do)" },
+		{ DIO_REFUSAL_DIRECTIO_CALL, -ENOTTY, "", "", "directio-call", NULL },
+		{ DIO_REFUSAL_NO_DIRECTIO, 0, "", "", "no-directio",
+		  "this build has no directio()" },
+	};
+	struct dio_refusal r;
+	char buf[300], want[300];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		memset(&r, 0, sizeof(r));
+		r.reason = t[i].reason;
+		r.err = t[i].reason == DIO_REFUSAL_ERROR ? -EIO :
+		        t[i].reason == DIO_REFUSAL_NONE ? 0 : -ENOTSUP;
+		r.sys_err = t[i].sys_err;
+		snprintf(r.fs, sizeof(r.fs), "%s", t[i].fs);
+		snprintf(r.driver, sizeof(r.driver), "%s", t[i].driver);
+		if (t[i].reason == DIO_REFUSAL_ERROR)
+			snprintf(want, sizeof(want), "%s", dio_strerror(EIO));
+		else if (t[i].reason == DIO_REFUSAL_DIRECTIO_CALL)
+			snprintf(want, sizeof(want), "directio(): %s", dio_strerror(ENOTTY));
+		else
+			snprintf(want, sizeof(want), "%s", t[i].text);
+		ck_assert_ptr_eq(dio_refusal_str(&r, buf, sizeof(buf)), buf);
+		ck_assert_str_eq(buf, want);
+		ck_assert_str_eq(dio_refusal_name(t[i].reason), t[i].name);
+		/* Cut to the room given, NUL included. */
+		memset(buf, 'x', sizeof(buf));
+		dio_refusal_str(&r, buf, 6);
+		ck_assert_uint_eq(strlen(buf), strlen(want) < 5 ? strlen(want) : 5);
+		ck_assert_int_eq(strncmp(buf, want, strlen(buf)), 0);
+		/* One name a reason. */
+		for (j = 0; j < i; j++)
+			if (t[j].reason != t[i].reason)
+				ck_assert_str_ne(t[j].name, t[i].name);
+	}
+	ck_assert_str_eq(dio_refusal_name(-1), "invalid");
+	ck_assert_str_eq(dio_refusal_name(DIO_REFUSAL_NO_DIRECTIO + 1), "invalid");
+	ck_assert_ptr_null(dio_refusal_str(&r, NULL, 0));
+	ck_assert_str_eq(dio_refusal_str(NULL, buf, sizeof(buf)), "");
+}
+END_TEST
+
+/*
+ * What is kept when nothing was refused: a buffered open, an adopted
+ * descriptor, an open that failed before direct I/O was asked, and
+ * arguments that are not there.
+ */
+START_TEST(test_refusal_none)
+{
+	struct dio_refusal why;
+	char path[512];
+	dio_file *f = NULL;
+	int fd, r;
+
+	tu_path(path, sizeof(path), NULL, "refusal");
+	memset(&why, 0x55, sizeof(why));
+	ck_assert_int_eq(dio_open_why(&f, path, DIO_O_RDONLY, DIO_DIRECT_ON, 0, 0,
+	                              &why), -ENOENT);
+	ck_assert_int_eq(why.reason, DIO_REFUSAL_NONE);
+	ck_assert_int_eq(why.err, 0);
+	ck_assert_int_eq(dio_open_why(NULL, path, DIO_O_RDONLY, 0, 0, 0, &why), -EINVAL);
+	ck_assert_int_eq(why.reason, DIO_REFUSAL_NONE);
+	memset(&why, 0x55, sizeof(why));
+	ck_assert_int_eq(dio_open_why(&f, path, DIO_O_RDWR | DIO_O_CREAT, DIO_DIRECT_OFF,
+	                              0, 0600, &why), 0);
+	ck_assert_int_eq(why.reason, DIO_REFUSAL_NONE);
+	ck_assert_int_eq(dio_file_refusal(f, &why), 0);
+	ck_assert_int_eq(why.reason, DIO_REFUSAL_NONE);
+	ck_assert_int_eq(dio_file_refusal(f, NULL), -EINVAL);
+	ck_assert_int_eq(dio_file_refusal(NULL, &why), -EINVAL);
+	ck_assert_int_eq(dio_close(f), 0);
+	/* Where the test directory takes direct I/O, a met request says
+	 * nothing was refused. */
+	r = dio_open_why(&f, path, DIO_O_RDWR, DIO_DIRECT_TRY, 0, 0, &why);
+	ck_assert_int_eq(r, 0);
+	if (dio_file_direct(f) != DIO_MECH_NONE)
+		ck_assert_int_eq(why.reason, DIO_REFUSAL_NONE);
+	else
+		ck_assert_int_ne(why.reason, DIO_REFUSAL_NONE);
+	ck_assert_int_eq(dio_close(f), 0);
+	fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(dio_adopt(&f, fd, 1), 0);
+	memset(&why, 0x55, sizeof(why));
+	ck_assert_int_eq(dio_file_refusal(f, &why), 0);
+	ck_assert_int_eq(why.reason, DIO_REFUSAL_NONE);
+	ck_assert_int_eq(dio_close(f), 0);
+	unlink(path);
+}
+END_TEST
+
 Suite *
 file_suite(void)
 {
@@ -274,6 +442,8 @@ file_suite(void)
 	tcase_add_test(tc, test_access_modes_and_trunc);
 	tcase_add_test(tc, test_append);
 	tcase_add_test(tc, test_adopt);
+	tcase_add_test(tc, test_refusal_words);
+	tcase_add_test(tc, test_refusal_none);
 	/* A file system that refuses direct I/O: with direct I/O compiled in,
 	 * Linux has /proc; elsewhere the per-file-system runs (check_fs on
 	 * ramfs) cover it.  Without it every file refuses. */

@@ -14,6 +14,8 @@
  *   --align      the offset/length granularity the kernel must report
  *   --fstype     the name dio_fs_type() must give
  *   --mounted-dev  the device mounted at TARGET (dio_device_in_use() = 1)
+ *   --refusal    with --direct no: the reason (dio_refusal_name()) the
+ *                backend gives for refusing it
  */
 #include "config.h"
 
@@ -37,6 +39,7 @@ static int want_pagecache = 1;
 static unsigned want_align;
 static const char *want_fstype;
 static const char *mounted_dev;
+static const char *want_refusal;
 
 /* Open a fresh file (or the device) for a test. */
 static dio_file *
@@ -71,16 +74,25 @@ START_TEST(test_direct_policy)
 	int r, mech;
 
 	if (!want_direct) {
+		struct dio_refusal why;
+
 		if (target_is_dev) {
-			r = dio_open(&f, target, DIO_O_RDWR, DIO_DIRECT_ON, 0, 0);
+			r = dio_open_why(&f, target, DIO_O_RDWR, DIO_DIRECT_ON, 0, 0, &why);
 		} else {
 			tu_path(path, sizeof(path), target, "refuse");
-			r = dio_open(&f, path, DIO_O_RDWR | DIO_O_CREAT, DIO_DIRECT_ON, 0, 0600);
+			r = dio_open_why(&f, path, DIO_O_RDWR | DIO_O_CREAT, DIO_DIRECT_ON, 0,
+			                 0600, &why);
 			/* The file the failed open created is gone again. */
 			ck_assert_int_eq(tu_file_size(path), -1);
 		}
 		ck_assert_int_eq(r, -ENOTSUP);
 		ck_assert_ptr_null(f);
+		/* The failed open says why, as a value. */
+		ck_assert_int_eq(why.err, -ENOTSUP);
+		ck_assert_int_ne(why.reason, DIO_REFUSAL_NONE);
+		ck_assert_int_ne(why.reason, DIO_REFUSAL_ERROR);
+		if (want_refusal != NULL)
+			ck_assert_str_eq(dio_refusal_name(why.reason), want_refusal);
 		if (!target_is_dev) {
 			/* A refused DIRECT_ON open does not truncate either. */
 			int fd;
@@ -380,7 +392,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: check_fs TARGET --direct yes|no [--pagecache yes|no] "
-	        "[--align N] [--fstype NAME] [--mounted-dev DEV]\n");
+	        "[--align N] [--fstype NAME] [--mounted-dev DEV] [--refusal NAME]\n");
 	exit(99);
 }
 
@@ -417,6 +429,8 @@ main(int argc, char **argv)
 			want_fstype = argv[++i];
 		else if (strcmp(argv[i], "--mounted-dev") == 0 && i + 1 < argc)
 			mounted_dev = argv[++i];
+		else if (strcmp(argv[i], "--refusal") == 0 && i + 1 < argc)
+			want_refusal = argv[++i];
 		else
 			usage();
 	}

@@ -135,11 +135,44 @@ open_node(const char *path)
 	return fd;
 }
 
+/* The words of refusal r, as dio_refusal_str() gives them. */
+static const char *
+words(const struct dio_refusal *r)
+{
+	static char b[256];
+
+	return dio_refusal_str(r, b, sizeof(b));
+}
+
+/*
+ * f's last refusal is reason, in words (the backend's sentence of before
+ * the reason was a value); after a dio_file_set_direct() that failed
+ * (set), dio_file_errdetail() ends with those words.
+ */
+static void
+check_refusal(dio_file *f, int reason, const char *text, int set)
+{
+	struct dio_refusal r;
+	char d[300], want[300];
+
+	ck_assert_int_eq(dio_file_refusal(f, &r), 0);
+	ck_assert_str_eq(dio_refusal_name(r.reason), dio_refusal_name(reason));
+	ck_assert_str_eq(words(&r), text);
+	if (!set)
+		return;
+	ck_assert_int_eq(dio_file_errdetail(f, d, sizeof(d)), r.err);
+	snprintf(want, sizeof(want), "set direct on: %s", text);
+	ck_assert_str_eq(d, want);
+}
+
 /* ------------------------------------------------ 1. ZFS and directio() */
 
 START_TEST(zfs_direct_on_refused)
 {
+	static const char zfs[] = "ZFS accepts directio() and ignores it: every read "
+	                          "and write goes through its cache";
 	const char *f = mkfile("a", "zfs");
+	struct dio_refusal why;
 	struct dio_align a;
 	dio_file *fp = NULL;
 	char buf[256];
@@ -149,13 +182,26 @@ START_TEST(zfs_direct_on_refused)
 	ck_assert_int_eq(r, -ENOTSUP);
 	ck_assert_ptr_null(fp);
 	ck_assert_int_eq(dbl.ndirectio, 0);     /* ZFS would answer 0 and ignore it */
-	ck_assert_ptr_nonnull(strstr(logbuf, "ZFS"));
+	ck_assert_ptr_nonnull(strstr(logbuf, zfs));
+	/* The failed open's reason, to the caller. */
+	memset(&why, 0xff, sizeof(why));
+	r = dio_open_why(&fp, f, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE, 0, &why);
+	ck_assert_int_eq(r, -ENOTSUP);
+	ck_assert_ptr_null(fp);
+	ck_assert_int_eq(why.reason, DIO_REFUSAL_ZFS_IGNORES);
+	ck_assert_int_eq(why.err, -ENOTSUP);
+	ck_assert_int_eq(why.sys_err, 0);
+	ck_assert_str_eq(why.fs, "zfs");
+	ck_assert_str_eq(why.driver, "");
+	ck_assert_str_eq(words(&why), zfs);
 
-	ck_assert_int_eq(dio_open(&fp, f, DIO_O_RDWR, DIO_DIRECT_TRY, DIO_SYNC_NONE, 0), 0);
+	ck_assert_int_eq(dio_open_why(&fp, f, DIO_O_RDWR, DIO_DIRECT_TRY, DIO_SYNC_NONE,
+	                              0, &why), 0);
+	ck_assert_int_eq(why.reason, DIO_REFUSAL_ZFS_IGNORES);
 	ck_assert_int_eq(dio_file_direct(fp), DIO_MECH_NONE);
+	check_refusal(fp, DIO_REFUSAL_ZFS_IGNORES, zfs, 0);
 	ck_assert_int_eq(dio_file_set_direct(fp, DIO_DIRECT_ON), -ENOTSUP);
-	ck_assert_int_eq(dio_file_errdetail(fp, buf, sizeof(buf)), -ENOTSUP);
-	ck_assert_ptr_nonnull(strstr(buf, "ZFS"));
+	check_refusal(fp, DIO_REFUSAL_ZFS_IGNORES, zfs, 1);
 	ck_assert_int_eq(dio_fs_type(dio_file_fd(fp), buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, "zfs");
 	ck_assert_int_eq(dio_align_fd(dio_file_fd(fp), &a), 0);
@@ -171,6 +217,7 @@ END_TEST
 START_TEST(directio_honoured)
 {
 	static const char *types[] = { "ufs", "nfs", "smbfs" };
+	struct dio_refusal why;
 	const char *f;
 	dio_file *fp;
 	int i;
@@ -182,6 +229,8 @@ START_TEST(directio_honoured)
 		ck_assert_int_eq(dio_open(&fp, f, DIO_O_RDWR, DIO_DIRECT_ON,
 		                          DIO_SYNC_NONE, 0), 0);
 		ck_assert_int_eq(dio_file_direct(fp), DIO_MECH_DIRECTIO);
+		ck_assert_int_eq(dio_file_refusal(fp, &why), 0);
+		ck_assert_int_eq(why.reason, DIO_REFUSAL_NONE);
 		ck_assert_int_eq(dbl.ndirectio, 1);
 		ck_assert_int_eq(dbl.directio_call[0].fd, dio_file_fd(fp));
 		ck_assert_int_eq(dbl.directio_call[0].advice, DIRECTIO_ON);
@@ -199,14 +248,21 @@ END_TEST
 START_TEST(directio_refused)
 {
 	const char *f = mkfile("a", "tmpfs");
+	struct dio_refusal why;
 	dio_file *fp = NULL;
-	char buf[256];
+	char want[128];
 
 	/* tmpfs: not asked at all (its ENOTTY would say nothing more). */
-	ck_assert_int_eq(dio_open(&fp, f, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE, 0),
-	                 -ENOTSUP);
+	ck_assert_int_eq(dio_open_why(&fp, f, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE,
+	                              0, &why), -ENOTSUP);
 	ck_assert_int_eq(dbl.ndirectio, 0);
-	ck_assert_ptr_nonnull(strstr(logbuf, "tmpfs"));
+	ck_assert_ptr_nonnull(strstr(logbuf, "open "));
+	ck_assert_ptr_nonnull(strstr(logbuf, ": direct I/O requested but tmpfs is not "
+	                             "known to honour directio() (ufs, nfs and smbfs do)\n"));
+	ck_assert_int_eq(why.reason, DIO_REFUSAL_FS_NOT_KNOWN);
+	ck_assert_str_eq(why.fs, "tmpfs");
+	ck_assert_str_eq(words(&why), "tmpfs is not known to honour directio() (ufs, "
+	                 "nfs and smbfs do)");
 
 	/* ufs whose directio() fails ENOTTY (lofs over tmpfs...): refused. */
 	f = mkfile("b", "ufs");
@@ -215,12 +271,21 @@ START_TEST(directio_refused)
 	ck_assert_int_eq(dio_file_direct(fp), DIO_MECH_NONE);
 	ck_assert_int_eq(dbl.ndirectio, 1);
 	ck_assert_int_eq(dio_file_set_direct(fp, DIO_DIRECT_ON), -ENOTSUP);
-	ck_assert_int_eq(dio_file_errdetail(fp, buf, sizeof(buf)), -ENOTSUP);
-	ck_assert_ptr_nonnull(strstr(buf, "directio()"));
-	/* Another error is passed on as it is. */
+	snprintf(want, sizeof(want), "directio(): %s", dio_strerror(ENOTTY));
+	check_refusal(fp, DIO_REFUSAL_DIRECTIO_CALL, want, 1);
+	ck_assert_int_eq(dio_file_refusal(fp, &why), 0);
+	ck_assert_int_eq(why.sys_err, -ENOTTY);
+	/* Another error is passed on as it is, and kept as the reason. */
 	dbl.directio_errno = EIO;
 	ck_assert_int_eq(dio_file_set_direct(fp, DIO_DIRECT_ON), -EIO);
 	ck_assert_int_eq(dbl.ndirectio, 3);
+	check_refusal(fp, DIO_REFUSAL_ERROR, dio_strerror(EIO), 1);
+	/* Met at last: no refusal left. */
+	dbl.directio_errno = 0;
+	ck_assert_int_eq(dio_file_set_direct(fp, DIO_DIRECT_ON), DIO_MECH_DIRECTIO);
+	ck_assert_int_eq(dio_file_refusal(fp, &why), 0);
+	ck_assert_int_eq(why.reason, DIO_REFUSAL_NONE);
+	ck_assert_str_eq(words(&why), "");
 	dio_close(fp);
 }
 END_TEST
@@ -348,13 +413,13 @@ START_TEST(raw_disk_node)
 	struct dbl_node *n = disk_pair(0, "s0", 0, 512, 1000000);
 	struct dio_align a;
 	dio_file *fp = NULL;
-	char why[160];
+	struct dio_refusal why;
 	int fd;
 
 	(void)n;
 	fd = open_node("/dev/rdsk/c0t0d0s0");
-	ck_assert_int_eq(dio__os_set_direct(fd, 1, why, sizeof(why)), DIO_MECH_RAW);
-	ck_assert_int_eq(dio__os_set_direct(fd, 0, why, sizeof(why)), DIO_MECH_RAW);
+	ck_assert_int_eq(dio__os_set_direct(fd, 1, &why), DIO_MECH_RAW);
+	ck_assert_int_eq(dio__os_set_direct(fd, 0, &why), DIO_MECH_RAW);
 	ck_assert_int_eq(dio__os_get_direct(fd), DIO_MECH_RAW);
 	ck_assert_int_eq(dio_align_fd(fd, &a), 0);
 	ck_assert_uint_eq(a.is_device, 1);
@@ -376,10 +441,11 @@ START_TEST(raw_disk_node)
 	/* A character node that is not a disk (DKIOCINFO ENOTTY). */
 	(void)dbl_node_add("/dev/term/a", 1, 29, 0);
 	fd = open_node("/dev/term/a");
-	why[0] = '\0';
-	ck_assert_int_eq(dio__os_set_direct(fd, 1, why, sizeof(why)), -ENOTSUP);
-	ck_assert_str_ne(why, "");
-	ck_assert_int_eq(dio__os_set_direct(fd, 0, why, sizeof(why)), DIO_MECH_NONE);
+	memset(&why, 0, sizeof(why));
+	ck_assert_int_eq(dio__os_set_direct(fd, 1, &why), -ENOTSUP);
+	ck_assert_int_eq(why.reason, DIO_REFUSAL_NOT_FILE_OR_DISK);
+	ck_assert_int_eq(why.err, -ENOTSUP);
+	ck_assert_int_eq(dio__os_set_direct(fd, 0, &why), DIO_MECH_NONE);
 	ck_assert_int_eq(dio__os_get_direct(fd), -ENOTSUP);
 	ck_assert_int_eq(dio_align_fd(fd, &a), 0);
 	ck_assert_uint_eq(a.source, DIO_ALIGN_SRC_NONE);
@@ -397,6 +463,7 @@ START_TEST(block_disk_node)
 	struct dbl_node *blk = dbl_node_find("/dev/dsk/c0t0d0s0");
 	struct dio_devinfo o;
 	struct dio_align a;
+	struct dio_refusal rf;
 	struct stat st;
 	char why[160];
 	int fd;
@@ -408,10 +475,12 @@ START_TEST(block_disk_node)
 	(void)disk_pair(1, "s0", 0, 4096, 1000);
 
 	fd = open_node("/dev/dsk/c0t0d0s0");
-	why[0] = '\0';
-	ck_assert_int_eq(dio__os_set_direct(fd, 1, why, sizeof(why)), -ENOTSUP);
-	ck_assert_ptr_nonnull(strstr(why, "block"));
-	ck_assert_int_eq(dio__os_set_direct(fd, 0, why, sizeof(why)), DIO_MECH_NONE);
+	memset(&rf, 0, sizeof(rf));
+	ck_assert_int_eq(dio__os_set_direct(fd, 1, &rf), -ENOTSUP);
+	ck_assert_int_eq(rf.reason, DIO_REFUSAL_BLOCK_NODE);
+	ck_assert_str_eq(dio_refusal_str(&rf, why, sizeof(why)), "a block device node "
+	                 "goes through the cache; its raw /dev/rdsk node is direct");
+	ck_assert_int_eq(dio__os_set_direct(fd, 0, &rf), DIO_MECH_NONE);
 	ck_assert_int_eq(dio__os_get_direct(fd), -ENOTSUP);
 	ck_assert_int_eq(fstat(fd, &st), 0);
 	memset(&a, 0, sizeof(a));
@@ -858,6 +927,7 @@ START_TEST(other_answers)
 	struct dio_align a;
 	struct stat st;
 	const char *f = mkfile("a", "ufs");
+	struct dio_refusal rf;
 	char why[160], buf[64];
 	uint64_t stamp;
 	dio_file *fp;
@@ -875,7 +945,7 @@ START_TEST(other_answers)
 	/* fstatvfs() failing is passed on. */
 	fd = open(f, O_RDWR);
 	dbl.statvfs_errno = EIO;
-	ck_assert_int_eq(dio__os_set_direct(fd, 1, why, sizeof(why)), -EIO);
+	ck_assert_int_eq(dio__os_set_direct(fd, 1, &rf), -EIO);
 	ck_assert_int_eq(dio_fs_type(fd, buf, sizeof(buf)), -EIO);
 	ck_assert_int_eq(dio_align_fd(fd, &a), 0);
 	ck_assert_uint_eq(a.source, DIO_ALIGN_SRC_NONE);
@@ -886,10 +956,12 @@ START_TEST(other_answers)
 	close(fd);
 	/* A directory is neither a file nor a disk. */
 	fd = open(dir, O_RDONLY);
-	why[0] = '\0';
-	ck_assert_int_eq(dio__os_set_direct(fd, 1, why, sizeof(why)), -ENOTSUP);
-	ck_assert_str_ne(why, "");
-	ck_assert_int_eq(dio__os_set_direct(fd, 0, why, sizeof(why)), DIO_MECH_NONE);
+	memset(&rf, 0, sizeof(rf));
+	ck_assert_int_eq(dio__os_set_direct(fd, 1, &rf), -ENOTSUP);
+	ck_assert_int_eq(rf.reason, DIO_REFUSAL_NOT_FILE_OR_DISK);
+	ck_assert_str_eq(dio_refusal_str(&rf, why, sizeof(why)),
+	                 "neither a regular file nor a disk");
+	ck_assert_int_eq(dio__os_set_direct(fd, 0, &rf), DIO_MECH_NONE);
 	close(fd);
 
 	/* A disk whose medium cannot be asked (no medium: EIO; lbsize 0):
@@ -1183,7 +1255,7 @@ START_TEST(more_answers)
 	int fd;
 
 	/* Descriptors that are not open. */
-	ck_assert_int_eq(dio__os_set_direct(-1, 1, why, sizeof(why)), -EBADF);
+	ck_assert_int_eq(dio__os_set_direct(-1, 1, NULL), -EBADF);
 	ck_assert_int_eq(dio__os_get_direct(-1), -EBADF);
 	ck_assert_uint_eq(dio__os_large_page_size(), 0);        /* no memcntl here */
 	ck_assert_int_eq(dio__os_large_pages(data, 0, 0), -ENOTSUP);
@@ -1436,10 +1508,14 @@ END_TEST
 START_TEST(cached_nodes_not_direct)
 {
 	static const struct { const char *path, *drv, *word; } nodes[] = {
-		{ "/dev/zvol/rdsk/rpool/vol", "zvol", "ARC" },
-		{ "/dev/rlofi/1", "lofi", "page cache" },
-		{ "/dev/rramdisk/rd0", "ramdisk", "memory" },
+		{ "/dev/zvol/rdsk/rpool/vol", "zvol", "a zvol's reads and writes go "
+		  "through the ZFS ARC: its raw node is not direct" },
+		{ "/dev/rlofi/1", "lofi", "lofi reads and writes its backing file "
+		  "through that file's page cache: its raw node is not direct" },
+		{ "/dev/rramdisk/rd0", "ramdisk", "a ramdisk is kernel memory: there "
+		  "is no device to go to: its raw node is not direct" },
 	};
+	struct dio_refusal why;
 	struct dio_align a;
 	struct dbl_node *n;
 	dio_file *fp;
@@ -1450,10 +1526,14 @@ START_TEST(cached_nodes_not_direct)
 		dbl_disk(n, nodes[i].drv, 1, 512, 1 << 20);
 		logbuf[0] = '\0';
 		fp = NULL;
-		ck_assert_int_eq(dio_open(&fp, nodes[i].path, DIO_O_RDWR, DIO_DIRECT_ON,
-		                          DIO_SYNC_NONE, 0), -ENOTSUP);
+		ck_assert_int_eq(dio_open_why(&fp, nodes[i].path, DIO_O_RDWR,
+		                              DIO_DIRECT_ON, DIO_SYNC_NONE, 0, &why),
+		                 -ENOTSUP);
 		ck_assert_msg(strstr(logbuf, nodes[i].word) != NULL, "%s: %s",
 		              nodes[i].path, logbuf);
+		ck_assert_int_eq(why.reason, DIO_REFUSAL_RAW_CACHED);
+		ck_assert_str_eq(why.driver, nodes[i].drv);
+		ck_assert_str_eq(words(&why), nodes[i].word);
 		ck_assert_int_eq(dio_open(&fp, nodes[i].path, DIO_O_RDWR, DIO_DIRECT_OFF,
 		                          DIO_SYNC_NONE, 0), 0);
 		ck_assert_int_eq(dio_file_direct(fp), DIO_MECH_NONE);
@@ -1475,16 +1555,25 @@ END_TEST
 
 START_TEST(ufs_on_cached_device)
 {
+	static const char lofi[] = "ufs is on a device whose I/O is cached: lofi "
+	                           "reads and writes its backing file through that "
+	                           "file's page cache";
 	const char *f = mkfile("a", "ufs");
+	struct dio_refusal why;
 	struct dbl_mount *m;
 	dio_file *fp = NULL;
 
 	/* UFS on a zvol: the zvol's raw node says "zvol". */
 	(void)zvol_pair("rpool/ufs", 4);
 	m = dbl_mount_add("/dev/zvol/dsk/rpool/ufs", "/ufs", "ufs", "rw", dev_of(f));
-	ck_assert_int_eq(dio_open(&fp, f, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE, 0),
-	                 -ENOTSUP);
+	ck_assert_int_eq(dio_open_why(&fp, f, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE,
+	                              0, &why), -ENOTSUP);
 	ck_assert_ptr_nonnull(strstr(logbuf, "ARC"));
+	ck_assert_int_eq(why.reason, DIO_REFUSAL_FS_ON_CACHED);
+	ck_assert_str_eq(why.fs, "ufs");
+	ck_assert_str_eq(why.driver, "zvol");
+	ck_assert_str_eq(words(&why), "ufs is on a device whose I/O is cached: a "
+	                 "zvol's reads and writes go through the ZFS ARC");
 	ck_assert_int_eq(dbl.ndirectio, 0);
 	/* forcedirectio there is not direct either. */
 	snprintf(m->opts, sizeof(m->opts), "rw,forcedirectio");
@@ -1495,9 +1584,11 @@ START_TEST(ufs_on_cached_device)
 	snprintf(m->special, sizeof(m->special), "/dev/lofi/2");
 	snprintf(m->opts, sizeof(m->opts), "rw");
 	logbuf[0] = '\0';
-	ck_assert_int_eq(dio_open(&fp, f, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE, 0),
-	                 -ENOTSUP);
-	ck_assert_ptr_nonnull(strstr(logbuf, "page cache"));
+	ck_assert_int_eq(dio_open_why(&fp, f, DIO_O_RDWR, DIO_DIRECT_ON, DIO_SYNC_NONE,
+	                              0, &why), -ENOTSUP);
+	ck_assert_ptr_nonnull(strstr(logbuf, lofi));
+	ck_assert_str_eq(why.driver, "lofi");
+	ck_assert_str_eq(words(&why), lofi);
 	/* UFS on lofi, raw node /dev/rlofi/3 asked. */
 	(void)dbl_node_add("/dev/lofi/3", 0, 151, 3);
 	dbl_disk(dbl_node_add("/dev/rlofi/3", 1, 151, 3), "lofi", 3, 512, 1 << 20);

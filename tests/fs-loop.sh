@@ -36,6 +36,11 @@ make_loop() {  # SECTOR_SIZE SIZE_MB
 
 direct=no
 backend_has_direct && direct=yes
+# What a refusal of direct I/O is called (dio_refusal_name()) where the
+# kernel's own refusal is meant: the posix backend refuses all alike.
+refusal() {
+	if [ "$DIO_BACKEND" = posix ]; then echo posix-backend; else echo "$1"; fi
+}
 case $kind in
 ext4)
 	need_cmd mkfs.ext4 e2fsprogs
@@ -52,7 +57,7 @@ ext4-journal)
 	mkfs.ext4 -q -F "$dev" >/dev/null 2>&1 || hard "mkfs.ext4 $dev failed"
 	mnt=$work/mnt; mkdir "$mnt"
 	mount -o data=journal "$dev" "$mnt" || skip "cannot mount ext4 with data=journal"
-	check_fs "$mnt" --direct no --fstype ext4
+	check_fs "$mnt" --direct no --fstype ext4 --refusal "$(refusal statx-no-dio)"
 	;;
 xfs)
 	need_cmd mkfs.xfs xfsprogs
@@ -66,7 +71,7 @@ xfs)
 ramfs)
 	mnt=$work/mnt; mkdir "$mnt"
 	mount -t ramfs none "$mnt" || skip "cannot mount ramfs"
-	check_fs "$mnt" --direct no --fstype ramfs
+	check_fs "$mnt" --direct no --fstype ramfs --refusal "$(refusal setfl-einval)"
 	;;
 blockdev)
 	make_loop 4096 16
