@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "tools/info/info.h"
-#include "tools/kit/direct.h"
 #include "tools/kit/msg.h"
 
 const char *
@@ -59,6 +58,7 @@ info_platform(struct platform *p)
 static int
 try_direct(struct facts *f, dio_file *h)
 {
+	struct dio_refusal rf;
 	char why[300];
 	int r;
 
@@ -71,7 +71,8 @@ try_direct(struct facts *f, dio_file *h)
 		         "(libdirectio backend %s) has no direct I/O", f->plat.backend);
 		return r;
 	}
-	diot_direct_refusal(h, why, sizeof(why));
+	dio_file_refusal(h, &rf);
+	dio_refusal_str(&rf, why, sizeof(why));
 	snprintf(f->direct_note, sizeof(f->direct_note), "refused: %s", why[0] ? why :
 	         f->is_dev ? "the device driver has no direct I/O" :
 	         "the file system refuses direct I/O");

@@ -18,7 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tools/kit/direct.h"
 #include "tools/kit/fmt.h"
 #include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
@@ -379,8 +378,11 @@ probe_target(struct sw_ctx *c, const struct stat *st)
 		         dio_strerror(r));
 	r = dio_file_set_direct(f, DIO_DIRECT_ON);
 	if (r == -ENOTSUP || r == -EINVAL) {
+		struct dio_refusal why;
+
 		tg->direct_refused = r;
-		diot_direct_refusal(f, tg->direct_why, sizeof(tg->direct_why));
+		dio_file_refusal(f, &why);
+		dio_refusal_str(&why, tg->direct_why, sizeof(tg->direct_why));
 	} else if (r < 0) {
 		diot_die(DIOT_EXIT_FAIL, "cannot turn direct I/O on for '%s': %s",
 		         tg->path, dio_strerror(r));
