@@ -50,6 +50,42 @@ dio__cached_words(const char *driver, char *buf, size_t len)
 		snprintf(buf, len, "the I/O of driver %s ends in a cache", driver);
 }
 
+/*
+ * Each reason's name and, where they name nothing, its words; NULL words
+ * are made in dio_refusal_str() from what the refusal names.
+ */
+static const struct {
+	const char *name, *words;
+} dio__refusals[] = {
+	[DIO_REFUSAL_NONE] = { "none", "" },
+	[DIO_REFUSAL_ERROR] = { "error", NULL },
+	[DIO_REFUSAL_NO_O_DIRECT] = { "no-o-direct", "this build has no O_DIRECT" },
+	[DIO_REFUSAL_STATX_NO_DIO] = { "statx-no-dio",
+		"statx reports no direct I/O alignment for it" },
+	[DIO_REFUSAL_SETFL_EINVAL] = { "setfl-einval",
+		"fcntl(F_SETFL, O_DIRECT) says EINVAL: the file system has no "
+		"direct I/O" },
+	[DIO_REFUSAL_O_DIRECT_DROPPED] = { "o-direct-dropped",
+		"O_DIRECT did not stay set on the descriptor" },
+	[DIO_REFUSAL_POSIX_BACKEND] = { "posix-backend",
+		"the posix backend has no direct I/O" },
+	[DIO_REFUSAL_RAW_CACHED] = { "raw-cached", NULL },
+	[DIO_REFUSAL_BLOCK_NODE] = { "block-node",
+		"a block device node goes through the cache; its raw /dev/rdsk "
+		"node is direct" },
+	[DIO_REFUSAL_NOT_FILE_OR_DISK] = { "not-file-or-disk",
+		"neither a regular file nor a disk" },
+	[DIO_REFUSAL_FS_ON_CACHED] = { "fs-on-cached", NULL },
+	[DIO_REFUSAL_ZFS_IGNORES] = { "zfs-ignores",
+		"ZFS accepts directio() and ignores it: every read and write goes "
+		"through its cache" },
+	[DIO_REFUSAL_FS_NOT_KNOWN] = { "fs-not-known", NULL },
+	[DIO_REFUSAL_DIRECTIO_CALL] = { "directio-call", NULL },
+	[DIO_REFUSAL_NO_DIRECTIO] = { "no-directio", "this build has no directio()" }
+};
+
+#define DIO__NREFUSALS (int)(sizeof(dio__refusals) / sizeof(dio__refusals[0]))
+
 char *
 dio_refusal_str(const struct dio_refusal *r, char *buf, size_t len)
 {
@@ -60,47 +96,26 @@ dio_refusal_str(const struct dio_refusal *r, char *buf, size_t len)
 	buf[0] = '\0';
 	if (r == NULL)
 		return buf;
+	if (r->reason < 0 || r->reason >= DIO__NREFUSALS) {
+		snprintf(buf, len, "direct I/O refused for reason %d", r->reason);
+		return buf;
+	}
+	if (dio__refusals[r->reason].words != NULL) {
+		snprintf(buf, len, "%s", dio__refusals[r->reason].words);
+		return buf;
+	}
 	switch (r->reason) {
-	case DIO_REFUSAL_NONE:
-		break;
 	case DIO_REFUSAL_ERROR:
 		snprintf(buf, len, "%s", dio_strerror(r->err));
-		break;
-	case DIO_REFUSAL_NO_O_DIRECT:
-		snprintf(buf, len, "this build has no O_DIRECT");
-		break;
-	case DIO_REFUSAL_STATX_NO_DIO:
-		snprintf(buf, len, "statx reports no direct I/O alignment for it");
-		break;
-	case DIO_REFUSAL_SETFL_EINVAL:
-		snprintf(buf, len, "fcntl(F_SETFL, O_DIRECT) says EINVAL: the "
-		         "file system has no direct I/O");
-		break;
-	case DIO_REFUSAL_O_DIRECT_DROPPED:
-		snprintf(buf, len, "O_DIRECT did not stay set on the descriptor");
-		break;
-	case DIO_REFUSAL_POSIX_BACKEND:
-		snprintf(buf, len, "the posix backend has no direct I/O");
 		break;
 	case DIO_REFUSAL_RAW_CACHED:
 		dio__cached_words(r->driver, cached, sizeof(cached));
 		snprintf(buf, len, "%s: its raw node is not direct", cached);
 		break;
-	case DIO_REFUSAL_BLOCK_NODE:
-		snprintf(buf, len, "a block device node goes through the cache; its "
-		         "raw /dev/rdsk node is direct");
-		break;
-	case DIO_REFUSAL_NOT_FILE_OR_DISK:
-		snprintf(buf, len, "neither a regular file nor a disk");
-		break;
 	case DIO_REFUSAL_FS_ON_CACHED:
 		dio__cached_words(r->driver, cached, sizeof(cached));
 		snprintf(buf, len, "%s is on a device whose I/O is cached: %s", r->fs,
 		         cached);
-		break;
-	case DIO_REFUSAL_ZFS_IGNORES:
-		snprintf(buf, len, "ZFS accepts directio() and ignores it: every read "
-		         "and write goes through its cache");
 		break;
 	case DIO_REFUSAL_FS_NOT_KNOWN:
 		snprintf(buf, len, "%s is not known to honour directio() (ufs, nfs and "
@@ -109,12 +124,6 @@ dio_refusal_str(const struct dio_refusal *r, char *buf, size_t len)
 	case DIO_REFUSAL_DIRECTIO_CALL:
 		snprintf(buf, len, "directio(): %s", dio_strerror(r->sys_err));
 		break;
-	case DIO_REFUSAL_NO_DIRECTIO:
-		snprintf(buf, len, "this build has no directio()");
-		break;
-	default:
-		snprintf(buf, len, "direct I/O refused for reason %d", r->reason);
-		break;
 	}
 	return buf;
 }
@@ -122,22 +131,7 @@ dio_refusal_str(const struct dio_refusal *r, char *buf, size_t len)
 const char *
 dio_refusal_name(int reason)
 {
-	switch (reason) {
-	case DIO_REFUSAL_NONE:             return "none";
-	case DIO_REFUSAL_ERROR:            return "error";
-	case DIO_REFUSAL_NO_O_DIRECT:      return "no-o-direct";
-	case DIO_REFUSAL_STATX_NO_DIO:     return "statx-no-dio";
-	case DIO_REFUSAL_SETFL_EINVAL:     return "setfl-einval";
-	case DIO_REFUSAL_O_DIRECT_DROPPED: return "o-direct-dropped";
-	case DIO_REFUSAL_POSIX_BACKEND:    return "posix-backend";
-	case DIO_REFUSAL_RAW_CACHED:       return "raw-cached";
-	case DIO_REFUSAL_BLOCK_NODE:       return "block-node";
-	case DIO_REFUSAL_NOT_FILE_OR_DISK: return "not-file-or-disk";
-	case DIO_REFUSAL_FS_ON_CACHED:     return "fs-on-cached";
-	case DIO_REFUSAL_ZFS_IGNORES:      return "zfs-ignores";
-	case DIO_REFUSAL_FS_NOT_KNOWN:     return "fs-not-known";
-	case DIO_REFUSAL_DIRECTIO_CALL:    return "directio-call";
-	case DIO_REFUSAL_NO_DIRECTIO:      return "no-directio";
-	}
-	return "invalid";
+	if (reason < 0 || reason >= DIO__NREFUSALS)
+		return "invalid";
+	return dio__refusals[reason].name;
 }
