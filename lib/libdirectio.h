@@ -217,7 +217,8 @@ enum dio_sync_flag {
  * struct dio_align's direct_limits.
  *
  * On failure *fp is NULL.  The reason is in the return value; since there
- * is no handle, a detail string goes to the log callback.
+ * is no handle, a detail string goes to the log callback (dio_open_why()
+ * also gives why direct I/O was refused, as a value).
  */
 DIO_EXTERN int dio_open(dio_file **fp, const char *path, unsigned flags,
                         int direct, int sync, unsigned mode);
@@ -256,7 +257,8 @@ DIO_EXTERN int dio_file_created(const dio_file *f);
  * TRY never fails for lack of support).  Returns the dio_mech now in
  * effect, or -ENOTSUP when DIO_DIRECT_ON cannot be honoured (the handle is
  * then left as it was; dio_file_errdetail() says why, e.g. that ZFS
- * ignores the advice), or another -errno.  Where direct I/O cannot be
+ * ignores the advice, and dio_file_refusal() gives it as a value), or
+ * another -errno.  Where direct I/O cannot be
  * turned off (DIO_MECH_RAW, DIO_MECH_FORCED), DIO_DIRECT_OFF returns that
  * mechanism.  On Solaris/illumos DIO_DIRECT_OFF calls
  * directio(DIRECTIO_OFF), which switches the advice off for every user of
