@@ -717,6 +717,22 @@ else
 	echo "SKIP --processes, a worker killed: finding the worker needs Linux's /proc"
 fi
 
+# ------------------------------------------------------------ refusals
+# A refused iflag=direct says the backend's own reason, as the library
+# keeps it (dio_open_why()): procfs has no direct I/O on Linux, and the
+# posix backend has none anywhere.
+if "$DD" --version | grep -q "backend posix"; then
+	why="the posix backend has no direct I/O"
+else
+	why="fcntl(F_SETFL, O_DIRECT) says EINVAL: the file system has no direct I/O"
+fi
+if [ -r /proc/self/status ]; then
+	expect 1 "if= '/proc/self/status': iflag=direct: this file system or platform ($("$DD" --version | sed -n 's/.*backend \([a-z]*\).*/\1/p') backend) refuses direct I/O: $why" \
+		if=/proc/self/status of=/dev/null iflag=direct
+else
+	echo "SKIP refused iflag=direct: no /proc/self/status"
+fi
+
 # ------------------------------------------------------------ largepages=
 expect 2 "largepages='2': out of range (0 to 1)" if=in1 mode=read largepages=2
 # the buffers' page size: the system's large page (Linux: transparent huge

@@ -391,18 +391,22 @@ static void
 open_file_side(struct dd *dd, struct dd_side *s, int is_out, int exists, const struct stat *st)
 {
 	const struct dd_side_flags *fl = is_out ? &dd->o.oflag : &dd->o.iflag;
+	struct dio_refusal why;
+	char words[256];
 	int r, sync, flags;
 
 	flags = is_out ? DIO_O_WRONLY : DIO_O_RDONLY;
 	if (is_out && !exists)
 		flags |= DIO_O_CREAT | DIO_O_EXCL;
 	sync = fl->sync ? DIO_SYNC_FULL : fl->dsync ? DIO_SYNC_DATA : DIO_SYNC_NONE;
-	r = dio_open(&s->f, s->path, (unsigned)flags,
-	             fl->direct ? DIO_DIRECT_ON : DIO_DIRECT_OFF, sync, 0644);
-	if (r == -ENOTSUP && fl->direct)
+	r = dio_open_why(&s->f, s->path, (unsigned)flags,
+	                 fl->direct ? DIO_DIRECT_ON : DIO_DIRECT_OFF, sync, 0644, &why);
+	/* The backend's own reason, as the library keeps it (dio_open(3)). */
+	if (r == -ENOTSUP && fl->direct && why.reason != DIO_REFUSAL_NONE)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "%s '%s': %sflag=direct: this file system or "
-		              "platform (%s backend) refuses direct I/O", is_out ? "of=" : "if=",
-		              s->path, is_out ? "o" : "i", dio_backend_name());
+		              "platform (%s backend) refuses direct I/O: %s",
+		              is_out ? "of=" : "if=", s->path, is_out ? "o" : "i",
+		              dio_backend_name(), dio_refusal_str(&why, words, sizeof(words)));
 	if (r == -ENOTSUP && sync != DIO_SYNC_NONE)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "of= '%s': oflag=%s is not supported here",
 		              s->path, fl->sync ? "sync" : "dsync");
