@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * check_ack.c -- acknowledgement records (tools/kit/ack*.c): to a file,
+ * check_ack.c -- acknowledgement records (tools/kit/ack*.c, with
+ * sync-write's records, tools/sw/ackrec.c): to a file,
  * and through a listener on this machine's loopback: a record counts only
  * once the listener's log holds it, senders in several processes each
  * with a connection, bad addresses and lines, a listener that goes away;
@@ -29,6 +30,7 @@
 #include <unistd.h>
 
 #include "tools/kit/ack.h"
+#include "tools/sw/ackrec.h"
 #include "tests/testutil.h"
 
 struct server {
@@ -77,6 +79,7 @@ server_init(struct server *s, int hello_s, int stall_s)
 	s->cfg.lfd = s->lfd;
 	s->cfg.logfd = s->logfd;
 	s->cfg.logpath = s->logpath;
+	s->cfg.records = &sw_ackrec_records;
 	s->cfg.hello_s = hello_s;
 	s->cfg.stall_s = stall_s;
 	s->cfg.note = take_note;
@@ -241,18 +244,20 @@ START_TEST(test_record_syntax)
 	size_t i;
 
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		ck_assert_msg(diot_ack_record_check(good[i], strlen(good[i]), NULL),
+		ck_assert_msg(sw_ackrec_check(good[i], strlen(good[i]), NULL),
 		              "refused: %s", good[i]);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_msg(!diot_ack_record_check(bad[i], strlen(bad[i]), NULL),
+		ck_assert_msg(!sw_ackrec_check(bad[i], strlen(bad[i]), NULL),
 		              "accepted: %s", bad[i]);
-	ck_assert(!diot_ack_record_check("A 0\0 0 0\n", 9, NULL));
-	ck_assert(diot_ack_record_check("R abc shared 0 4096 /x\n", 23, &run));
+	ck_assert(!sw_ackrec_check("A 0\0 0 0\n", 9, NULL));
+	ck_assert_int_eq(sw_ackrec_check("R abc shared 0 4096 /x\n", 23, &run), DIOT_ACK_REC_RUN);
+	ck_assert_int_eq(sw_ackrec_check("E\n", 2, NULL), DIOT_ACK_REC_END);
+	ck_assert_int_eq(sw_ackrec_check("A 0 0 0\n", 8, NULL), DIOT_ACK_REC_YES);
 	ck_assert_uint_eq(run, 0xabc);
 	snprintf(m63, sizeof(m63), "P 0 %063d 1 1 1\n", 0);
 	snprintf(m64, sizeof(m64), "P 0 %064d 1 1 1\n", 0);
-	ck_assert(diot_ack_record_check(m63, strlen(m63), NULL));
-	ck_assert(!diot_ack_record_check(m64, strlen(m64), NULL));
+	ck_assert(sw_ackrec_check(m63, strlen(m63), NULL));
+	ck_assert(!sw_ackrec_check(m64, strlen(m64), NULL));
 	ck_assert(diot_ack_hello_check("H 1 ab\n", 7, &run) && run == 0xab);
 	ck_assert(!diot_ack_hello_check("H 1 ab \n", 8, &run));
 	ck_assert(!diot_ack_hello_check("H 1 AB\n", 7, &run));
@@ -272,7 +277,7 @@ feed(struct diot_ack_reader *rd, const char *s, size_t len, size_t step, int *ki
 	const char *line;
 	size_t ll;
 
-	diot_ack_reader_init(rd);
+	diot_ack_reader_init(rd, &sw_ackrec_records);
 	for (;;) {
 		size_t n = len - at < step ? len - at : step;
 
@@ -340,7 +345,14 @@ START_TEST(test_reader)
 	big[6 + DIOT_ACK_LINE_MAX] = '\n';
 	n = feed(rd, big, 6 + DIOT_ACK_LINE_MAX + 1, 1000, k, 15);
 	ck_assert_int_eq(k[n - 1], DIOT_ACK_BAD_LONG);
-	ck_assert_str_ne(diot_ack_bad_name(DIOT_ACK_BAD_LONG), "?");
+	ck_assert_str_ne(diot_ack_bad_name(NULL, DIOT_ACK_BAD_LONG), "?");
+	ck_assert_str_eq(diot_ack_bad_name(&sw_ackrec_records, DIOT_ACK_BAD_RUN),
+	                 "an R record of another run than its hello's");
+	/* Without a tool's records the reader takes none (fails closed). */
+	diot_ack_reader_init(rd, NULL);
+	ck_assert_uint_eq(diot_ack_reader_put(rd, "H 1 ab\nE\n", 9), 9);
+	ck_assert_int_eq(diot_ack_reader_next(rd, &line, &len), DIOT_ACK_HELLO);
+	ck_assert_int_eq(diot_ack_reader_next(rd, &line, &len), DIOT_ACK_BAD_RECORD);
 	free(big);
 	free(rd);
 }
@@ -999,6 +1011,7 @@ START_TEST(test_listener_log_full)
 		cfg.lfd = srv.lfd;
 		cfg.logfd = srv.logfd;
 		cfg.logpath = srv.logpath;
+		cfg.records = &sw_ackrec_records;
 		r = diot_ack_serve(&cfg, NULL, NULL, srv.err, sizeof(srv.err));
 		_exit(r == -EFBIG && strstr(srv.err, "writing the log") ? 0 : 4);
 	}

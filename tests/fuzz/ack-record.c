@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ack-record.c -- harness: the listener's record reader (tools/kit/ack-record.c,
- * diot_ack_reader_*()), on the input as the bytes of one connection,
+ * ack-record.c -- harness: the listener's line reader (tools/kit/ack-reader.c,
+ * diot_ack_reader_*()) taking sync-write's records (tools/sw/ackrec.c),
+ * on the input as the bytes of one connection,
  * handed over in pieces whose sizes the first input byte picks, by
  * diot_ack_reader_put() and by diot_ack_reader_room()/_add() in turn.
  * Every line handed out must end with its newline, fit the reader's
  * buffer, and be what it is said to be (diot_ack_hello_check(),
- * diot_ack_record_check()); a cut connection stays cut; and the reader
+ * sw_ackrec_check()); a cut connection stays cut; and the reader
  * never takes no bytes while it has no line to give (the listener would
  * spin on that connection).
  */
@@ -17,6 +18,7 @@
 
 #include "tests/fuzz/fuzz.h"
 #include "tools/kit/ack.h"
+#include "tools/sw/ackrec.h"
 
 static int
 drain(struct diot_ack_reader *rd, int *cut)
@@ -34,7 +36,7 @@ drain(struct diot_ack_reader *rd, int *cut)
 			if (*cut != 0 && *cut != k)
 				abort();
 			*cut = k;
-			if (diot_ack_bad_name(k) == NULL)
+			if (diot_ack_bad_name(&sw_ackrec_records, k) == NULL)
 				abort();
 			return lines;
 		}
@@ -42,7 +44,10 @@ drain(struct diot_ack_reader *rd, int *cut)
 			abort();
 		if (k == DIOT_ACK_HELLO && !diot_ack_hello_check(line, len, &run))
 			abort();
-		if (k == DIOT_ACK_RECORD && !diot_ack_record_check(line, len, NULL))
+		if (k == DIOT_ACK_RECORD && sw_ackrec_check(line, len, NULL) == DIOT_ACK_REC_NO)
+			abort();
+		if (k == DIOT_ACK_RECORD && rd->ends != (sw_ackrec_check(line, len, NULL) ==
+		                                         DIOT_ACK_REC_END))
 			abort();
 		if (k != DIOT_ACK_HELLO && k != DIOT_ACK_RECORD)
 			abort();
@@ -61,10 +66,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *p;
 
 	/* The checks alone, on the whole input as one line. */
-	(void)diot_ack_record_check((const char *)data, size, &run);
+	(void)sw_ackrec_check((const char *)data, size, &run);
 	(void)diot_ack_hello_check((const char *)data, size, &run);
 
-	diot_ack_reader_init(&rd);
+	diot_ack_reader_init(&rd, &sw_ackrec_records);
 	while (at < size && cut == 0) {
 		piece = 1 + (seed * 31u + (unsigned)turn * 7u) % 97u;
 		if (piece > size - at)

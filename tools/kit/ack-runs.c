@@ -140,10 +140,11 @@ diot__ack_run_log(struct server *S, int r)
 	return 0;
 }
 
-/* Write a record to run r's log.  0, or -errno (the log is left as it
- * was where it is a file: a record written in part is cut off again). */
+/* Write a record to run r's log (ends: the record that ends the run).
+ * 0, or -errno (the log is left as it was where it is a file: a record
+ * written in part is cut off again). */
 int
-diot__ack_log_record(struct server *S, int r, const char *line, size_t len)
+diot__ack_log_record(struct server *S, int r, const char *line, size_t len, int ends)
 {
 	struct srun *sr = &S->runs[r];
 	int own = S->st->runs[r].log == 1;
@@ -161,7 +162,7 @@ diot__ack_log_record(struct server *S, int r, const char *line, size_t len)
 	*size += (off_t)len;
 	S->st->records++;
 	S->st->runs[r].records++;
-	if (len == 2 && line[0] == 'E')
+	if (ends)
 		S->st->runs[r].ended = 1;
 	return 0;
 }

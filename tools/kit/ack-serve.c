@@ -190,7 +190,7 @@ take_input(struct server *S, struct sconn *c, int readable, uint64_t now)
 				st->refused++;
 				return 2;
 			}
-			if ((e = diot__ack_log_record(S, c->run, line, len)) < 0)
+			if ((e = diot__ack_log_record(S, c->run, line, len, c->rd.ends)) < 0)
 				return e;
 		}
 		c->owed++;
@@ -203,7 +203,8 @@ take_input(struct server *S, struct sconn *c, int readable, uint64_t now)
 		if (!(S->said & (1u << -k))) {
 			S->said |= 1u << -k;
 			diot__ack_note(S, "a connection was cut for %s (so is every other such "
-			     "connection; the summary counts them)", diot_ack_bad_name(k));
+			     "connection; the summary counts them)",
+			     diot_ack_bad_name(S->cfg->records, k));
 		}
 		return 2;
 	}
@@ -235,7 +236,7 @@ conn_logged(const struct server *S, const struct sconn *c)
 /* At max_conns: make room by cutting the oldest connection whose run has
  * logged nothing (a hello and silence, or no hello yet).  A run's
  * connections that wait at its start while the target is prepared belong
- * to a run that has logged its R record, so they are never taken.  1 when
+ * to a run that has logged its first record, so they are never taken.  1 when
  * room was made, 0 when every connection's run has logged. */
 static int
 make_room(struct server *S)
@@ -306,7 +307,7 @@ accept_new(struct server *S, uint64_t now)
 		c->t_stall = c->t_part = 0;
 		c->backlog = 0;
 		c->refusal = NULL;
-		diot_ack_reader_init(&c->rd);
+		diot_ack_reader_init(&c->rd, S->cfg->records);
 		S->conn[S->n++] = c;
 	}
 }

@@ -61,7 +61,8 @@ void DIOT_PRINTF(2, 3) diot__ack_note(struct server *S, const char *fmt, ...);
 void diot__ack_run_forget(struct server *S, int r);
 int diot__ack_run_of(struct server *S, uint64_t id, const char **why);
 int diot__ack_run_log(struct server *S, int r);
-int diot__ack_log_record(struct server *S, int r, const char *line, size_t len);
+int diot__ack_log_record(struct server *S, int r, const char *line, size_t len,
+                         int ends);
 int diot__ack_sync_logs(struct server *S);
 
 #endif /* DIOT_ACK_SERVE_H */

@@ -4,7 +4,7 @@
  * or a listener on another host that keeps them off the failure domain
  * of the machine under test (diskchecker's design).
  *
- * A record is one line ("A 0 17 69632\n").  Sent to a file, it is one
+ * A record is one line, of the tool's format.  Sent to a file, it is one
  * write(): records of several writer processes sharing the descriptor
  * never interleave.  Sent to a listener (tcp:HOST:PORT), the call returns
  * only once the listener has written the record to its log and answered
@@ -14,15 +14,16 @@
  *
  * The wire (version 1).  Each connection first says which run it belongs
  * to, with the hello line "H 1 RUNID\n" (RUNID: the run's id in lower-case
- * hex, as in its R record); diot_ack_set_run() sends it and every
+ * hex, as the run's records give it); diot_ack_set_run() sends it and every
  * connection diot_ack_reconnect() makes from the handle sends it again.
  * Then the sender writes records, lines of at most DIOT_ACK_LINE_MAX
  * bytes.  The listener answers the hello, and each record once write()
  * to that run's log returned, with the one byte '+'; it refuses a hello
- * with '-', a reason and '\n', then closes.  Only the lines sync-write
- * writes are records, checked strictly (diot_ack_record_check()); any
- * other line -- too long, a NUL byte, a record before the hello, an R
- * record naming another run -- ends that connection unanswered and is
+ * with '-', a reason and '\n', then closes.  What a record is, the tool
+ * that writes them says (struct diot_ack_records: sync-write's are
+ * tools/sw/ackrec.c; nothing here knows their fields); any other line --
+ * too long, a NUL byte, a record before the hello, a record naming
+ * another run than the hello's -- ends that connection unanswered and is
  * never logged (the sender then gets an error).  A listener that holds a
  * record unanswered for answer_s seconds (a hung or stopped listener, a
  * network that went silent) fails the send with -ETIMEDOUT rather than
@@ -108,28 +109,33 @@ void diot_ack_close(struct diot_ack *a);
 /* ------------------------------------------------------ the record reader */
 
 /*
+ * What a record is, as the tool that writes them says (sync-write:
+ * sw_ackrec_records, tools/sw/ackrec.c).  check() is asked of every line
+ * after the hello, len bytes with its '\n': DIOT_ACK_REC_NO (not a
+ * record: the connection is cut), DIOT_ACK_REC_YES (a record: logged and
+ * answered), DIOT_ACK_REC_RUN (a record that names its run, *run: it must
+ * be the hello's) or DIOT_ACK_REC_END (the record that ends its run).
+ * other_run is the words for a connection cut for DIOT_ACK_BAD_RUN.
+ */
+enum diot_ack_verdict {
+	DIOT_ACK_REC_NO = 0,
+	DIOT_ACK_REC_YES = 1,
+	DIOT_ACK_REC_RUN = 2,
+	DIOT_ACK_REC_END = 3
+};
+struct diot_ack_records {
+	int (*check)(const char *line, size_t len, uint64_t *run);
+	const char *other_run;
+};
+
+/*
  * What the listener takes from one connection's bytes, with no socket in
  * it (a fuzzer feeds it buffers): the bytes go in (diot_ack_reader_put(),
  * or read straight into diot_ack_reader_room() then
  * diot_ack_reader_add()), and diot_ack_reader_next() hands out complete
- * lines one at a time and says what each is.
- *
- * The syntax of the records is exactly what sync-write writes
- * (tools/sw/main.c, point.c, writers.c): fields separated by one space,
- * numbers in decimal without sign or leading zeros and within their type
- * (a RUNID in hex, 1 to 16 digits 0-9a-f), nothing else on the line:
- *
- *     # sync-write ack-log 1
- *     R RUNID shared|separate 0|1 REGION PATH      PATH: the rest, not empty
- *     T file|device INODE DEVICE-BYTES [BIRTH]
- *     P POINT METHOD SIZE WRITERS SLOTS            METHOD: [a-zA-Z0-9_+.-]{1,63}
- *     I WRITER SEQUENCE OFFSET
- *     A WRITER SEQUENCE OFFSET
- *     E
- *
- * POINT and WRITERS and WRITER fit an int, the others 64 bits.  Whether
- * the records make sense together (a P before an A, a writer below
- * WRITERS) is --check's business, not the listener's.
+ * lines one at a time and says what each is: the hello first ("H 1
+ * RUNID"), then only records as the tool's check() says (none, without
+ * one: the reader fails closed).
  */
 enum diot_ack_line_kind {
 	DIOT_ACK_MORE = 0,      /* no complete line yet: put more bytes  */
@@ -140,21 +146,25 @@ enum diot_ack_line_kind {
 enum diot_ack_bad {
 	DIOT_ACK_BAD_LONG = -1,     /* a line over DIOT_ACK_LINE_MAX bytes    */
 	DIOT_ACK_BAD_NUL = -2,      /* a NUL byte in a line                   */
-	DIOT_ACK_BAD_RECORD = -3,   /* not a record (the syntax above)        */
+	DIOT_ACK_BAD_RECORD = -3,   /* not a record (the tool's check())      */
 	DIOT_ACK_BAD_HELLO = -4,    /* the first line is not a hello (an older
 	                             * sender), or a second hello             */
-	DIOT_ACK_BAD_RUN = -5       /* an R record of another run than the hello's */
+	DIOT_ACK_BAD_RUN = -5       /* a record naming another run than the
+	                             * hello's                                */
 };
 
 struct diot_ack_reader {
+	const struct diot_ack_records *rec;     /* what a record is         */
 	int hello;              /* the hello was said                      */
+	int ends;               /* the last record handed out ends its run */
 	int bad;                /* 0, or the enum diot_ack_bad: for good   */
 	uint64_t run;           /* the hello's run                          */
 	size_t start, used;     /* unread bytes: buf[start, used)          */
 	char buf[DIOT_ACK_LINE_MAX];
 };
 
-void diot_ack_reader_init(struct diot_ack_reader *rd);
+/* A new connection's reader, taking rec's records (NULL: none). */
+void diot_ack_reader_init(struct diot_ack_reader *rd, const struct diot_ack_records *rec);
 /* Where the next bytes go, and how many fit (0: full, or cut). */
 char *diot_ack_reader_room(struct diot_ack_reader *rd, size_t *room);
 /* n bytes were written into the room. */
@@ -166,16 +176,14 @@ size_t diot_ack_reader_put(struct diot_ack_reader *rd, const void *p, size_t n);
  * The next complete line: DIOT_ACK_HELLO or DIOT_ACK_RECORD with *line
  * and *len (the newline included; valid until the next call on rd), or
  * DIOT_ACK_MORE, or the reason (enum diot_ack_bad) the connection must be
- * cut, again on every later call.
+ * cut, again on every later call.  After a record, rd->ends says whether
+ * it ends its run (DIOT_ACK_REC_END).
  */
 int diot_ack_reader_next(struct diot_ack_reader *rd, const char **line, size_t *len);
-/* Is line (len bytes, its '\n' included) a record by the syntax above?
- * 1 or 0; an R record's RUNID goes to *run (may be NULL). */
-int diot_ack_record_check(const char *line, size_t len, uint64_t *run);
 /* A hello ("H 1 RUNID\n")?  1 and *run, or 0. */
 int diot_ack_hello_check(const char *line, size_t len, uint64_t *run);
-/* Words for an enum diot_ack_bad. */
-const char *diot_ack_bad_name(int why);
+/* Words for an enum diot_ack_bad (rec: whose records, for BAD_RUN). */
+const char *diot_ack_bad_name(const struct diot_ack_records *rec, int why);
 
 /* ----------------------------------------------------------- the listener */
 
@@ -233,7 +241,7 @@ struct diot_ack_run {
 	uint64_t id;
 	uint64_t records;       /* logged (and answered, or being)         */
 	int log;                /* -1: none yet; 0: logfd; 1: its own log  */
-	int ended;              /* its E record is logged                  */
+	int ended;              /* its ending record is logged             */
 };
 
 struct diot_ack_stats {
@@ -256,6 +264,7 @@ struct diot_ack_serve_cfg {
 	const char *logpath;    /* its path (NULL: standard output)        */
 	int hello_s, stall_s;   /* 0: DIOT_ACK_HELLO_S, DIOT_ACK_STALL_S   */
 	int max_conns;          /* 0: DIOT_ACK_MAX_CONNS                   */
+	const struct diot_ack_records *records;     /* what is logged      */
 	void (*note)(void *arg, const char *msg);   /* may be NULL         */
 	void *note_arg;
 };

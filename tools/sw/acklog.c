@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * acklog.c -- sync-write's ack log as --check reads it (check.c is the
- * check; check.h the reader's interface).
+ * check; check.h the reader's interface; each line is parsed by
+ * sw_ackrec_parse(), ackrec.c, the records' one owner).
  *
- * The log.  Each run appends "# sync-write ack-log 1", then R (run id,
+ * The log.  Each run appends the version line, then R (run id,
  * layout, --extend, region, target path), T (the target's identity:
  * kind, inode, device size, birth stamp), and per point a P line (point,
  * method, size, writers, slots) followed by its writers' records: writer
@@ -49,13 +50,14 @@
 
 #include "tools/kit/ack.h"
 #include "tools/kit/msg.h"
+#include "tools/sw/ackrec.h"
 #include "tools/sw/check.h"
 #include "tools/sw/check-internal.h"
 #include "tools/sw/sw.h"
 #include "tools/sw/txn.h"
 
 #define CK_LINE_MAX DIOT_ACK_LINE_MAX   /* the longest record a run writes */
-#define CK_HEADER "# sync-write ack-log 1"
+#define CK_HEADER SW_ACKREC_VERSION
 #define CK_MAX_REGION (1ull << 50)      /* --region's bound (args.c) */
 #define CK_MAX_SEQ (1ull << 62)
 
@@ -75,45 +77,6 @@ malformed(struct sw_acklog *g, const char *fmt, ...)
 	snprintf(g->err, g->errlen, "%s:%lu: malformed %s; the log is not checked", g->name,
 	         g->lineno, msg);
 	return SW_CHECK_CANNOT;
-}
-
-/* A number in full: digits of base (10: no leading zero; 16: lower or
- * upper case), nothing else, not above max. */
-static int
-num(const char *s, int base, unsigned long long max, unsigned long long *out)
-{
-	const char *digits = base == 16 ? "0123456789abcdefABCDEF" : "0123456789";
-	size_t n = strlen(s);
-	char *end;
-
-	if (n == 0 || n > 20 || strspn(s, digits) != n || (base == 10 && s[0] == '0' && n > 1))
-		return -1;
-	errno = 0;
-	*out = strtoull(s, &end, base);
-	if (errno != 0 || *end != '\0' || *out > max)
-		return -1;
-	return 0;
-}
-
-/* Split line into at most max fields separated by single spaces; the
- * last takes the rest of the line when rest is set (a path may hold
- * spaces).  Returns the count, or -1 for more fields than max. */
-static int
-split(char *line, char **f, int max, int rest)
-{
-	int n = 0;
-	char *p = line;
-
-	while (n < max) {
-		f[n++] = p;
-		if (rest && n == max)
-			return n;
-		p = strchr(p, ' ');
-		if (p == NULL)
-			return n;
-		*p++ = '\0';
-	}
-	return -1;
 }
 
 static struct ckrun *
@@ -157,54 +120,50 @@ new_run(struct sw_acklog *g)
 	return 0;
 }
 
+/* The records below: ok says the line parsed as its type (rec); what
+ * --check asks beyond that (bounds, order, the layout) is here. */
 static int
-log_run(struct sw_acklog *g, struct ckrun *r, char *line)
+log_run(struct sw_acklog *g, struct ckrun *r, int ok, const struct sw_ackrec *rec)
 {
-	unsigned long long rid, ext, region;
-	char *f[6];
-
 	if (r->state != ST_HEADER)
 		return malformed(g, "R line: a run has one, right after its header");
-	if (split(line, f, 6, 1) != 6 || num(f[1], 16, ~0ull, &rid) ||
-	    (strcmp(f[2], "shared") && strcmp(f[2], "separate")) ||
-	    num(f[3], 10, 1, &ext) || num(f[4], 10, CK_MAX_REGION, &region) ||
-	    region == 0 || f[5][0] == '\0' || strlen(f[5]) >= PATH_MAX)
+	if (!ok || rec->region > CK_MAX_REGION || rec->region == 0 ||
+	    rec->path_len >= PATH_MAX)
 		return malformed(g, "R line (R RUN-ID shared|separate 0|1 REGION PATH, "
 		                 "REGION from 1 to %llu)", CK_MAX_REGION);
-	if ((r->path = strdup(f[5])) == NULL)
+	if ((r->path = malloc(rec->path_len + 1)) == NULL)
 		return malformed(g, "log: out of memory");
-	r->rid = rid;
-	r->region = region;
-	r->separate = strcmp(f[2], "separate") == 0;
-	r->extend = (int)ext;
+	memcpy(r->path, rec->path, rec->path_len);
+	r->path[rec->path_len] = '\0';
+	r->rid = rec->run_id;
+	r->region = rec->region;
+	r->separate = rec->separate;
+	r->extend = rec->extend;
 	r->state = ST_RUN;
 	return 0;
 }
 
 static int
-log_identity(struct sw_acklog *g, struct ckrun *r, char *line)
+log_identity(struct sw_acklog *g, struct ckrun *r, int ok, const struct sw_ackrec *rec)
 {
-	unsigned long long ino, bytes, birth = 0;
-	char *f[5];
-	int n = split(line, f, 5, 0);
+	unsigned long long bytes = rec->dev_bytes;
 
 	if (r->state != ST_RUN)
 		return malformed(g, "T line: a run has one, right after its R line");
-	if ((n != 4 && n != 5) || (strcmp(f[1], "file") && strcmp(f[1], "device")) ||
-	    num(f[2], 10, ~0ull, &ino) || num(f[3], 10, ~0ull, &bytes) ||
-	    (n == 5 && num(f[4], 10, ~0ull, &birth)))
+	if (!ok)
 		return malformed(g, "T line (T file|device INODE DEVICE-BYTES [BIRTH])");
-	r->is_dev = strcmp(f[1], "device") == 0;
+	r->is_dev = rec->is_dev;
 	if (r->is_dev ? bytes == 0 : bytes != 0)
 		return malformed(g, "T line: a %s has %s DEVICE-BYTES, not %llu",
-		                 f[1], r->is_dev ? "its size as" : "0 as", bytes);
+		                 r->is_dev ? "device" : "file", r->is_dev ? "its size as" :
+		                 "0 as", bytes);
 	if (r->is_dev && r->separate)
 		return malformed(g, "T line: a device, but the R line says --layout "
 		                 "separate (files of their own)");
-	r->ino = ino;
-	r->dev_bytes = bytes;
-	r->birth = birth;
-	r->has_birth = birth != 0;
+	r->ino = rec->ino;
+	r->dev_bytes = rec->dev_bytes;
+	r->birth = rec->birth;
+	r->has_birth = rec->birth != 0;
 	r->has_id = 1;
 	r->state = ST_BODY;
 	return 0;
@@ -212,18 +171,15 @@ log_identity(struct sw_acklog *g, struct ckrun *r, char *line)
 
 /* A "P" line: a new point, its writers' records from scratch. */
 static int
-log_point(struct sw_acklog *g, struct ckrun *r, char *line)
+log_point(struct sw_acklog *g, struct ckrun *r, int ok, const struct sw_ackrec *rec)
 {
-	unsigned long long pt, size, w, slots;
-	char *f[6];
+	unsigned long long pt = (unsigned)rec->point, size = rec->size, slots = rec->slots;
 
 	if (r->state == ST_HEADER || r->state == ST_END)
 		return malformed(g, "P line: %s", r->state == ST_END ?
 		                 "after the run's E line (its end)" : "before the run's R line");
-	if (split(line, f, 6, 0) != 6 || num(f[1], 10, INT32_MAX, &pt) ||
-	    strlen(f[2]) >= sizeof(r->method) || f[2][0] == '\0' ||
-	    num(f[3], 10, SW_MAX_SIZE, &size) || size < SW_HDR_SIZE ||
-	    num(f[4], 10, SW_MAX_WRITERS, &w) || w < 1 || num(f[5], 10, ~0ull, &slots))
+	if (!ok || rec->method_len >= sizeof(r->method) || size > SW_MAX_SIZE ||
+	    size < SW_HDR_SIZE || rec->writers > SW_MAX_WRITERS || rec->writers < 1)
 		return malformed(g, "P line (P POINT METHOD SIZE WRITERS SLOTS, SIZE from "
 		                 "%d to %llu, WRITERS from 1 to %d)", SW_HDR_SIZE,
 		                 SW_MAX_SIZE, SW_MAX_WRITERS);
@@ -237,9 +193,10 @@ log_point(struct sw_acklog *g, struct ckrun *r, char *line)
 		                 (unsigned long long)(r->region / size), size);
 	r->point = (int)pt;
 	r->size = size;
-	r->writers = (int)w;
+	r->writers = rec->writers;
 	r->slots = slots;
-	snprintf(r->method, sizeof(r->method), "%s", f[2]);
+	memcpy(r->method, rec->method, rec->method_len);
+	r->method[rec->method_len] = '\0';
 	r->nw = 0;
 	r->state = ST_BODY;
 	return 0;
@@ -290,19 +247,18 @@ writer_of(struct ckrun *r, int k, int make, int *oom)
 
 /* An "I" or "A" line: the next step of its writer. */
 static int
-log_txn(struct sw_acklog *g, struct ckrun *r, char *line)
+log_txn(struct sw_acklog *g, struct ckrun *r, int ok, const struct sw_ackrec *rec)
 {
-	unsigned long long k, seq, off;
+	unsigned long long k = (unsigned)rec->writer, seq = rec->seq, off = rec->off;
 	struct ckwriter *w;
-	char c = line[0], *f[4];
+	char c = (char)rec->type;
 	uint64_t want;
 	int oom = 0;
 
 	if (r->point < 0 || r->state == ST_END)
 		return malformed(g, "%c line: %s", c, r->point < 0 ? "before any P line"
 		                 : "after the run's E line (its end)");
-	if (split(line, f, 4, 0) != 4 || num(f[1], 10, (unsigned)r->writers - 1, &k) ||
-	    num(f[2], 10, CK_MAX_SEQ, &seq) || num(f[3], 10, ~0ull, &off))
+	if (!ok || rec->writer > r->writers - 1 || seq > CK_MAX_SEQ)
 		return malformed(g, "%c line (%c WRITER SEQUENCE OFFSET, WRITER below %d)",
 		                 c, c, r->writers);
 	if (r->extend && seq >= r->slots)
@@ -362,8 +318,10 @@ static int
 log_line(struct sw_acklog *g, char *line, size_t n)
 {
 	struct ckrun *r = cur(g);
+	struct sw_ackrec rec;
+	int ok = sw_ackrec_parse(line, n, &rec);
 
-	if (strcmp(line, CK_HEADER) == 0)
+	if (ok && rec.type == '#')
 		return new_run(g);
 	if (r->state != ST_HEADER && torn_header(line, n)) {
 		/* The previous run's last record, cut short by a crash, then
@@ -372,13 +330,13 @@ log_line(struct sw_acklog *g, char *line, size_t n)
 		return new_run(g);
 	}
 	r->last = g->lineno;
-	switch (line[0]) {
-	case 'R': return log_run(g, r, line);
-	case 'T': return log_identity(g, r, line);
-	case 'P': return log_point(g, r, line);
-	case 'I': case 'A': return log_txn(g, r, line);
+	switch (rec.type) {
+	case 'R': return log_run(g, r, ok, &rec);
+	case 'T': return log_identity(g, r, ok, &rec);
+	case 'P': return log_point(g, r, ok, &rec);
+	case 'I': case 'A': return log_txn(g, r, ok, &rec);
 	case 'E':
-		if (strcmp(line, "E") != 0)
+		if (!ok)
 			return malformed(g, "E line");
 		if (r->state == ST_HEADER || r->state == ST_END)
 			return malformed(g, "E line: %s", r->state == ST_END ? "a second one" :

@@ -29,6 +29,7 @@
 
 #include "tools/kit/ack.h"
 #include "tools/kit/msg.h"
+#include "tools/sw/ackrec.h"
 #include "tools/sw/sw.h"
 
 /* The log: created (an existing one only with --force, appended to), or
@@ -134,6 +135,7 @@ sw_listen_main(const struct sw_opts *o, const volatile sig_atomic_t *sig)
 	cfg.lfd = lfd;
 	cfg.logfd = logfd;
 	cfg.logpath = strcmp(o->ack_log, "-") == 0 ? NULL : o->ack_log;
+	cfg.records = &sw_ackrec_records;   /* only sync-write's are logged */
 	cfg.note = say;
 	r = diot_ack_serve(&cfg, sig, &st, err, sizeof(err));
 	close(lfd);

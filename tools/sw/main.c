@@ -29,6 +29,7 @@
 
 #include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
+#include "tools/sw/ackrec.h"
 #include "tools/sw/sw.h"
 
 static int finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
@@ -177,7 +178,7 @@ finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
 	}
 	if (fp != NULL && sw_close_results(o, fp) != 0)
 		out_fail = 1;
-	if (!*c->sig && !run->error && sw_ack_line(&c->ack, "E\n") < 0)
+	if (!*c->sig && !run->error && sw_ackrec_end(&c->ack) < 0)
 		diot_warn("--ack-log '%s': cannot record the end of the run", o->ack_log);
 	diot_ack_close(&c->ack);
 	if (run->error && SW_RANK0(c))

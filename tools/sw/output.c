@@ -19,6 +19,7 @@
 
 #include "tools/kit/msg.h"
 #include "tools/kit/outfile.h"
+#include "tools/sw/ackrec.h"
 #include "tools/sw/sw.h"
 
 /* An output that is a symbolic link to nothing: refused with where it
@@ -91,7 +92,7 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 			r = diot_ack_set_run(&c->ack, c->run_id, why, sizeof(why));
 		/* The log's first line at once: the listener keeps a run that has
 		 * logged (and so stays up) while this one sets its target up. */
-		if (r == 0 && (r = sw_ack_line(&c->ack, "# sync-write ack-log 1\n")) < 0)
+		if (r == 0 && (r = sw_ackrec_version(&c->ack)) < 0)
 			snprintf(why, sizeof(why), "%s", dio_strerror(r));
 		c->ack_header_sent = r == 0;
 		if (r < 0)

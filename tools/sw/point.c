@@ -17,6 +17,7 @@
 #include "tools/kit/fmt.h"
 #include "tools/kit/msg.h"
 #include "tools/kit/team.h"
+#include "tools/sw/ackrec.h"
 #include "tools/sw/sw.h"
 
 static void
@@ -438,9 +439,8 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 	x.point = p->index;
 	x.slots = c->o->region / p->size;
 	sw_ranks_prepare_point(c, &x);
-	if (SW_ACK_ON(c) && (r = sw_ack_line(&c->ack, "P %d %s %" PRIu64 " %d %" PRIu64
-	                                      "\n", p->index, m->name, p->size,
-	                                      x.all, x.slots)) < 0)
+	if (SW_ACK_ON(c) && (r = sw_ackrec_point(&c->ack, p->index, m->name, p->size, x.all,
+	                                          x.slots)) < 0)
 		diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': recording point %d: %s",
 		         c->o->ack_log, p->index, dio_strerror(r));
 	t = run_team(c, &x, p, m);

@@ -20,6 +20,7 @@
 
 #include "tools/kit/clock.h"
 #include "tools/kit/msg.h"
+#include "tools/sw/ackrec.h"
 #include "tools/sw/check.h"
 #include "tools/sw/sw.h"
 
@@ -86,12 +87,10 @@ sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 	if (SW_ACK_ON(c)) {
 		if (strchr(c->tg.path, '\n') != NULL)  /* sw_claim_outputs() refused it */
 			diot_die(DIOT_EXIT_FAIL, "--ack-log: a newline in the target's name");
-		r = c->ack_header_sent ? 0 : sw_ack_line(&c->ack, "# sync-write ack-log 1\n");
+		r = c->ack_header_sent ? 0 : sw_ackrec_version(&c->ack);
 		if (r == 0)
-			r = sw_ack_line(&c->ack, "R %llx %s %d %" PRIu64 " %s\n",
-			                (unsigned long long)c->run_id,
-			                o->layout == SW_LAYOUT_SEPARATE ? "separate" : "shared",
-			                o->extend, o->region, c->tg.path);
+			r = sw_ackrec_run(&c->ack, c->run_id, o->layout == SW_LAYOUT_SEPARATE,
+			                  o->extend, o->region, c->tg.path);
 		/* The target's identity, so that --check knows it again: its
 		 * inode, a device's size, a file's birth stamp (another file
 		 * that gets the inode number later has another; 0: unknown). */
@@ -99,10 +98,8 @@ sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 		if (fd >= 0 && !c->tg.is_dev && dio_file_birth(fd, &birth) < 0)
 			birth = 0;
 		if (r == 0 && (fd >= 0 ? fstat(fd, &st) : stat(c->tg.path, &st)) == 0)
-			r = sw_ack_line(&c->ack, "T %s %llu %" PRIu64 " %" PRIu64 "\n",
-			                c->tg.is_dev ? "device" : "file",
-			                (unsigned long long)st.st_ino,
-			                c->tg.is_dev ? c->tg.dev_bytes : 0, birth);
+			r = sw_ackrec_target(&c->ack, c->tg.is_dev, (uint64_t)st.st_ino,
+			                     c->tg.is_dev ? c->tg.dev_bytes : 0, birth);
 		if (fd >= 0)
 			close(fd);
 		if (r < 0)

@@ -239,13 +239,8 @@ void sw_targets_named_apart(const struct sw_opts *o);
 char *sw_path_canonical(const char *path);
 void sw_targets_apart(const struct sw_ctx *c, int nt);
 
-/* writers.c */
-int sw_ack_line(const struct diot_ack *a, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
-#endif
-	;
-/* Records of the ack log are on (a file, standard output or a listener). */
+/* Records of the ack log are on (a file, standard output or a listener;
+ * ackrec.h writes them). */
 #define SW_ACK_ON(c) ((c)->ack.kind != DIOT_ACK_NONE)
 
 /* Everything a writer reports back, in the team's shared memory. */

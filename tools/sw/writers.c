@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,31 +18,9 @@
 #include "tools/kit/clock.h"
 #include "tools/kit/msg.h"
 #include "tools/kit/team.h"
+#include "tools/sw/ackrec.h"
 #include "tools/sw/sw.h"
 #include "tools/sw/txn.h"
-
-/*
- * One record (tools/kit/ack.h: one write() to a file, never interleaved
- * with another writer's; to a listener, answered once its log has it).
- * Returns 0 or a -errno: a log that cannot be written must stop the run,
- * or a later --check would pass on records that were never kept.
- */
-int
-sw_ack_line(const struct diot_ack *a, const char *fmt, ...)
-{
-	char line[DIOT_ACK_LINE_MAX];
-	va_list ap;
-	int n;
-
-	if (a->kind == DIOT_ACK_NONE)
-		return 0;
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n <= 0 || (size_t)n >= sizeof(line))
-		return -ENAMETOOLONG;
-	return diot_ack_send(a, line, (size_t)n);
-}
 
 static void
 cpu_now(int threads, double *user, double *sys)
@@ -189,8 +166,7 @@ writer_measure(struct writer *wr, int64_t *r)
 			break;
 		}
 		writer_stamp(wr);
-		if ((*r = sw_ack_line(ack, "I %d %" PRIu64 " %" PRIu64 "\n", k,
-		                                  wr->j, wr->off)) < 0)
+		if ((*r = sw_ackrec_issued(ack, k, wr->j, wr->off)) < 0)
 			return 1;
 		t0 = diot_now_ns();
 		*r = dio_pwrite_commit(wr->f, wr->buf, (size_t)x->size, (int64_t)wr->off,
@@ -198,8 +174,7 @@ writer_measure(struct writer *wr, int64_t *r)
 		t1 = diot_now_ns();
 		if (*r < 0)
 			return 2;
-		if ((*r = sw_ack_line(ack, "A %d %" PRIu64 " %" PRIu64 "\n", k,
-		                                  wr->j, wr->off)) < 0)
+		if ((*r = sw_ackrec_acked(ack, k, wr->j, wr->off)) < 0)
 			return 1;
 		diot_hist_add(&w->hist, t1 - t0);
 		if (wr->times != NULL)
