@@ -192,9 +192,10 @@ hex(struct cur *c, uint64_t *v, struct sw_ackrec *rec)
 			d = (unsigned)(*s - '0');
 		else if (*s >= 'a' && *s <= 'f')
 			d = (unsigned)(*s - 'a' + 10);
-		else if (*s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A' + 10), upper = 1;
-		else
+		else if (*s >= 'A' && *s <= 'F') {
+			d = (unsigned)(*s - 'A' + 10);
+			upper = 1;
+		} else
 			break;
 		if (++n > 20 || *v > (UINT64_MAX >> 4))
 			return 0;
