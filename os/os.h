@@ -24,6 +24,7 @@
  *                                                      (swap and libdiskmgt:
  *                                                      os/sunos-swap.c)
  *   devinfo                        os/linux-devinfo.c  os/sunos-disk.c
+ *   (disk names, /etc/mnttab: os/sunos-names.c, for the sunos files)
  *   uring_*                        os/linux-uring.c    os/uring-none.c
  *
  * Behind the Linux files: os/linux-read.c parses what the kernel and udev

@@ -134,17 +134,11 @@ dio__sunos_driver(int fd, char *out, size_t len)
 #endif
 }
 
-const char *
+int
 dio__sunos_cached_driver(const char *driver)
 {
-	if (strcmp(driver, "zvol") == 0)
-		return "a zvol's reads and writes go through the ZFS ARC";
-	if (strcmp(driver, "lofi") == 0)
-		return "lofi reads and writes its backing file through that file's "
-		       "page cache";
-	if (strcmp(driver, "ramdisk") == 0)
-		return "a ramdisk is kernel memory: there is no device to go to";
-	return NULL;
+	return strcmp(driver, "zvol") == 0 || strcmp(driver, "lofi") == 0 ||
+	       strcmp(driver, "ramdisk") == 0;
 }
 
 /*

@@ -103,7 +103,7 @@ dio__raw_disk(int fd, char *cached, size_t len)
 	cached[0] = '\0';
 	if (dio__sunos_driver(fd, drv, sizeof(drv)) != 0)
 		return 0;
-	if (dio__sunos_cached_driver(drv) != NULL)
+	if (dio__sunos_cached_driver(drv))
 		snprintf(cached, len, "%s", drv);
 	return 1;
 }
@@ -136,7 +136,7 @@ dio__fs_on_cached(dev_t dev, char *drv, size_t len)
 		return drv[0] != '\0';
 	}
 	pseudo = dio__sunos_pseudo_disk(m.special);
-	if (pseudo == NULL || dio__sunos_cached_driver(pseudo) == NULL)
+	if (pseudo == NULL || !dio__sunos_cached_driver(pseudo))
 		return 0;
 	snprintf(drv, len, "%s", pseudo);
 	return 1;

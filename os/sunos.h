@@ -64,9 +64,10 @@ int dio__sunos_mounted(dev_t rdev, const char *stem, char *why, size_t len);
 /* The drive's driver DKIOCINFO names ("sd", "blkdev", "zvol"): 0 when fd
  * is a disk node, else -errno. */
 int dio__sunos_driver(int fd, char *out, size_t len);
-/* Why a disk of driver is not direct although its raw node is one (zvol,
- * lofi, ramdisk: their I/O ends in a cache or in memory), or NULL. */
-const char *dio__sunos_cached_driver(const char *driver);
+/* Is a disk of driver not direct although its raw node is one?  1 for
+ * zvol, lofi and ramdisk (their I/O ends in a cache or in memory; why, in
+ * words: lib/refusal.c), else 0. */
+int dio__sunos_cached_driver(const char *driver);
 int dio__sunos_media(int fd, struct dio__sunos_media *m);
 
 /*
