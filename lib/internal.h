@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * internal.h -- private to libdirectio: the file handle, error helpers and
- * logging.  Everything here is dio__-prefixed and hidden from the ABI.
+ * internal.h -- private to libdirectio: the file handle, and the helpers
+ * the library's files and the backends share, grouped by the file that
+ * defines them.  Everything here is dio__-prefixed and hidden from the ABI.
  */
 #ifndef DIO_INTERNAL_H
 #define DIO_INTERNAL_H
@@ -52,8 +53,12 @@ struct dio_file {
 	struct dio_refusal refusal;
 };
 
+/* ------------------------------------------------------------ log.c */
+
 /* Log a message if a callback is set and level <= its max level. */
 void dio__log(int level, const char *fmt, ...) DIO__PRINTF(2, 3);
+
+/* ------------------------------------------------------------ error.c */
 
 /*
  * Record err (negative) and a printf-style detail on f (f may be NULL: then
@@ -62,24 +67,30 @@ void dio__log(int level, const char *fmt, ...) DIO__PRINTF(2, 3);
  */
 int dio__fail(const dio_file *f, int err, const char *fmt, ...) DIO__PRINTF(3, 4);
 
+/* ------------------------------------------------------------ refusal.c */
+
 /*
  * Fill *why (NULL: nothing to fill) with a refusal of direct I/O: reason
  * (dio_refusal_reason), the -errno of the system call it reports (or 0)
  * and the file system and driver it names (NULL: none).  Returns -ENOTSUP,
- * for the backends' `return dio__refuse(why, ...)`.  (refusal.c)
+ * for the backends' `return dio__refuse(why, ...)`.
  */
 int dio__refuse(struct dio_refusal *why, int reason, int sys_err, const char *fs,
                 const char *driver);
 
+/* ------------------------------------------------------------ system.c */
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t dio__now_ns(void);
+
+/* The page size (sysconf; 4096 if it cannot tell). */
+size_t dio__pagesize(void);
+
+/* ------------------------------------------------------------ names.c */
 
 /* "a regular file", "a block device", ... for messages about what a
  * descriptor or path is (st: its stat()). */
 struct stat;
 const char *dio__kind_name(const struct stat *st);
-
-/* The page size (sysconf; 4096 if it cannot tell). */
-size_t dio__pagesize(void);
 
 #endif /* DIO_INTERNAL_H */
