@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * aio-posix.c -- the POSIX AIO engine of dio_aio (see aio-posix.h):
+ * aio-posix.c -- the POSIX AIO engine of dio_aio (see aio-engine.h):
  * portable, a feature of the C library (glibc: libc or librt; illumos:
  * libc), not of one OS, so it is probed by configure and lives in lib/.
+ * Each request starts when it is queued; submit has nothing to do.
  */
 #include "config.h"
 
@@ -13,7 +14,7 @@
 #include <sys/types.h>
 
 #include "internal.h"
-#include "aio-posix.h"
+#include "aio-engine.h"
 
 struct dio__aio_slot {
 	struct aiocb cb;
@@ -31,12 +32,6 @@ struct dio__paio {
 	unsigned scan;               /* where the next completion scan starts  */
 };
 
-int
-dio__paio_available(void)
-{
-	return 1;
-}
-
 static void
 dio__paio_release(struct dio__paio *p)
 {
@@ -46,8 +41,8 @@ dio__paio_release(struct dio__paio *p)
 	free(p);
 }
 
-int
-dio__paio_new(unsigned depth, struct dio__paio **pp)
+static int
+dio__paio_setup(unsigned depth, void **state)
 {
 	struct dio__paio *p = calloc(1, sizeof(*p));
 	unsigned i;
@@ -65,14 +60,15 @@ dio__paio_new(unsigned depth, struct dio__paio **pp)
 	for (i = 0; i < depth; i++)
 		p->free_idx[i] = depth - 1 - i;
 	p->nfree = depth;
-	*pp = p;
+	*state = p;
 	return 0;
 }
 
-int
-dio__paio_start(struct dio__paio *p, int write, int fd, void *buf, size_t len,
+static int
+dio__paio_start(void *state, int write, int fd, void *buf, size_t len,
                 int64_t off, uint64_t tag)
 {
+	struct dio__paio *p = state;
 	unsigned i = p->free_idx[p->nfree - 1];
 	struct dio__aio_slot *s = &p->slots[i];
 	int r;
@@ -129,8 +125,16 @@ dio__paio_collect(struct dio__paio *p, struct dio_aio_event *ev, unsigned n,
 	return n;
 }
 
-int
-dio__paio_wait(struct dio__paio *p, struct dio_aio_event *ev, unsigned max,
+static int
+dio__paio_submit(void *state)
+{
+	(void)state;
+	return 0;
+}
+
+/* Collect at least min of max completions, suspended until they come. */
+static int
+dio__paio_reap(struct dio__paio *p, struct dio_aio_event *ev, unsigned max,
                unsigned min)
 {
 	unsigned n = 0;
@@ -148,18 +152,44 @@ dio__paio_wait(struct dio__paio *p, struct dio_aio_event *ev, unsigned max,
 	}
 }
 
-void
-dio__paio_free(struct dio__paio *p)
+static int
+dio__paio_wait(void *state, struct dio_aio_event *ev, unsigned max, unsigned min)
 {
+	/* Nothing asked for: no scan (which would move where the next one
+	 * starts). */
+	if (max == 0)
+		return 0;
+	return dio__paio_reap(state, ev, max, min);
+}
+
+/* Cancel what is in flight and wait until all of it is back (this engine
+ * counts its own requests), then free. */
+static void
+dio__paio_teardown(void *state, unsigned inflight)
+{
+	struct dio__paio *p = state;
 	struct dio_aio_event ev[16];
 	unsigned i;
 
-	if (p == NULL)
-		return;
+	(void)inflight;
 	for (i = 0; i < p->depth; i++)
 		if (p->slots[i].busy)
 			(void)aio_cancel(p->slots[i].cb.aio_fildes, &p->slots[i].cb);
 	while (p->inflight > 0)
-		(void)dio__paio_wait(p, ev, 16, 1);
+		(void)dio__paio_reap(p, ev, 16, 1);
 	dio__paio_release(p);
+}
+
+static const struct dio__aio_ops dio__paio_engine = {
+	.setup = dio__paio_setup,
+	.teardown = dio__paio_teardown,
+	.queue = dio__paio_start,
+	.submit = dio__paio_submit,
+	.wait = dio__paio_wait,
+};
+
+const struct dio__aio_ops *
+dio__paio_ops(void)
+{
+	return &dio__paio_engine;
 }

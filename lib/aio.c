@@ -1,39 +1,57 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * aio.c -- the asynchronous I/O queue (dio_aio_*): the bookkeeping shared
- * by the engines, and the choice between them.  The engines: io_uring,
- * Linux only, behind os/os.h (os/linux-uring.c, or os/uring-none.c); and
- * POSIX AIO, a feature of the C library rather than of one OS, behind
- * aio-posix.h (lib/aio-posix.c, or lib/aio-posix-none.c).  Makefile.am
+ * by the engines, and the choice between them.  Each engine is a table of
+ * functions (lib/aio-engine.h), picked once by dio_aio_new(); after that
+ * the queue calls through the table and never asks which engine it has.
+ * The engines: io_uring, Linux only, behind os/os.h (os/linux-uring.c,
+ * or os/uring-none.c); and POSIX AIO, a feature of the C library rather
+ * than of one OS (lib/aio-posix.c, or lib/aio-posix-none.c).  Makefile.am
  * picks the files, so this one has no #if.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <time.h>
 #include <stdlib.h>
 
 #include "internal.h"
-#include "aio-posix.h"
+#include "aio-engine.h"
 #include "os/os.h"
 
 struct dio_aio {
 	int engine;                  /* DIO_AIO_IO_URING or DIO_AIO_POSIX      */
 	unsigned depth;
 	unsigned inflight;           /* queued or running, not yet returned    */
-	struct dio__uring *ring;     /* io_uring                               */
-	struct dio__paio *paio;      /* POSIX AIO                              */
+	const struct dio__aio_ops *ops; /* the engine's table, chosen once     */
+	void *state;                 /* the engine's own                       */
 };
+
+/* The engines by number: each gives its table, or NULL where it is not
+ * part of this build. */
+static const struct dio__aio_ops *(*const dio__aio_engine[])(void) = {
+	[DIO_AIO_IO_URING] = dio__os_uring_ops,
+	[DIO_AIO_POSIX] = dio__paio_ops,
+};
+#define DIO__AIO_NENGINES (sizeof(dio__aio_engine) / sizeof(dio__aio_engine[0]))
+
+/* engine's table, or NULL: not an engine, or not in this build. */
+static const struct dio__aio_ops *
+dio__aio_ops(int engine)
+{
+	if (engine < 0 || (unsigned)engine >= DIO__AIO_NENGINES ||
+	    dio__aio_engine[engine] == NULL)
+		return NULL;
+	return dio__aio_engine[engine]();
+}
 
 unsigned
 dio_aio_engines(void)
 {
-	unsigned m = 0;
+	unsigned m = 0, e;
 
-	if (dio__os_uring_available())
-		m |= 1u << DIO_AIO_IO_URING;
-	if (dio__paio_available())
-		m |= 1u << DIO_AIO_POSIX;
+	for (e = 0; e < DIO__AIO_NENGINES; e++)
+		if (dio__aio_ops((int)e) != NULL)
+			m |= 1u << e;
 	return m;
 }
 
@@ -50,23 +68,18 @@ dio_aio_engine_name(int engine)
 
 /* ------------------------------------------------------------ the queue */
 
+/* Set q up on engine, which this build has: 0, or the engine's -errno. */
 static int
 dio__aio_setup(dio_aio *q, int engine)
 {
-	if (engine == DIO_AIO_IO_URING)
-		return dio__os_uring_new(q->depth, &q->ring);
-	return dio__paio_new(q->depth, &q->paio);
-}
+	const struct dio__aio_ops *ops = dio__aio_ops(engine);
+	int r = ops->setup(q->depth, &q->state);
 
-static void
-dio__aio_teardown(dio_aio *q)
-{
-	if (q->ring != NULL)
-		dio__os_uring_free(q->ring);
-	q->ring = NULL;
-	/* POSIX AIO: waits for what is still in flight. */
-	dio__paio_free(q->paio);
-	q->paio = NULL;
+	if (r < 0)
+		return r;
+	q->engine = engine;
+	q->ops = ops;
+	return 0;
 }
 
 dio_aio *
@@ -102,13 +115,12 @@ dio_aio_new(unsigned depth, int engine, int *err)
 	}
 	q->depth = depth;
 	if (engine == DIO_AIO_AUTO) {
-		if (dio__os_uring_available()) {
+		/* io_uring where the build has it and the kernel allows it,
+		 * else POSIX AIO. */
+		if (dio__aio_ops(DIO_AIO_IO_URING) != NULL) {
 			r = dio__aio_setup(q, DIO_AIO_IO_URING);
-			if (r == 0) {
-				q->engine = DIO_AIO_IO_URING;
+			if (r == 0)
 				return q;
-			}
-			dio__aio_teardown(q);
 			dio__log(DIO_LOG_INFO, "aio: io_uring set-up failed (%s); "
 			         "using POSIX AIO", dio_strerror(r));
 		} else {
@@ -116,7 +128,7 @@ dio_aio_new(unsigned depth, int engine, int *err)
 			         "using POSIX AIO");
 		}
 		engine = DIO_AIO_POSIX;
-		if (!dio__paio_available()) {
+		if (dio__aio_ops(engine) == NULL) {
 			free(q);
 			r = -ENOTSUP;
 			goto fail;
@@ -124,13 +136,11 @@ dio_aio_new(unsigned depth, int engine, int *err)
 	}
 	r = dio__aio_setup(q, engine);
 	if (r < 0) {
-		dio__aio_teardown(q);
 		free(q);
 		dio__log(DIO_LOG_ERROR, "aio: %s set-up failed: %s",
 		         dio_aio_engine_name(engine), dio_strerror(r));
 		goto fail;
 	}
-	q->engine = engine;
 	return q;
 fail:
 	if (err != NULL)
@@ -141,37 +151,10 @@ fail:
 void
 dio_aio_free(dio_aio *q)
 {
-	struct dio_aio_event ev[16];
-	int r;
-
 	if (q == NULL)
 		return;
-	if (q->engine == DIO_AIO_IO_URING) {
-		/* Requests in flight may still write into the caller's buffers:
-		 * never tear the ring down before they are all back.  A wait
-		 * that fails (other than by a signal) is retried for a while. */
-		unsigned failures = 0;
-
-		while (q->inflight > 0) {
-			r = dio__os_uring_wait(q->ring, ev, 16,
-			                       q->inflight < 16 ? q->inflight : 16);
-			if (r > 0) {
-				q->inflight -= (unsigned)r;
-				failures = 0;
-			} else if (r < 0 && r != -EINTR) {
-				struct timespec ts = { 0, 1000000 };
-
-				if (++failures > 10000) {
-					dio__log(DIO_LOG_ERROR, "aio: %u requests still in "
-					         "flight after 10 s of failing waits (%s)",
-					         q->inflight, dio_strerror(r));
-					break;
-				}
-				nanosleep(&ts, NULL);
-			}
-		}
-	}
-	dio__aio_teardown(q);
+	/* The engine lets go only once what is in flight is back. */
+	q->ops->teardown(q->state, q->inflight);
 	free(q);
 }
 
@@ -203,10 +186,7 @@ dio__aio_queue(dio_aio *q, int write, int fd, void *buf, size_t len, int64_t off
 		return -EINVAL;
 	if (q->inflight >= q->depth)
 		return -EAGAIN;
-	if (q->engine == DIO_AIO_IO_URING)
-		r = dio__os_uring_prep(q->ring, write, fd, buf, len, off, tag);
-	else
-		r = dio__paio_start(q->paio, write, fd, buf, len, off, tag);
+	r = q->ops->queue(q->state, write, fd, buf, len, off, tag);
 	if (r == 0)
 		q->inflight++;
 	return r;
@@ -231,9 +211,7 @@ dio_aio_submit(dio_aio *q)
 {
 	if (q == NULL)
 		return -EINVAL;
-	if (q->engine == DIO_AIO_IO_URING)
-		return dio__os_uring_submit(q->ring);
-	return 0;
+	return q->ops->submit(q->state);
 }
 
 int
@@ -247,12 +225,7 @@ dio_aio_wait(dio_aio *q, struct dio_aio_event *ev, unsigned max, unsigned min)
 		min = q->inflight;
 	if (min > max)
 		min = max;
-	if (q->engine == DIO_AIO_IO_URING)
-		r = dio__os_uring_wait(q->ring, ev, max, min);
-	else if (max == 0)
-		r = 0;
-	else
-		r = dio__paio_wait(q->paio, ev, max, min);
+	r = q->ops->wait(q->state, ev, max, min);
 	if (r > 0)
 		q->inflight -= (unsigned)r;
 	return r;

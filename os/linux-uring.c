@@ -1,31 +1,29 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * linux-uring.c -- the io_uring engine of dio_aio (os/os.h) through
- * liburing: built with the linux backend when configure found liburing
- * (HAVE_LIBURING); os/uring-none.c stands in everywhere else.
+ * linux-uring.c -- the io_uring engine of dio_aio (os/os.h,
+ * lib/aio-engine.h) through liburing: built with the linux backend when
+ * configure found liburing (HAVE_LIBURING); os/uring-none.c stands in
+ * everywhere else.  Requests are queued on the ring and handed to the
+ * kernel by submit or wait.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <liburing.h>
 
 #include "lib/internal.h"
+#include "lib/aio-engine.h"
 #include "os/os.h"
 
 struct dio__uring {
 	struct io_uring ring;
 };
 
-int
-dio__os_uring_available(void)
-{
-	return 1;
-}
-
-int
-dio__os_uring_new(unsigned depth, struct dio__uring **r)
+static int
+dio__uring_setup(unsigned depth, void **state)
 {
 	struct dio__uring *u = calloc(1, sizeof(*u));
 	int e;
@@ -48,23 +46,15 @@ dio__os_uring_new(unsigned depth, struct dio__uring **r)
 		free(u);
 		return e;
 	}
-	*r = u;
+	*state = u;
 	return 0;
 }
 
-void
-dio__os_uring_free(struct dio__uring *r)
+static int
+dio__uring_queue(void *state, int write, int fd, void *buf, size_t len,
+                 int64_t off, uint64_t tag)
 {
-	if (r == NULL)
-		return;
-	io_uring_queue_exit(&r->ring);
-	free(r);
-}
-
-int
-dio__os_uring_prep(struct dio__uring *r, int write, int fd, void *buf, size_t len,
-                   int64_t off, uint64_t tag)
-{
+	struct dio__uring *r = state;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
 	int e;
 
@@ -88,9 +78,10 @@ dio__os_uring_prep(struct dio__uring *r, int write, int fd, void *buf, size_t le
 	return 0;
 }
 
-int
-dio__os_uring_submit(struct dio__uring *r)
+static int
+dio__uring_submit(void *state)
 {
+	struct dio__uring *r = state;
 	int e;
 
 	do
@@ -99,10 +90,10 @@ dio__os_uring_submit(struct dio__uring *r)
 	return e;
 }
 
-int
-dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev, unsigned max,
-                   unsigned min)
+static int
+dio__uring_wait(void *state, struct dio_aio_event *ev, unsigned max, unsigned min)
 {
+	struct dio__uring *r = state;
 	struct io_uring_cqe *cqe;
 	unsigned head, n = 0;
 	int e;
@@ -126,4 +117,50 @@ dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev, unsigned max,
 	if (n < min)
 		return n > 0 ? (int)n : -EINTR;
 	return (int)n;
+}
+
+static void
+dio__uring_teardown(void *state, unsigned inflight)
+{
+	struct dio__uring *r = state;
+	struct dio_aio_event ev[16];
+	unsigned failures = 0;
+	int n;
+
+	/* Requests in flight may still write into the caller's buffers:
+	 * never tear the ring down before they are all back.  A wait that
+	 * fails (other than by a signal) is retried for a while. */
+	while (inflight > 0) {
+		n = dio__uring_wait(r, ev, 16, inflight < 16 ? inflight : 16);
+		if (n > 0) {
+			inflight -= (unsigned)n;
+			failures = 0;
+		} else if (n < 0 && n != -EINTR) {
+			struct timespec ts = { 0, 1000000 };
+
+			if (++failures > 10000) {
+				dio__log(DIO_LOG_ERROR, "aio: %u requests still in "
+				         "flight after 10 s of failing waits (%s)",
+				         inflight, dio_strerror(n));
+				break;
+			}
+			nanosleep(&ts, NULL);
+		}
+	}
+	io_uring_queue_exit(&r->ring);
+	free(r);
+}
+
+static const struct dio__aio_ops dio__uring_engine = {
+	.setup = dio__uring_setup,
+	.teardown = dio__uring_teardown,
+	.queue = dio__uring_queue,
+	.submit = dio__uring_submit,
+	.wait = dio__uring_wait,
+};
+
+const struct dio__aio_ops *
+dio__os_uring_ops(void)
+{
+	return &dio__uring_engine;
 }

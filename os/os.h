@@ -25,7 +25,7 @@
  *                                                      os/sunos-swap.c)
  *   devinfo                        os/linux-devinfo.c  os/sunos-disk.c
  *   (disk names, /etc/mnttab: os/sunos-names.c, for the sunos files)
- *   uring_*                        os/linux-uring.c    os/uring-none.c
+ *   uring_ops                      os/linux-uring.c    os/uring-none.c
  *
  * Behind the Linux files: os/linux-read.c parses what the kernel and udev
  * write (os/linux-read.h), and os/linux.h declares the few helpers the
@@ -224,7 +224,7 @@ int dio__os_file_birth(int fd, const struct stat *st, uint64_t *stamp);
  */
 int dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *out);
 
-/* ---------------------------------------- discard reads and io_uring */
+/* ------------------------------------------------------------ discard reads */
 
 /*
  * Read len bytes of fd at off into the kernel and drop them, with no copy
@@ -233,9 +233,6 @@ int dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo 
  * or -errno; -ENOTSUP where there is no such path.
  */
 int64_t dio__os_read_discard(int fd, int64_t off, size_t len);
-
-/* A kernel I/O ring (Linux io_uring); opaque to lib/aio.c. */
-struct dio__uring;
 
 /* ------------------------------------------------------------ memory */
 
@@ -253,33 +250,14 @@ size_t dio__os_large_page_size(void);
  */
 int dio__os_large_pages(void *p, size_t len, size_t pg);
 
-/* 1 if an io_uring engine is compiled in, else 0. */
-int dio__os_uring_available(void);
+/* ------------------------------------------------------------ io_uring */
 
 /*
- * New ring for depth requests in flight.  Returns 0 with *r set, -ENOTSUP
- * where there is no io_uring (not compiled in), or the -errno of setting
- * it up (the kernel may refuse: -ENOSYS, -EPERM).
+ * The io_uring engine of dio_aio (lib/aio-engine.h: its setup may fail
+ * where the kernel refuses, -ENOSYS, -EPERM), or NULL where there is none
+ * (not compiled in).
  */
-int dio__os_uring_new(unsigned depth, struct dio__uring **r);
-void dio__os_uring_free(struct dio__uring *r);
-
-/*
- * Queue one read (write == 0) or write without submitting it.  The caller
- * keeps at most depth requests in flight.  Returns 0 or -errno.
- */
-int dio__os_uring_prep(struct dio__uring *r, int write, int fd, void *buf,
-                       size_t len, int64_t off, uint64_t tag);
-
-/* Submit what is queued; returns the count or -errno. */
-int dio__os_uring_submit(struct dio__uring *r);
-
-/*
- * Submit what is queued, wait for at least min completions (already
- * capped by the caller) and store up to max in ev.  Returns the number
- * stored or -errno (-EINTR: a signal came first).
- */
-int dio__os_uring_wait(struct dio__uring *r, struct dio_aio_event *ev,
-                       unsigned max, unsigned min);
+struct dio__aio_ops;
+const struct dio__aio_ops *dio__os_uring_ops(void);
 
 #endif /* DIO_OS_H */
