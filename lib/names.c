@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * names.c -- words for values: the names of the public enums (mechanism,
- * sync level, sync flag, commit method, alignment source), the sentences
+ * sync level, sync flag, commit method, alignment source, SCSI transfer
+ * mode: the backends use that one), the sentences
  * of the direct-I/O limit bits, and dio__kind_name() for what a stat()
  * says a path is.  Pure tables: nothing here calls anything.
  */
@@ -105,6 +106,19 @@ dio_align_source_name(int source)
 	case DIO_ALIGN_SRC_BLKDEV: return "blkdev";
 	case DIO_ALIGN_SRC_FSRULE: return "fs-rule";
 	case DIO_ALIGN_SRC_GUESS:  return "guess";
+	}
+	return "invalid";
+}
+
+const char *
+dio_scsi_xfer_name(int mode)
+{
+	switch (mode) {
+	case DIO_SCSI_XFER_INDIRECT: return "indirect";
+	case DIO_SCSI_XFER_DIRECT:   return "direct";
+	case DIO_SCSI_XFER_NO_COPY:  return "no-copy";
+	case DIO_SCSI_XFER_MMAP:     return "mmap";
+	case DIO_SCSI_XFER_AUTO:     return "auto";
 	}
 	return "invalid";
 }

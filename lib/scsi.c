@@ -400,13 +400,6 @@ dio__scsi_categorise(const struct dio__scsi_req *r)
 	return DIO_SCSI_CAT_STATUS;
 }
 
-int
-dio__scsi_req_good(const struct dio__scsi_req *r)
-{
-	return !r->transport && (r->status == DIO_SCSI_STATUS_GOOD ||
-	                         r->status == DIO_SCSI_STATUS_CONDITION_MET);
-}
-
 /* dio_scsi_exec() and dio_scsi_exec_repeat(): count >= 1 runs. */
 static int
 dio__scsi_run(dio_scsi *c, int fd, uint64_t count, struct dio_scsi_tally *t)
@@ -570,19 +563,6 @@ dio_scsi_category_name(int category)
 	case DIO_SCSI_CAT_STATUS:    return "status";
 	case DIO_SCSI_CAT_SENSE:     return "sense";
 	case DIO_SCSI_CAT_TRANSPORT: return "transport";
-	}
-	return "invalid";
-}
-
-const char *
-dio_scsi_xfer_name(int mode)
-{
-	switch (mode) {
-	case DIO_SCSI_XFER_INDIRECT: return "indirect";
-	case DIO_SCSI_XFER_DIRECT:   return "direct";
-	case DIO_SCSI_XFER_NO_COPY:  return "no-copy";
-	case DIO_SCSI_XFER_MMAP:     return "mmap";
-	case DIO_SCSI_XFER_AUTO:     return "auto";
 	}
 	return "invalid";
 }
