@@ -5,7 +5,7 @@
  * .ci/illumos-check needs it.  Kept by hand: update it when configure.ac
  * gains a probe that the backend or portable code tests.
  */
-#define PACKAGE_VERSION "0.2.0"
+#define PACKAGE_VERSION "0.2.90"
 #define DIO_BACKEND_NAME "sunos"
 /* AC_USE_SYSTEM_EXTENSIONS */
 #define __EXTENSIONS__ 1

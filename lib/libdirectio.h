@@ -47,7 +47,7 @@ extern "C" {
 
 #define DIO_VERSION_MAJOR 0
 #define DIO_VERSION_MINOR 2
-#define DIO_VERSION_PATCH 0
+#define DIO_VERSION_PATCH 90
 /** 0xMMmmpp: compare with DIO_VERSION_HEX >= 0x000200 in #if. */
 #define DIO_VERSION_HEX ((DIO_VERSION_MAJOR << 16) | \
                          (DIO_VERSION_MINOR << 8) | DIO_VERSION_PATCH)
@@ -304,6 +304,9 @@ DIO_EXTERN int dio_file_errdetail(const dio_file *f, char *buf, size_t len);
 /* ------------------------------------------------------------------ */
 /* Why direct I/O was refused                                         */
 /* ------------------------------------------------------------------ */
+
+/* Since 0.2.90 (symbol version LIBDIRECTIO_0.3): a program that must also
+ * build against 0.2.0 tests DIO_VERSION_HEX >= 0x00025a. */
 
 /**
  * Why a request for direct I/O (DIO_DIRECT_ON or DIO_DIRECT_TRY) was not
