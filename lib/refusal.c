@@ -89,7 +89,7 @@ static const struct {
 char *
 dio_refusal_str(const struct dio_refusal *r, char *buf, size_t len)
 {
-	char cached[128];
+	char cached[128], fs[sizeof(r->fs) + 1], driver[sizeof(r->driver) + 1];
 
 	if (len == 0)
 		return buf;
@@ -104,22 +104,25 @@ dio_refusal_str(const struct dio_refusal *r, char *buf, size_t len)
 		snprintf(buf, len, "%s", dio__refusals[r->reason].words);
 		return buf;
 	}
+	/* The names as C strings even in a value the caller made up. */
+	snprintf(fs, sizeof(fs), "%.*s", (int)sizeof(r->fs), r->fs);
+	snprintf(driver, sizeof(driver), "%.*s", (int)sizeof(r->driver), r->driver);
 	switch (r->reason) {
 	case DIO_REFUSAL_ERROR:
 		snprintf(buf, len, "%s", dio_strerror(r->err));
 		break;
 	case DIO_REFUSAL_RAW_CACHED:
-		dio__cached_words(r->driver, cached, sizeof(cached));
+		dio__cached_words(driver, cached, sizeof(cached));
 		snprintf(buf, len, "%s: its raw node is not direct", cached);
 		break;
 	case DIO_REFUSAL_FS_ON_CACHED:
-		dio__cached_words(r->driver, cached, sizeof(cached));
-		snprintf(buf, len, "%s is on a device whose I/O is cached: %s", r->fs,
+		dio__cached_words(driver, cached, sizeof(cached));
+		snprintf(buf, len, "%s is on a device whose I/O is cached: %s", fs,
 		         cached);
 		break;
 	case DIO_REFUSAL_FS_NOT_KNOWN:
 		snprintf(buf, len, "%s is not known to honour directio() (ufs, nfs and "
-		         "smbfs do)", r->fs);
+		         "smbfs do)", fs);
 		break;
 	case DIO_REFUSAL_DIRECTIO_CALL:
 		snprintf(buf, len, "directio(): %s", dio_strerror(r->sys_err));

@@ -381,6 +381,25 @@ START_TEST(test_refusal_words)
 }
 END_TEST
 
+/* A value the caller made up, its names without a terminating NUL: the
+ * words stop at the arrays' ends. */
+START_TEST(test_refusal_unterminated)
+{
+	struct dio_refusal why;
+	char buf[256], want[256];
+
+	memset(&why, 'x', sizeof(why));
+	why.reason = DIO_REFUSAL_FS_NOT_KNOWN;
+	snprintf(want, sizeof(want), "%.*s is not known to honour directio() "
+	         "(ufs, nfs and smbfs do)", (int)sizeof(why.fs), why.fs);
+	ck_assert_str_eq(dio_refusal_str(&why, buf, sizeof(buf)), want);
+	why.reason = DIO_REFUSAL_RAW_CACHED;
+	snprintf(want, sizeof(want), "the I/O of driver %.*s ends in a cache: its "
+	         "raw node is not direct", (int)sizeof(why.driver), why.driver);
+	ck_assert_str_eq(dio_refusal_str(&why, buf, sizeof(buf)), want);
+}
+END_TEST
+
 /*
  * What is kept when nothing was refused: a buffered open, an adopted
  * descriptor, an open that failed before direct I/O was asked, and
@@ -444,6 +463,7 @@ file_suite(void)
 	tcase_add_test(tc, test_adopt);
 	tcase_add_test(tc, test_refusal_words);
 	tcase_add_test(tc, test_refusal_none);
+	tcase_add_test(tc, test_refusal_unterminated);
 	/* A file system that refuses direct I/O: with direct I/O compiled in,
 	 * Linux has /proc; elsewhere the per-file-system runs (check_fs on
 	 * ramfs) cover it.  Without it every file refuses. */
