@@ -31,7 +31,7 @@
  * write (os/linux-read.h), and os/linux.h declares the few helpers the
  * files share.  os/posix.c serves everything but the SCSI part
  * (os/scsi-none.c) and io_uring (os/uring-none.c).  dio__scsi_req_good()
- * is lib/scsi.c's, for the backends.
+ * (below) is inline here, so that the backends call nothing of lib/scsi.c.
  *
  * All functions take plain descriptors and return >= 0 or -errno.
  */

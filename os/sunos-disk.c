@@ -134,13 +134,6 @@ dio__sunos_driver(int fd, char *out, size_t len)
 #endif
 }
 
-int
-dio__sunos_cached_driver(const char *driver)
-{
-	return strcmp(driver, "zvol") == 0 || strcmp(driver, "lofi") == 0 ||
-	       strcmp(driver, "ramdisk") == 0;
-}
-
 /*
  * specfs passes a write's FSYNC/FDSYNC to no driver and flushes a disk's
  * cache on fsync() only when the node was written since the last one: a
@@ -181,14 +174,15 @@ dio__os_flush(int fd)
 #endif
 }
 
-/* The facts of the disk node open as fd; 1 when it is a disk. */
+/* The facts of the disk node open as fd, and the driver DKIOCINFO names
+ * in dname (len bytes; "" when it answers none); 1 when it is a disk. */
 static int
-dio__dk_facts(int fd, struct dio_devinfo *o)
+dio__dk_facts(int fd, struct dio_devinfo *o, char *dname, size_t len)
 {
 #ifdef HAVE_SYS_DKIO_H
 	struct dio__sunos_media m;
 	struct dk_cinfo ci;
-	char drv[DK_DEVLEN + 1];
+	char drv[DK_DEVLEN + 1] = "";
 	int v, disk = 0, rem = 0, have_ci;
 
 	memset(&ci, 0, sizeof(ci));
@@ -224,9 +218,11 @@ dio__dk_facts(int fd, struct dio_devinfo *o)
 	v = 0;
 	if (ioctl(fd, DKIOCREADONLY, &v) == 0)
 		o->read_only = v ? DIO_TRI_YES : DIO_TRI_NO;
+	snprintf(dname, len, "%s", drv);
 	return disk;
 #else
 	(void)fd; (void)o;
+	snprintf(dname, len, "%s", "");
 	return 0;
 #endif
 }
@@ -377,6 +373,7 @@ dio__file_devinfo(const struct stat *st, struct dio_devinfo *o)
 {
 	struct dio__sunos_mount m;
 	struct stat dst;
+	char drv[32];
 	int fd;
 
 	if (dio__sunos_mount_of(st->st_dev, &m) != 1 || m.lofs_hidden)
@@ -405,7 +402,7 @@ dio__file_devinfo(const struct stat *st, struct dio_devinfo *o)
 		o->disk[0] = '\0';
 		return 0;
 	}
-	(void)dio__dk_facts(fd, o);
+	(void)dio__dk_facts(fd, o, drv, sizeof(drv));
 	close(fd);
 	return 0;
 }
@@ -413,6 +410,7 @@ dio__file_devinfo(const struct stat *st, struct dio_devinfo *o)
 int
 dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 {
+	char drv[32];
 	int fd, e;
 
 	if (o->kind == DIO_DEVINFO_FILE)
@@ -444,10 +442,10 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 		o->device[0] = o->disk[0] = '\0';
 		return DIO__ERR(e);
 	}
-	if (!dio__dk_facts(fd, o)) {
+	if (!dio__dk_facts(fd, o, drv, sizeof(drv))) {
 		o->device[0] = o->disk[0] = '\0';     /* not a disk */
 	} else {
-		char ds[256], drv[32] = "";
+		char ds[256];
 
 		if (o->kind == DIO_DEVINFO_CHAR)
 			o->kind = DIO_DEVINFO_BLOCK;  /* a raw disk node */
@@ -457,7 +455,6 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 		 * (ENOTTY) but fsyncs its backing file after every raw write
 		 * (lofi.c:1444-1445): that file's file system decides.  A
 		 * ramdisk is memory. */
-		(void)dio__sunos_driver(fd, drv, sizeof(drv));
 		if (strcmp(drv, "lofi") == 0)
 			o->commit_flush = DIO_TRI_UNKNOWN;
 		else if (strcmp(drv, "ramdisk") == 0)

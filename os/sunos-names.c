@@ -51,20 +51,62 @@ dio__sunos_in_dsk(const char *path)
 	return strncmp(path, "/dev/dsk/", 9) == 0 || strncmp(path, "/dev/rdsk/", 10) == 0;
 }
 
+/*
+ * The disks whose I/O ends in a cache or in memory, by the directory of
+ * their nodes: a block directory with its raw one (a zvol's are
+ * /dev/zvol/dsk and /dev/zvol/rdsk, under one entry), and the driver.
+ */
+static const struct {
+	const char *dir, *raw, *driver;
+} dio__pseudo[] = {
+	{ "/dev/zvol/", NULL, "zvol" },
+	{ "/dev/lofi/", "/dev/rlofi/", "lofi" },
+	{ "/dev/ramdisk/", "/dev/rramdisk/", "ramdisk" },
+};
+#define DIO__NPSEUDO (sizeof(dio__pseudo) / sizeof(dio__pseudo[0]))
+
+static int
+dio__starts(const char *s, const char *prefix)
+{
+	return prefix != NULL && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
 const char *
 dio__sunos_pseudo_disk(const char *path)
 {
-	static const struct { const char *dir, *driver; } dirs[] = {
-		{ "/dev/zvol/", "zvol" },
-		{ "/dev/lofi/", "lofi" }, { "/dev/rlofi/", "lofi" },
-		{ "/dev/ramdisk/", "ramdisk" }, { "/dev/rramdisk/", "ramdisk" }
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (strncmp(path, dirs[i].dir, strlen(dirs[i].dir)) == 0)
-			return dirs[i].driver;
+	for (i = 0; i < DIO__NPSEUDO; i++)
+		if (dio__starts(path, dio__pseudo[i].dir) ||
+		    dio__starts(path, dio__pseudo[i].raw))
+			return dio__pseudo[i].driver;
 	return NULL;
+}
+
+/* The raw directory of a pseudo disk's block node path, with the length
+ * of its block directory in *n; NULL for any other path. */
+static const char *
+dio__pseudo_raw_dir(const char *path, size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i < DIO__NPSEUDO; i++)
+		if (dio__pseudo[i].raw != NULL && dio__starts(path, dio__pseudo[i].dir)) {
+			*n = strlen(dio__pseudo[i].dir);
+			return dio__pseudo[i].raw;
+		}
+	return NULL;
+}
+
+int
+dio__sunos_cached_driver(const char *driver)
+{
+	size_t i;
+
+	for (i = 0; i < DIO__NPSEUDO; i++)
+		if (strcmp(driver, dio__pseudo[i].driver) == 0)
+			return 1;
+	return 0;
 }
 
 /* Is candidate a character (chr) or block node of device number rdev? */
@@ -101,20 +143,23 @@ dio__sunos_node_in(const char *dir, int chr, dev_t rdev, char *out, size_t len)
 /*
  * The raw node with device number rdev: by name from path when given
  * ("/dev/dsk/X" -> "/dev/rdsk/X", "/dev/zvol/dsk/P/V" -> "/dev/zvol/rdsk/P/V",
- * "/dev/lofi/N" -> "/dev/rlofi/N", "/devices/...:a" -> "/devices/...:a,raw"),
- * else by looking through /dev/rdsk.  0 with out set, or -ENOENT.
+ * "/dev/lofi/N" -> "/dev/rlofi/N" and the other pseudo disks' alike,
+ * "/devices/...:a" -> "/devices/...:a,raw"), else by looking through
+ * /dev/rdsk.  0 with out set, or -ENOENT.
  */
 int
 dio__sunos_raw_twin(const char *path, dev_t rdev, char *out, size_t len)
 {
-	const char *dsk;
+	const char *dsk, *raw;
+	size_t n;
 
 	if (path != NULL) {
 		dsk = strstr(path, "/dsk/");
+		raw = dsk == NULL ? dio__pseudo_raw_dir(path, &n) : NULL;
 		if (dsk != NULL)
 			snprintf(out, len, "%.*s/rdsk/%s", (int)(dsk - path), path, dsk + 5);
-		else if (strncmp(path, "/dev/lofi/", 10) == 0)
-			snprintf(out, len, "/dev/rlofi/%s", path + 10);
+		else if (raw != NULL)
+			snprintf(out, len, "%s%s", raw, path + n);
 		else
 			snprintf(out, len, "%s,raw", path);
 		if (dio__is_node(out, 1, rdev))
@@ -166,19 +211,23 @@ dio__has_opt(const char *opts, const char *name)
 }
 
 /*
- * The entry of the mount table for device dev: 1 found, 0 not, -errno.
- * A lofs mount has the device number of the file system it shows
- * (lofs_vfsops.c copies vfs_dev), so an entry of another type is taken
- * before a lofs one.
+ * The entry of the mount table for device dev.  A lofs mount has the
+ * device number of the file system it shows (lofs_vfsops.c copies
+ * vfs_dev), so an entry of another type is taken before a lofs one: the
+ * forcedirectio and the type of the file system a lofs mount shows
+ * belong to that file system's mount.  Where only the lofs entry is
+ * listed (a zone's mount table does not list the global zone's mounts),
+ * it is kept with lofs_hidden set: the facts behind it cannot be told.
  */
-static int
-dio__mount_entry(dev_t dev, struct dio__sunos_mount *out)
+int
+dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *out)
 {
 	struct extmnttab m;
-	FILE *fp = fopen(MNTTAB, "r");
+	FILE *fp;
 	int found = 0;
 
-	if (fp == NULL)
+	memset(out, 0, sizeof(*out));
+	if ((fp = fopen(MNTTAB, "r")) == NULL)
 		return DIO__ERR(errno);
 	while ((found == 0 || strcmp(out->fstype, "lofs") == 0) &&
 	       dio__next_mount(fp, &m)) {
@@ -197,28 +246,9 @@ dio__mount_entry(dev_t dev, struct dio__sunos_mount *out)
 		found = 1;
 	}
 	fclose(fp);
-	return found;
-}
-
-/*
- * A lofs mount (a zone's file systems, a loopback mount) has options of
- * its own: the forcedirectio of the file system it shows, and that file
- * system's type, belong to that file system's mount, which has the same
- * device number and is taken first (dio__mount_entry).  Where only the
- * lofs entry is listed (a zone's mount table does not list the global
- * zone's mounts), it is kept with lofs_hidden set: the facts behind it
- * cannot be told.
- */
-int
-dio__sunos_mount_of(dev_t dev, struct dio__sunos_mount *out)
-{
-	int r;
-
-	memset(out, 0, sizeof(*out));
-	r = dio__mount_entry(dev, out);
-	if (r == 1 && strcmp(out->fstype, "lofs") == 0)
+	if (found && strcmp(out->fstype, "lofs") == 0)
 		out->lofs_hidden = 1;
-	return r;
+	return found;
 }
 
 int

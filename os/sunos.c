@@ -75,19 +75,25 @@ dio__os_caps(void)
 }
 
 /*
- * Is the regular file st, on a file system of type fs, on a forcedirectio
- * mount?  Only ufs and nfs have the option, so the mount table is read for
- * their files alone.
+ * The mount of the regular file st, on a file system of type fs, where
+ * directio() concerns it (ufs, nfs, smbfs): read once for
+ * dio__fs_on_cached() and dio__forced().  1 with *m set, else 0.
  */
 static int
-dio__forced(const char *fs, const struct stat *st)
+dio__directio_mount(const char *fs, const struct stat *st, struct dio__sunos_mount *m)
 {
-	struct dio__sunos_mount m;
+	return dio__fs_honours_directio(fs) && dio__sunos_mount_of(st->st_dev, m) == 1;
+}
 
+/* Is a file of type fs, on mount m, forced direct?  Only ufs and nfs have
+ * the forcedirectio option. */
+static int
+dio__forced(const char *fs, const struct dio__sunos_mount *m)
+{
 	if (strcmp(fs, "ufs") != 0 && strcmp(fs, "nfs") != 0)
 		return 0;
-	return dio__sunos_mount_of(st->st_dev, &m) == 1 && m.forcedirectio &&
-	       (strcmp(m.fstype, "ufs") == 0 || strcmp(m.fstype, "nfs") == 0);
+	return m->forcedirectio &&
+	       (strcmp(m->fstype, "ufs") == 0 || strcmp(m->fstype, "nfs") == 0);
 }
 
 /*
@@ -109,7 +115,7 @@ dio__raw_disk(int fd, char *cached, size_t len)
 }
 
 /*
- * Is a file of a UFS or other disk file system on device dev not direct
+ * Is a file of a UFS or other disk file system on mount m not direct
  * although the file system bypasses its own cache, because the device it
  * is on keeps one (UFS on a zvol or on lofi, the usual way to have UFS on
  * a ZFS-rooted system)?  Then 1, with the device's driver in drv (len
@@ -117,26 +123,26 @@ dio__raw_disk(int fd, char *cached, size_t len)
  * be opened, its name says it.  0 when not so.
  */
 static int
-dio__fs_on_cached(dev_t dev, char *drv, size_t len)
+dio__fs_on_cached(const struct dio__sunos_mount *m, char *drv, size_t len)
 {
-	struct dio__sunos_mount m;
 	struct stat st;
 	char raw[PATH_MAX];
 	const char *pseudo;
 	int fd;
 
 	drv[0] = '\0';
-	if (dio__sunos_mount_of(dev, &m) != 1 || m.special[0] != '/')
+	if (m->special[0] != '/')
 		return 0;
-	if (stat(m.special, &st) == 0 && S_ISBLK(st.st_mode) &&
-	    dio__sunos_raw_twin(m.special, st.st_rdev, raw, sizeof(raw)) == 0 &&
+	if (stat(m->special, &st) == 0 && S_ISBLK(st.st_mode) &&
+	    dio__sunos_raw_twin(m->special, st.st_rdev, raw, sizeof(raw)) == 0 &&
 	    (fd = open(raw, O_RDONLY | O_NONBLOCK | O_NDELAY | O_CLOEXEC)) >= 0) {
 		(void)dio__raw_disk(fd, drv, len);
 		close(fd);
 		return drv[0] != '\0';
 	}
-	pseudo = dio__sunos_pseudo_disk(m.special);
-	if (pseudo == NULL || !dio__sunos_cached_driver(pseudo))
+	/* Every pseudo disk is a cached one. */
+	pseudo = dio__sunos_pseudo_disk(m->special);
+	if (pseudo == NULL)
 		return 0;
 	snprintf(drv, len, "%s", pseudo);
 	return 1;
@@ -145,9 +151,11 @@ dio__fs_on_cached(dev_t dev, char *drv, size_t len)
 int
 dio__os_set_direct(int fd, int on, struct dio_refusal *why)
 {
+	struct dio__sunos_mount m;
 	struct statvfs vfs;
 	struct stat st;
 	char cached[DIO_REFUSAL_NAME_MAX];
+	int mounted;
 
 	if (fstat(fd, &st) != 0)
 		return DIO__ERR(errno);
@@ -165,11 +173,11 @@ dio__os_set_direct(int fd, int on, struct dio_refusal *why)
 		          : DIO_MECH_NONE;
 	if (fstatvfs(fd, &vfs) != 0)
 		return DIO__ERR(errno);
-	if (dio__fs_honours_directio(vfs.f_basetype) &&
-	    dio__fs_on_cached(st.st_dev, cached, sizeof(cached)))
+	mounted = dio__directio_mount(vfs.f_basetype, &st, &m);
+	if (mounted && dio__fs_on_cached(&m, cached, sizeof(cached)))
 		return on ? dio__refuse(why, DIO_REFUSAL_FS_ON_CACHED, 0,
 		                        vfs.f_basetype, cached) : DIO_MECH_NONE;
-	if (dio__forced(vfs.f_basetype, &st))
+	if (mounted && dio__forced(vfs.f_basetype, &m))
 		return DIO_MECH_FORCED; /* on or off, it stays direct */
 	if (strcmp(vfs.f_basetype, "zfs") == 0)
 		return on ? dio__refuse(why, DIO_REFUSAL_ZFS_IGNORES, 0, vfs.f_basetype,
@@ -198,6 +206,7 @@ dio__os_set_direct(int fd, int on, struct dio_refusal *why)
 int
 dio__os_get_direct(int fd)
 {
+	struct dio__sunos_mount m;
 	struct statvfs vfs;
 	struct stat st;
 	char cached[DIO_REFUSAL_NAME_MAX];
@@ -207,8 +216,9 @@ dio__os_get_direct(int fd)
 	if (S_ISCHR(st.st_mode) && dio__raw_disk(fd, cached, sizeof(cached)))
 		return cached[0] == '\0' ? DIO_MECH_RAW : DIO_MECH_NONE;
 	if (S_ISREG(st.st_mode) && fstatvfs(fd, &vfs) == 0 &&
-	    dio__forced(vfs.f_basetype, &st))
-		return dio__fs_on_cached(st.st_dev, cached, sizeof(cached))
+	    dio__directio_mount(vfs.f_basetype, &st, &m) &&
+	    dio__forced(vfs.f_basetype, &m))
+		return dio__fs_on_cached(&m, cached, sizeof(cached))
 		       ? DIO_MECH_NONE : DIO_MECH_FORCED;
 	return -ENOTSUP;
 }

@@ -49,6 +49,10 @@ int dio__sunos_in_dsk(const char *path);
 /* The driver of a pseudo disk named in its own /dev directory ("zvol" for
  * /dev/zvol/..., "lofi", "ramdisk"), or NULL. */
 const char *dio__sunos_pseudo_disk(const char *path);
+/* Is a disk of driver one of those (its I/O ends in a cache or in memory,
+ * so it is not direct although its raw node is one; why, in words:
+ * lib/refusal.c)?  1 or 0. */
+int dio__sunos_cached_driver(const char *driver);
 /* The node in dir (character if chr, else block) whose st_rdev is rdev:
  * 0 with out set, or -ENOENT. */
 int dio__sunos_node_in(const char *dir, int chr, dev_t rdev, char *out, size_t len);
@@ -64,10 +68,6 @@ int dio__sunos_mounted(dev_t rdev, const char *stem, char *why, size_t len);
 /* The drive's driver DKIOCINFO names ("sd", "blkdev", "zvol"): 0 when fd
  * is a disk node, else -errno. */
 int dio__sunos_driver(int fd, char *out, size_t len);
-/* Is a disk of driver not direct although its raw node is one?  1 for
- * zvol, lofi and ramdisk (their I/O ends in a cache or in memory; why, in
- * words: lib/refusal.c), else 0. */
-int dio__sunos_cached_driver(const char *driver);
 int dio__sunos_media(int fd, struct dio__sunos_media *m);
 
 /*

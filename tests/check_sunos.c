@@ -1774,6 +1774,13 @@ START_TEST(durability_facts)
 	memset(&o, 0, sizeof(o));
 	ck_assert_int_eq(dio_devinfo("/dev/rramdisk/rd0", &o), 0);
 	ck_assert_uint_eq(o.commit_flush, DIO_TRI_NO);
+	/* A ramdisk's block node is asked through its raw twin in
+	 * /dev/rramdisk, as a lofi one's in /dev/rlofi. */
+	(void)dbl_node_add("/dev/ramdisk/rd0", 0, 152, 1);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(dio_devinfo("/dev/ramdisk/rd0", &o), 0);
+	ck_assert_str_eq(o.disk, "/dev/rramdisk/rd0");
+	ck_assert_uint_eq(o.commit_flush, DIO_TRI_NO);
 }
 END_TEST
 
