@@ -123,7 +123,7 @@ START_TEST(test_commit_flush)
 }
 END_TEST
 
-/* A method as args.c makes it: direct, its sync flag and its commit. */
+/* A method as methods.c makes it: direct, its sync flag and its commit. */
 static struct sw_method
 method(const char *name, int direct, int sync, int commit)
 {

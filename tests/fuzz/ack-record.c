@@ -44,11 +44,12 @@ drain(struct diot_ack_reader *rd, int *cut)
 			abort();
 		if (k == DIOT_ACK_HELLO && !diot_ack_hello_check(line, len, &run))
 			abort();
-		if (k == DIOT_ACK_RECORD && sw_ackrec_check(line, len, NULL) == DIOT_ACK_REC_NO)
-			abort();
-		if (k == DIOT_ACK_RECORD && rd->ends != (sw_ackrec_check(line, len, NULL) ==
-		                                         DIOT_ACK_REC_END))
-			abort();
+		if (k == DIOT_ACK_RECORD) {
+			int v = sw_ackrec_check(line, len, NULL);
+
+			if (v == DIOT_ACK_REC_NO || rd->ends != (v == DIOT_ACK_REC_END))
+				abort();
+		}
 		if (k != DIOT_ACK_HELLO && k != DIOT_ACK_RECORD)
 			abort();
 		lines++;

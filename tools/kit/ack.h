@@ -106,7 +106,7 @@ int diot_ack_send(const struct diot_ack *a, const char *line, size_t len);
 /* Close; a created file is kept (it is the run's record). */
 void diot_ack_close(struct diot_ack *a);
 
-/* ------------------------------------------------------ the record reader */
+/* -------------------------------------------------------- the line reader */
 
 /*
  * What a record is, as the tool that writes them says (sync-write:

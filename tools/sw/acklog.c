@@ -57,7 +57,6 @@
 #include "tools/sw/txn.h"
 
 #define CK_LINE_MAX DIOT_ACK_LINE_MAX   /* the longest record a run writes */
-#define CK_HEADER SW_ACKREC_VERSION
 #define CK_MAX_REGION (1ull << 50)      /* --region's bound (args.c) */
 #define CK_MAX_SEQ (1ull << 62)
 
@@ -308,9 +307,9 @@ log_txn(struct sw_acklog *g, struct ckrun *r, int ok, const struct sw_ackrec *re
 static int
 torn_header(const char *line, size_t n)
 {
-	size_t h = sizeof(CK_HEADER) - 1;
+	size_t h = sizeof(SW_ACKREC_VERSION) - 1;
 
-	return n > h && strcmp(line + n - h, CK_HEADER) == 0;
+	return n > h && strcmp(line + n - h, SW_ACKREC_VERSION) == 0;
 }
 
 /* One whole line without its newline. */
@@ -460,9 +459,9 @@ sw_acklog_read(FILE *fp, const char *name, struct sw_acklog **out, char *err, si
 	g->errlen = errlen;
 	while (r == 0 && (rl = read_line(fp, line, CK_LINE_MAX + 1, &n)) != 0) {
 		g->lineno++;
-		if (g->lineno == 1 && (rl != 1 || strcmp(line, CK_HEADER) != 0)) {
+		if (g->lineno == 1 && (rl != 1 || strcmp(line, SW_ACKREC_VERSION) != 0)) {
 			snprintf(err, errlen, "'%s' is not a sync-write ack log (its first "
-			         "line is not '%s')", name, CK_HEADER);
+			         "line is not '%s')", name, SW_ACKREC_VERSION);
 			r = SW_CHECK_CANNOT;
 		} else if (rl == -2) {
 			snprintf(err, errlen, "%s: read error: %s", name, dio_strerror(-errno));

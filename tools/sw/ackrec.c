@@ -16,14 +16,12 @@
 #include <string.h>
 
 #include "tools/kit/ack.h"
+#include "tools/kit/msg.h"
 #include "tools/sw/ackrec.h"
 
 /* ------------------------------------------------------------ writing */
 
-static int
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+static int DIOT_PRINTF(2, 3)
 send_record(const struct diot_ack *a, const char *fmt, ...)
 {
 	char line[DIOT_ACK_LINE_MAX];
