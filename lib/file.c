@@ -166,14 +166,13 @@ dio__open_created(const char *path, int oflags, unsigned flags, unsigned mode,
 
 /*
  * Ask the backend to turn direct I/O on or off for fd.  On failure, the
- * words for a message go to text (len bytes): the refusal's, else
- * generic for a bare -ENOTSUP (NULL: the errno's text), else the errno's
- * text; and a request for direct I/O keeps its refusal in *rf, a failure
- * that was no refusal as DIO_REFUSAL_ERROR.
+ * words for a message go to text (len bytes): the refusal's, else the
+ * errno's (os.h: a backend's -ENOTSUP always comes with a refusal); and a
+ * request for direct I/O keeps its refusal in *rf, a failure that was no
+ * refusal as DIO_REFUSAL_ERROR.
  */
 static int
-dio__set_direct(int fd, int on, struct dio_refusal *rf, char *text, size_t len,
-                const char *generic)
+dio__set_direct(int fd, int on, struct dio_refusal *rf, char *text, size_t len)
 {
 	int r;
 
@@ -184,8 +183,7 @@ dio__set_direct(int fd, int on, struct dio_refusal *rf, char *text, size_t len,
 	if (rf->reason != DIO_REFUSAL_NONE)
 		dio_refusal_str(rf, text, len);
 	else
-		snprintf(text, len, "%s", r == -ENOTSUP && generic != NULL ? generic
-		                                                          : dio_strerror(r));
+		snprintf(text, len, "%s", dio_strerror(r));
 	if (on && rf->reason == DIO_REFUSAL_NONE) {
 		rf->reason = DIO_REFUSAL_ERROR;
 		rf->err = r;
@@ -292,9 +290,7 @@ dio_open_why(dio_file **fp, const char *path, unsigned flags, int direct,
 		r = dio__os_get_direct(fd);
 		f->mech = r > 0 ? r : DIO_MECH_NONE;
 	} else {
-		r = dio__set_direct(fd, 1, &rf, text, sizeof(text),
-		                    direct == DIO_DIRECT_TRY ? NULL :
-		                    "the file system or platform refuses it");
+		r = dio__set_direct(fd, 1, &rf, text, sizeof(text));
 		if (r >= 0) {
 			f->mech = r;
 		} else if (direct == DIO_DIRECT_TRY) {
@@ -419,8 +415,7 @@ dio_file_set_direct(dio_file *f, int direct)
 	if (direct < DIO_DIRECT_OFF || direct > DIO_DIRECT_TRY)
 		return dio__fail(f, -EINVAL, "set direct: policy %d is not OFF, ON or TRY",
 		                 direct);
-	r = dio__set_direct(f->fd, direct != DIO_DIRECT_OFF, &rf, text, sizeof(text),
-	                    "the file system or platform refuses direct I/O");
+	r = dio__set_direct(f->fd, direct != DIO_DIRECT_OFF, &rf, text, sizeof(text));
 	/* Only a request for direct I/O is remembered: met, it clears the
 	 * last refusal; not met, it is the last refusal. */
 	if (direct != DIO_DIRECT_OFF)
