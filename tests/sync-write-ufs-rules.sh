@@ -12,7 +12,10 @@
 #  - --no-prefill on a file with a hole (truncate): direct+dsync n/a ("has
 #    a hole"); the same file written through: measured;
 #  - after every direct point the advice is switched off on the run's
-#    files (directio() advice outlives the descriptor), once per point.
+#    files (directio() advice outlives the descriptor), once per point;
+#  - durability as the backend tells it: UFS sends no cache flush (write
+#    cache on: nothing durable; unknown: cannot tell; off: durable), and
+#    ZFS sync=always makes the none row commit.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 SW=$top_builddir/tools/sync-write
@@ -111,46 +114,49 @@ else
 fi
 # 4. Durability as the illumos backend tells it for UFS (commit_flush no):
 #    the disk's write cache on, then unknown; and ZFS sync=always.
-#    table NAME ENV...: sync-write's table under the shim and ENV.
+#    table NAME ENV...: sync-write's table under the shim and ENV, in
+#    $work/NAME.out (lines joined with spaces in $work/NAME.flat).
 table() {
 	_n=$1; shift
-	env LD_PRELOAD="$shim" "$@" "$SW" -q -n 4 --warmup 1 -s 4k -m none,fdatasync,dsync \
-		--dir "$work" >"$work/$_n.out" 2>"$work/$_n.err"
+	env LD_PRELOAD="$shim" "$@" "$SW" -q -n 4 --warmup 1 \
+		-s 4k -m none,fdatasync,dsync --dir "$work" >"$work/$_n.out" 2>"$work/$_n.err"
+	_rc=$?
+	grep -q '^ufs-rules: loaded' "$work/$_n.err" ||
+		hard "the shim was not loaded: $(cat "$work/$_n.err")"
+	tr '\n' ' ' <"$work/$_n.out" >"$work/$_n.flat"
+	return $_rc
+}
+# has FILE PATTERN WHAT / lacks FILE PATTERN WHAT: FILE (NAME.out or
+# NAME.flat) has a line matching PATTERN (grep), or has none.
+has() {
+	grep -q -- "$2" "$work/$1" && ok "$3" || bad "$3: no '$2' in: $(cat "$work/$1")"
+}
+lacks() {
+	grep -q -- "$2" "$work/$1" && bad "$3: '$2' in: $(cat "$work/$1")" || ok "$3"
 }
 if table wce DIO_UFS_COMMIT_FLUSH=1 DIO_UFS_WRITE_CACHE=2; then
-	grep -q "^hint: fdatasync, dsync (2 rows): nothing is durable here: ufs sends no cache flush" \
-		"$work/wce.out" && ok "UFS, write cache on: the durable rows are not durable" ||
-		bad "UFS, write cache on: no not-durable hint: $(cat "$work/wce.out")"
-	grep -q "^summary: nothing is durable here: ufs sends no cache flush" "$work/wce.out" &&
-		ok "UFS, write cache on: the summary says it" ||
-		bad "UFS, write cache on: summary: $(grep summary "$work/wce.out")"
-	tr '\n' ' ' <"$work/wce.out" | grep -q "turn the write cache off" &&
-		ok "UFS, write cache on: how to turn it off is said" ||
-		bad "UFS, write cache on: no remedy said"
+	has wce.out "^hint: fdatasync, dsync (2 rows): nothing is durable here: ufs sends no cache flush" \
+		"UFS, write cache on: the durable rows are not durable"
+	has wce.out "^summary: nothing is durable here: ufs sends no cache flush" \
+		"UFS, write cache on: the summary says it"
+	has wce.flat "turn the write cache off" "UFS, write cache on: how to turn it off is said"
 else
 	bad "sync-write (UFS, write cache on) failed: $(cat "$work/wce.err")"
 fi
 if table wcu DIO_UFS_COMMIT_FLUSH=1 DIO_UFS_WRITE_CACHE=0; then
-	grep -q "^hint: fdatasync, dsync (2 rows): cannot tell whether commits are durable: ufs" \
-		"$work/wcu.out" && ok "UFS, write cache unknown: cannot tell" ||
-		bad "UFS, write cache unknown: $(cat "$work/wcu.out")"
-	grep -q "fastest durable" "$work/wcu.out" &&
-		bad "UFS, write cache unknown: a fastest durable method is named" ||
-		ok "UFS, write cache unknown: no fastest durable method named"
+	has wcu.out "^hint: fdatasync, dsync (2 rows): cannot tell whether commits are durable: ufs" \
+		"UFS, write cache unknown: cannot tell"
+	lacks wcu.out "fastest durable" "UFS, write cache unknown: no fastest durable method named"
 else
 	bad "sync-write (UFS, write cache unknown) failed: $(cat "$work/wcu.err")"
 fi
 if table wcoff DIO_UFS_COMMIT_FLUSH=1 DIO_UFS_WRITE_CACHE=1; then
-	grep -q "fastest durable" "$work/wcoff.out" &&
-		ok "UFS, write cache off: durable, the fastest method named" ||
-		bad "UFS, write cache off: $(cat "$work/wcoff.out")"
+	has wcoff.out "fastest durable" "UFS, write cache off: durable, the fastest method named"
 else
 	bad "sync-write (UFS, write cache off) failed: $(cat "$work/wcoff.err")"
 fi
 if table always DIO_UFS_SYNC_ALWAYS=2; then
-	tr '\n' ' ' <"$work/always.out" | grep -q "^.*hint: none.*sync=always" &&
-		ok "ZFS sync=always: the none row is hinted as commits" ||
-		bad "ZFS sync=always: no hint on none: $(cat "$work/always.out")"
+	has always.flat "^.*hint: none.*sync=always" "ZFS sync=always: the none row is hinted as commits"
 else
 	bad "sync-write (sync=always) failed: $(cat "$work/always.err")"
 fi

@@ -57,15 +57,21 @@ loaded(void)
 		return;
 }
 
+/* The number in environment variable name (any base strtoul reads), or
+ * dflt where it is unset or empty. */
+static uint32_t
+env_u32(const char *name, uint32_t dflt)
+{
+	const char *e = getenv(name);
+
+	return e != NULL && *e != '\0' ? (uint32_t)strtoul(e, NULL, 0) : dflt;
+}
+
 static uint32_t
 limits(void)
 {
-	const char *e = getenv("DIO_UFS_LIMITS");
-
-	if (e != NULL && *e != '\0')
-		return (uint32_t)strtoul(e, NULL, 0);
-	return DIO_DLIM_SYNC_EXTEND | DIO_DLIM_SYNC_HOLES | DIO_DLIM_MAPPED |
-	       DIO_DLIM_CACHED;
+	return env_u32("DIO_UFS_LIMITS", DIO_DLIM_SYNC_EXTEND | DIO_DLIM_SYNC_HOLES |
+	                                 DIO_DLIM_MAPPED | DIO_DLIM_CACHED);
 }
 
 int
@@ -133,16 +139,6 @@ dio_caps(void)
 	                                        : real();
 }
 
-/* Field f of *o set from the environment variable name, if set. */
-static void
-tri_from(const char *name, uint32_t *f)
-{
-	const char *e = getenv(name);
-
-	if (e != NULL && *e != '\0')
-		*f = (uint32_t)strtoul(e, NULL, 0);
-}
-
 int
 dio_devinfo(const char *path, struct dio_devinfo *o)
 {
@@ -152,9 +148,9 @@ dio_devinfo(const char *path, struct dio_devinfo *o)
 
 	if (r < 0)
 		return r;
-	tri_from("DIO_UFS_COMMIT_FLUSH", &o->commit_flush);
-	tri_from("DIO_UFS_WRITE_CACHE", &o->write_cache);
-	tri_from("DIO_UFS_SYNC_ALWAYS", &o->sync_always);
-	tri_from("DIO_UFS_DIRECT_STABLE", &o->direct_stable);
+	o->commit_flush = env_u32("DIO_UFS_COMMIT_FLUSH", o->commit_flush);
+	o->write_cache = env_u32("DIO_UFS_WRITE_CACHE", o->write_cache);
+	o->sync_always = env_u32("DIO_UFS_SYNC_ALWAYS", o->sync_always);
+	o->direct_stable = env_u32("DIO_UFS_DIRECT_STABLE", o->direct_stable);
 	return r;
 }
