@@ -358,7 +358,8 @@ dd_check_opened(struct dd *dd)
 
 		if (dd->devs[i].in.kind == DD_KIND_SG || dd->devs[i].out.kind == DD_KIND_SG)
 			sg_any = 1;
-		if (dd->o.engine != DD_ENG_SYNC && (dd->devs[i].in.kind == DD_KIND_SG || dd->devs[i].out.kind == DD_KIND_SG))
+		if (dd->o.engine != DD_ENG_SYNC &&
+		    (dd->devs[i].in.kind == DD_KIND_SG || dd->devs[i].out.kind == DD_KIND_SG))
 			dd_fail_setup(dd, DIOT_EXIT_USAGE, "engine=%s: '%s' is a SCSI generic device, "
 			              "which dio-dd drives with engine=sync only",
 			              dd_engine_words[dd->o.engine], dd->devs[i].name);

@@ -4,14 +4,16 @@
  * sides and a device (open.c), an output's identity (alias.c), a
  * worker's context (engine.c, io.c, stream.c), a report row (report.c),
  * the run every stage is handed (struct dd); and each stage's entry
- * points, all named dd_ (DD_ for constants).  Each file includes the
- * system headers it uses itself; these are only what the declarations
- * below need.
+ * points, all named dd_ (DD_ for constants; the static inline helpers
+ * at the end are this header's own).  Each file includes the system
+ * headers it uses itself; these are only what the declarations below
+ * need.
  *
  * The path of a run: main.c calls args.c, check.c, open.c (which uses
- * alias.c and check.c's plans), workers.c (engine.c or stream.c, their
- * calls through io.c), report.c (report-json.c; ranks.c for an MPI
- * job) in turn; fail.c and describe.c serve several stages.
+ * alias.c and check.c's plans), workers.c (engine.c's workers, which run
+ * stream.c's loop where dd's loop is taken; every call through io.c),
+ * report.c (report-json.c) in turn; ranks.c at each stage of an MPI
+ * job; fail.c, describe.c, quote.c and number.c serve several stages.
  */
 #ifndef DIO_DD_H
 #define DIO_DD_H
@@ -334,6 +336,9 @@ const char *dd_engine_name(struct dd *dd);
 size_t dd_buffer_page(struct dd *dd);
 double dd_hist_us(const struct diot_hist *h, double q);
 void dd_log2_buckets(const struct diot_hist *h, uint64_t *cnt);
+/* Row r's figures (bytes, records, calls, SCSI commands, seconds) added
+ * to the total tot; its status, error and histograms are the caller's. */
+void dd_row_add(struct dd_row *tot, const struct dd_row *r);
 
 /* report.c */
 void dd_print_records(struct dd *dd, FILE *fp, const struct dd_row *tot);

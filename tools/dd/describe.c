@@ -2,7 +2,8 @@
 /*
  * describe.c -- the words and figures that describe a run, for whichever
  * stage says them: the checks (check.c), the text report (report.c) and
- * the JSON report (report-json.c).
+ * the JSON report (report-json.c); and a total's figures, summed from its
+ * rows (report.c for the devices, ranks.c for an MPI job's ranks).
  */
 #include "config.h"
 
@@ -78,4 +79,21 @@ dd_log2_buckets(const struct diot_hist *h, uint64_t *cnt)
 			;
 		cnt[b] += h->bucket[i];
 	}
+}
+
+void
+dd_row_add(struct dd_row *tot, const struct dd_row *r)
+{
+	tot->xbytes[DD_DIR_READ] += r->xbytes[DD_DIR_READ];
+	tot->xbytes[DD_DIR_WRITE] += r->xbytes[DD_DIR_WRITE];
+	tot->bytes += r->bytes;
+	tot->full += r->full;
+	tot->partial += r->partial;
+	tot->wfull += r->wfull;
+	tot->wpartial += r->wpartial;
+	tot->calls += r->calls;
+	tot->sg_cmds += r->sg_cmds;
+	tot->sg_nd += r->sg_nd;
+	tot->io_s += r->io_s;
+	tot->cpu_s += r->cpu_s;
 }

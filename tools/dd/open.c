@@ -262,8 +262,8 @@ open_stream(struct dd *dd, struct dd_side *s, int is_out, const struct stat *st)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "%s '%s' is %s: %sflag=%s is for files and "
 		              "block devices", key, s->path, s->std >= 0 ? (is_out ?
 		              "standard output" : "standard input") : S_ISFIFO(st->st_mode) ?
-		           "a pipe" : "a character device", is_out ? "o" : "i",
-		           fl->direct ? "direct" : fl->sg ? "sg" : "nocopy");
+		              "a pipe" : "a character device", is_out ? "o" : "i",
+		              fl->direct ? "direct" : fl->sg ? "sg" : "nocopy");
 	if (is_out && s->std < 0 && S_ISCHR(st->st_mode) && !dd_stores_nothing(st, -1) &&
 	    !dd->o.force)
 		dd_fail_setup(dd, DIOT_EXIT_USAGE, "of= '%s' is a device: what it holds would be "

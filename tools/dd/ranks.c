@@ -156,18 +156,7 @@ struct rank_sum {
 static void
 add_to_total(struct dd_row *tot, const struct dd_row *r)
 {
-	tot->xbytes[DD_DIR_READ] += r->xbytes[DD_DIR_READ];
-	tot->xbytes[DD_DIR_WRITE] += r->xbytes[DD_DIR_WRITE];
-	tot->bytes += r->bytes;
-	tot->full += r->full;
-	tot->partial += r->partial;
-	tot->wfull += r->wfull;
-	tot->wpartial += r->wpartial;
-	tot->calls += r->calls;
-	tot->sg_cmds += r->sg_cmds;
-	tot->sg_nd += r->sg_nd;
-	tot->io_s += r->io_s;
-	tot->cpu_s += r->cpu_s;
+	dd_row_add(tot, r);
 	if (strcmp(r->status, "ok") != 0 && strcmp(tot->status, "error") != 0)
 		tot->status = r->status;
 	if (tot->error == NULL && r->error != NULL)

@@ -432,24 +432,6 @@ dd_stdout_ok(void)
 	return 0;
 }
 
-/* A device's figures (d, its row r) added to the total. */
-static void
-add_device(struct dd_row *tot, const struct dd_dev *d, const struct dd_row *r)
-{
-	tot->xbytes[DD_DIR_READ] += d->rbytes;
-	tot->xbytes[DD_DIR_WRITE] += d->wbytes;
-	tot->bytes += d->bytes;
-	tot->full += r->full;
-	tot->partial += r->partial;
-	tot->wfull += r->wfull;
-	tot->wpartial += r->wpartial;
-	tot->calls += d->calls;
-	tot->sg_cmds += d->sg_cmds;
-	tot->sg_nd += d->sg_not_direct;
-	tot->io_s += (double)d->io_ns / 1e9;
-	tot->cpu_s += (double)d->cpu_ns / 1e9;
-}
-
 /* The report in the format asked: the table (and dd's closing lines), CSV
  * or JSON; rows: n devices, tot their total. */
 static void
@@ -515,7 +497,7 @@ dd_report(struct dd *dd, double cu, double cs)
 		         d->t_end > dd->t_go ? (double)(d->t_end - dd->t_go) / 1e9 : 0);
 		diot_hist_merge(&all[DD_DIR_READ], &d->hist[DD_DIR_READ]);
 		diot_hist_merge(&all[DD_DIR_WRITE], &d->hist[DD_DIR_WRITE]);
-		add_device(&tot, d, &rows[i]);
+		dd_row_add(&tot, &rows[i]);
 		if (d->err) {
 			failed = 1;
 			if (first_err == NULL)

@@ -98,8 +98,9 @@ dd_stream_needed(const struct dd *dd, const char **why)
 		return -1;
 	}
 	r = stream_reason(dd, reason, sizeof(reason));
-	simple = o->thr == 1 && o->engine == DD_ENG_SYNC && o->bpt == 1 && !o->procs && !o->rate &&
-	         dd->devs[0].in.kind != DD_KIND_SG && dd->devs[0].out.kind != DD_KIND_SG && !o->iflag.nocopy;
+	simple = o->thr == 1 && o->engine == DD_ENG_SYNC && o->bpt == 1 && !o->procs &&
+	         !o->rate && dd->devs[0].in.kind != DD_KIND_SG &&
+	         dd->devs[0].out.kind != DD_KIND_SG && !o->iflag.nocopy;
 	/* A file that reports no size (/proc, /sys) is read to its end, as
 	 * dd reads it, where the run can take dd's loop; the positional
 	 * engine reads to the reported end (nothing) and says so. */
