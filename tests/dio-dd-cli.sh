@@ -289,6 +289,23 @@ expect 0 "copied" if=al-a,al-a of=al-c,al-d   # one input read twice is fine
 expect 1 "dio-dd: failed to open 'existing': File exists" if=in1 of=existing conv=excl
 expect 1 "dio-dd: failed to open 'nc-new': No such file or directory" if=in1 of=nc-new conv=nocreat
 [ -e nc-new ] && bad "conv=nocreat created its output" || ok "conv=nocreat: nothing created"
+# a refused iflag=direct says the backend's own reason, as the library
+# keeps it (dio_open_why()): procfs has no direct I/O on Linux, and the
+# posix backend has none anywhere
+backend=$("$DD" --version | sed -n 's/.*backend \([a-z]*\).*/\1/p')
+case $backend in
+linux) why="fcntl(F_SETFL, O_DIRECT) says EINVAL: the file system has no direct I/O" ;;
+posix) why="the posix backend has no direct I/O" ;;
+*) why= ;;
+esac
+if [ -z "$why" ]; then
+	echo "SKIP refused iflag=direct: no /proc file known to refuse it on the $backend backend"
+elif [ -r /proc/self/status ]; then
+	expect 1 "if= '/proc/self/status': iflag=direct: this file system or platform ($backend backend) refuses direct I/O: $why" \
+		if=/proc/self/status of=/dev/null iflag=direct
+else
+	echo "SKIP refused iflag=direct: no /proc/self/status"
+fi
 # a device that holds data needs --force; one where the data goes nowhere
 # (/dev/null) does not: writing it destroys nothing
 expect 2 "of= '/dev/urandom' is a device: what it holds would be overwritten; pass --force" \
@@ -715,22 +732,6 @@ else
 fi
 else
 	echo "SKIP --processes, a worker killed: finding the worker needs Linux's /proc"
-fi
-
-# ------------------------------------------------------------ refusals
-# A refused iflag=direct says the backend's own reason, as the library
-# keeps it (dio_open_why()): procfs has no direct I/O on Linux, and the
-# posix backend has none anywhere.
-if "$DD" --version | grep -q "backend posix"; then
-	why="the posix backend has no direct I/O"
-else
-	why="fcntl(F_SETFL, O_DIRECT) says EINVAL: the file system has no direct I/O"
-fi
-if [ -r /proc/self/status ]; then
-	expect 1 "if= '/proc/self/status': iflag=direct: this file system or platform ($("$DD" --version | sed -n 's/.*backend \([a-z]*\).*/\1/p') backend) refuses direct I/O: $why" \
-		if=/proc/self/status of=/dev/null iflag=direct
-else
-	echo "SKIP refused iflag=direct: no /proc/self/status"
 fi
 
 # ------------------------------------------------------------ largepages=
