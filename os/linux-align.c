@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -34,14 +35,16 @@ dio__sysfs_queue(dev_t dev, const char *attr)
 		"/sys/dev/block/%u:%u/queue/%s",
 		"/sys/dev/block/%u:%u/../queue/%s",
 	};
-	char path[128], line[64];
+	char path[PATH_MAX], rel[128];
+	char line[64];
 	uint64_t v;
 	size_t i;
 	FILE *fp;
 	int r;
 
 	for (i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
-		snprintf(path, sizeof(path), fmt[i], major(dev), minor(dev), attr);
+		snprintf(rel, sizeof(rel), fmt[i], major(dev), minor(dev), attr);
+		dio__sys_path(path, sizeof(path), "%s", rel);
 		fp = fopen(path, "re");
 		if (fp == NULL)
 			continue;

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,25 @@
  * /sys/dev/char/MAJ:MIN, under scsi_generic, and its device/block/
  * names the disk of the same SCSI device.
  */
+
+const char *dio__linux_root = "";
+
+const char *
+dio__sys_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (len == 0)
+		return buf;
+	n = snprintf(buf, len, "%s", dio__linux_root);
+	if (n < 0 || (size_t)n >= len)
+		return buf;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+	return buf;
+}
 
 /* First line of a small file, trailing white space removed; 0 or -errno. */
 int
@@ -136,10 +156,10 @@ dio__devnode(const char *sysdir, char *buf, size_t len)
 static void
 dio__udev_serial(const char *majmin, struct dio_devinfo *o)
 {
-	char path[128];
+	char path[PATH_MAX];
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "/run/udev/data/b%s", majmin);
+	dio__sys_path(path, sizeof(path), "/run/udev/data/b%s", majmin);
 	fp = fopen(path, "re");
 	if (fp == NULL)
 		return;
@@ -168,11 +188,11 @@ dio__scsi_facts(const char *scsidev, struct dio_devinfo *o)
 static int
 dio__blk_facts(dev_t dev, struct dio_devinfo *o, int keep_device)
 {
-	char link[64], sys[PATH_MAX], disk[PATH_MAX], q[PATH_MAX + 8], p[PATH_MAX + 32];
+	char link[PATH_MAX], sys[PATH_MAX], disk[PATH_MAX], q[PATH_MAX + 8], p[PATH_MAX + 32];
 	char line[256], *slash;
 	uint64_t v;
 
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	dio__sys_path(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
 	if (realpath(link, sys) == NULL)
 		return DIO__ERR(errno);
 	snprintf(disk, sizeof(disk), "%s", sys);
@@ -192,7 +212,7 @@ dio__blk_facts(dev_t dev, struct dio_devinfo *o, int keep_device)
 
 	snprintf(q, sizeof(q), "%s/queue", disk);
 	if (dio__exists(q)) {
-		snprintf(p, sizeof(p), "/sys/block/%s/queue", o->name);
+		dio__sys_path(p, sizeof(p), "/sys/block/%s/queue", o->name);
 		snprintf(o->settings_dir, sizeof(o->settings_dir), "%s",
 		         dio__exists(p) ? p : q);
 		dio__set_u32(q, "logical_block_size", &o->logical_block, 1);
@@ -248,23 +268,25 @@ static int
 dio__fs_blockdev(dev_t dev, dev_t *bdev)
 {
 	struct dio__mount m;
-	char link[64];
+	char link[PATH_MAX], src[PATH_MAX];
 	struct stat st;
 	FILE *fp;
 	int found = 0;
 
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	dio__sys_path(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
 	if (major(dev) != 0 && dio__exists(link)) {
 		*bdev = dev;
 		return 1;
 	}
-	fp = fopen("/proc/self/mountinfo", "re");
+	fp = fopen(dio__sys_path(link, sizeof(link), "/proc/self/mountinfo"), "re");
 	if (fp == NULL)
 		return 0;
 	while (!found && dio__mountinfo_next(fp, &m)) {
 		if (m.dev != dev)
 			continue;
-		if (m.source[0] == '/' && stat(m.source, &st) == 0 && S_ISBLK(st.st_mode)) {
+		if (m.source[0] == '/' &&
+		    stat(dio__sys_path(src, sizeof(src), "%s", m.source), &st) == 0 &&
+		    S_ISBLK(st.st_mode)) {
 			*bdev = st.st_rdev;
 			found = 1;
 		}
@@ -281,24 +303,26 @@ dio__sg_driver(struct dio_devinfo *o, int sgfd)
 		"/sys/module/sg/parameters/allow_dio",  /* any kernel with sysfs */
 		"/proc/scsi/sg/allow_dio",              /* older kernels, SCSI_PROC_FS */
 	};
-	char line[128];
+	char line[128], p[PATH_MAX], p2[PATH_MAX];
 	uint64_t v;
 	size_t i;
 
-	if (dio__exists("/sys/module/sg")) {
+#define SYS(path) dio__sys_path(p, sizeof(p), "%s", (path))
+	if (dio__exists(SYS("/sys/module/sg"))) {
 		o->sg_driver = DIO_TRI_YES;
 		/* Only loadable modules have an initstate. */
-		o->sg_module = dio__exists("/sys/module/sg/initstate") ? DIO_TRI_YES
-		                                                         : DIO_TRI_NO;
-	} else if (dio__exists("/sys/class/scsi_generic") || dio__exists("/proc/scsi/sg")) {
+		o->sg_module = dio__exists(SYS("/sys/module/sg/initstate")) ? DIO_TRI_YES
+		                                                              : DIO_TRI_NO;
+	} else if (dio__exists(SYS("/sys/class/scsi_generic")) ||
+	           dio__exists(SYS("/proc/scsi/sg"))) {
 		o->sg_driver = DIO_TRI_YES;
-	} else if (dio__exists("/sys/module")) {
+	} else if (dio__exists(SYS("/sys/module"))) {
 		o->sg_driver = DIO_TRI_NO;
 	}
 	for (i = 0; i < sizeof(allow) / sizeof(allow[0]); i++) {
-		if (dio__read_line(allow[i], line, sizeof(line)) == 0 && line[0] != '\0') {
+		if (dio__read_line(SYS(allow[i]), line, sizeof(line)) == 0 && line[0] != '\0') {
 			o->allow_dio = strtol(line, NULL, 10) != 0 ? DIO_TRI_YES : DIO_TRI_NO;
-			snprintf(o->allow_dio_path, sizeof(o->allow_dio_path), "%s", allow[i]);
+			snprintf(o->allow_dio_path, sizeof(o->allow_dio_path), "%s", p);
 			break;
 		}
 	}
@@ -313,15 +337,17 @@ dio__sg_driver(struct dio_devinfo *o, int sgfd)
 	(void)sgfd;
 #endif
 	/* "30536\t3.5.36 [20140603]" */
-	if (o->sg_version == 0 && dio__read_u64("/proc/scsi/sg", "version", &v) == 0 &&
+	if (o->sg_version == 0 &&
+	    dio__read_u64(dio__sys_path(p2, sizeof(p2), "/proc/scsi/sg"), "version", &v) == 0 &&
 	    v > 0 && v <= UINT32_MAX)
 		o->sg_version = (uint32_t)v;
+#undef SYS
 }
 
 int
 dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 {
-	char link[64], sys[PATH_MAX], p[PATH_MAX + 32], name[64], line[64];
+	char link[PATH_MAX], sys[PATH_MAX], p[PATH_MAX + 32], name[64], line[64];
 	unsigned maj, min;
 	dev_t bdev;
 	int sgfd = -1;
@@ -330,15 +356,15 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 		snprintf(o->device, sizeof(o->device), "%s", path);
 		dio__blk_facts(st->st_rdev, o, 1);
 	} else if (o->kind == DIO_DEVINFO_CHAR) {
-		snprintf(link, sizeof(link), "/sys/dev/char/%u:%u", major(st->st_rdev),
-		         minor(st->st_rdev));
+		dio__sys_path(link, sizeof(link), "/sys/dev/char/%u:%u", major(st->st_rdev),
+		              minor(st->st_rdev));
 		if (realpath(link, sys) != NULL && strstr(sys, "/scsi_generic/") != NULL) {
 			o->kind = DIO_DEVINFO_SG;
 			snprintf(o->sg_device, sizeof(o->sg_device), "%s", path);
 			/* The disk of the same SCSI device, if it has one. */
 			snprintf(p, sizeof(p), "%s/device/block", sys);
 			if (dio__first_entry(p, name, sizeof(name))) {
-				snprintf(p, sizeof(p), "/sys/block/%s/dev", name);
+				dio__sys_path(p, sizeof(p), "/sys/block/%s/dev", name);
 				if (dio__read_line(p, line, sizeof(line)) == 0 &&
 				    sscanf(line, "%u:%u", &maj, &min) == 2)
 					dio__blk_facts(makedev(maj, min), o, 0);
@@ -351,7 +377,8 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 		dio__blk_facts(bdev, o, 0);
 	}
 	if (sgfd < 0 && o->sg_device[0] != '\0')
-		sgfd = open(o->sg_device, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		sgfd = open(dio__sys_path(p, sizeof(p), "%s", o->sg_device),
+		            O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	dio__sg_driver(o, sgfd);
 	if (sgfd >= 0)
 		close(sgfd);

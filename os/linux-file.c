@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -190,10 +191,11 @@ dio__os_fs_type(int fd, const struct stat *st, char *buf, size_t len)
 	};
 	struct dio__mount m;
 	struct statfs sfs;
+	char path[PATH_MAX];
 	FILE *fp;
 	size_t i;
 
-	fp = fopen("/proc/self/mountinfo", "re");
+	fp = fopen(dio__sys_path(path, sizeof(path), "/proc/self/mountinfo"), "re");
 	if (fp != NULL) {
 		while (dio__mountinfo_next(fp, &m)) {
 			if (m.dev != st->st_dev || m.fstype[0] == '\0')

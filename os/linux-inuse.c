@@ -56,7 +56,8 @@ static int
 dio__mounted_on(const struct stat *st, char *why, size_t len)
 {
 	struct dio__mount m;
-	FILE *fp = fopen("/proc/self/mountinfo", "re");
+	char p[PATH_MAX];
+	FILE *fp = fopen(dio__sys_path(p, sizeof(p), "/proc/self/mountinfo"), "re");
 	int found = 0;
 
 	if (fp == NULL)
@@ -76,15 +77,16 @@ dio__mounted_on(const struct stat *st, char *why, size_t len)
 static int
 dio__swap_on(const char *path, const struct stat *st, char *why, size_t len)
 {
-	char name[1024];
+	char name[1024], p[PATH_MAX];
 	struct stat sst;
-	FILE *fp = fopen("/proc/swaps", "re");
+	FILE *fp = fopen(dio__sys_path(p, sizeof(p), "/proc/swaps"), "re");
 	int found = 0;
 
 	if (fp == NULL)
 		return 0;
 	while (!found && dio__swaps_next(fp, name, sizeof(name))) {
-		if (stat(name, &sst) == 0 && S_ISBLK(sst.st_mode) &&
+		if (stat(dio__sys_path(p, sizeof(p), "%s", name), &sst) == 0 &&
+		    S_ISBLK(sst.st_mode) &&
 		    sst.st_rdev == st->st_rdev) {
 			if (len > 0)
 				snprintf(why, len, "active swap (%s)", path);
@@ -106,7 +108,7 @@ dio__loop_backing(const struct stat *st, char *why, size_t len)
 	char p[PATH_MAX + 64], backing[PATH_MAX];
 	struct dirent *de;
 	struct stat bst;
-	DIR *dir = opendir("/sys/block");
+	DIR *dir = opendir(dio__sys_path(p, sizeof(p), "/sys/block"));
 	int found = 0;
 
 	if (dir == NULL)
@@ -114,10 +116,10 @@ dio__loop_backing(const struct stat *st, char *why, size_t len)
 	while (!found && (de = readdir(dir)) != NULL) {
 		if (strncmp(de->d_name, "loop", 4) != 0)
 			continue;
-		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", de->d_name);
+		dio__sys_path(p, sizeof(p), "/sys/block/%s/loop/backing_file", de->d_name);
 		if (dio__read_line(p, backing, sizeof(backing)) != 0 || backing[0] != '/')
 			continue;
-		if (stat(backing, &bst) != 0)
+		if (stat(dio__sys_path(p, sizeof(p), "%s", backing), &bst) != 0)
 			continue;
 		if (S_ISREG(st->st_mode) ? (S_ISREG(bst.st_mode) && bst.st_dev == st->st_dev &&
 		                            bst.st_ino == st->st_ino)
@@ -139,16 +141,16 @@ dio__loop_backing(const struct stat *st, char *why, size_t len)
 static int
 dio__sg_disk(const struct stat *st, char *blk, size_t len)
 {
-	char link[64], sys[PATH_MAX], p[PATH_MAX + 32], name[64];
+	char link[PATH_MAX], sys[PATH_MAX], p[PATH_MAX + 32], name[64];
 
-	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u", major(st->st_rdev),
-	         minor(st->st_rdev));
+	dio__sys_path(link, sizeof(link), "/sys/dev/char/%u:%u", major(st->st_rdev),
+	              minor(st->st_rdev));
 	if (realpath(link, sys) == NULL || strstr(sys, "/scsi_generic/") == NULL)
 		return -1;
 	snprintf(p, sizeof(p), "%s/device/block", sys);
 	if (!dio__first_entry(p, name, sizeof(name)))
 		return 0;
-	snprintf(blk, len, "/dev/%s", name);
+	dio__sys_path(blk, len, "/dev/%s", name);
 	return 1;
 }
 

@@ -21,6 +21,24 @@
 
 /* linux-devinfo.c: small files of sysfs and /proc. */
 
+/*
+ * For tests only (tests/fuzz/devinfo.c): a directory that stands for / in
+ * every path of sysfs, /proc, /run/udev and /dev that the device facts and
+ * the in-use checks read, so that a test can build the tree they read.
+ * "" (the default) is the system's own.  Set before any call, never in a
+ * program.
+ */
+extern const char *dio__linux_root;
+
+/* The path that fmt (printf-style, an absolute path) names under
+ * dio__linux_root, into buf (len bytes, truncated as snprintf() does):
+ * buf. */
+const char *dio__sys_path(char *buf, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
 /* The first line of the file path, trailing white space removed: 0 or
  * -errno. */
 int dio__read_line(const char *path, char *buf, size_t len);

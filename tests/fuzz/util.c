@@ -112,3 +112,14 @@ fuzz_held_free(struct diot_held *h)
 		free((void *)(uintptr_t)h->msg);
 	h->msg = NULL;
 }
+
+void
+fuzz_verdict(int accepted)
+{
+	static int say = -1;
+
+	if (say < 0)
+		say = getenv("DIO_FUZZ_VERDICT") != NULL;
+	if (say)
+		fprintf(stderr, "fuzz: %s\n", accepted ? "accepted" : "refused");
+}

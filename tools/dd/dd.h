@@ -281,6 +281,10 @@ void DIOT_NORETURN dd_stop_setup(struct dd *dd);
 /* open.c */
 void dd_setup_devices(struct dd *dd);
 void dd_close_sides(struct dd *dd);
+/* An sg side's block, capacity and size from READ CAPACITY's blocks and
+ * block length (diot_scsi_capacity()): 0, or -1 with why (a block length
+ * of 0, more than 2^63-1 bytes). */
+int dd_sg_geometry(struct dd_side *s, uint64_t blocks, uint32_t blen, char *why, size_t len);
 
 /* alias.c */
 int dd_overlap(const struct dd_ident *a, const struct dd_ident *b, char *msg, size_t len);

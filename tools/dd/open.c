@@ -29,6 +29,28 @@
 
 /* ------------------------------------------------------------ opening */
 
+/*
+ * What a side of a run makes of a READ CAPACITY answer: its logical
+ * block and capacity, and its size in bytes, which must fit an off_t.
+ */
+int
+dd_sg_geometry(struct dd_side *s, uint64_t blocks, uint32_t blen, char *why, size_t len)
+{
+	if (blen == 0) {
+		snprintf(why, len, "READ CAPACITY reports a block length of 0");
+		return -1;
+	}
+	if (blocks > (uint64_t)INT64_MAX / blen) {
+		snprintf(why, len, "READ CAPACITY reports %" PRIu64 " blocks of %" PRIu32
+		         " bytes, more than 2^63-1 bytes", blocks, blen);
+		return -1;
+	}
+	s->sg_block = blen;
+	s->sg_blocks = blocks;
+	s->size = blocks * blen;
+	return 0;
+}
+
 /* READ CAPACITY(10), then (16) when the capacity needs it. */
 static void
 sg_capacity(struct dd *dd, struct dd_side *s)
@@ -43,17 +65,8 @@ sg_capacity(struct dd *dd, struct dd_side *s)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "out of memory");
 	r = diot_scsi_capacity(c, s->fd, &blocks, &blen, msg, sizeof(msg));
 	dio_scsi_free(c);
-	if (r < 0)
+	if (r < 0 || dd_sg_geometry(s, blocks, blen, msg, sizeof(msg)) < 0)
 		dd_fail_setup(dd, DIOT_EXIT_FAIL, "'%s': %s", s->path, msg);
-	if (blen == 0)
-		dd_fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports a block length of 0",
-		              s->path);
-	if (blocks > (uint64_t)INT64_MAX / blen)
-		dd_fail_setup(dd, DIOT_EXIT_FAIL, "'%s': READ CAPACITY reports %" PRIu64 " blocks of %"
-		              PRIu32 " bytes, more than 2^63-1 bytes", s->path, blocks, blen);
-	s->sg_block = blen;
-	s->sg_blocks = blocks;
-	s->size = blocks * blen;
 }
 
 /* 1 if path is an sg node with no block device behind it (a tape, an

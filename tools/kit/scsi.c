@@ -46,10 +46,37 @@ diot_scsi_run(dio_scsi *c, int fd, const uint8_t *cdb, int cdb_len, int dir,
 }
 
 int
+diot_scsi_capacity_data(const uint8_t *d10, size_t n10, const uint8_t *d16, size_t n16,
+                        uint64_t *blocks, uint32_t *block_len, char *msg, size_t msglen)
+{
+	int r;
+
+	say(msg, msglen, "");
+	if (blocks == NULL || block_len == NULL) {
+		say(msg, msglen, "READ CAPACITY: bad arguments");
+		return -EINVAL;
+	}
+	*blocks = 0;
+	*block_len = 0;
+	r = dio_parse_read_capacity(d10, n10, 0, blocks, block_len);
+	if (r == -EOVERFLOW) {
+		if (d16 == NULL)
+			return 1;       /* (16) is to be asked */
+		*blocks = 0;
+		*block_len = 0;
+		r = dio_parse_read_capacity(d16, n16, 1, blocks, block_len);
+	}
+	if (r < 0 && msg != NULL && msglen > 0)
+		snprintf(msg, msglen, "READ CAPACITY gave no usable capacity (%llu blocks "
+		         "of %u bytes)", (unsigned long long)*blocks, *block_len);
+	return r;
+}
+
+int
 diot_scsi_capacity(dio_scsi *c, int fd, uint64_t *blocks, uint32_t *block_len,
                    char *msg, size_t msglen)
 {
-	uint8_t cdb[16], buf[32];
+	uint8_t cdb[16], b10[8], b16[32];
 	char why[300];
 	int n, r;
 
@@ -60,29 +87,25 @@ diot_scsi_capacity(dio_scsi *c, int fd, uint64_t *blocks, uint32_t *block_len,
 	}
 	*blocks = 0;
 	*block_len = 0;
-	memset(buf, 0, sizeof(buf));
+	memset(b10, 0, sizeof(b10));
 	n = dio_cdb_read_capacity10(cdb);
-	r = diot_scsi_run(c, fd, cdb, n, DIO_SCSI_DIR_IN, buf, 8, why, sizeof(why));
+	r = diot_scsi_run(c, fd, cdb, n, DIO_SCSI_DIR_IN, b10, sizeof(b10), why, sizeof(why));
 	if (r < 0) {
 		if (msg != NULL && msglen > 0)
 			snprintf(msg, msglen, "READ CAPACITY(10) failed: %s", why);
 		return r;
 	}
-	r = dio_parse_read_capacity(buf, 8, 0, blocks, block_len);
-	if (r == -EOVERFLOW) {
-		memset(buf, 0, sizeof(buf));
-		n = dio_cdb_read_capacity16(cdb, sizeof(buf));
-		r = diot_scsi_run(c, fd, cdb, n, DIO_SCSI_DIR_IN, buf, sizeof(buf), why,
-		                  sizeof(why));
-		if (r < 0) {
-			if (msg != NULL && msglen > 0)
-				snprintf(msg, msglen, "READ CAPACITY(16) failed: %s", why);
-			return r;
-		}
-		r = dio_parse_read_capacity(buf, sizeof(buf), 1, blocks, block_len);
+	r = diot_scsi_capacity_data(b10, sizeof(b10), NULL, 0, blocks, block_len, msg, msglen);
+	if (r != 1)
+		return r;
+	memset(b16, 0, sizeof(b16));
+	n = dio_cdb_read_capacity16(cdb, sizeof(b16));
+	r = diot_scsi_run(c, fd, cdb, n, DIO_SCSI_DIR_IN, b16, sizeof(b16), why, sizeof(why));
+	if (r < 0) {
+		if (msg != NULL && msglen > 0)
+			snprintf(msg, msglen, "READ CAPACITY(16) failed: %s", why);
+		return r;
 	}
-	if (r < 0 && msg != NULL && msglen > 0)
-		snprintf(msg, msglen, "READ CAPACITY gave no usable capacity (%llu blocks "
-		         "of %u bytes)", (unsigned long long)*blocks, *block_len);
-	return r;
+	return diot_scsi_capacity_data(b10, sizeof(b10), b16, sizeof(b16), blocks, block_len,
+	                               msg, msglen);
 }

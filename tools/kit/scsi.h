@@ -45,4 +45,16 @@ int diot_scsi_run(dio_scsi *c, int fd, const uint8_t *cdb, int cdb_len, int dir,
 int diot_scsi_capacity(dio_scsi *c, int fd, uint64_t *blocks, uint32_t *block_len,
                        char *msg, size_t msglen);
 
+/*
+ * What diot_scsi_capacity() makes of the answers' data (the part that
+ * reads what a device sent, apart from sending: tests/fuzz/dd-capacity.c
+ * feeds it any bytes): d10, n10 the data of READ CAPACITY(10); d16, n16
+ * that of (16), or d16 NULL when it has not been asked.  Returns 0 with
+ * *blocks and *block_len; 1 when (10) says the capacity needs (16) and
+ * d16 is NULL (ask it, call again); or the -errno of
+ * dio_parse_read_capacity() with msg as diot_scsi_capacity() says.
+ */
+int diot_scsi_capacity_data(const uint8_t *d10, size_t n10, const uint8_t *d16, size_t n16,
+                            uint64_t *blocks, uint32_t *block_len, char *msg, size_t msglen);
+
 #endif

@@ -355,6 +355,22 @@ int sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m
 /* verify.c: read back what the writers of a point wrote. */
 void sw_verify_point(const struct sw_wctx *w, struct diot_team *t, struct sw_point *p);
 
+/* readback.c: one writer's slots read back from fd, counted into *v;
+ * buf holds size bytes.  What the slots should hold: */
+struct sw_readback {
+	uint64_t run_id;
+	uint32_t point;
+	int writer;               /* among the writers of every rank      */
+	int writers;              /* of every rank                        */
+	uint64_t txns;            /* it wrote (its next sequence)         */
+	uint64_t size;            /* of a transaction, >= SW_HDR_SIZE     */
+	uint64_t slots;           /* transactions that fit in a region    */
+	uint64_t region;
+	int extend, separate;     /* --extend, --layout separate          */
+};
+void sw_verify_writer(int fd, const struct sw_readback *rb, unsigned char *buf,
+                      struct sw_verify *v);
+
 /* check.c: --check ACK-LOG [TARGET]; returns the exit status. */
 int sw_check_main(const char *log, const char *target_arg);
 
