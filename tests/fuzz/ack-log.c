@@ -33,5 +33,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	           memchr(err, '\0', sizeof(err)) == NULL) {
 		abort();
 	}
+	fuzz_verdict(r == 0, err);
 	return 0;
 }

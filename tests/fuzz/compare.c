@@ -46,5 +46,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	                  sizeof(why));
 	if (r != 0 && (r != -1 || why[0] == '\0' || memchr(why, '\0', sizeof(why)) == NULL))
 		abort();
+	fuzz_verdict(r == 0, why);
 	return 0;
 }

@@ -63,7 +63,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (!(n10 < 8 || (ask16 && (n16 < 12 || be(d16, 8) == UINT64_MAX))))
 			abort();
-		fuzz_verdict(0);
+		fuzz_verdict(0, msg);
 		return 0;
 	}
 	/* What the answer says, read here on its own. */
@@ -95,6 +95,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	           s.sg_block != 0 || s.size != 0) {
 		abort();
 	}
-	fuzz_verdict(ok);
+	fuzz_verdict(ok, why);
 	return 0;
 }

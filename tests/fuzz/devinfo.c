@@ -366,6 +366,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		close(fd);
 	}
-	fuzz_verdict(ok);
+	fuzz_verdict(ok, NULL);
 	return 0;
 }

@@ -51,13 +51,14 @@ uint64_t fuzz_take(const uint8_t **data, size_t *size, size_t n);
 /*
  * What the harness made of this input, once, at its end: accepted (1, a
  * valid input of the format the harness reads, taken as such) or refused
- * (0).  Said on standard error, as "fuzz: accepted" or "fuzz: refused",
- * when DIO_FUZZ_VERDICT is set in the environment: tests/fuzz/replay.sh
+ * (0), and why when the reader said (why: NULL or "" when not).  Said on
+ * standard error, as "fuzz: accepted" or "fuzz: refused[: WHY]", when
+ * DIO_FUZZ_VERDICT is set in the environment: tests/fuzz/replay.sh
  * runs each seed so and fails on a seed of corpus/NAME/ that is refused
  * and on one of corpus/NAME/bad/ that is accepted, so that the seeds stay
  * inputs of today's formats.
  */
-void fuzz_verdict(int accepted);
+void fuzz_verdict(int accepted, const char *why);
 
 /* After a held error (diot_hold_errors()): free the message the kit
  * keeps for the exit that would follow (a harness holds thousands). */

@@ -94,6 +94,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		check_err(r, err, sizeof(err));
 	}
+	fuzz_verdict(r == 0, err);
 	v = NULL;
 	err[0] = '\0';
 	r = diot_jr_parse_keep((const char *)data, size, keep_some, &seed, &v, err,

@@ -35,6 +35,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			dd_check_operands(&dd);
 		diot_hold_errors(NULL);
 	}
+	/* Accepted: parsed, or --help and --version (exit 0). */
+	fuzz_verdict(held.status == 0, held.msg);
 	fuzz_held_free(&held);
 	/* The lists of if= and of= point into one copy each, kept to exit. */
 	free(dd.o.ifs[0]);

@@ -31,6 +31,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)rbuf_parse_args(argc, argv, &o);
 		diot_hold_errors(NULL);
 	}
+	/* Accepted: parsed, or --help and --version (exit 0). */
+	fuzz_verdict(held.status == 0, held.msg);
 	fuzz_held_free(&held);
 	free(argv);
 	return 0;

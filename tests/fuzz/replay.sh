@@ -1,11 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # replay.sh -- every fuzz harness of this build (tests/fuzz/*.c) runs each
-# input of its committed seed corpus (tests/fuzz/corpus/HARNESS/) and of
-# the reproducers of what fuzzing found (tests/fuzz/repro/HARNESS/).  Any
-# crash, sanitizer report or failed check of a harness fails the test.
-# Built with --enable-fuzzing the harnesses are libFuzzer programs, run
-# with -runs=0 (the inputs, no fuzzing); otherwise tests/fuzz/replay.c's.
+# input of its committed seed corpus (tests/fuzz/corpus/HARNESS/), of the
+# inputs it must refuse (corpus/HARNESS/bad/) and of the reproducers of
+# what fuzzing found (tests/fuzz/repro/HARNESS/).  Any crash, sanitizer
+# report or failed check of a harness fails the test.  Then the seeds are
+# held to their format: each harness says per input whether it accepted
+# it (tests/fuzz/fuzz.h, fuzz_verdict(), with DIO_FUZZ_VERDICT set), and
+# a seed refused, or a bad/ input accepted, fails the test by name, so a
+# seed cannot go stale as the formats change.  Says per harness the
+# inputs replayed.  Built with --enable-fuzzing the harnesses are
+# libFuzzer programs, run with -runs=0 (the inputs, no fuzzing);
+# otherwise tests/fuzz/replay.c's.
 set -u
 b=${top_builddir:-.}/tests/fuzz
 s=${top_srcdir:-.}/tests/fuzz
@@ -13,28 +19,70 @@ s=${top_srcdir:-.}/tests/fuzz
 LSAN_OPTIONS="suppressions=$s/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export LSAN_OPTIONS
 fails=0 ran=0
+
+# The files of a directory, not its subdirectories or dot files, sorted.
+files_of() {
+	[ -d "$1" ] && find "$1" -maxdepth 1 -type f ! -name '.*' | LC_ALL=C sort
+}
+
+# Each seed of harness $1 (corpus directory $2) accepted, each bad/ input
+# refused: all run by one process, in order; the verdicts (one per input,
+# in the same order) are matched to the list.  Says what is wrong.
+verdicts() {
+	vh=$1 vd=$2
+	list=$b/replay-$vh.inputs
+	{ files_of "$vd"; files_of "$vd/bad"; } >"$list"
+	set --
+	while IFS= read -r f; do set -- "$@" "$f"; done <"$list"
+	[ $# -gt 0 ] || { echo "FAIL: $vh: no seed in $vd"; return 1; }
+	DIO_FUZZ_VERDICT=1 "$b/$vh" -runs=0 "$@" >"$b/replay-$vh.verdicts" 2>&1 ||
+		{ echo "FAIL: $vh: the run of its seeds for their verdicts failed:"
+		  tail -n 20 "$b/replay-$vh.verdicts"; return 1; }
+	got=$(grep -c '^fuzz: ' "$b/replay-$vh.verdicts")
+	[ "$got" -eq $# ] ||
+		{ echo "FAIL: $vh: $got verdicts for $# inputs (a harness says one per input)"
+		  return 1; }
+	grep '^fuzz: ' "$b/replay-$vh.verdicts" | paste "$list" - | awk -F '\t' -v h="$vh" -v s="$s/" '
+		{ name = index($1, s) == 1 ? "tests/fuzz/" substr($1, length(s) + 1) : $1 }
+		$1 !~ /\/bad\/[^\/]*$/ && $2 != "fuzz: accepted" {
+			sub(/^fuzz: refused:? ?/, "", $2)
+			printf "FAIL: %s: seed %s is refused%s%s\n", h, name, $2 != "" ? ": " : "", $2
+			bad++ }
+		$1 ~ /\/bad\/[^\/]*$/ && $2 == "fuzz: accepted" {
+			printf "FAIL: %s: %s is accepted, but bad/ holds inputs to refuse\n", h, name
+			bad++ }
+		END { exit bad > 0 }'
+}
+
 for dir in "$s"/corpus/*/; do
+	dir=${dir%/}
 	h=$(basename "$dir")
 	if [ ! -x "$b/$h" ]; then
 		case $h in
-		mountinfo|udev|sysfs) why="the Linux backend's readers: this build's backend is ${DIO_BACKEND:-not linux}" ;;
+		mountinfo|udev|sysfs|devinfo) why="the Linux backend's readers: this build's backend is ${DIO_BACKEND:-not linux}" ;;
 		sg-reply) why="the sg driver's replies: this build has no Linux SCSI pass-through" ;;
 		*) why="not built" ;;
 		esac
 		echo "skipped: $h ($why)"
 		continue
 	fi
-	inputs=$(find "$dir" "$s/repro/$h" -type f ! -name '.*' 2>/dev/null | wc -l)
+	nseed=$(files_of "$dir" | wc -l)
+	nbad=$(files_of "$dir/bad" | wc -l)
+	nrepro=$(files_of "$s/repro/$h" | wc -l)
 	log=$b/replay-$h.log
 	set -- "$dir"
+	[ -d "$dir/bad" ] && set -- "$@" "$dir/bad"
 	[ -d "$s/repro/$h" ] && set -- "$@" "$s/repro/$h"
-	if "$b/$h" -runs=0 -artifact_prefix="$b/replay-$h-" "$@" >"$log" 2>&1; then
-		echo "ok: $h: $inputs inputs"
-		ran=$((ran + 1))
-	else
+	if ! "$b/$h" -runs=0 -artifact_prefix="$b/replay-$h-" "$@" >"$log" 2>&1; then
 		echo "FAIL: $h (exit $?); its log $log ends:"
 		tail -n 40 "$log"
 		fails=$((fails + 1))
+	elif ! verdicts "$h" "$dir"; then
+		fails=$((fails + 1))
+	else
+		echo "ok: $h: $((nseed + nbad + nrepro)) inputs replayed: $nseed seeds, each" \
+		     "accepted; $nbad in bad/, each refused; $nrepro reproducers"
+		ran=$((ran + 1))
 	fi
 done
 # Every harness built has a corpus.

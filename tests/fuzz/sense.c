@@ -39,7 +39,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t blocks;
 	uint32_t blen, cap;
 	unsigned ob;
-	int wce, rcd, r;
+	int wce, rcd, r, took;
 	char serial[256];
 	const char *t;
 
@@ -62,13 +62,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size >= 2)
 		(void)dio_sense_asc_text(data[0], data[1]);
 
-	(void)dio_parse_inquiry(data, size, &inq);
-	(void)dio_parse_read_capacity(data, size, 0, &blocks, &blen);
-	(void)dio_parse_read_capacity(data, size, 1, &blocks, &blen);
-	(void)dio_parse_buffer_descriptor(data, size, &ob, &cap);
-	(void)dio_parse_caching_page(data, size, &wce, &rcd);
-	(void)info_parse_serial(data, size, serial, sizeof(serial));
+	/* Accepted: one of the decoders took it as what it reads (sense
+	 * data with a sense key, a page of the parsers, a serial number). */
+	took = r == 0;
+	took |= dio_parse_inquiry(data, size, &inq) == 0;
+	took |= dio_parse_read_capacity(data, size, 0, &blocks, &blen) == 0;
+	took |= dio_parse_read_capacity(data, size, 1, &blocks, &blen) == 0;
+	took |= dio_parse_buffer_descriptor(data, size, &ob, &cap) == 0;
+	took |= dio_parse_caching_page(data, size, &wce, &rcd) == 0;
+	took |= info_parse_serial(data, size, serial, sizeof(serial)) == 0 && serial[0] != '\0';
 	if (memchr(serial, '\0', sizeof(serial)) == NULL)
 		abort();
+	fuzz_verdict(took, NULL);
 	return 0;
 }

@@ -15,6 +15,9 @@
 #include "os/linux-read.h"
 #include "tests/fuzz/fuzz.h"
 
+/* Set when a reader takes the line as what it reads. */
+static int took;
+
 static void
 one_line(const uint8_t *data, size_t size, size_t len)
 {
@@ -45,7 +48,9 @@ one_line(const uint8_t *data, size_t size, size_t len)
 	r = dio__parse_u64(line, &v);
 	if (r != 0 && r != -EINVAL && r != -ERANGE)
 		abort();
+	took |= r == 0;
 	wc = dio__parse_write_cache(line);
+	took |= wc != DIO_TRI_UNKNOWN;
 	if (wc != DIO_TRI_UNKNOWN && wc != DIO_TRI_YES && wc != DIO_TRI_NO)
 		abort();
 	memset(&di, 0, sizeof(di));
@@ -53,14 +58,18 @@ one_line(const uint8_t *data, size_t size, size_t len)
 	if (memchr(di.scheduler, '\0', sizeof(di.scheduler)) == NULL ||
 	    memchr(di.schedulers, '\0', sizeof(di.schedulers)) == NULL)
 		abort();
+	took |= di.scheduler[0] != '\0';
 	free(line);
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	took = 0;
 	one_line(data, size, 64);
 	one_line(data, size, 256);
 	one_line(data, size, size > 0 ? data[0] % 40 : 0);
+	/* Accepted: a number, a write_cache or a scheduler list. */
+	fuzz_verdict(took, NULL);
 	return 0;
 }

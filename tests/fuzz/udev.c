@@ -21,13 +21,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len = size > 0 ? 1 + data[0] % 80 : 16;
 	char *name;
 	FILE *fp;
+	int took = 0;
 
 	name = malloc(len);
 	if (name == NULL)
 		return 0;
 	fp = fuzz_stream(data, size);
 	if (fp != NULL) {
-		if (dio__uevent_devname(fp, name, len) == 1 &&
+		if (dio__uevent_devname(fp, name, len) == 1 && (took = 1) &&
 		    (memchr(name, '\0', len) == NULL || strncmp(name, "/dev/", len <= 5 ? len - 1 : 5)))
 			abort();
 		fclose(fp);
@@ -37,10 +38,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fp = fuzz_stream(data, size);
 	if (fp != NULL) {
 		memset(&di, 0, sizeof(di));
-		if (dio__udev_serial_fp(fp, &di) == 1 &&
+		if (dio__udev_serial_fp(fp, &di) == 1 && (took = 1) &&
 		    memchr(di.id_serial, '\0', sizeof(di.id_serial)) == NULL)
 			abort();
 		fclose(fp);
 	}
+	/* Accepted: a DEVNAME= or an ID_SERIAL= found. */
+	fuzz_verdict(took, NULL);
 	return 0;
 }

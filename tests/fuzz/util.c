@@ -114,12 +114,18 @@ fuzz_held_free(struct diot_held *h)
 }
 
 void
-fuzz_verdict(int accepted)
+fuzz_verdict(int accepted, const char *why)
 {
 	static int say = -1;
 
 	if (say < 0)
 		say = getenv("DIO_FUZZ_VERDICT") != NULL;
-	if (say)
-		fprintf(stderr, "fuzz: %s\n", accepted ? "accepted" : "refused");
+	if (!say)
+		return;
+	if (accepted)
+		fprintf(stderr, "fuzz: accepted\n");
+	else if (why != NULL && *why != '\0')
+		fprintf(stderr, "fuzz: refused: %.300s\n", why);
+	else
+		fprintf(stderr, "fuzz: refused\n");
 }

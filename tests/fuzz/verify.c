@@ -174,7 +174,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (content == 2 && v.stale < untouched)
 		abort();
 	ok = v.checked > 0 && v.ok == v.checked;
-	fuzz_verdict(ok);
+	fuzz_verdict(ok, NULL);
 out:
 	free(touched);
 	free(buf);
