@@ -67,6 +67,10 @@ run_file(const char *path, long *count)
 		if (len > 0)
 			memcpy(exact, buf, len);
 		free(buf);
+		/* Which input the harness's verdict is about, as libFuzzer
+		 * says it (tests/fuzz/replay.sh reads them). */
+		if (getenv("DIO_FUZZ_VERDICT") != NULL)
+			fprintf(stderr, "Running: %s\n", path);
 		LLVMFuzzerTestOneInput(exact, len);
 		free(exact);
 	}

@@ -26,8 +26,10 @@ files_of() {
 }
 
 # Each seed of harness $1 (corpus directory $2) accepted, each bad/ input
-# refused: all run by one process, in order; the verdicts (one per input,
-# in the same order) are matched to the list.  Says what is wrong.
+# refused: all run by one process; each verdict follows the "Running:
+# PATH" line of its input (libFuzzer's; replay.c says it too), and the
+# last one counts (libFuzzer runs an input again to confirm a leak).
+# Says what is wrong.
 verdicts() {
 	vh=$1 vd=$2
 	list=$b/replay-$vh.inputs
@@ -38,20 +40,29 @@ verdicts() {
 	DIO_FUZZ_VERDICT=1 "$b/$vh" -runs=0 "$@" >"$b/replay-$vh.verdicts" 2>&1 ||
 		{ echo "FAIL: $vh: the run of its seeds for their verdicts failed:"
 		  tail -n 20 "$b/replay-$vh.verdicts"; return 1; }
-	got=$(grep -c '^fuzz: ' "$b/replay-$vh.verdicts")
-	[ "$got" -eq $# ] ||
-		{ echo "FAIL: $vh: $got verdicts for $# inputs (a harness says one per input)"
-		  return 1; }
-	grep '^fuzz: ' "$b/replay-$vh.verdicts" | paste "$list" - | awk -F '\t' -v h="$vh" -v s="$s/" '
-		{ name = index($1, s) == 1 ? "tests/fuzz/" substr($1, length(s) + 1) : $1 }
-		$1 !~ /\/bad\/[^\/]*$/ && $2 != "fuzz: accepted" {
-			sub(/^fuzz: refused:? ?/, "", $2)
-			printf "FAIL: %s: seed %s is refused%s%s\n", h, name, $2 != "" ? ": " : "", $2
-			bad++ }
-		$1 ~ /\/bad\/[^\/]*$/ && $2 == "fuzz: accepted" {
-			printf "FAIL: %s: %s is accepted, but bad/ holds inputs to refuse\n", h, name
-			bad++ }
-		END { exit bad > 0 }'
+	awk -v h="$vh" -v s="$s/" '
+		NR == FNR { want[++n] = $0; next }
+		/^Running: / { cur = substr($0, 10); next }
+		/^fuzz: / && cur != "" { said[cur] = $0 }
+		END {
+			for (i = 1; i <= n; i++) {
+				f = want[i]
+				name = index(f, s) == 1 ? "tests/fuzz/" substr(f, length(s) + 1) : f
+				v = said[f]
+				if (v == "") {
+					printf "FAIL: %s: no verdict for %s (a harness says one per input)\n", h, name
+					bad++
+				} else if (f !~ /\/bad\/[^\/]*$/ && v != "fuzz: accepted") {
+					sub(/^fuzz: refused:? ?/, "", v)
+					printf "FAIL: %s: seed %s is refused%s%s\n", h, name, v != "" ? ": " : "", v
+					bad++
+				} else if (f ~ /\/bad\/[^\/]*$/ && v == "fuzz: accepted") {
+					printf "FAIL: %s: %s is accepted, but bad/ holds inputs to refuse\n", h, name
+					bad++
+				}
+			}
+			exit bad > 0
+		}' "$list" "$b/replay-$vh.verdicts"
 }
 
 for dir in "$s"/corpus/*/; do
