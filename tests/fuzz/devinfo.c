@@ -9,7 +9,8 @@
  * the in-use checks above them (os/linux-inuse.c: mounted, swap, backing
  * a loop device, an sg node's disk) and the file system type from
  * mountinfo (os/linux-file.c), all run on a fake tree built from the
- * input under a temporary root (os/linux.h: dio__linux_root).
+ * input under a temporary root (os/linux.h: dio__linux_root; in
+ * fuzz_tmpdir()).
  *
  * The tree is a SCSI disk sda (8:0) with a partition sda1 (8:1), its sg
  * node sg0 (21:0), and loop0 (7:0), laid out as sysfs lays them out.  The
@@ -134,10 +135,8 @@ cleanup(void)
 static int
 setup(void)
 {
-	const char *t = getenv("TMPDIR");
-
 	/* Short: allow_dio_path has 64 bytes. */
-	snprintf(root, sizeof(root), "%s/dfz.XXXXXX", t && *t ? t : "/tmp");
+	snprintf(root, sizeof(root), "%s/dfz.XXXXXX", fuzz_tmpdir());
 	if (mkdtemp(root) == NULL) {
 		root[0] = '\0';
 		return -1;

@@ -12,7 +12,9 @@
 # out-of-memory inputs as HARNESS/crash-*, leak-*, timeout-*, oom-*.
 # The harnesses' own output is closed (-close_fd_mask=3: --check's messages
 # for every input would fill the log); libFuzzer's and the sanitizers'
-# reports stay.  Exit 0 only if no harness found anything.
+# reports stay.  Says per harness the inputs it ran (libFuzzer's
+# executions), and at the end all of them on one line; a harness that ran
+# none fails.  Exit 0 only if no harness found anything.
 set -u
 s=${top_srcdir:-.}/tests/fuzz
 b=${top_builddir:-.}
@@ -71,7 +73,20 @@ one() {
 	echo "$st" >"$d/status"
 }
 
+# The inputs a harness ran, over its runs of libFuzzer (several after a
+# stall): each run's stat::number_of_executed_units (-print_final_stats),
+# or for a run that ended without its statistics (a crash, a leak) the
+# count of its last status line ("#12345\tpulse ...", "#12345\tDONE").
+executions() {
+	awk '
+		/^INFO: Seed: / { if (open) n += last; open = 1; last = 0; stat = 0 }
+		/^#[0-9]+[ \t]/ { v = substr($1, 2) + 0; if (!stat && v > last) last = v }
+		/^stat::number_of_executed_units:/ { last = $2 + 0; stat = 1 }
+		END { if (open) n += last; print n + 0 }' "$1"
+}
+
 t0=$(date +%s)
+summary=""
 echo "fuzzing $# harnesses for $secs s each, $jobs at a time (rss limit $rss MB, timeout $tmo s, nice $nic)"
 set -- "$@"
 fails=0
@@ -89,21 +104,26 @@ while [ $# -gt 0 ]; do
 		d=$work/$h
 		st=$(cat "$d/status" 2>/dev/null || echo 1)
 		found=$(ls "$d" | grep -E '^(crash|leak|timeout|oom)-' | tr '\n' ' ')
-		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$d/log" |
-		       awk '{ n += $1 } END { print n + 0 }')
+		runs=$(executions "$d/log")
 		stalls=$(cat "$d/stalls" 2>/dev/null || echo 0)
 		cov=$(grep -E '^#[0-9]+.*(DONE|cov:)' "$d/log" | tail -n 1 | sed -n 's/.*\(cov: [0-9]*\).*/\1/p')
 		corp=$(ls "$d/corpus" | wc -l)
-		if [ "$st" -eq 0 ] && [ -z "$found" ]; then
+		summary="$summary $h=$runs"
+		if [ "$st" -eq 0 ] && [ -z "$found" ] && [ "$runs" -gt 0 ]; then
 			note=""
 			[ "$stalls" -gt 0 ] && note="; $stalls timeout(s) whose input ran fast alone: this machine stalled (stall-* in $d)"
-			echo "ok: $h: ${runs:-?} runs, ${cov:-cov: ?}, $corp new inputs$note"
+			echo "ok: $h: $runs runs, ${cov:-cov: ?}, $corp new inputs$note"
+		elif [ "$st" -eq 0 ] && [ -z "$found" ]; then
+			echo "FAIL: $h: no input was run (libFuzzer's log $d/log says no executions):"
+			tail -n 20 "$d/log"
+			fails=$((fails + 1))
 		else
-			echo "FAIL: $h: exit $st${found:+, found: $found}; the end of $d/log:"
+			echo "FAIL: $h: $runs runs, exit $st${found:+, found: $found}; the end of $d/log:"
 			tail -n 60 "$d/log"
 			fails=$((fails + 1))
 		fi
 	done
 done
+echo "executions per harness:$summary"
 echo "fuzzing took $(($(date +%s) - t0)) s; findings and new inputs are in $work"
 [ "$fails" -eq 0 ]

@@ -7,8 +7,8 @@
  *   1 MiB; the rest of LEN, if the input is shorter, is not there),
  *   then the ack log's text.
  *
- * The target is a file of this process's own temporary directory (under
- * $TMPDIR, else /tmp), rewritten for every input and removed at exit;
+ * The target is a file of this process's own temporary directory
+ * (fuzz_tmpdir(): $TMPDIR, /dev/shm or /tmp), rewritten for every input and removed at exit;
  * a --layout separate log's writer files (TARGET.1...) are not made.  The
  * check reads, never writes; its report goes to /dev/null, its messages
  * to standard error.  The status must be one of --check's.
@@ -39,9 +39,7 @@ cleanup(void)
 static int
 setup(void)
 {
-	const char *t = getenv("TMPDIR");
-
-	snprintf(dir, sizeof(dir), "%s/dio-fuzz-check.XXXXXX", t && *t ? t : "/tmp");
+	snprintf(dir, sizeof(dir), "%s/dio-fuzz-check.XXXXXX", fuzz_tmpdir());
 	if (mkdtemp(dir) == NULL) {
 		dir[0] = '\0';
 		return -1;

@@ -113,6 +113,16 @@ fuzz_held_free(struct diot_held *h)
 	h->msg = NULL;
 }
 
+const char *
+fuzz_tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	if (t != NULL && *t != '\0')
+		return t;
+	return access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp";
+}
+
 void
 fuzz_verdict(int accepted, const char *why)
 {

@@ -20,9 +20,10 @@
  * What is checked: every slot the writer used is counted once, in one
  * class; with the writers' own content every slot that no patch touched
  * is found intact, and with another run's every one is stale.  The file
- * is one of this process's own temporary directory (under $TMPDIR, else
- * /tmp), rewritten for every input, removed at exit.  Accepted: every slot
- * read back was the transaction --verify wants there.
+ * is one of this process's own temporary directory (fuzz_tmpdir():
+ * $TMPDIR, /dev/shm or /tmp), rewritten for every input, removed at
+ * exit.  Accepted: every slot read back was the transaction --verify
+ * wants there.
  */
 #include "config.h"
 
@@ -51,9 +52,7 @@ cleanup(void)
 static int
 setup(void)
 {
-	const char *t = getenv("TMPDIR");
-
-	snprintf(dir, sizeof(dir), "%s/dio-fuzz-verify.XXXXXX", t && *t ? t : "/tmp");
+	snprintf(dir, sizeof(dir), "%s/dio-fuzz-verify.XXXXXX", fuzz_tmpdir());
 	if (mkdtemp(dir) == NULL) {
 		dir[0] = '\0';
 		return -1;
