@@ -9,8 +9,8 @@
  * the in-use checks above them (os/linux-inuse.c: mounted, swap, backing
  * a loop device, an sg node's disk) and the file system type from
  * mountinfo (os/linux-file.c), all run on a fake tree built from the
- * input under a temporary root (os/linux.h: dio__linux_root; in
- * fuzz_tmpdir()).
+ * input under a temporary root (os/linux.h: dio__linux_root; the
+ * harness's fuzz_workdir()).
  *
  * The tree is a SCSI disk sda (8:0) with a partition sda1 (8:1), its sg
  * node sg0 (21:0), and loop0 (7:0), laid out as sysfs lays them out.  The
@@ -36,7 +36,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,35 +113,15 @@ static char root[PATH_MAX];
 static size_t rootlen;
 
 static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)flag;
-	if (f->level > 0)
-		remove(path);
-	return 0;
-}
-
-static void
-cleanup(void)
-{
-	if (root[0] != '\0') {
-		nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-		rmdir(root);
-	}
-}
-
-static int
 setup(void)
 {
-	/* Short: allow_dio_path has 64 bytes. */
-	snprintf(root, sizeof(root), "%s/dfz.XXXXXX", fuzz_tmpdir());
-	if (mkdtemp(root) == NULL) {
-		root[0] = '\0';
+	const char *dir = fuzz_workdir();
+
+	/* allow_dio_path has 64 bytes: under_root() allows a cut one. */
+	if (dir == NULL)
 		return -1;
-	}
+	snprintf(root, sizeof(root), "%s", dir);
 	rootlen = strlen(root);
-	atexit(cleanup);
 	dio__linux_root = root;
 	return 0;
 }
@@ -182,7 +161,7 @@ build(const uint8_t *data, size_t size)
 	uint32_t mask = (uint32_t)fuzz_take(&data, &size, 4);
 	size_t i;
 
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	fuzz_workdir_clear();
 	for (i = 0; i < NNODES; i++) {
 		if (mask >> i & 1)
 			continue;

@@ -60,11 +60,21 @@ uint64_t fuzz_take(const uint8_t **data, size_t *size, size_t n);
  */
 void fuzz_verdict(int accepted, const char *why);
 
-/* Where a harness makes its files: $TMPDIR, else /dev/shm where it is a
- * directory this process may write (a file system in memory: a harness
- * that makes a tree per input runs 60 times faster there than on a disk),
- * else /tmp. */
-const char *fuzz_tmpdir(void);
+/*
+ * A directory of this process's own for the files a harness makes,
+ * dio-fuzz.XXXXXX under $TMPDIR, else under /dev/shm where this process
+ * may write there (a file system in memory: a harness that makes a tree
+ * per input runs 60 times faster there than on a disk), else under /tmp.
+ * Made at the first call, removed with all it holds at exit; NULL when
+ * it cannot be made.
+ */
+const char *fuzz_workdir(void);
+
+/* fuzz_workdir()/name into buf: 0, or -1 when it cannot be made. */
+int fuzz_workpath(const char *name, char *buf, size_t len);
+
+/* Everything in fuzz_workdir() removed (the directory stays). */
+void fuzz_workdir_clear(void);
 
 /* After a held error (diot_hold_errors()): free the message the kit
  * keeps for the exit that would follow (a harness holds thousands). */

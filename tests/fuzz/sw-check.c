@@ -8,7 +8,7 @@
  *   then the ack log's text.
  *
  * The target is a file of this process's own temporary directory
- * (fuzz_tmpdir(): $TMPDIR, /dev/shm or /tmp), rewritten for every input and removed at exit;
+ * (fuzz_workdir()), rewritten for every input and removed at exit;
  * a --layout separate log's writer files (TARGET.1...) are not made.  The
  * check reads, never writes; its report goes to /dev/null, its messages
  * to standard error.  The status must be one of --check's.
@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,29 +26,7 @@
 #include "tools/kit/msg.h"
 #include "tools/sw/check.h"
 
-static char dir[4096], target[4200];
-
-static void
-cleanup(void)
-{
-	if (target[0] != '\0')
-		unlink(target);
-	if (dir[0] != '\0')
-		rmdir(dir);
-}
-
-static int
-setup(void)
-{
-	snprintf(dir, sizeof(dir), "%s/dio-fuzz-check.XXXXXX", fuzz_tmpdir());
-	if (mkdtemp(dir) == NULL) {
-		dir[0] = '\0';
-		return -1;
-	}
-	snprintf(target, sizeof(target), "%s/t.dat", dir);
-	atexit(cleanup);
-	return 0;
-}
+static char target[PATH_MAX];
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -60,7 +39,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd, st;
 
 	if (!ready) {
-		if (setup() < 0)
+		if (fuzz_workpath("t.dat", target, sizeof(target)) < 0)
 			return 0;
 		ready = 1;
 	}

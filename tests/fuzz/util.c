@@ -5,8 +5,11 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/fuzz/fuzz.h"
@@ -113,14 +116,59 @@ fuzz_held_free(struct diot_held *h)
 	h->msg = NULL;
 }
 
+static char workdir[PATH_MAX];
+
+static int
+remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)flag;
+	if (f->level > 0)
+		remove(path);
+	return 0;
+}
+
+void
+fuzz_workdir_clear(void)
+{
+	if (workdir[0] != '\0')
+		nftw(workdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void
+workdir_remove(void)
+{
+	fuzz_workdir_clear();
+	if (workdir[0] != '\0')
+		rmdir(workdir);
+}
+
 const char *
-fuzz_tmpdir(void)
+fuzz_workdir(void)
 {
 	const char *t = getenv("TMPDIR");
 
-	if (t != NULL && *t != '\0')
-		return t;
-	return access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp";
+	if (workdir[0] != '\0')
+		return workdir;
+	if (t == NULL || *t == '\0')
+		t = access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp";
+	snprintf(workdir, sizeof(workdir), "%s/dio-fuzz.XXXXXX", t);
+	if (mkdtemp(workdir) == NULL) {
+		workdir[0] = '\0';
+		return NULL;
+	}
+	atexit(workdir_remove);
+	return workdir;
+}
+
+int
+fuzz_workpath(const char *name, char *buf, size_t len)
+{
+	const char *dir = fuzz_workdir();
+
+	if (dir == NULL || (size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
+		return -1;
+	return 0;
 }
 
 void

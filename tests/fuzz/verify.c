@@ -20,14 +20,14 @@
  * What is checked: every slot the writer used is counted once, in one
  * class; with the writers' own content every slot that no patch touched
  * is found intact, and with another run's every one is stale.  The file
- * is one of this process's own temporary directory (fuzz_tmpdir():
- * $TMPDIR, /dev/shm or /tmp), rewritten for every input, removed at
- * exit.  Accepted: every slot read back was the transaction --verify
- * wants there.
+ * is one of the harness's own directory (fuzz_workdir()), rewritten for
+ * every input, removed at exit.  Accepted: every slot read back was the
+ * transaction --verify wants there.
  */
 #include "config.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,29 +38,7 @@
 
 #define RUN_ID 0x5157a11d0c0ffeeULL
 
-static char dir[4096], target[4200];
-
-static void
-cleanup(void)
-{
-	if (target[0] != '\0')
-		unlink(target);
-	if (dir[0] != '\0')
-		rmdir(dir);
-}
-
-static int
-setup(void)
-{
-	snprintf(dir, sizeof(dir), "%s/dio-fuzz-verify.XXXXXX", fuzz_tmpdir());
-	if (mkdtemp(dir) == NULL) {
-		dir[0] = '\0';
-		return -1;
-	}
-	snprintf(target, sizeof(target), "%s/t.dat", dir);
-	atexit(cleanup);
-	return 0;
-}
+static char target[PATH_MAX];
 
 /* Every transaction of writer w in sequence order, as the writers do
  * (a slot reused holds the last one). */
@@ -92,7 +70,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd, w, ok;
 
 	if (!ready) {
-		if (setup() < 0)
+		if (fuzz_workpath("t.dat", target, sizeof(target)) < 0)
 			return 0;
 		ready = 1;
 	}
