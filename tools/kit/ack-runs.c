@@ -121,7 +121,8 @@ diot__ack_run_log(struct server *S, int r)
 	if (sr->path == NULL)
 		return -ENOMEM;
 	snprintf(sr->path, n, "%s.%llx", base, (unsigned long long)R->id);
-	fd = open(sr->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOCTTY | O_CLOEXEC, 0644);
+	fd = open(sr->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOCTTY | O_CLOEXEC |
+	          O_NOFOLLOW, 0600);
 	if (fd < 0) {
 		int e = neg_errno();
 

@@ -30,6 +30,23 @@ connect_to(const char *host, const char *port, char *err, size_t errlen)
 	return diot__ack_tcp_socket(host, port, 0, what, err, errlen);
 }
 
+static int
+is_symlink(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+static int
+refuse_link(const char *path, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "'%s' is a symbolic link: an ack log is never written "
+	         "through one (a link planted there would send the records elsewhere); "
+	         "name the file itself", path);
+	return -ELOOP;
+}
+
 int
 diot_ack_open_log(const char *path, int append, char *err, size_t errlen)
 {
@@ -38,15 +55,25 @@ diot_ack_open_log(const char *path, int append, char *err, size_t errlen)
 	int fd, r;
 
 	/* Refused before the open when it is there already... */
+	if (is_symlink(path))
+		return refuse_link(path, err, errlen);
 	if (diot_out_writable(path, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "'%s' %s", path, why);
 		return -EINVAL;
 	}
-	/* ...and a FIFO made in between does not make the open wait. */
+	/*
+	 * ...and a FIFO made in between does not make the open wait.  Never
+	 * through a symbolic link (O_NOFOLLOW, also for one planted after
+	 * the check: the records, or an append of --force, would go where it
+	 * points), and readable by its owner only (0600: a log carries the
+	 * run's id).
+	 */
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-	          (append ? 0 : O_EXCL), 0644);
+	          O_NOFOLLOW | (append ? 0 : O_EXCL), 0600);
 	if (fd < 0) {
 		r = neg_errno();
+		if (r == -ELOOP || (r == -EEXIST && is_symlink(path)))
+			return refuse_link(path, err, errlen);
 		if (r == -EEXIST)
 			snprintf(err, errlen, "'%s' exists: an ack log is one run's record; "
 			         "name a new file", path);

@@ -74,7 +74,9 @@ int diot_ack_open(struct diot_ack *a, const char *spec, char *err, size_t errlen
  * (append 0), or also an existing one appended to (append 1).  An
  * existing log must be a regular file or a character device (/dev/null):
  * a FIFO (opening it would wait for a reader), a directory, a socket or a
- * block device is refused with the reason.  Returns the descriptor or
+ * block device is refused with the reason, and so is a symbolic link
+ * (O_NOFOLLOW: the records never go where a planted link points).  A log
+ * is created mode 0600 (it holds the run's id).  Returns the descriptor or
  * -errno (-EEXIST: it exists and append is 0) with the reason in err.
  */
 int diot_ack_open_log(const char *path, int append, char *err, size_t errlen);
@@ -206,7 +208,8 @@ const char *diot_ack_bad_name(const struct diot_ack_records *rec, int why);
  * connections" and closed, so its sender says why.
  *
  * Logs: the first run that sends a record gets logfd.  Each other run
- * gets a log of its own, LOGPATH.RUNID, created exclusively next to it
+ * gets a log of its own, LOGPATH.RUNID, created exclusively (O_EXCL,
+ * O_NOFOLLOW, mode 0600) next to it
  * (note() is told its name); when logfd is not a regular file (standard
  * output, a character device: logpath NULL or not a file), another run is
  * refused instead.  At most DIOT_ACK_MAX_RUNS runs that logged a record;
