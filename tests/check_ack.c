@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/libdirectio.h"
 #include "tools/kit/ack.h"
 #include "tools/sw/ackrec.h"
 #include "tests/testutil.h"
@@ -84,6 +85,7 @@ server_init(struct server *s, int hello_s, int stall_s)
 	s->cfg.stall_s = stall_s;
 	s->cfg.note = take_note;
 	s->cfg.note_arg = s;
+	s->cfg.runs = 1;        /* returns once one run has ended */
 }
 
 static void
@@ -557,7 +559,9 @@ START_TEST(test_listener_two_runs)
 	struct server srv;
 	int i, n;
 
-	server_start(&srv);
+	server_init(&srv, 0, 0);
+	srv.cfg.runs = 2;
+	server_go(&srv);
 	sender(&a, srv.port, 0xa1);
 	sender(&b, srv.port, 0xb2);
 	ck_assert_int_eq(diot_ack_send(&a, "# sync-write ack-log 1\n", 23), 0);
@@ -641,8 +645,9 @@ START_TEST(test_listener_one_run_log)
 END_TEST
 
 /* Strays -- a connection closed at once, one that sends garbage, one that
- * says nothing -- do not end the listener; the run that comes after is
- * served, and when it is done (and the silent one is cut) it ends. */
+ * says nothing -- do not end the listener (nor count as a run ended); the
+ * run that comes after is served, the silent one is cut, and once the run
+ * is done the listener ends. */
 START_TEST(test_listener_strays)
 {
 	struct diot_ack a;
@@ -661,14 +666,15 @@ START_TEST(test_listener_strays)
 	ck_assert_int_eq(diot_ack_send(&a, "A 0 0 0\n", 8), 0);
 	close(raw(srv.port));           /* during the run */
 	ck_assert_int_eq(diot_ack_send(&a, "A 0 1 0\n", 8), 0);
+	ck_assert(closed_by_peer(quiet));       /* cut at hello_s, 1 s */
+	close(quiet);
+	ck_assert(!srv.done);                   /* strays ended nothing */
 	diot_ack_close(&a);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	server_join(&srv);              /* once the quiet one is cut */
+	server_join(&srv);              /* the run has ended */
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ck_assert_msg(t1.tv_sec - t0.tv_sec < 10, "the listener took %ld s to end",
 	              (long)(t1.tv_sec - t0.tv_sec));
-	ck_assert(closed_by_peer(quiet));
-	close(quiet);
 	ck_assert_int_eq(srv.ret, 0);
 	ck_assert_uint_eq(srv.st.records, 2);
 	ck_assert_uint_eq(srv.st.stray, 3);
@@ -886,7 +892,9 @@ START_TEST(test_listener_flood)
 	pid_t pid;
 
 	signal(SIGPIPE, SIG_IGN);
-	server_start_t(&srv, 0, 2);
+	server_init(&srv, 0, 2);
+	srv.cfg.runs = 2;               /* the flood's run ends too, when cut */
+	server_go(&srv);
 	sender(&a, srv.port, 0x600d);  /* first: the log is its */
 	ck_assert_int_eq(diot_ack_send(&a, "A 0 0 0\n", 8), 0);
 	ck_assert_int_eq(pipe(p), 0);
@@ -980,8 +988,9 @@ START_TEST(test_listener_stop)
 END_TEST
 
 /* The log cannot take a record (a file size limit here; a full disk):
- * the listener fails, the record written in part is cut off the log
- * again, and every record answered before is there, whole. */
+ * the run is refused with the reason (the listener goes on), the record
+ * written in part is cut off the log again, and every record answered
+ * before is there, whole. */
 START_TEST(test_listener_log_full)
 {
 	char line[64], *s;
@@ -1002,6 +1011,7 @@ START_TEST(test_listener_log_full)
 	if (pid == 0) {
 		struct rlimit rl = { 205, 205 };
 		struct diot_ack_serve_cfg cfg;
+		static struct diot_ack_stats fst;
 		int r;
 
 		signal(SIGXFSZ, SIG_IGN);
@@ -1012,8 +1022,11 @@ START_TEST(test_listener_log_full)
 		cfg.logfd = srv.logfd;
 		cfg.logpath = srv.logpath;
 		cfg.records = &sw_ackrec_records;
-		r = diot_ack_serve(&cfg, NULL, NULL, srv.err, sizeof(srv.err));
-		_exit(r == -EFBIG && strstr(srv.err, "writing the log") ? 0 : 4);
+		cfg.runs = 1;
+		r = diot_ack_serve(&cfg, NULL, &fst, srv.err, sizeof(srv.err));
+		_exit(r == 0 && fst.failed == 1 && fst.runs[0].refused == DIOT_ACK_FAILED &&
+		      strstr(fst.runs[0].why, "writing its log") &&
+		      strstr(fst.runs[0].why, dio_strerror(-EFBIG)) ? 0 : 4);
 	}
 	sender(&a, srv.port, 0xf);
 	for (i = 0; i < 100; i++) {
@@ -1032,6 +1045,70 @@ START_TEST(test_listener_log_full)
 	free(s);
 	close(srv.lfd);
 	close(srv.logfd);
+	unlink(srv.logpath);
+}
+END_TEST
+
+/* The bounds: a run whose next record would pass max_log_bytes is
+ * refused from then on (its log holds what it had, whole), a run past
+ * max_runs is refused at its hello, each with words naming the option;
+ * the other run goes on and the listener with it.  Every record answered
+ * was committed: fdatasync() calls counted, each for one or more. */
+START_TEST(test_listener_bounds)
+{
+	char err[256], line[64], path2[600], *s;
+	struct diot_ack a, b, c;
+	struct server srv;
+	int i, n;
+
+	signal(SIGPIPE, SIG_IGN);
+	server_init(&srv, 0, 0);
+	srv.cfg.max_runs = 2;
+	srv.cfg.max_log_bytes = 95;
+	srv.cfg.runs = 2;
+	server_go(&srv);
+	sender(&a, srv.port, 0xa);
+	sender(&b, srv.port, 0xb);
+	for (i = 0; i < 10; i++) {      /* 8 bytes each: 80 of a's 95 */
+		n = snprintf(line, sizeof(line), "A 0 %d 0\n", i);
+		ck_assert_int_eq(diot_ack_send(&a, line, (size_t)n), 0);
+	}
+	ck_assert_int_eq(diot_ack_send(&b, "A 1 0 0\n", 8), 0);
+	/* A third run: past max_runs once a and b have logged. */
+	spec_of(line, sizeof(line), srv.port);
+	ck_assert_int_eq(diot_ack_open(&c, line, err, sizeof(err)), 0);
+	ck_assert_int_eq(diot_ack_set_run(&c, 0xc, err, sizeof(err)), -ECONNREFUSED);
+	ck_assert_msg(strstr(err, "bound reached: --max-runs 2") != NULL, "%s", err);
+	diot_ack_close(&c);
+	/* 9 more bytes pass for a (89), the next 9 would not (95 < 98). */
+	ck_assert_int_eq(diot_ack_send(&a, "A 0 10 0\n", 9), 0);
+	ck_assert_int_ne(diot_ack_send(&a, "A 0 11 0\n", 9), 0);
+	diot_ack_close(&a);
+	for (i = 1; i < 10; i++) {      /* b goes on: 8 bytes each, 80 */
+		n = snprintf(line, sizeof(line), "A 1 %d 0\n", i);
+		ck_assert_int_eq(diot_ack_send(&b, line, (size_t)n), 0);
+	}
+	diot_ack_close(&b);
+	server_join(&srv);
+	ck_assert_int_eq(srv.ret, 0);
+	ck_assert_int_eq(srv.st.runs[0].refused, DIOT_ACK_BOUND);
+	ck_assert_msg(strstr(srv.st.runs[0].why, "--max-log-bytes 95") != NULL, "%s",
+	              srv.st.runs[0].why);
+	ck_assert_uint_eq(srv.st.over_bytes, 1);
+	ck_assert_uint_eq(srv.st.over_runs, 1);
+	ck_assert_uint_eq(srv.st.failed, 0);
+	s = slurp_str(srv.logpath);
+	ck_assert_int_eq(count_lines(s, "A 0 "), 11);
+	ck_assert_int_eq((int)strlen(s), 89);
+	free(s);
+	/* Every record logged was committed, and the calls were counted. */
+	ck_assert_uint_eq(srv.st.committed, srv.st.records);
+	ck_assert(srv.st.commits > 0 && srv.st.commits <= srv.st.records);
+	snprintf(path2, sizeof(path2), "%s.b", srv.logpath);
+	s = slurp_str(path2);
+	ck_assert_int_eq(count_lines(s, "A 1 "), 10);
+	free(s);
+	unlink(path2);
 	unlink(srv.logpath);
 }
 END_TEST
@@ -1164,6 +1241,7 @@ main(void)
 	tcase_add_test(tc, test_listener_flood);
 	tcase_add_test(tc, test_listener_stop);
 	tcase_add_test(tc, test_listener_log_full);
+	tcase_add_test(tc, test_listener_bounds);
 	tcase_add_test(tc, test_listener_gone);
 	tcase_add_test(tc, test_listener_silent);
 	tcase_add_test(tc, test_addresses);

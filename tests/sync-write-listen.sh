@@ -12,7 +12,9 @@
 # while its write to a pipe nobody reads waits); hello-only runs take no
 # place, silent connections at the cap give theirs to a real run, and a
 # run past the cap is told the listener is full; a FIFO as a log is
-# refused.  As root, also across two network namespaces
+# refused.  Each listener here ends by --runs N, once N runs have ended
+# (the bounds and a listener serving until a signal:
+# sync-write-listen-bounds.sh).  As root, also across two network namespaces
 # joined by a veth pair (two test hosts on this machine).
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -31,18 +33,21 @@ ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fail=1; }
 
 # listen LOG [WRAPPER...]: start a listener on a free port; sets lpid, port.
+# It ends once $RUNS runs (default 1) have ended ($LOPTS: more options).
 listen() {
 	log=$1; shift
 	# Gone first: the shell truncates it in the child, so an earlier
 	# listener's line could otherwise be read here (and its port, or none).
 	rm -f "$log.err"
-	"$@" "$SW" --listen "${LISTEN_ADDR:-127.0.0.1}:0" --ack-log "$log" 2>"$log.err" &
+	# shellcheck disable=SC2086
+	"$@" "$SW" --listen "${LISTEN_ADDR:-127.0.0.1}:0" --runs "${RUNS:-1}" ${LOPTS:-} \
+		--ack-log "$log" 2>"$log.err" &
 	lpid=$!
 	wait_for 60 "the listener's port" grep -qs 'listening on port [0-9][0-9]*;' "$log.err" ||
 		hard "the listener did not start: $(cat "$log.err" 2>/dev/null)"
 	port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$log.err")
 }
-# finish: wait for the listener to end by itself (its senders are done).
+# finish: wait for the listener to end by itself (its --runs runs are done).
 # Bounded: a listener still there 60 s after its senders is a failure.
 finish() {
 	if ! wait_for 60 "the listener to end" gone "$lpid"; then
@@ -114,7 +119,7 @@ kill "$lpid"; wait "$lpid" 2>/dev/null; lpid=
 #    other's in LOG.RUNID, said on stderr), each checked by --check; then
 #    a --force append of a third run, which --check picks by its target.
 rm -f "$work/fa" "$work/fb" "$work/m.log"*
-listen "$work/m.log"
+RUNS=2 listen "$work/m.log"
 "$SW" -q -m fdatasync -s 4k -t 5s --region 4m --keep --ack-log "tcp:127.0.0.1:$port" \
 	"$work/fa" >"$work/ra.out" 2>&1 &
 rapid=$!
@@ -142,7 +147,7 @@ out=$("$SW" --check "$own" "$work/fb" 2>&1) && echo "$out" | grep -q "^OK: every
 # The refusal's advice: --force appends the next run after run A.
 rm -f "$work/fc" "$work/m.log.err"
 log=$work/m.log
-"$SW" --listen 127.0.0.1:0 --force --ack-log "$work/m.log" 2>"$work/m.log.err" &
+"$SW" --listen 127.0.0.1:0 --runs 1 --force --ack-log "$work/m.log" 2>"$work/m.log.err" &
 lpid=$!
 wait_for 60 "the listener's port" grep -qs 'listening on port [0-9]*;' "$work/m.log.err" ||
 	hard "the listener did not start: $(cat "$work/m.log.err")"
@@ -332,7 +337,7 @@ else
 	#    real run sends through the same listener: the run completes (each
 	#    record answered within its 30 s), the flood is cut (10 s).
 	rm -f "$work/f" "$work/fl.log"*
-	listen "$work/fl.log"
+	RUNS=2 listen "$work/fl.log"      # the flood's run ends too, once cut
 	python3 "$work/client.py" flood "$port" >"$work/flood.out" 2>&1 &
 	fpid=$!
 	wait_for 60 "the flood to start" grep -qs flooding "$work/flood.out" ||
@@ -396,7 +401,7 @@ else
 	#     listener holds: a real run still gets in (the oldest silent one
 	#     gives its place), and they do not keep the listener once it is done.
 	rm -f "$work/f" "$work/i.log"* "$work/go" "$work/hold.out"
-	listen "$work/i.log"
+	LOPTS="--max-conns-per-host 1024" listen "$work/i.log"
 	python3 "$work/client.py" hold "$port" 1024 1d1e 0 "$work/go" >"$work/hold.out" 2>&1 &
 	hpid=$!
 	wait_for 120 "the silent connections" grep -qs '^held' "$work/hold.out" ||
@@ -418,7 +423,7 @@ else
 	# so 7c's "held" line could otherwise start the run before the
 	# connections are there)
 	rm -f "$work/f" "$work/j.log"* "$work/go" "$work/hold.out"
-	listen "$work/j.log"
+	LOPTS="--max-conns-per-host 1024" listen "$work/j.log"
 	python3 "$work/client.py" hold "$port" 1100 1f 1 "$work/go" >"$work/hold.out" 2>&1 &
 	hpid=$!
 	wait_for 120 "the connections" grep -qs '^held' "$work/hold.out" ||
@@ -471,7 +476,7 @@ if ! command -v strace >/dev/null 2>&1; then
 	echo "skipped: a run held in its set-up needs strace"
 else
 	rm -f "$work/fa" "$work/fb" "$work/s.log"*
-	listen "$work/s.log"
+	RUNS=2 listen "$work/s.log"
 	# (LeakSanitizer cannot run under ptrace: sanitizer builds)
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	strace -o /dev/null -e trace=pwrite64 -e inject=pwrite64:delay_enter=4000000:when=1 \

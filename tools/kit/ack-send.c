@@ -252,7 +252,11 @@ diot_ack_send(const struct diot_ack *a, const char *line, size_t len)
 			;
 		if (r < 0)
 			return neg_errno();
-		return (size_t)r == len ? 0 : -EIO;
+		if ((size_t)r != len)
+			return -EIO;
+		if (a->commit && fdatasync(a->fd) != 0)
+			return neg_errno();
+		return 0;
 	}
 	r = diot__ack_write_all(a->fd, line, len, 1);
 	if (r < 0)

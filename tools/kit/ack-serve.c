@@ -11,10 +11,12 @@
  * in the listener) until it takes them or its time runs out.  Only the
  * log writes block, and those are to a local file (or a pipe, a terminal:
  * a stop still ends a write that waits, see log_write() in ack-runs.c).
- * A record is written to its run's log before its answer is counted as
- * owed, so whatever
- * ends the listener (a signal, a log that cannot be written), every
- * answered record is in the log; the logs are synced on the way out.
+ * A round of the loop writes every complete record of every connection
+ * to its run's log, commits each log written once (grouped: the writers
+ * share the fdatasync()), and only then counts their answers as owed
+ * (settle()), so whatever ends the listener, or the logger's host, every
+ * answered record is on its stable storage.  A run whose log fails, or
+ * that reaches a bound, is refused (ack-runs.c); the loop goes on.
  */
 #include "config.h"
 
@@ -22,6 +24,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <arpa/inet.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,8 +80,8 @@ conn_close(struct server *S, int i, int cut)
 
 	if (cut)
 		setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-	if (c->run >= 0 && --S->runs[c->run].conns == 0 && S->st->runs[c->run].log < 0)
-		diot__ack_run_forget(S, c->run);
+	if (c->run >= 0 && --S->runs[c->run].conns == 0)
+		diot__ack_run_left(S, c->run);
 	close(c->fd);
 	free(c);
 	S->conn[i] = S->conn[--S->n];
@@ -148,10 +151,18 @@ stalled(struct sconn *c, uint64_t now, uint64_t limit)
 	return now - c->t_stall > limit;
 }
 
-/* Read what c sent (when readable), log its records, count its answers
- * (up to OWED_MAX owed: the lines after wait in rd, its backlog).  0 to
- * keep it, 1 to close it (gone), 2 to cut it, -errno when a log could not
- * be written. */
+/* c is refused: say why (a copy: its run's words may move), then close. */
+static void
+refuse_with(struct sconn *c, const char *why)
+{
+	snprintf(c->why, sizeof(c->why), "%s", why);
+	c->refusal = c->why;
+}
+
+/* Read what c sent (when readable), write its records to their logs
+ * (pending: answered once the logs are committed, up to OWED_MAX in all:
+ * the lines after wait in rd, its backlog).  0 to keep it, 1 to close it
+ * (gone), 2 to cut it, -EINTR when a stop ended a log write. */
 static int
 take_input(struct server *S, struct sconn *c, int readable, uint64_t now)
 {
@@ -181,20 +192,27 @@ take_input(struct server *S, struct sconn *c, int readable, uint64_t now)
 			c->run = diot__ack_run_of(S, c->rd.run, &why);
 			if (c->run < 0) {
 				st->refused++;
-				c->refusal = why;
+				refuse_with(c, why);
 				return 0;
 			}
 			S->runs[c->run].conns++;
+			c->owed++;      /* the hello's answer: nothing to commit */
 		} else {
-			if (S->runs[c->run].fd < 0 && diot__ack_run_log(S, c->run) < 0) {
-				st->refused++;
-				return 2;
-			}
-			if ((e = diot__ack_log_record(S, c->run, line, len, c->rd.ends)) < 0)
+			e = 0;
+			if (S->runs[c->run].fd < 0 && !st->runs[c->run].refused)
+				e = diot__ack_run_log(S, c->run);
+			if (e == 0)
+				e = diot__ack_log_record(S, c->run, line, len, c->rd.ends);
+			if (e == -EINTR)
 				return e;
+			if (e != 0 || st->runs[c->run].refused) {
+				st->refused++;
+				refuse_with(c, st->runs[c->run].why);
+				return 0;
+			}
+			c->pending++;
 		}
-		c->owed++;
-		if (c->owed >= OWED_MAX)
+		if (c->owed + c->pending >= OWED_MAX)
 			break;
 	}
 	c->backlog = k > 0;
@@ -233,18 +251,27 @@ conn_logged(const struct server *S, const struct sconn *c)
 	return c->run >= 0 && S->st->runs[c->run].log >= 0;
 }
 
-/* At max_conns: make room by cutting the oldest connection whose run has
- * logged nothing (a hello and silence, or no hello yet).  A run's
+/* Is c from the peer address (family, addr)? */
+static int
+same_host(const struct sconn *c, int family, const unsigned char *addr)
+{
+	return c->family == family && memcmp(c->addr, addr, sizeof(c->addr)) == 0;
+}
+
+/* At max_conns (or at max_per_host from one address: addr not NULL, only
+ * that address's): make room by cutting the oldest connection whose run
+ * has logged nothing (a hello and silence, or no hello yet).  A run's
  * connections that wait at its start while the target is prepared belong
  * to a run that has logged its first record, so they are never taken.  1 when
  * room was made, 0 when every connection's run has logged. */
 static int
-make_room(struct server *S)
+make_room(struct server *S, int family, const unsigned char *addr)
 {
 	int i, old = -1;
 
 	for (i = 0; i < S->n; i++)
 		if (!conn_logged(S, S->conn[i]) &&
+		    (addr == NULL || same_host(S->conn[i], family, addr)) &&
 		    (old < 0 || S->conn[i]->t_open < S->conn[old]->t_open))
 			old = i;
 	if (old < 0)
@@ -254,13 +281,15 @@ make_room(struct server *S)
 	return 1;
 }
 
-/* Refuse a new connection past the cap: say why (its sender reads this
- * as the answer to its hello), then close. */
+/* Refuse a new connection past a cap: say why (its sender reads this as
+ * the answer to its hello: "-listener full: N connections[ from this
+ * address (--max-conns-per-host)]"), then close. */
 static void
-refuse_full(struct server *S, int fd)
+refuse_full(int fd, int n_conns, int per_host)
 {
-	char msg[96], junk[256];
-	int n = snprintf(msg, sizeof(msg), "-listener full: %d connections\n", S->n);
+	char msg[128], junk[256];
+	int n = snprintf(msg, sizeof(msg), "-listener full: %d connections%s\n", n_conns,
+	                 per_host ? " from this address (--max-conns-per-host)" : "");
 
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0 &&
 	    send(fd, msg, (size_t)n, MSG_NOSIGNAL) == n) {
@@ -273,22 +302,81 @@ refuse_full(struct server *S, int fd)
 	close(fd);
 }
 
+/* The peer's address, as max_per_host counts it (an IPv4-mapped IPv6
+ * address is its IPv4 one; the port is not part of it). */
+static void
+peer_key(const struct sockaddr_storage *ss, int *family, unsigned char addr[16])
+{
+	memset(addr, 0, 16);
+	*family = ss->ss_family;
+	if (ss->ss_family == AF_INET) {
+		memcpy(addr, &((const struct sockaddr_in *)ss)->sin_addr, 4);
+	} else if (ss->ss_family == AF_INET6) {
+		const struct in6_addr *a6 = &((const struct sockaddr_in6 *)ss)->sin6_addr;
+
+		if (IN6_IS_ADDR_V4MAPPED(a6)) {
+			*family = AF_INET;
+			memcpy(addr, a6->s6_addr + 12, 4);
+		} else {
+			memcpy(addr, a6->s6_addr, 16);
+		}
+	}
+}
+
+/*
+ * Room for a new connection from (family, addr) under max_per_host (its
+ * address's oldest connection that logged nothing gives its place) and
+ * max_conns: 1, or 0 when refused (answered why, counted; the first
+ * refusal of an address over max_per_host is noted, with the address).
+ */
+static int
+admit(struct server *S, int fd, int family, const unsigned char *addr)
+{
+	char text[INET6_ADDRSTRLEN] = "?";
+	int i, from = 0;
+
+	for (i = 0; S->max_host < S->max && i < S->n; i++)
+		from += same_host(S->conn[i], family, addr);
+	if (S->max_host < S->max && from >= S->max_host && !make_room(S, family, addr)) {
+		S->st->refused++;
+		S->st->over_host++;
+		if (!(S->said & SAID_HOST)) {
+			S->said |= SAID_HOST;
+			inet_ntop(family, addr, text, sizeof(text));
+			diot__ack_note(S, "connections from %s refused: %d at once, the bound "
+			               "(--max-conns-per-host; the summary counts the refused)",
+			               text, S->max_host);
+		}
+		refuse_full(fd, from, 1);
+		return 0;
+	}
+	if (S->n >= S->max && !make_room(S, 0, NULL)) {
+		S->st->refused++;
+		refuse_full(fd, S->n, 0);
+		return 0;
+	}
+	return 1;
+}
+
 static void
 accept_new(struct server *S, uint64_t now)
 {
-	int k, fd, one = 1, sndbuf = 8192;
+	int k, fd, one = 1, sndbuf = 8192, family;
+	unsigned char addr[16];
+	struct sockaddr_storage ss;
+	socklen_t sl;
 	struct sconn *c;
 
 	for (k = 0; k < ACCEPTS_PER_ROUND; k++) {
-		fd = accept(S->cfg->lfd, NULL, NULL);
+		sl = sizeof(ss);
+		memset(&ss, 0, sizeof(ss));
+		fd = accept(S->cfg->lfd, (struct sockaddr *)&ss, &sl);
 		if (fd < 0)
 			return;         /* EAGAIN: none left; anything else: next round */
 		S->st->connections++;
-		if (S->n >= S->max && !make_room(S)) {
-			S->st->refused++;
-			refuse_full(S, fd);
+		peer_key(&ss, &family, addr);
+		if (!admit(S, fd, family, addr))
 			continue;
-		}
 		c = malloc(sizeof(*c));
 		if (c == NULL || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) {
 			S->st->refused++;
@@ -307,22 +395,49 @@ accept_new(struct server *S, uint64_t now)
 		c->t_stall = c->t_part = 0;
 		c->backlog = 0;
 		c->refusal = NULL;
+		c->pending = 0;
+		c->family = family;
+		memcpy(c->addr, addr, sizeof(c->addr));
 		diot_ack_reader_init(&c->rd, S->cfg->records);
 		S->conn[S->n++] = c;
 	}
 }
 
-/* Is every connection left one whose run said hello and logged nothing?
- * (A connection with no hello yet is waited for: hello_s bounds it.) */
+/* After a round's records are committed (or their run refused): what c
+ * is owed, or its refusal; then its answers go out.  0 to keep it, 1 to
+ * close it, 2 to cut it. */
 static int
-only_idle(const struct server *S)
+settle(struct server *S, struct sconn *c)
 {
-	int i;
+	if (c->pending > 0) {
+		if (S->st->runs[c->run].refused) {
+			S->st->refused++;
+			refuse_with(c, S->st->runs[c->run].why);
+		} else {
+			c->owed += c->pending;
+		}
+		c->pending = 0;
+	}
+	if (c->owed > 0 && flush_answers(c) < 0)
+		return 2;
+	if (c->refusal != NULL) {
+		refuse(c);
+		return 1;
+	}
+	return 0;
+}
 
-	for (i = 0; i < S->n; i++)
-		if (S->conn[i]->run < 0 || conn_logged(S, S->conn[i]))
-			return 0;
-	return 1;
+/* The bounds the cfg sets, defaults applied, and the words of a refusal
+ * at max_runs. */
+static void
+bounds(struct server *S, const struct diot_ack_serve_cfg *cfg)
+{
+	S->max_runs = cfg->max_runs > 0 && cfg->max_runs < DIOT_ACK_MAX_RUNS ? cfg->max_runs :
+	              DIOT_ACK_MAX_RUNS;
+	S->max_host = cfg->max_per_host > 0 && cfg->max_per_host < S->max ?
+	              cfg->max_per_host : S->max;
+	snprintf(S->why_runs, sizeof(S->why_runs), "bound reached: --max-runs %d (the runs "
+	         "this listener logs)", S->max_runs);
 }
 
 /* The connections the descriptors this process may open leave room for
@@ -369,6 +484,7 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 	S.max = cfg->max_conns > 0 && cfg->max_conns < DIOT_ACK_MAX_CONNS ? cfg->max_conns :
 	        DIOT_ACK_MAX_CONNS;
 	S.max = fd_room(S.max);
+	bounds(&S, cfg);
 	S.hello_ns = (uint64_t)(cfg->hello_s > 0 ? cfg->hello_s : DIOT_ACK_HELLO_S) *
 	             1000000000u;
 	S.stall_ns = (uint64_t)(cfg->stall_s > 0 ? cfg->stall_s : DIOT_ACK_STALL_S) *
@@ -389,9 +505,8 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 		snprintf(err, errlen, "the listening socket: %s", dio_strerror(ret));
 		goto out;
 	}
-	/* Until a run has logged a record and nothing is left open but the
-	 * connections of runs that have logged none. */
-	while (!(stop != NULL && *stop) && !(S.first_taken && only_idle(&S))) {
+	/* Until a signal, or until cfg->runs runs have ended. */
+	while (!(stop != NULL && *stop) && !(cfg->runs > 0 && S.st->ended >= cfg->runs)) {
 		int wait = 200;
 
 		pfd[0].fd = cfg->lfd;
@@ -431,12 +546,15 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 				ret = gone;
 				goto out;
 			}
-			if (!gone && c->refusal != NULL) {
-				refuse(c);
-				gone = 1;
-			}
-			if (!gone && c->owed > 0 && flush_answers(c) < 0)
-				gone = 2;
+			if (gone)
+				conn_close(&S, i, gone == 2);
+		}
+		/* The round's records committed, one fdatasync() per log, and
+		 * only then answered. */
+		diot__ack_commit_logs(&S);
+		for (i = S.n - 1; i >= 0; i--) {
+			int gone = settle(&S, S.conn[i]);
+
 			if (gone)
 				conn_close(&S, i, gone == 2);
 		}

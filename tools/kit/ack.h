@@ -17,8 +17,8 @@
  * hex, as the run's records give it); diot_ack_set_run() sends it and every
  * connection diot_ack_reconnect() makes from the handle sends it again.
  * Then the sender writes records, lines of at most DIOT_ACK_LINE_MAX
- * bytes.  The listener answers the hello, and each record once write()
- * to that run's log returned, with the one byte '+'; it refuses a hello
+ * bytes.  The listener answers the hello, and each record once it is
+ * written to that run's log and committed, with the one byte '+'; it refuses a hello
  * with '-', a reason and '\n', then closes.  What a record is, the tool
  * that writes them says (struct diot_ack_records: sync-write's are
  * tools/sw/ackrec.c; nothing here knows their fields); any other line --
@@ -49,6 +49,7 @@ struct diot_ack {
 	int kind;               /* diot_ack_kind                           */
 	int fd;                 /* file, standard output, or the socket    */
 	int created;            /* DIOT_ACK_FILE: this run created it      */
+	int commit;             /* DIOT_ACK_FILE: fdatasync() each record  */
 	int answer_s;           /* DIOT_ACK_TCP: limit on an answer, s     */
 	int has_run;            /* DIOT_ACK_TCP: run set, hello sent on    */
 	uint64_t run;           /*   every connection                      */
@@ -101,7 +102,13 @@ int diot_ack_reconnect(struct diot_ack *a, char *err, size_t errlen);
  * diot_ack_open() sets DIOT_ACK_ANSWER_S.  No effect on the other kinds. */
 int diot_ack_set_answer_time(struct diot_ack *a, int seconds);
 /* Send one record (line, ending in '\n'); see above for what returning
- * 0 promises.  -ECONNRESET when the listener went away, -ETIMEDOUT when it
+ * 0 promises.  To a file, one write(): a killed process loses none of the
+ * records it sent, but the page cache holds them until the kernel writes
+ * them back, so a kernel crash or power cut of this machine can; with
+ * a->commit, each is also committed (fdatasync()) before 0 is returned,
+ * which keeps it as well as this machine's disk keeps what it
+ * acknowledges (a listener on another machine keeps it off this
+ * machine's failure domain: the real answer).  -ECONNRESET when the listener went away, -ETIMEDOUT when it
  * did not answer in time. */
 int diot_ack_send(const struct diot_ack *a, const char *line, size_t len);
 
@@ -212,7 +219,7 @@ const char *diot_ack_bad_name(const struct diot_ack_records *rec, int why);
  * O_NOFOLLOW, mode 0600) next to it
  * (note() is told its name); when logfd is not a regular file (standard
  * output, a character device: logpath NULL or not a file), another run is
- * refused instead.  At most DIOT_ACK_MAX_RUNS runs that logged a record;
+ * refused instead.  At most max_runs runs that logged a record;
  * a run that has logged none takes no place once its connections are
  * gone (it is forgotten: its next hello starts it again).  So each log holds
  * one run's records (after --force, the first log: the runs already in it,
@@ -220,17 +227,37 @@ const char *diot_ack_bad_name(const struct diot_ack_records *rec, int why);
  * run that sends none leaves no file.  A connection that closes before
  * its hello, or is cut, ends nothing but itself.
  *
- * It returns once at least one run has logged a record and no connection
- * is left but those of runs that have logged none (every logging run's
- * connections closed, every stray cut or said hello), or once *stop
- * becomes non-zero -- also while a log write waits (a pipe nobody reads,
- * a stopped terminal): the write gives up, the record is not answered,
- * and where the log is a regular file the part written is cut off again.
- * The logs are then synced (logfd is not closed; the others are).  It
- * fills *st (may be NULL) and returns 0, or -errno when a log could not
- * be written (a partly written record is cut off the log again; every
- * connection is closed, so no sender counts a record the log does not
- * hold).
+ * Answers are commits.  In each round of the loop every complete record
+ * of every connection is written to its run's log, then each log written
+ * is committed (one fdatasync() per log: the round's records share it),
+ * and only then are their answers owed.  A log that cannot commit at all
+ * (standard output, a pipe, a terminal: EINVAL) is written, not committed.
+ *
+ * Bounds (the cfg; 0 takes the default): max_runs runs that logged (at
+ * most DIOT_ACK_MAX_RUNS); max_log_bytes bytes a run writes to its log
+ * (0: no bound); max_per_host connections from one peer address (0: none
+ * but max_conns; at it, a new one takes the place of that address's
+ * oldest connection whose run has logged nothing, as at max_conns).
+ * Reaching one refuses the new run or connection, or the run's record
+ * that would pass the bytes bound, with a reason naming the bound; never
+ * another run.
+ *
+ * A run is refused (diot__ack_run_refuse(), ack-runs.c) for a bound, or
+ * when its log cannot be written (a full disk: the part of the record
+ * written is cut off again; the records before it, answered and
+ * committed, stay whole) or committed (a failed fdatasync(): the round's
+ * records are not answered, and after EIO the log is no longer trusted).
+ * From then on its records and hellos are refused with the reason
+ * (st->runs[].why); the listener goes on serving every other run.
+ *
+ * It returns once runs (cfg) runs have ended -- logged a record and closed
+ * every connection (0: never by itself) -- or once *stop becomes non-zero
+ * -- also while a log write waits (a pipe nobody reads, a stopped
+ * terminal): the write gives up, the record is not answered, and where
+ * the log is a regular file the part written is cut off again.  The logs
+ * are then synced (logfd is not closed; the others are).  It fills *st
+ * (may be NULL) and returns 0, or -errno when the listener itself failed
+ * or a log could not be synced at the end.
  */
 #define DIOT_ACK_MAX_RUNS 64
 #define DIOT_ACK_MAX_CONNS 1024
@@ -243,9 +270,14 @@ const char *diot_ack_bad_name(const struct diot_ack_records *rec, int why);
 struct diot_ack_run {
 	uint64_t id;
 	uint64_t records;       /* logged (and answered, or being)         */
+	uint64_t bytes;         /* written to its log by this listener     */
 	int log;                /* -1: none yet; 0: logfd; 1: its own log  */
 	int ended;              /* its ending record is logged             */
+	int refused;            /* 0, or DIOT_ACK_BOUND / DIOT_ACK_FAILED:
+	                         * refused from then on, for why           */
+	char why[200];
 };
+enum { DIOT_ACK_BOUND = 1, DIOT_ACK_FAILED = 2 };
 
 struct diot_ack_stats {
 	uint64_t connections;   /* accepted                                */
@@ -257,6 +289,13 @@ struct diot_ack_stats {
 	uint64_t idle;          /* cut at max_conns: its run had logged
 	                         * nothing (its place went to a new one)   */
 	uint64_t refused;       /* over max_conns, or a run refused        */
+	uint64_t over_runs;     /* hellos refused: max_runs runs logged    */
+	uint64_t over_bytes;    /* records refused: max_log_bytes reached  */
+	uint64_t over_host;     /* connections refused: max_per_host       */
+	uint64_t failed;        /* runs whose log failed (write, commit)   */
+	uint64_t commits;       /* fdatasync() calls that committed        */
+	uint64_t committed;     /* records they committed                  */
+	int ended;              /* runs ended: logged, connections closed  */
 	int nruns;              /* at the end: the runs that logged        */
 	struct diot_ack_run runs[DIOT_ACK_RUN_SLOTS];
 };
@@ -267,6 +306,10 @@ struct diot_ack_serve_cfg {
 	const char *logpath;    /* its path (NULL: standard output)        */
 	int hello_s, stall_s;   /* 0: DIOT_ACK_HELLO_S, DIOT_ACK_STALL_S   */
 	int max_conns;          /* 0: DIOT_ACK_MAX_CONNS                   */
+	int max_runs;           /* 0: DIOT_ACK_MAX_RUNS (the most)         */
+	int max_per_host;       /* 0: max_conns                            */
+	uint64_t max_log_bytes; /* per run; 0: no bound                    */
+	int runs;               /* return once this many ended; 0: never   */
 	const struct diot_ack_records *records;     /* what is logged      */
 	void (*note)(void *arg, const char *msg);   /* may be NULL         */
 	void *note_arg;

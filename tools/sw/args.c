@@ -102,12 +102,23 @@ usage(void)
 "                        tcp:HOST:PORT: send the records to a listener on\n"
 "                        another machine (each one answered before the run\n"
 "                        goes on), off the failure domain of this one\n"
+"      --ack-commit      with --ack-log FILE: fdatasync each record before it\n"
+"                        counts (without: a killed process loses none, a\n"
+"                        kernel crash or power cut of this machine may)\n"
 "      --listen=[HOST:]PORT  be that listener: write the records senders\n"
-"                        send to --ack-log FILE; ends when they are done,\n"
-"                        or on SIGINT/SIGTERM (the log holds every record\n"
-"                        answered)\n"
+"                        send to --ack-log FILE, each committed (fdatasync)\n"
+"                        before it is answered; serves until SIGINT/SIGTERM\n"
+"                        or until --runs N runs ended\n"
+
 "      --check=ACK-LOG   after a crash: are all acknowledged transactions of\n"
 "                        the last point on stable storage?\n"
+"\n"
+"Listener bounds (a run or connection past one is refused, told why):\n"
+"      --runs=N          end once N runs ended (logged, then all closed)\n"
+"      --max-log-bytes=SIZE  bytes a run may write to its log (default 1GiB)\n"
+"      --max-runs=N      runs one listener logs, 1 to %d (default %d)\n"
+"      --max-conns-per-host=N  connections at once from one address, 1 to\n"
+"                        %d (default %d: a run's writers fit twice)\n"
 "\n"
 "Target:\n"
 "      --dir=DIR         directory for the temporary file\n"
@@ -143,7 +154,8 @@ usage(void)
 "tests as sync-write lines, --check and the power-cut test, runs across\n"
 "hosts: see sync-write(1) ('man sync-write').\n",
 	       SW_NAME, SW_NAME, SW_NAME, SW_MAX_TARGETS, SW_DEFAULT_SIZES, SW_DEFAULT_WARMUP,
-	       SW_LABEL_MAX);
+	       SW_LABEL_MAX, DIOT_ACK_MAX_RUNS, DIOT_ACK_MAX_RUNS, DIOT_ACK_MAX_CONNS,
+	       SW_LISTEN_PER_HOST);
 }
 
 enum {
@@ -152,7 +164,8 @@ enum {
 	OPT_PLOT, OPT_PERWRITER, OPT_QUIET, OPT_VERIFY, OPT_ACKLOG, OPT_CHECK,
 	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE,
 	OPT_NOPREFILL, OPT_LISTEN, OPT_LABEL, OPT_COMPARE, OPT_PERHOST, OPT_WIDE,
-	OPT_PROGRESS, OPT_UNCHECKED
+	OPT_PROGRESS, OPT_UNCHECKED, OPT_ACKCOMMIT, OPT_RUNS, OPT_MAXLOGBYTES,
+	OPT_MAXRUNS, OPT_MAXPERHOST
 };
 
 static const struct diot_opt options[] = {
@@ -178,6 +191,11 @@ static const struct diot_opt options[] = {
 	{ "ack-log", 0, DIOT_REQ_ARG, OPT_ACKLOG },
 	{ "check", 0, DIOT_REQ_ARG, OPT_CHECK },
 	{ "listen", 0, DIOT_REQ_ARG, OPT_LISTEN },
+	{ "ack-commit", 0, DIOT_NO_ARG, OPT_ACKCOMMIT },
+	{ "runs", 0, DIOT_REQ_ARG, OPT_RUNS },
+	{ "max-log-bytes", 0, DIOT_REQ_ARG, OPT_MAXLOGBYTES },
+	{ "max-runs", 0, DIOT_REQ_ARG, OPT_MAXRUNS },
+	{ "max-conns-per-host", 0, DIOT_REQ_ARG, OPT_MAXPERHOST },
 	{ "label", 0, DIOT_REQ_ARG, OPT_LABEL },
 	{ "compare", 0, DIOT_NO_ARG, OPT_COMPARE },
 	{ "dir", 0, DIOT_REQ_ARG, OPT_DIR },
@@ -215,6 +233,33 @@ check_label(const char *s)
 	if (chars > SW_LABEL_MAX)
 		diot_usage_error("--label '%s': %zu characters, at most %d allowed", s,
 		                 chars, SW_LABEL_MAX);
+}
+
+/* A listener's bound (--runs, --max-*): its number, in its range. */
+static void
+listener_bound(struct sw_opts *o, int id, const char *name, const char *arg)
+{
+	char err[300];
+	uint64_t v;
+	int r;
+
+	if (id == OPT_MAXLOGBYTES)
+		r = diot_parse_size_range(arg, 1, 1ull << 50, &o->max_log_bytes, err,
+		                          sizeof(err));
+	else
+		r = diot_parse_uint(arg, 1, id == OPT_MAXRUNS ? DIOT_ACK_MAX_RUNS :
+		                    id == OPT_MAXPERHOST ? DIOT_ACK_MAX_CONNS : 1000000, &v,
+		                    err, sizeof(err));
+	if (r < 0)
+		diot_usage_error("%s '%s': %s", name, arg, err);
+	if (id == OPT_RUNS)
+		o->end_runs = (int)v;
+	else if (id == OPT_MAXRUNS)
+		o->max_runs = (int)v;
+	else if (id == OPT_MAXPERHOST)
+		o->max_per_host = (int)v;
+	o->bound_given = id == OPT_RUNS ? "--runs" : id == OPT_MAXRUNS ? "--max-runs" :
+	                 id == OPT_MAXPERHOST ? "--max-conns-per-host" : "--max-log-bytes";
 }
 
 /* Parse the options; -1: run (or --check), else the exit status. */
@@ -291,6 +336,13 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 		case OPT_ACKLOG: o->ack_log = arg; break;
 		case OPT_CHECK: o->check_log = arg; break;
 		case OPT_LISTEN: o->listen = arg; break;
+		case OPT_ACKCOMMIT: o->ack_commit = 1; break;
+		case OPT_RUNS:
+		case OPT_MAXLOGBYTES:
+		case OPT_MAXRUNS:
+		case OPT_MAXPERHOST:
+			listener_bound(o, id, st.name, arg);
+			break;
 		case OPT_LABEL:
 			check_label(arg);
 			o->labels[o->nlabels++] = arg;
@@ -510,8 +562,17 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 		if (o->ack_log == NULL || diot_ack_is_tcp(o->ack_log))
 			diot_usage_error("--listen needs --ack-log FILE (or -): where the "
 			                 "records it receives go");
+		if (o->ack_commit)
+			diot_usage_error("--ack-commit is the sender's: the listener commits "
+			                 "every record before it answers it");
 		return -1;
 	}
+	if (o->bound_given)
+		diot_usage_error("%s is the listener's (with --listen)", o->bound_given);
+	if (o->ack_commit && (o->ack_log == NULL || strcmp(o->ack_log, "-") == 0 ||
+	                      diot_ack_is_tcp(o->ack_log)))
+		diot_usage_error("--ack-commit needs --ack-log FILE (a listener, tcp:, "
+		                 "commits each record itself; standard output cannot)");
 	check_options(o, methods, sizes, writers);
 	check_unchecked(o);
 	if (o->noperands > 1)
@@ -577,6 +638,7 @@ sw_opts_items(const struct sw_opts *o, struct diot_mpi_item *it)
 	FLAG("--per-host", o->per_host);
 	FLAG("--verify", o->verify);
 	STR("--ack-log", o->ack_log);
+	FLAG("--ack-commit", o->ack_commit);
 	STR("--dir", o->dir);
 	FLAG("--force", o->force);
 	STR("--write-unchecked", o->write_unchecked);

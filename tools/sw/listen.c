@@ -5,17 +5,19 @@
  * (--ack-log tcp:HOST:PORT there), so that the records survive what
  * happens to the machine under test: diskchecker's design.
  *
- * Every record is written to its run's log before it is answered
- * (tools/kit/ack-serve.c serves each connection on its own: a slow, silent or
- * hostile client cannot stall the others, and only well-formed records
- * are logged).  Each connection first says its run (the hello).  The
- * first run that sends a record goes to FILE; each other run to a log of
- * its own, FILE.RUNID, said on stderr when it starts and in the summary;
- * so every log holds one run and `sync-write --check LOG TARGET` checks
- * it.  The listener ends once the runs that logged have closed all
- * their connections (a run that only said hello keeps it no longer), or
- * on SIGINT/SIGTERM/SIGHUP (exit 128 + the signal), even while a write to
- * the log waits; the logs are synced either way.
+ * Every record is written to its run's log and committed (fdatasync)
+ * before it is answered (tools/kit/ack-serve.c serves each connection on
+ * its own: a slow, silent or hostile client cannot stall the others, and
+ * only well-formed records are logged).  Each connection first says its
+ * run (the hello).  The first run that sends a record goes to FILE; each
+ * other run to a log of its own, FILE.RUNID, said on stderr when it
+ * starts and in the summary; so every log holds one run and `sync-write
+ * --check LOG TARGET` checks it.  The bounds (--max-runs, --max-log-bytes,
+ * --max-conns-per-host) refuse a run or a connection, never end the
+ * listener; nor does a log that fails (a full disk): that run is refused.
+ * The listener ends on SIGINT/SIGTERM/SIGHUP (exit 128 + the signal),
+ * even while a write to the log waits, or once --runs N runs ended (exit
+ * 0); exit 1 when a run's log failed.  The logs are synced either way.
  */
 #include "config.h"
 
@@ -83,6 +85,13 @@ summary(const struct sw_opts *o, const struct diot_ack_stats *st)
 {
 	int i;
 
+	fprintf(stderr, "%s: %" PRIu64 " records committed by %" PRIu64 " fdatasync calls "
+	        "(%.1f records each); bounds reached: %" PRIu64 " runs refused at "
+	        "--max-runs, %" PRIu64 " records at --max-log-bytes, %" PRIu64
+	        " connections at --max-conns-per-host; %" PRIu64 " runs' logs failed\n",
+	        diot_prog, st->committed, st->commits,
+	        st->commits ? (double)st->committed / (double)st->commits : 0.0,
+	        st->over_runs, st->over_bytes, st->over_host, st->failed);
 	fprintf(stderr, "%s: %" PRIu64 " records from %" PRIu64 " connections; cut: %"
 	        PRIu64 " for a line that is not a record, %" PRIu64 " for not taking "
 	        "their answers in time; %" PRIu64 " stray (no hello), %" PRIu64
@@ -92,14 +101,17 @@ summary(const struct sw_opts *o, const struct diot_ack_stats *st)
 	for (i = 0; i < st->nruns; i++) {
 		const struct diot_ack_run *R = &st->runs[i];
 		const char *end = R->ended ? "" : " (it did not end: no E record)";
-		char path[4200];
+		char path[4200], why[300] = "";
+
+		if (R->refused)
+			snprintf(why, sizeof(why), "; refused: %s", R->why);
 
 		if (R->log < 0)
 			continue;
 		if (strcmp(o->ack_log, "-") == 0) {
 			fprintf(stderr, "%s: run %llx: %" PRIu64 " records on standard "
-			        "output%s\n", diot_prog, (unsigned long long)R->id, R->records,
-			        end);
+			        "output%s%s\n", diot_prog, (unsigned long long)R->id, R->records,
+			        end, why);
 			continue;
 		}
 		if (R->log)
@@ -107,9 +119,9 @@ summary(const struct sw_opts *o, const struct diot_ack_stats *st)
 			         (unsigned long long)R->id);
 		else
 			snprintf(path, sizeof(path), "%s", o->ack_log);
-		fprintf(stderr, "%s: run %llx: %" PRIu64 " records in '%s'%s; check it "
+		fprintf(stderr, "%s: run %llx: %" PRIu64 " records in '%s'%s%s; check it "
 		        "with: sync-write --check '%s' TARGET\n", diot_prog,
-		        (unsigned long long)R->id, R->records, path, end, path);
+		        (unsigned long long)R->id, R->records, path, end, why, path);
 	}
 }
 
@@ -118,7 +130,7 @@ sw_listen_main(const struct sw_opts *o, const volatile sig_atomic_t *sig)
 {
 	struct diot_ack_serve_cfg cfg;
 	static struct diot_ack_stats st;
-	char err[2 * 4096 + 512] = "";
+	char err[2 * 4096 + 512] = "", ends[100];
 	int lfd, logfd, port, r;
 
 	fd_limit();
@@ -126,12 +138,25 @@ sw_listen_main(const struct sw_opts *o, const volatile sig_atomic_t *sig)
 	if (lfd < 0)
 		diot_die(lfd == -EINVAL ? DIOT_EXIT_USAGE : DIOT_EXIT_FAIL, "%s", err);
 	logfd = open_log(o);
-	fprintf(stderr, "%s: listening on port %d; records go to %s (a run that comes "
-	        "while another is logged there: to %s.RUNID); ends when the runs are "
-	        "done, or on SIGINT/SIGTERM\n", diot_prog, port,
-	        strcmp(o->ack_log, "-") == 0 ? "standard output" : o->ack_log,
-	        strcmp(o->ack_log, "-") == 0 ? "nowhere: refused" : o->ack_log);
 	memset(&cfg, 0, sizeof(cfg));
+	cfg.max_runs = o->max_runs ? o->max_runs : DIOT_ACK_MAX_RUNS;
+	cfg.max_per_host = o->max_per_host ? o->max_per_host : SW_LISTEN_PER_HOST;
+	cfg.max_log_bytes = o->max_log_bytes ? o->max_log_bytes : SW_LISTEN_LOG_BYTES;
+	cfg.runs = o->end_runs;
+	if (o->end_runs)
+		snprintf(ends, sizeof(ends), "%d run%s ended, or SIGINT/SIGTERM",
+		         o->end_runs, o->end_runs == 1 ? " has" : "s have");
+	else
+		snprintf(ends, sizeof(ends), "SIGINT/SIGTERM (no --runs N)");
+	fprintf(stderr, "%s: listening on port %d; records go to %s (a run that comes "
+	        "while another is logged there: to %s.RUNID), %s before each is "
+	        "answered; bounds: --max-runs %d, --max-log-bytes %" PRIu64
+	        ", --max-conns-per-host %d; serves until %s\n", diot_prog, port,
+	        strcmp(o->ack_log, "-") == 0 ? "standard output" : o->ack_log,
+	        strcmp(o->ack_log, "-") == 0 ? "nowhere: refused" : o->ack_log,
+	        strcmp(o->ack_log, "-") == 0 ? "written (standard output cannot "
+	        "commit)" : "committed (fdatasync)", cfg.max_runs, cfg.max_log_bytes,
+	        cfg.max_per_host, ends);
 	cfg.lfd = lfd;
 	cfg.logfd = logfd;
 	cfg.logpath = strcmp(o->ack_log, "-") == 0 ? NULL : o->ack_log;
@@ -148,6 +173,10 @@ sw_listen_main(const struct sw_opts *o, const volatile sig_atomic_t *sig)
 	if (r < 0)
 		diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log,
 		         err[0] ? err : dio_strerror(r));
+	if (st.failed > 0)
+		diot_die(DIOT_EXIT_FAIL, "%" PRIu64 " run%s' log%s failed (written or "
+		         "committed in part: see above); the others are whole", st.failed,
+		         st.failed == 1 ? "" : "s", st.failed == 1 ? "" : "s");
 	if (*sig)
 		return 128 + (int)*sig;
 	return 0;

@@ -99,6 +99,7 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log, why);
 	} else if (o->ack_log && strcmp(o->ack_log, "-") != 0) {
 		char why[200];
+		struct stat lst;
 
 		refuse_dangling("--ack-log", o->ack_log);
 		if (diot_out_writable(o->ack_log, why, sizeof(why)) < 0)
@@ -112,6 +113,12 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 			         "existing log)" : "");
 		if (!o->force)
 			out->kept[out->nkept++] = diot_out_created(&out->created, o->ack_log);
+		/* --ack-commit: each record fdatasync()ed; a device (/dev/null)
+		 * cannot commit, and saying so beats failing at the first. */
+		c->ack.commit = o->ack_commit;
+		if (o->ack_commit && (fstat(c->ack.fd, &lst) != 0 || !S_ISREG(lst.st_mode)))
+			diot_usage_error("--ack-commit: --ack-log '%s' is not a regular file: "
+			                 "it cannot commit", o->ack_log);
 	} else if (o->ack_log) {
 		c->ack.kind = DIOT_ACK_STDOUT;
 		c->ack.fd = STDOUT_FILENO;

@@ -72,6 +72,11 @@ struct sw_opts {
 	const char *ack_log;
 	const char *check_log;
 	const char *listen;             /* --listen [HOST:]PORT            */
+	int ack_commit;                 /* --ack-commit: fdatasync records */
+	int end_runs;                   /* --runs N (0: until a signal)    */
+	int max_runs, max_per_host;     /* --max-runs, --max-conns-per-host */
+	uint64_t max_log_bytes;         /* --max-log-bytes                 */
+	const char *bound_given;        /* one of the four, as given       */
 	int quiet, verbose, per_writer;
 	int progress;                   /* --progress: also off a terminal */
 	int wide;                       /* --wide: every column, long lines */
@@ -85,6 +90,12 @@ struct sw_opts {
 	/* Given on the command line (not defaults): --compare filters. */
 	int methods_given, sizes_given, writers_given;
 };
+
+/* The listener's default bounds: a run's log may grow to 1 GiB; one
+ * address may hold twice the connections of the largest run (a writer's
+ * each, and the run's own). */
+#define SW_LISTEN_LOG_BYTES (1ull << 30)
+#define SW_LISTEN_PER_HOST (2 * SW_MAX_WRITERS)
 
 #define SW_LABEL_MAX 40            /* characters (UTF-8 code points) */
 #define SW_LABEL_BYTES (4 * SW_LABEL_MAX)   /* the most they take */
