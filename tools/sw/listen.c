@@ -88,7 +88,7 @@ summary(const struct sw_opts *o, const struct diot_ack_stats *st)
 	fprintf(stderr, "%s: %" PRIu64 " records committed by %" PRIu64 " fdatasync calls "
 	        "(%.1f records each); bounds reached: %" PRIu64 " runs refused at "
 	        "--max-runs, %" PRIu64 " records at --max-log-bytes, %" PRIu64
-	        " connections at --max-conns-per-host; %" PRIu64 " runs' logs failed\n",
+	        " connections at --max-conns-per-host; logs failed: %" PRIu64 "\n",
 	        diot_prog, st->committed, st->commits,
 	        st->commits ? (double)st->committed / (double)st->commits : 0.0,
 	        st->over_runs, st->over_bytes, st->over_host, st->failed);
@@ -174,9 +174,9 @@ sw_listen_main(const struct sw_opts *o, const volatile sig_atomic_t *sig)
 		diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log,
 		         err[0] ? err : dio_strerror(r));
 	if (st.failed > 0)
-		diot_die(DIOT_EXIT_FAIL, "%" PRIu64 " run%s' log%s failed (written or "
-		         "committed in part: see above); the others are whole", st.failed,
-		         st.failed == 1 ? "" : "s", st.failed == 1 ? "" : "s");
+		diot_die(DIOT_EXIT_FAIL, "%" PRIu64 " %s failed (written or committed in "
+		         "part: see above); the others are whole", st.failed,
+		         st.failed == 1 ? "run's log" : "runs' logs");
 	if (*sig)
 		return 128 + (int)*sig;
 	return 0;
