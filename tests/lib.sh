@@ -99,6 +99,31 @@ linux_proc() {
 	[ -r /proc/self/io ] && grep -q '^SigCgt:' /proc/self/status 2>/dev/null
 }
 
+# listener_port ERRFILE: wait for a sync-write --listen, started with its
+# standard error to ERRFILE, to say its port; sets port.  (Remove ERRFILE
+# before starting it: the shell truncates it in the child, so an earlier
+# listener's line could otherwise be read.)  One that does not start is a
+# hard error.
+listener_port() {
+	wait_for 60 "the listener's port" grep -qs 'listening on port [0-9][0-9]*;' "$1" ||
+		hard "the listener did not start: $(cat "$1" 2>/dev/null)"
+	port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$1")
+}
+
+# listener_start LOG [OPTION...]: sync-write --listen on a free port of
+# ${LISTEN_ADDR:-127.0.0.1} logging to LOG, its standard error in LOG.err,
+# run under the words of $LISTEN_WRAP if set (ip netns exec NS); sets lpid
+# and port.
+listener_start() {
+	_ls_log=$1; shift
+	rm -f "$_ls_log.err"
+	# shellcheck disable=SC2086
+	${LISTEN_WRAP:-} "$top_builddir/tools/sync-write" --listen "${LISTEN_ADDR:-127.0.0.1}:0" \
+		"$@" --ack-log "$_ls_log" 2>"$_ls_log.err" &
+	lpid=$!
+	listener_port "$_ls_log.err"
+}
+
 # gone PID: process PID has ended (and was reaped, if this shell's child:
 # the shell reaps its children as it runs other commands, such as the
 # sleep of wait_for).

@@ -29,17 +29,6 @@ fail=0
 ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fail=1; }
 
-# listen LOG OPTIONS...: a listener on a free port of 127.0.0.1; sets
-# lpid, port.
-listen() {
-	log=$1; shift
-	rm -f "$log.err"
-	"$SW" --listen 127.0.0.1:0 "$@" --ack-log "$log" 2>"$log.err" &
-	lpid=$!
-	wait_for 60 "the listener's port" grep -qs 'listening on port [0-9][0-9]*;' "$log.err" ||
-		hard "the listener did not start: $(cat "$log.err" 2>/dev/null)"
-	port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$log.err")
-}
 alive() {
 	kill -0 "$lpid" 2>/dev/null && ok "the listener is still serving $1" ||
 		bad "the listener ended $1: $(cat "$log.err")"
@@ -172,7 +161,8 @@ PY
 
 # 1. The bounds, beside a real run; no --runs: it serves until a signal.
 rm -f "$work/fa" "$work/fb" "$work/go"
-listen "$work/b.log" --max-log-bytes 64k --max-conns-per-host 100
+log=$work/b.log
+listener_start "$log" --max-log-bytes 64k --max-conns-per-host 100
 grep -q "serves until SIGINT/SIGTERM (no --runs N)" "$work/b.log.err" &&
 	ok "the start line says the listener serves until a signal" ||
 	bad "start line: $(cat "$work/b.log.err")"
@@ -236,7 +226,8 @@ grep -q "1 records at --max-log-bytes, 1900 connections at --max-conns-per-host"
 
 # 2. --max-runs: the run past it is refused at its hello; sync-write
 #    prints the reason (exit 1).  Runs that ended keep their places.
-listen "$work/r.log" --max-runs 2
+log=$work/r.log
+listener_start "$log" --max-runs 2
 out=$(python3 "$work/client.py" runs "$port" 3 2>&1)
 case $out in
 *"run 0: logged"*"run 1: logged"*"run 2: refused: bound reached: --max-runs 2"*)

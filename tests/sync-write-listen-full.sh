@@ -30,11 +30,10 @@ bad() { echo "FAIL $*"; fail=1; }
 # the rest.
 dd if=/dev/zero of="$work/mnt/filler" bs=64k count=2 2>/dev/null || hard "filler"
 log=$work/mnt/l.log
+# (its words in $work/l.err, off the file system that fills)
 "$SW" --listen 127.0.0.1:0 --ack-log "$log" 2>"$work/l.err" &
 lpid=$!
-wait_for 60 "the listener's port" grep -qs 'listening on port [0-9][0-9]*;' "$work/l.err" ||
-	hard "the listener did not start: $(cat "$work/l.err")"
-port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$work/l.err")
+listener_port "$work/l.err"
 
 # 1. A run that fills the log's file system (method none: records fast).
 out=$("$SW" -q -m none -s 4k -w 2 -t 60s --region 1m --keep \

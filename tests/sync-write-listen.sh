@@ -32,20 +32,12 @@ fail=0
 ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fail=1; }
 
-# listen LOG [WRAPPER...]: start a listener on a free port; sets lpid, port.
+# listen LOG: start a listener on a free port (lib.sh); sets lpid, port.
 # It ends once $RUNS runs (default 1) have ended ($LOPTS: more options).
 listen() {
-	log=$1; shift
-	# Gone first: the shell truncates it in the child, so an earlier
-	# listener's line could otherwise be read here (and its port, or none).
-	rm -f "$log.err"
+	log=$1
 	# shellcheck disable=SC2086
-	"$@" "$SW" --listen "${LISTEN_ADDR:-127.0.0.1}:0" --runs "${RUNS:-1}" ${LOPTS:-} \
-		--ack-log "$log" 2>"$log.err" &
-	lpid=$!
-	wait_for 60 "the listener's port" grep -qs 'listening on port [0-9][0-9]*;' "$log.err" ||
-		hard "the listener did not start: $(cat "$log.err" 2>/dev/null)"
-	port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$log.err")
+	listener_start "$log" --runs "${RUNS:-1}" ${LOPTS:-}
 }
 # finish: wait for the listener to end by itself (its --runs runs are done).
 # Bounded: a listener still there 60 s after its senders is a failure.
@@ -149,9 +141,7 @@ rm -f "$work/fc" "$work/m.log.err"
 log=$work/m.log
 "$SW" --listen 127.0.0.1:0 --runs 1 --force --ack-log "$work/m.log" 2>"$work/m.log.err" &
 lpid=$!
-wait_for 60 "the listener's port" grep -qs 'listening on port [0-9]*;' "$work/m.log.err" ||
-	hard "the listener did not start: $(cat "$work/m.log.err")"
-port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$work/m.log.err")
+listener_port "$work/m.log.err"
 out=$("$SW" -q -m fdatasync -s 4k -n 30 --region 4m --keep \
 	--ack-log "tcp:127.0.0.1:$port" "$work/fc" 2>&1) || bad "run C: $out"
 finish
@@ -446,9 +436,7 @@ else
 	("$SW" --listen 127.0.0.1:0 --ack-log - 2>"$work/p.err" & echo $! >"$work/p.pid"
 	 wait $!; echo $? >"$work/p.rc") | sleep 600 &
 	spid=$!
-	wait_for 60 "the listener's port" grep -qs 'listening on port [0-9]*;' "$work/p.err" ||
-		hard "the listener did not start: $(cat "$work/p.err")"
-	port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$work/p.err")
+	listener_port "$work/p.err"
 	python3 "$work/client.py" pump "$port" >"$work/pump.out" 2>&1 &
 	cpid=$!
 	wait_for 120 "a record not answered" grep -qs '^stalled' "$work/pump.out" ||
@@ -525,7 +513,7 @@ else
 	ip -n "$ns2" addr add 192.0.2.2/24 dev "dl2$$" && ip -n "$ns2" link set "dl2$$" up ||
 		hard "cannot link the two namespaces"
 	rm -f "$work/f" "$work/l.log"
-	LISTEN_ADDR=192.0.2.1 listen "$work/l.log" ip netns exec "$ns1"
+	LISTEN_ADDR=192.0.2.1 LISTEN_WRAP="ip netns exec $ns1" listen "$work/l.log"
 	out=$(ip netns exec "$ns2" "$SW" -q -m fdatasync,dsync -s 4k -w 2 -n 25 --keep \
 		--ack-log "tcp:192.0.2.1:$port" "$work/f" 2>&1) || bad "run from the other host: $out"
 	finish
