@@ -411,8 +411,10 @@ settle(struct server *S, struct sconn *c)
 {
 	if (c->pending > 0) {
 		if (S->st->runs[c->run].refused) {
-			S->st->refused++;
-			refuse_with(c, S->st->runs[c->run].why);
+			if (c->refusal == NULL) {       /* (counted once) */
+				S->st->refused++;
+				refuse_with(c, S->st->runs[c->run].why);
+			}
 		} else {
 			c->owed += c->pending;
 		}
