@@ -14,7 +14,12 @@
 # DIO_POWERCUT_LIES (cuts per durable method and lying layer, default 2),
 # DIO_POWERCUT_EARLY (cuts per method and layer of the broken build,
 # default 2; 0: none) and DIO_POWERCUT_EARLY_METHODS (its methods, default
-# "fdatasync direct+dsync rwf-dsync"), DIO_POWERCUT_SEED (the seed of the
+# "fdatasync direct+dsync rwf-dsync"), DIO_POWERCUT_CACHE (cache-only cuts
+# per volatile method and layer, default 2), DIO_POWERCUT_TARGETS (default
+# "device ext4 ext4-extend"), DIO_POWERCUT_NOOP=1 (the disk's cuts keep
+# every block, tcmu-ramdisk -N: the test must then fail on every layer,
+# as tests/sync-write-powercut-noop.sh checks), DIO_POWERCUT_BUILD=early
+# (every run by the broken build), DIO_POWERCUT_SEED (the seed of the
 # random choices, 1..4294967295; default: from /dev/urandom, printed, so
 # that a run can be replayed with the same counts; each target's guest
 # gets its own seed made from it), and the harness's own
@@ -38,10 +43,25 @@ else
 	set --
 fi
 cuts=${DIO_POWERCUT_CUTS:-20} lies=${DIO_POWERCUT_LIES:-2} early=${DIO_POWERCUT_EARLY:-2}
+cache=${DIO_POWERCUT_CACHE:-2}
 early_methods=${DIO_POWERCUT_EARLY_METHODS:-fdatasync direct+dsync rwf-dsync}
-for v in "$cuts" "$lies" "$early"; do
-	case $v in ''|*[!0-9]*) hard "DIO_POWERCUT_CUTS, _LIES and _EARLY take a count, not '$v'" ;; esac
+targets=${DIO_POWERCUT_TARGETS:-device ext4 ext4-extend}
+build=${DIO_POWERCUT_BUILD:-honest}
+for v in "$cuts" "$lies" "$early" "$cache"; do
+	case $v in ''|*[!0-9]*) hard "DIO_POWERCUT_CUTS, _LIES, _EARLY and _CACHE take a count, not '$v'" ;; esac
 done
+for t in $targets; do
+	case $t in device|ext4|ext4-extend) ;;
+	*) hard "DIO_POWERCUT_TARGETS names device, ext4 and ext4-extend, not '$t'" ;;
+	esac
+done
+case $build in honest|early) ;; *) hard "DIO_POWERCUT_BUILD is honest or early, not '$build'" ;; esac
+tcmu_opts="-P 4096"
+case ${DIO_POWERCUT_NOOP:-0} in
+0) ;;
+1) tcmu_opts="$tcmu_opts -N" ;;
+*) hard "DIO_POWERCUT_NOOP is 0 or 1, not '$DIO_POWERCUT_NOOP'" ;;
+esac
 seed=${DIO_POWERCUT_SEED:-}
 if [ -z "$seed" ]; then
 	seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ') || hard "cannot read /dev/urandom"
@@ -57,7 +77,8 @@ for p in mkfs.ext4; do
 done
 [ -f /etc/mke2fs.conf ] && set -- "$@" -f /etc/mke2fs.conf
 echo "sync-write-powercut: seed $seed (replay: DIO_POWERCUT_SEED=$seed" \
-     "DIO_POWERCUT_CUTS=$cuts DIO_POWERCUT_LIES=$lies DIO_POWERCUT_EARLY=$early)"
+     "DIO_POWERCUT_CUTS=$cuts DIO_POWERCUT_LIES=$lies DIO_POWERCUT_EARLY=$early" \
+     "DIO_POWERCUT_CACHE=$cache)"
 # The TCMU disk as a 512e disk: 512-byte logical blocks, 4 KiB physical
 # ones that a cut keeps or loses whole (a disk does not tear a sector).
 # With 512-byte tearing, a cut during the journal's checkpoint could leave
@@ -74,15 +95,15 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/dio-powercut.XXXXXX") || hard "mktemp failed"
 trap 'rm -rf "$work"' EXIT
 trap 'exit 99' INT TERM HUP
 i=0
-for t in device ext4 ext4-extend; do
+for t in $targets; do
 	tseed=$(( (seed + i * 2654435761) % 4294967296 ))
 	[ "$tseed" = 0 ] && tseed=1
 	DIO_QEMU_PRIORITY=${DIO_QEMU_PRIORITY:-$cuts} \
-	sh "$run" -t "${DIO_QEMU_TIMEOUT:-3600}" -M ext4,crc32c_generic -R "-P 4096" \
+	sh "$run" -t "${DIO_QEMU_TIMEOUT:-3600}" -M ext4,crc32c_generic -R "$tcmu_opts" \
 		-x "$sw:/bin/sync-write" -x "$shim:/lib/ack-early.so" \
 		-f "$top_srcdir/tests/qemu/powercut.sh:/lib/powercut.sh" "$@" \
 		-- "$top_srcdir/tests/qemu/guest-sync-write-powercut.sh" \
-		"$cuts" "$lies" "$tseed" "$early" "$early_methods" "$t" \
+		"$cuts" "$lies" "$tseed" "$early" "$early_methods" "$t" "$cache" "$build" \
 		>"$work/$t.out" 2>&1 &
 	eval "pid_$i=\$!"
 	i=$((i + 1))
@@ -90,7 +111,7 @@ done
 # Each guest's output whole, in order; the test's status is the worst of
 # theirs (99 could not run, 1 failed, 77 skipped, 0 passed).
 st=0 i=0
-for t in device ext4 ext4-extend; do
+for t in $targets; do
 	eval "wait \$pid_$i"
 	ts=$?
 	echo "----- $t (exit $ts)"

@@ -4,18 +4,28 @@
  * opcode C1h, see tcmu-ramdisk.c) through the Linux sg driver, for the
  * qemu tests' power cuts (tests/qemu/powercut.sh).
  *
- * usage: pc-ctl /dev/sgN cut [KEEP [SEED]]   cut the power, KEEP% (0-100,
- *                                            default 0) of the dirty
- *                                            blocks persisting; SEED
- *                                            (0-4294967295, default 0)
- *        pc-ctl /dev/sgN on [/dev/sdX]       bring the power back; with
- *                                            the disk's block device, drop
- *                                            the guest's caches of it
- *                                            before and after (see pc_on
- *                                            in powercut.sh)
+ * usage: pc-ctl /dev/sgN cut [KEEP [SEED]]   cut the disk's power, KEEP%
+ *                                            (0-100, default 0) of the
+ *                                            dirty blocks persisting; SEED
+ *                                            (0-4294967295, default 0);
+ *                                            prints the disk's answer:
+ *                                            "DIRTY PERSISTED LOST" blocks
+ *        pc-ctl /dev/sgN drop /dev/sdX       the guest's side only: drop
+ *                                            its caches of the disk (no
+ *                                            command to the disk)
+ *        pc-ctl /dev/sgN on [/dev/sdX]       bring the disk's power back;
+ *                                            with the disk's block device,
+ *                                            drop the guest's caches of it
+ *                                            before and after (a whole
+ *                                            machine's power-on: pc_on in
+ *                                            powercut.sh)
  *        pc-ctl /dev/sgN lie 0|1             lying mode off/on
  *        pc-ctl /dev/sgN status              log the handler's state
- * The command completes after the handler has acted.
+ * The command completes after the handler has acted.  The two effects of
+ * a real power cut are apart: `cut` is the disk's (its volatile cache
+ * loses what was not flushed), `drop` the guest's (what the machine held
+ * in RAM is gone: dirty pages written against a disk without power fail,
+ * clean ones are read again); `on SD` is both, in one program.
  *
  * It does what `sg_raw /dev/sgN c1 ...` does; the guest runs it at every
  * cut, and a static program starts in a few milliseconds under qemu's
@@ -40,8 +50,8 @@
 
 static int usage(void)
 {
-	fputs("usage: pc-ctl /dev/sgN cut [KEEP [SEED]] | on [/dev/sdX] | "
-	    "lie 0|1 | status\n", stderr);
+	fputs("usage: pc-ctl /dev/sgN cut [KEEP [SEED]] | drop /dev/sdX | "
+	    "on [/dev/sdX] |\n              lie 0|1 | status\n", stderr);
 	return 2;
 }
 
@@ -93,7 +103,7 @@ static long long number(const char *s, unsigned long long max)
 
 int main(int argc, char **argv)
 {
-	unsigned char cdb[10], sense[32];
+	unsigned char cdb[10], sense[32], answer[24];
 	long long keep = 0, seed = 0;
 	const char *sd = NULL;
 	sg_io_hdr_t h;
@@ -112,6 +122,10 @@ int main(int argc, char **argv)
 		cdb[2] = (unsigned char)keep;
 		for (i = 0; i < 4; i++)
 			cdb[3 + i] = (unsigned char)(seed >> (24 - 8 * i));
+		cdb[8] = sizeof answer;
+	} else if (strcmp(argv[2], "drop") == 0 && argc == 4) {
+		drop_caches(argv[3]);
+		return 0;
 	} else if (strcmp(argv[2], "on") == 0 && argc <= 4) {
 		cdb[1] = 0x02;
 		if (argc == 4)
@@ -137,6 +151,12 @@ int main(int argc, char **argv)
 	memset(sense, 0, sizeof sense);
 	h.interface_id = 'S';
 	h.dxfer_direction = SG_DXFER_NONE;
+	if (cdb[8] != 0) {
+		memset(answer, 0, sizeof answer);
+		h.dxfer_direction = SG_DXFER_FROM_DEV;
+		h.dxferp = answer;
+		h.dxfer_len = sizeof answer;
+	}
 	h.cmdp = cdb;
 	h.cmd_len = sizeof cdb;
 	h.sbp = sense;
@@ -157,6 +177,20 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s%02x", i ? " " : ", sense ", sense[i]);
 		fputc('\n', stderr);
 		return 1;
+	}
+	if (cdb[8] != 0) {
+		unsigned long long v[3] = { 0, 0, 0 };
+
+		/* A handler that does not count would leave a guess. */
+		if (h.resid != 0) {
+			fprintf(stderr, "pc-ctl: the cut's answer is %d bytes "
+			    "short: the disk does not count its blocks\n",
+			    h.resid);
+			return 1;
+		}
+		for (i = 0; i < (int)sizeof answer; i++)
+			v[i / 8] = v[i / 8] << 8 | answer[i];
+		printf("%llu %llu %llu\n", v[0], v[1], v[2]);
 	}
 	if (sd != NULL)
 		drop_caches(sd);

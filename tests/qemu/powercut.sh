@@ -10,16 +10,28 @@
 # sends it and returns once the handler has acted, so no waiting is
 # needed.
 #
-#   pc_cut [KEEP [SEED]]  cut the power: each dirty (written, not flushed)
+# A machine's power cut has two effects, and each is a step of its own
+# here: the disk's (pc_cut: its volatile cache loses what was not
+# flushed) and the machine's (pc_drop: what the guest held in RAM for the
+# disk is gone).  pc_on does what powering the whole machine on does.
+#
+#   pc_cut [KEEP [SEED]]  the disk's cut: each dirty (written, not flushed)
 #                  block reaches the medium with probability KEEP% (default
 #                  0), the others are lost; SEED (1..2^32-1) makes the
 #                  choice repeatable (default 0: the generator goes on).
-#                  Every command fails with NOT READY until pc_on.
-#   pc_on          throw away what the guest still caches for the disk
-#                  (its dirty pages are written against the dead disk and
-#                  fail, as if the host's RAM had gone too), bring the
-#                  power back, then drop the guest's caches of the disk
-#                  again: reads now see what persisted.
+#                  Sets PC_DIRTY, PC_PERSISTED and PC_LOST to the disk's
+#                  own count of that cut's blocks (logical blocks; a
+#                  no-op cut, tcmu-ramdisk -N, loses 0).  Every command
+#                  fails with NOT READY until the power is back.
+#   pc_drop        the machine's side alone: drop the guest's caches of
+#                  the disk (blockdev --flushbufs, sync, drop_caches).
+#                  With the disk's power off its dirty pages are written
+#                  against a dead disk and fail: the RAM's loss.  With the
+#                  power on they are written back to the disk (its cache):
+#                  nothing is lost, later reads see the disk.
+#   pc_power_on    the disk's power back, nothing else
+#   pc_on          pc_drop, pc_power_on, pc_drop: what powering the
+#                  machine back on does (one program, pc-ctl SG on SD)
 #   pc_lie 0|1     lying mode off/on: SYNCHRONIZE CACHE and FUA are
 #                  acknowledged and make nothing persistent
 #   pc_status      log the handler's state
@@ -31,7 +43,14 @@
 : "${PC_SG:=$DIO_TCMU_SG}" "${PC_SD:=$DIO_TCMU_SD}"
 
 pc_ctl() { pc-ctl "$PC_SG" "$@" >/dev/null 2>&1; }
-pc_cut() { pc_ctl cut "${1:-0}" "${2:-0}"; }
+pc_cut() {
+	PC_DIRTY= PC_PERSISTED= PC_LOST=
+	pc_out=$(pc-ctl "$PC_SG" cut "${1:-0}" "${2:-0}" 2>/dev/null) || return
+	set -- $pc_out
+	PC_DIRTY=$1 PC_PERSISTED=$2 PC_LOST=$3
+}
+pc_drop() { pc_ctl drop "$PC_SD"; }
+pc_power_on() { pc_ctl on; }
 
 # (pc-ctl drops the caches itself: three programs fewer at every cut)
 pc_on() { pc_ctl on "$PC_SD"; }

@@ -55,11 +55,16 @@
  *           FFh: the -k default
  *   bytes 3-6  for a cut: the seed of that choice (big-endian); 0: go on
  *           with the generator's current state (seeded by -K)
+ *   bytes 7-8  for a cut: allocation length; the cut answers (data-in)
+ *           with D, P and L below as three big-endian 8-byte numbers
  * e.g. sg_raw /dev/sg2 c1 01 32 00 00 00 07 00 00 00 (cut, keep 50%,
  * seed 7).  At a cut the chosen dirty blocks are written to the medium,
  * the others are lost, the view becomes the medium again, and one line
  * "power cut: D dirty blocks, P persisted, L lost (keep K%, seed S)" goes
- * to the log (always, -v or not).  While the power is off every command
+ * to the log (always, -v or not).  With -N every cut is a no-op for the
+ * cache (every dirty block persists, L is 0, the line says "no-op
+ * cut"): a power-cut test must fail against such a disk, which is how
+ * tests/sync-write-powercut-noop.sh shows that it can.  While the power is off every command
  * but C1h ends in CHECK CONDITION, NOT READY, LOGICAL UNIT NOT READY,
  * CAUSE NOT REPORTABLE (02h/04h/00h), which the kernel fails at once
  * without retries.  Power on serves the medium; the initiator must drop
@@ -166,6 +171,7 @@ struct disk {
 	int power_off;
 	int lying;               /* SYNCHRONIZE CACHE and FUA persist nothing */
 	unsigned keep_pct;       /* default share of dirty blocks kept at a cut */
+	int noop_cuts;           /* -N: a cut keeps every dirty block */
 	uint64_t rng;            /* the generator that picks them */
 	uint64_t size;       /* bytes, a multiple of bsize */
 	uint32_t bsize;      /* logical block size */
@@ -621,8 +627,12 @@ static uint64_t rng_next(uint64_t *s)
 /* The power goes: each physical block with dirty blocks reaches the
  * medium whole with probability keep/100 (a disk writes its sectors
  * atomically: a 512e disk never tears its 4 KiB physical sectors), the
- * rest of the cache is lost, the view is the medium. */
-static void power_cut(struct disk *d, unsigned keep, uint32_t seed)
+ * rest of the cache is lost, the view is the medium.  With -N every
+ * dirty block reaches the medium (the generator is still drawn, so that
+ * a seed picks the same blocks either way).  The counts, in logical
+ * blocks, go to r: dirty, persisted, lost. */
+static void power_cut(struct disk *d, unsigned keep, uint32_t seed,
+    uint64_t r[3])
 {
 	uint64_t b, dirty = d->ndirty, kept = 0, lost = 0, per = d->pbsize / d->bsize;
 	uint64_t group = UINT64_MAX;
@@ -636,7 +646,7 @@ static void power_cut(struct disk *d, unsigned keep, uint32_t seed)
 			continue;
 		if (b / per != group) {
 			group = b / per;
-			keep_it = rng_next(&d->rng) % 100 < keep;
+			keep_it = rng_next(&d->rng) % 100 < keep || d->noop_cuts;
 		}
 		if (keep_it) {
 			memcpy(m, v, d->bsize);
@@ -649,15 +659,20 @@ static void power_cut(struct disk *d, unsigned keep, uint32_t seed)
 	}
 	d->power_off = 1;
 	logmsg(d, "power cut: %llu dirty blocks, %llu persisted, %llu lost "
-	    "(keep %u%%, seed %lu)\n", (unsigned long long)dirty,
+	    "(keep %u%%, seed %lu%s)\n", (unsigned long long)dirty,
 	    (unsigned long long)kept, (unsigned long long)lost, keep,
-	    (unsigned long)seed);
+	    (unsigned long)seed, d->noop_cuts ? ", no-op cut" : "");
+	r[0] = dirty;
+	r[1] = kept;
+	r[2] = lost;
 }
 
 /* The vendor-specific control command C1h (see the top of the file). */
 static void do_control(struct disk *d, struct cmd *c)
 {
 	unsigned keep = c->cdb[2];
+	uint64_t r[3];
+	unsigned char a[24];
 	switch (c->cdb[1]) {
 	case 0x01:
 		if (keep == 0xFF)
@@ -666,8 +681,13 @@ static void do_control(struct disk *d, struct cmd *c)
 			bad_field(c, 2, -1);
 			return;
 		}
-		power_cut(d, keep, be32(c->cdb + 3));
-		break;
+		power_cut(d, keep, be32(c->cdb + 3), r);
+		/* the counts, for a command that asks (bytes 7-8) */
+		put64(a, r[0]);
+		put64(a + 8, r[1]);
+		put64(a + 16, r[2]);
+		data_in(c, a, sizeof a, be16(c->cdb + 7));
+		return;
 	case 0x02:
 		d->power_off = 0;
 		logmsg(d, "power on\n");
@@ -1285,6 +1305,8 @@ static void usage(FILE *f)
 "            command says FFh (default 0)\n"
 "  -K SEED   seed of the generator that picks them (default 1)\n"
 "  -F        lying mode: SYNCHRONIZE CACHE and FUA persist nothing\n"
+"  -N        no-op cuts: a power cut keeps every dirty block (to show\n"
+"            that a power-cut test fails when the cut loses nothing)\n"
 "  -h        this help\n"
 "Runs until SIGTERM or SIGINT.\n"
 "Writes are cached (WCE=1); the vendor command C1h cuts the power and\n"
@@ -1292,7 +1314,9 @@ static void usage(FILE *f)
 "  ACTION 01 power cut: each physical block holding dirty blocks\n"
 "            persists (whole) with probability\n"
 "            KEEP/100 (KEEP FF: the -k value), the rest is lost; SEED 0\n"
-"            goes on with the generator, else reseeds it; logged\n"
+"            goes on with the generator, else reseeds it; logged;\n"
+"            with an allocation length (bytes 7-8) it answers the\n"
+"            dirty, persisted and lost blocks (3 x 8 bytes, big-endian)\n"
 "  ACTION 02 power on: the disk serves what persisted\n"
 "  ACTION 03 lying mode off (KEEP 00) or on (KEEP 01)\n"
 "  ACTION 04 log the state\n"
@@ -1331,7 +1355,7 @@ int main(int argc, char **argv)
 	d.serial = "dio-tcmu-ramdisk";
 	d.rng = 1;
 
-	while ((opt = getopt(argc, argv, "n:d:s:l:P:b:o:e:S:w:r:vL:k:K:Fh")) != -1) {
+	while ((opt = getopt(argc, argv, "n:d:s:l:P:b:o:e:S:w:r:vL:k:K:FNh")) != -1) {
 		switch (opt) {
 		case 'n': want = optarg; break;
 		case 'd': dev = optarg; break;
@@ -1380,6 +1404,7 @@ int main(int argc, char **argv)
 			break;
 		case 'K': d.rng = parse_size(optarg, "seed"); break;
 		case 'F': d.lying = 1; break;
+		case 'N': d.noop_cuts = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -1464,6 +1489,10 @@ int main(int argc, char **argv)
 		    ld32(MB_CMDR_OFF), map_size,
 		    (unsigned long long)d.nblocks, d.bsize, d.bufcap,
 		    d.echocap);
+	/* always said: a run against this disk proves nothing by its cuts */
+	if (d.noop_cuts)
+		logmsg(&d, "no-op cuts (-N): a power cut keeps every dirty "
+		    "block\n");
 
 	/* Anything queued before we came. */
 	if (process_ring(&d, &c) > 0) {
