@@ -277,15 +277,20 @@ one_cut() {
 		"$ACK" /tmp/ck.out 2>/dev/null)
 	acked=${1#-} lost=${2#-} flight=${4:-0}
 	[ "${3:-0}" = 0 ] || live=0
-	# A durable method's writer is nearly always committing when the
-	# power goes, so its run has a transaction in flight.  With none in
-	# flight no commit was under way: an acknowledged transaction lost
-	# then was acknowledged before its commit (the product's fault, not
-	# the harness's), unless the disk lied.
-	early_ack=0
+	# A durable method's acknowledged transaction lost on a disk that
+	# keeps its promises (not lying) was acknowledged before its commit:
+	# the product's fault, never the harness's, and most plainly so when
+	# nothing was in flight (no commit was under way at all).
+	early_ack=
 	case " $VOLATILE " in *" $method "*) ;; *)
-		[ "$flight" -eq 0 ] && [ "${lost:-0}" -gt 0 ] && [ $lie = 0 ] &&
-			early_ack=1 ;;
+		if [ "${lost:-0}" -gt 0 ] && [ $lie = 0 ]; then
+			early_ack="; ACKNOWLEDGED BEFORE ITS COMMIT: lost $lost acknowledged transactions"
+			if [ "$flight" -eq 0 ]; then
+				early_ack="$early_ack with none in flight"
+			else
+				early_ack="$early_ack on a disk that lost nothing flushed"
+			fi
+		fi ;;
 	esac
 	# 0: all there, 1: acknowledged data lost; anything else (3: could
 	# not check, a bad log or not the run's target; 2: usage) is never a
@@ -303,8 +308,7 @@ one_cut() {
 		echo ", 90 s passed")) keep $keep%" \
 		"seed $cseed: acknowledged $acked, lost $lost, in flight ${flight:-0}," \
 		"--check exit $st; the disk discarded $dlost of $ddirty dirty blocks$([ $live = 0 ] &&
-			echo "; THE RUN HAD ENDED BEFORE THE CUT (the harness cut too late)")$([ $early_ack = 1 ] &&
-			echo "; ACKNOWLEDGED BEFORE ITS COMMIT: lost $lost acknowledged transactions with none in flight")"
+			echo "; THE RUN HAD ENDED BEFORE THE CUT (the harness cut too late)")$early_ack"
 	echo "$layer $method $acked $lost ${flight:-0} $st $live $ddirty $dlost" >>"$TAB"
 }
 
@@ -377,31 +381,36 @@ awk '{ k = $1 " " $2; cuts[k]++; ack[k] += $3; lost[k] += $4; fl[k] += $5; dl[k]
                   ack[k], lost[k], fl[k], lc[k] + 0, dl[k] } }' "$TAB"
 echo
 
-# per layer: cuts, transactions in flight, cuts that found the run ended,
-# cuts with none in flight, of those the ones that lost acknowledged
-# transactions (a durable method's: acknowledged before its commit)
+# per layer: cuts, transactions in flight, cuts that found the run ended
+# (the harness's fault), cuts with none in flight; the durable methods'
+# cuts that lost acknowledged transactions on a disk that did not lie
+# (the product's fault: acknowledged before its commit), the transactions
+# lost, and of those the cuts and transactions with none in flight
 for l in $LAYERS; do
 	for p in "" lying- cache- early- early-lying-; do
 		grep -q "^$p$l " "$TAB" || continue
 		r=$(awk -v l="$p$l" -v v=" $VOLATILE " '$1 == l { c++; f += $5; if ($7 != 1) e++
 			if ($5 == 0) z++
-			if ($5 == 0 && $4 > 0 && index(v, " " $2 " ") == 0) { ea++; el += $4 } }
-			END { printf "%d %d %d %d %d %d", c, f, e, z, ea, el }' "$TAB")
+			if ($4 > 0 && index(v, " " $2 " ") == 0) { ea++; el += $4
+				if ($5 == 0) { ez++; ezl += $4 } } }
+			END { printf "%d %d %d %d %d %d %d %d", c, f, e, z, ea, el, ez, ezl }' "$TAB")
 		set -- $r
 		if [ "$3" -eq 0 ]; then
 			ok "$p$l: all $1 cuts landed while the run was live ($2 transactions in flight, $4 cuts with none)"
 		else
 			bad "$p$l: $3 of $1 cuts found the run ended (its E record written, the writer gone or --extend out of room): the harness cut too late"
 		fi
-		# Named where a loss with nothing in flight can only be the
-		# product's: not where the disk lied.
+		# Named where the loss can only be the product's: not where
+		# the disk lied.
 		case $p in *lying-) continue ;; esac
-		if [ "$5" -gt 0 ]; then
-			case $p in
-			early-) echo "info - $p$l: acknowledged before its commit: lost $6 acknowledged transactions with none in flight, in $5 cuts (the broken build, caught)" ;;
-			*) bad "$p$l: acknowledged before its commit: lost $6 acknowledged transactions with none in flight, in $5 cuts" ;;
-			esac
-		fi
+		[ "$5" -gt 0 ] || continue
+		msg="acknowledged before its commit: lost $6 acknowledged transactions in $5 cuts of durable methods ($8 with none in flight, in $7 cuts)"
+		[ "$7" -gt 0 ] && [ "$7" = "$5" ] &&
+			msg="acknowledged before its commit: lost $6 acknowledged transactions with none in flight, in $5 cuts of durable methods"
+		case $p in
+		early-) echo "info - $p$l: $msg: the broken build, caught" ;;
+		*) bad "$p$l: $msg" ;;
+		esac
 	done
 done
 for l in $LAYERS; do
@@ -412,6 +421,8 @@ for l in $LAYERS; do
 			set -- $r
 			if [ "$1" -ge "$CUTS" ] && [ "$2" -gt 0 ] && [ "$3" -eq 0 ] && [ "$4" -eq 0 ]; then
 				ok "$l $m: $1 cuts, $2 acknowledged, none lost"
+			elif [ "$3" -gt 0 ]; then
+				bad "$l $m: $1 cuts, $2 acknowledged, $3 lost: acknowledged before its commit ($4 cuts with --check exit 1)"
 			else
 				bad "$l $m: $1 cuts, $2 acknowledged, $3 lost, $4 checks failed"
 			fi
