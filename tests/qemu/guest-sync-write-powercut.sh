@@ -404,9 +404,12 @@ for l in $LAYERS; do
 		# the disk lied.
 		case $p in *lying-) continue ;; esac
 		[ "$5" -gt 0 ] || continue
-		msg="acknowledged before its commit: lost $6 acknowledged transactions in $5 cuts of durable methods ($8 with none in flight, in $7 cuts)"
-		[ "$7" -gt 0 ] && [ "$7" = "$5" ] &&
+		msg="acknowledged before its commit: lost $6 acknowledged transactions in $5 cuts of durable methods"
+		if [ "$7" = "$5" ]; then
 			msg="acknowledged before its commit: lost $6 acknowledged transactions with none in flight, in $5 cuts of durable methods"
+		elif [ "$7" -gt 0 ]; then
+			msg="$msg ($8 of them with none in flight, in $7 cuts)"
+		fi
 		case $p in
 		early-) echo "info - $p$l: $msg: the broken build, caught" ;;
 		*) bad "$p$l: $msg" ;;
