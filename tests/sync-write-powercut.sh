@@ -5,9 +5,10 @@
 # guest, tests/qemu/tcmu-ramdisk.c): boots a guest with a copy of
 # sync-write for each target (the raw disk, ext4, ext4 with --extend) and
 # runs tests/qemu/guest-sync-write-powercut.sh there (every method on that
-# target; the durable
-# methods with the disk lying about flushes; a build that acknowledges
-# before its commit, tests/qemu/ack-early.c, on each of those layers).
+# target; the durable methods with the disk lying about flushes; none and
+# direct in cache-only cuts, where only the disk's cache can lose; a build
+# that acknowledges before its commit, tests/qemu/ack-early.c, on each of
+# those layers).  doc/durability.md says which verdict shows what.
 # Skips (77) without the harness, qemu or a kernel.
 #
 # Environment: DIO_POWERCUT_CUTS (cuts per method and layer, default 20),
