@@ -105,23 +105,26 @@ linux_proc() {
 # listener's line could otherwise be read.)  One that does not start is a
 # hard error.
 listener_port() {
-	wait_for 60 "the listener's port" grep -qs 'listening on port [0-9][0-9]*;' "$1" ||
+	wait_for 60 "the listener's port" grep -qs 'listening on .* (port [0-9][0-9]*)' "$1" ||
 		hard "the listener did not start: $(cat "$1" 2>/dev/null)"
-	port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$1")
+	port=$(sed -n 's/.*listening on .* (port \([0-9]*\)).*/\1/p' "$1")
 }
 
 # listener_start LOG [OPTION...]: sync-write --listen on a free port of
 # ${LISTEN_ADDR:-127.0.0.1} logging to LOG, its standard error in LOG.err,
 # run under the words of $LISTEN_WRAP if set (ip netns exec NS); sets lpid
-# and port.
+# and port, and exports its token (LOG.token, which it makes) as
+# DIO_ACK_TOKEN for the senders and clients here.
 listener_start() {
 	_ls_log=$1; shift
-	rm -f "$_ls_log.err"
+	rm -f "$_ls_log.err" "$_ls_log.token"
 	# shellcheck disable=SC2086
 	${LISTEN_WRAP:-} "$top_builddir/tools/sync-write" --listen "${LISTEN_ADDR:-127.0.0.1}:0" \
 		"$@" --ack-log "$_ls_log" 2>"$_ls_log.err" &
 	lpid=$!
 	listener_port "$_ls_log.err"
+	DIO_ACK_TOKEN=$(cat "$_ls_log.token") || hard "the listener wrote no token"
+	export DIO_ACK_TOKEN
 }
 
 # gone PID: process PID has ended (and was reaped, if this shell's child:

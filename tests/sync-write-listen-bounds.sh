@@ -19,6 +19,12 @@
 
 SW=$top_builddir/tools/sync-write
 command -v python3 >/dev/null 2>&1 || skip "the hostile clients need python3"
+# The python clients' protocol (tests/ack_client.py); a build without a
+# MAC library speaks plain (loopback): so do the clients.
+PYTHONPATH=$(cd "${top_srcdir:-.}/tests" && pwd)${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONPATH
+grep -q '^#define DIO_HAVE_CRYPTO 1' "$top_builddir/config.h" || ACK_CLIENT_AUTH=plain
+export ACK_CLIENT_AUTH
 work=$(mktemp -d "$top_builddir/sw-bounds.XXXXXX") || hard "mktemp"
 cleanup() {
 	[ -n "${lpid:-}" ] && kill "$lpid" 2>/dev/null
@@ -45,38 +51,40 @@ log_of() {
 
 cat >"$work/client.py" <<'PY'
 import os, resource, socket, sys, time
+import ack_client
 mode, port = sys.argv[1], int(sys.argv[2])
+token = bytes.fromhex(os.environ["DIO_ACK_TOKEN"])
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 if hard == resource.RLIM_INFINITY or hard > 4096:
     hard = 4096
 if soft != resource.RLIM_INFINITY and soft < hard:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
-def answer(sock):
-    """The listener's answer: '+' -> '', '-reason\\n' -> the reason,
-    nothing (closed, reset, timed out) -> None."""
+sessions = {}
+
+def hello(sock, run, rk=None):
+    """Connect sock to the listener and open run (an int) with the token
+    (DIO_ACK_TOKEN), or join it with its key rk: '' when it is taken, the
+    reason when refused, None when the connection ended without one."""
+    sock.settimeout(30)
     try:
-        a = sock.recv(1)
-        if a == b"+":
-            return ""
-        if a != b"-":
-            return None
-        why = b""
-        while not why.endswith(b"\n") and len(why) < 300:
-            c = sock.recv(1)
-            if not c:
-                break
-            why += c
-        return why.decode("ascii", "replace").strip()
+        sock.connect(("127.0.0.1", port))
+        sessions[sock] = ack_client.hello(sock, run, token, rk=rk)
+        return ""
+    except ack_client.Refused as e:
+        return str(e) if str(e) not in ("closed at the hello", "closed at the proof") else None
     except OSError:
         return None
 
-def hello(sock, run):
-    """Connect sock to the listener and say run (an int): its answer."""
-    sock.settimeout(30)
-    sock.connect(("127.0.0.1", port))
-    sock.sendall(b"H 1 %x\n" % run)
-    return answer(sock)
+def rec(sock, record):
+    """Send a record on sock's run: '' when answered (and the answer proves
+    the token), the reason when refused, None otherwise."""
+    try:
+        return "" if sessions[sock].send(record) else None
+    except ack_client.Refused as e:
+        return str(e) or None
+    except OSError:
+        return None
 
 def cut(sock, limit):
     """Seconds until the listener closed sock (EOF or a reset), or None."""
@@ -101,8 +109,7 @@ if mode == "bytes":             # records until one is refused
     while j < 1000000:
         line = lines.pop() if lines else b"I 0 %d %d\n" % (j, j % 256 * 4096)
         j += 1
-        s.sendall(line)
-        why = answer(s)
+        why = rec(s, line)
         if why != "":
             break
         answered += 1
@@ -116,10 +123,10 @@ elif mode == "conns":           # N connections of one run from 127.0.0.2
     for i in range(n):
         s = socket.socket()
         s.bind(("127.0.0.2", 0))
-        a = hello(s, run)
+        # The first opens the run, the others join it (its writers).
+        a = hello(s, run, sessions[held[0]].rk if held else None)
         if a == "" and not held:        # the run logs: no place to take
-            s.sendall(b"# sync-write ack-log 1\n")
-            a = answer(s)
+            a = rec(s, b"# sync-write ack-log 1\n")
         if a == "":
             held.append(s)
         else:
@@ -153,8 +160,7 @@ elif mode == "runs":            # N runs, a record each, then closed
         s = socket.socket()
         a = hello(s, 0x7000 + i)
         if a == "":
-            s.sendall(b"# sync-write ack-log 1\n")
-            a = answer(s)
+            a = rec(s, b"# sync-write ack-log 1\n")
         print("run %d: %s" % (i, "logged" if a == "" else "refused: %s" % a), flush=True)
         s.close()
 PY

@@ -34,6 +34,8 @@ log=$work/mnt/l.log
 "$SW" --listen 127.0.0.1:0 --ack-log "$log" 2>"$work/l.err" &
 lpid=$!
 listener_port "$work/l.err"
+DIO_ACK_TOKEN=$(cat "$log.token") || hard "the listener wrote no token"
+export DIO_ACK_TOKEN
 
 # 1. A run that fills the log's file system (method none: records fast).
 out=$("$SW" -q -m none -s 4k -w 2 -t 60s --region 1m --keep \

@@ -19,6 +19,12 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 SW=$top_builddir/tools/sync-write
+# The python clients' protocol (tests/ack_client.py).
+PYTHONPATH=$(cd "${top_srcdir:-.}/tests" && pwd)${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONPATH
+# A build without a MAC library speaks plain (loopback): so do the clients.
+grep -q '^#define DIO_HAVE_CRYPTO 1' "$top_builddir/config.h" || ACK_CLIENT_AUTH=plain
+export ACK_CLIENT_AUTH
 work=$(mktemp -d "$top_builddir/sw-listen.XXXXXX") || hard "mktemp"
 ns1=dio-lsn1.$$ ns2=dio-lsn2.$$
 cleanup() {
@@ -142,6 +148,7 @@ log=$work/m.log
 "$SW" --listen 127.0.0.1:0 --runs 1 --force --ack-log "$work/m.log" 2>"$work/m.log.err" &
 lpid=$!
 listener_port "$work/m.log.err"
+DIO_ACK_TOKEN=$(cat "$work/m.log.token")     # --force made a new one
 out=$("$SW" -q -m fdatasync -s 4k -n 30 --region 4m --keep \
 	--ack-log "tcp:127.0.0.1:$port" "$work/fc" 2>&1) || bad "run C: $out"
 finish
@@ -153,46 +160,47 @@ out=$("$SW" --check "$work/m.log" "$work/fc" 2>&1) && echo "$out" | grep -q "^OK
 # The clients below speak the wire directly: python3.
 cat >"$work/client.py" <<'PY'
 import os, resource, socket, sys, time
+from ack_client import Refused, connect, hello, line, cut as cut_said
 mode, port = sys.argv[1], int(sys.argv[2])
+token = bytes.fromhex(os.environ["DIO_ACK_TOKEN"])
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 if hard == resource.RLIM_INFINITY or hard > 4096:
     hard = 4096
 if soft != resource.RLIM_INFINITY and soft < hard:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 def conn(rcvbuf=None):
-    s = socket.socket()
-    if rcvbuf:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-    s.connect(("127.0.0.1", port))
-    return s
+    return connect(port, rcvbuf=rcvbuf)
 def cut(s, limit=30):
     """The listener closes s (EOF or a reset) within limit seconds?"""
-    s.settimeout(limit)
-    try:
-        while s.recv(4096):
-            pass
-        return True
-    except ConnectionResetError:
-        return True
-    except socket.timeout:
-        return False
+    return cut_said(s, limit)[0]
+def raw(arg):
+    return arg.encode().decode("unicode_escape").encode("latin1")
 if mode == "stray":             # connect, close
     conn().close()
 elif mode == "send":            # bytes (\n, \0 escapes), then: cut?
     s = conn()
-    s.sendall(sys.argv[3].encode().decode("unicode_escape").encode("latin1"))
+    s.sendall(raw(sys.argv[3]))
+    print("cut" if cut(s) else "kept")
+elif mode == "sealed":          # open run RUN, then lines sealed: cut?
+    s = conn()
+    sess = hello(s, int(sys.argv[3], 16), token)
+    for l in raw(sys.argv[4]).split(b"\n")[:-1]:
+        s.sendall(sess.seal(l + b"\n"))
+        sess.seq += 1
     print("cut" if cut(s) else "kept")
 elif mode == "flood":           # hello, then records, never reading an answer
     s = conn(4096)
-    s.sendall(b"H 1 f00d\n")
-    s.settimeout(30)
-    if s.recv(1) != b"+":
-        sys.exit(2)
+    sess = hello(s, 0xf00d, token)
+    sess.send(b"A 0 1 0\n")   # answered: the first log is its
     print("flooding", flush=True)
-    chunk, t0 = b"A 0 1 0\n" * 8192, time.time()
+    t0 = time.time()
     try:
         while time.time() - t0 < 120:
-            s.sendall(chunk)
+            chunk = []
+            for i in range(1024):
+                chunk.append(sess.seal(b"A 0 1 0\n"))
+                sess.seq += 1
+            s.sendall(b"".join(chunk))
     except OSError:
         print("cut after %.1f s" % (time.time() - t0), flush=True)
         sys.exit(0)
@@ -201,27 +209,26 @@ elif mode == "flood":           # hello, then records, never reading an answer
 elif mode == "hellos":          # N runs that say hello, then close
     for i in range(int(sys.argv[3])):
         s = conn()
-        s.settimeout(30)
-        s.sendall(b"H 1 %x\n" % (0xdead0000 + i))
-        if s.recv(1) != b"+":
-            print("hello %d refused" % i)
+        try:
+            hello(s, 0xdead0000 + i, token)
+        except (Refused, OSError) as e:
+            print("hello %d refused: %s" % (i, e))
             sys.exit(1)
         s.close()
-elif mode == "hold":            # N connections of run RUN (the first logs
-    n, run, logs, flag = int(sys.argv[3]), sys.argv[4], sys.argv[5] == "1", sys.argv[6]
-    held, refused = [], 0       # a record if LOGS), held until FLAG exists
-    for i in range(n):
+elif mode == "hold":            # N connections of run RUN (the first opens
+    n, run, logs, flag = int(sys.argv[3]), int(sys.argv[4], 16), sys.argv[5] == "1", sys.argv[6]
+    held, refused, rk = [], 0, None # it, and logs a record if LOGS; the
+    for i in range(n):          # others join), held until FLAG exists
         s = conn()
-        s.settimeout(30)
         try:
-            s.sendall(b"H 1 %s\n" % run.encode())
-            a = s.recv(1)
-            if a == b"+" and logs and not held:
-                s.sendall(b"# sync-write ack-log 1\n")
-                a = s.recv(1)
-        except OSError:
-            a = b""
-        if a == b"+":
+            sess = hello(s, run, token, rk=rk)
+            if rk is None and logs:
+                sess.send(b"# sync-write ack-log 1\n")
+            rk = sess.rk
+            ok = True
+        except (Refused, OSError):
+            ok = False
+        if ok:
             held.append(s)
         else:
             refused += 1
@@ -243,16 +250,12 @@ elif mode == "hold":            # N connections of run RUN (the first logs
     print("cut %d" % cut, flush=True)
 elif mode == "pump":            # a run's records, each answer awaited:
     s = conn()                  # says when one is not answered in 2 s
-    s.settimeout(30)
-    s.sendall(b"H 1 b10c\n")
-    if s.recv(1) != b"+":
-        sys.exit(2)
+    sess = hello(s, 0xb10c, token)
     s.settimeout(2)
     j = 0
     try:
         while j < 10000000:
-            s.sendall(b"I 0 %d 0\n" % j)
-            if s.recv(1) != b"+":
+            if not sess.send(b"I 0 %d 0\n" % j):
                 break
             j += 1
         print("ended after %d" % j, flush=True)
@@ -263,32 +266,28 @@ elif mode == "pump":            # a run's records, each answer awaited:
             s.recv(1)
         except OSError:
             pass
-    except OSError:
+    except (OSError, Refused):
         print("cut after %d" % j, flush=True)
 elif mode == "steady":          # a run's records, each answer awaited
     sent = open(sys.argv[3], "w")
     s = conn()
-    s.settimeout(30)
     lines = ["# sync-write ack-log 1", "R 5ead shared 0 4194304 /nowhere",
              "T file 1 0", "P 0 none 4096 1 1024"]
     answered, j = 0, 0
     try:
-        s.sendall(b"H 1 5ead\n")
-        if s.recv(1) != b"+":
-            sys.exit(2)
+        sess = hello(s, 0x5ead, token)
         print("started", flush=True)
         while j < 10000000:
             if not lines:
                 lines = ["I 0 %d %d" % (j, j % 1024 * 4096), "A 0 %d %d" % (j, j % 1024 * 4096)]
                 j += 1
-            line = lines.pop(0)
-            sent.write(line + "\n")
+            l = lines.pop(0)
+            sent.write(l + "\n")
             sent.flush()
-            s.sendall((line + "\n").encode())
-            if s.recv(1) != b"+":
+            if not sess.send((l + "\n").encode()):
                 break
             answered += 1
-    except OSError:
+    except (OSError, Refused):
         pass
     print("answered %d" % answered, flush=True)
 PY
@@ -300,9 +299,12 @@ else
 	rm -f "$work/f" "$work/s.log"
 	listen "$work/s.log"
 	python3 "$work/client.py" stray "$port"
-	for line in 'GET / HTTP/1.0\r\n\r\n' '# sync-write ack-log 1\n' 'H 1 abc\nhello world\n' \
-	            'H 1 abc\nA 0 0 0 \n' 'H 1 abc\nR abd shared 0 4096 /f\n' 'H 1 abc\nA 0\0 0 0\n'; do
-		r=$(python3 "$work/client.py" send "$port" "$line")
+	for line in 'GET / HTTP/1.0\r\n\r\n' '# sync-write ack-log 1\n' 'hello world\n' \
+	            'A 0 0 0 \n' 'R abd shared 0 4096 /f\n' 'A 0\0 0 0\n'; do
+		case $line in
+		GET*|\#*) r=$(python3 "$work/client.py" send "$port" "$line") ;;
+		*) r=$(python3 "$work/client.py" sealed "$port" abc "$line") ;;
+		esac
 		# printf: dash's echo would turn the \n and \0 into bytes.
 		[ "$r" = cut ] && printf "ok   cut: '%s'\n" "$line" ||
 			{ printf "FAIL not cut (%s): '%s'\n" "$r" "$line"; fail=1; }
@@ -312,7 +314,7 @@ else
 	out=$("$SW" -q -m fdatasync -s 4k -n 20 --region 4m --keep \
 		--ack-log "tcp:127.0.0.1:$port" "$work/f" 2>&1) || bad "run after the strays: $out"
 	finish
-	grep -q "cut: 6 for a line that is not a record, 0 for not taking their answers in time; 1 stray" \
+	grep -q "cut: 6 for a line that is not a record, 0 for not taking their answers in time, 0 for a bad token, 0 for a bad MAC, 0 for another's run, 0 of another protocol; 1 stray" \
 		"$work/s.log.err" && ok "the summary counts them" || bad "summary: $(cat "$work/s.log.err")"
 	if grep -q 'GET\|hello\|abd\|^H ' "$work/s.log" || [ -e "$work/s.log.abc" ] ||
 	   [ "$(grep -c '^R ' "$work/s.log")" -ne 1 ]; then
@@ -384,7 +386,7 @@ else
 		--ack-log "tcp:127.0.0.1:$port" "$work/f" 2>&1) &&
 		ok "a run after 100 hello-only runs is served" || bad "the run after the hellos: $out"
 	finish
-	[ "$(ls "$work"/h.log* | grep -vc '\.err$')" -eq 1 ] && grep -q '^E$' "$work/h.log" &&
+	[ "$(ls "$work"/h.log* | grep -vc '\.err$\|\.token$')" -eq 1 ] && grep -q '^E$' "$work/h.log" &&
 		ok "only the real run has a log" || bad "logs: $(ls "$work"/h.log*)"
 
 	# 7c. Connections that say hello and then nothing, as many as the
@@ -433,10 +435,12 @@ else
 	# 7e. The log is a pipe nobody reads: the listener's write waits, and
 	#     SIGINT still ends it (exit 130).
 	rm -f "$work/p.pid" "$work/p.rc"
-	("$SW" --listen 127.0.0.1:0 --ack-log - 2>"$work/p.err" & echo $! >"$work/p.pid"
+	("$SW" --listen 127.0.0.1:0 --token-file "$work/p.token" --ack-log - 2>"$work/p.err" &
+	 echo $! >"$work/p.pid"
 	 wait $!; echo $? >"$work/p.rc") | sleep 600 &
 	spid=$!
 	listener_port "$work/p.err"
+	DIO_ACK_TOKEN=$(cat "$work/p.token")
 	python3 "$work/client.py" pump "$port" >"$work/pump.out" 2>&1 &
 	cpid=$!
 	wait_for 120 "a record not answered" grep -qs '^stalled' "$work/pump.out" ||
@@ -498,7 +502,11 @@ expect_exit 2 "is a FIFO" timeout 20 "$SW" -q -m none -s 4k -n 1 --force --ack-l
 
 # 9. Two test hosts: the listener in one network namespace, the writer in
 #    another, joined by a veth pair.
-if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null 2>&1; then
+if ! grep -q '^#define DIO_HAVE_CRYPTO 1' "$top_builddir/config.h"; then
+	# Without a MAC library the listener keeps to loopback.
+	expect_exit 2 "built without a MAC library" "$SW" --listen 0.0.0.0:0 --ack-log "$work/n.log"
+	echo "skipped: two hosts in network namespaces need a MAC library (configure --with-crypto)"
+elif [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null 2>&1; then
 	echo "skipped: two hosts in network namespaces need root and ip (iproute2)"
 elif ! ip netns add "$ns1" 2>/dev/null || ! ip netns add "$ns2"; then
 	echo "skipped: network namespaces cannot be made here"

@@ -2,7 +2,9 @@
 /*
  * ack-send.c -- acknowledgement records sent: to a file (created
  * exclusively, or appended to), to standard output, or to a listener,
- * which answers each once it is in its log (ack.h).
+ * which answers each once it is in its log: the sender's side of
+ * protocol 2 (the handshake, the records' MACs, the reading of the
+ * listener's answers: ack.h).
  */
 #include "config.h"
 
@@ -18,6 +20,7 @@
 #include "lib/libdirectio.h"
 #include "tools/kit/ack.h"
 #include "tools/kit/ack-private.h"
+#include "tools/kit/mac.h"
 #include "tools/kit/outfile.h"
 
 static int
@@ -135,52 +138,258 @@ diot_ack_open(struct diot_ack *a, const char *spec, char *err, size_t errlen)
 	return 0;
 }
 
-/* Receive one byte; the socket's time limit applies. */
-static int
-recv_byte(int fd, char *c)
+void
+diot_ack_set_token(struct diot_ack *a, const struct diot_ack_token *t)
 {
-	ssize_t r;
+	a->token = *t;
+	a->has_token = 1;
+	a->plain = !diot_ack_has_mac();
+}
 
-	while ((r = recv(fd, c, 1, 0)) < 0 && errno == EINTR)
-		;
-	if (r == 0)
-		return -ECONNRESET;
-	if (r < 0)
-		return errno == EAGAIN || errno == EWOULDBLOCK ? -ETIMEDOUT : neg_errno();
+/* One line from the listener (its '\n' included), into buf of n bytes;
+ * the socket's time limit applies.  -ECONNRESET at its end, -EPROTO for
+ * a line too long or more than one line (the listener says one at a
+ * time: a line and only that is its answer). */
+static int
+recv_line(int fd, char *buf, size_t n, size_t *len)
+{
+	size_t k = 0;
+	ssize_t r;
+	char *nl;
+
+	while (k < n) {
+		r = recv(fd, buf + k, n - k, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			return -ECONNRESET;
+		if (r < 0)
+			return timed_out(errno) ? -ETIMEDOUT : neg_errno();
+		k += (size_t)r;
+		if ((nl = memchr(buf, '\n', k)) != NULL) {
+			*len = k;
+			return nl + 1 == buf + k ? 0 : -EPROTO;
+		}
+	}
+	return -EPROTO;
+}
+
+/* A refusal's reason ("-REASON\n"), printable, into why. */
+static void
+reason(const char *line, size_t len, char *why, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 1; i < len && k + 1 < n; i++)
+		if (line[i] >= ' ' && line[i] < 127)
+			why[k++] = line[i];
+	why[k] = '\0';
+	if (k == 0)
+		snprintf(why, n, "no reason given");
+}
+
+/* Is line the listener's refusal of a's run?  -ECONNREFUSED with its
+ * reason in err, else 0. */
+static int
+run_refused(const struct diot_ack *a, const char *line, size_t len, char *err,
+            size_t errlen)
+{
+	char why[200];
+
+	if (len < 2 || line[0] != '-' || line[len - 1] != '\n')
+		return 0;
+	reason(line, len - 1, why, sizeof(why));
+	snprintf(err, errlen, "the listener at %s port %s refused the run: %s", a->host,
+	         a->port, why);
+	return -ECONNREFUSED;
+}
+
+size_t
+diot_ack_hello_line(const struct diot_ack *a, char *out, size_t n)
+{
+	char cn[2 * DIOT_ACK_NONCE + 1];
+
+	diot_hex(a->cnonce, DIOT_ACK_NONCE, cn);
+	return (size_t)snprintf(out, n, "H %d %llx %s %s %s\n", DIOT_ACK_WIRE,
+	                        (unsigned long long)a->run, a->join ? "join" : "open",
+	                        a->plain ? DIOT_ACK_AUTH_PLAIN : DIOT_ACK_AUTH_MAC, cn);
+}
+
+size_t
+diot_ack_proof_line(const struct diot_ack *a, char *out, size_t n)
+{
+	unsigned char t[DIOT_ACK_KEY], r[DIOT_ACK_KEY];
+	char th[2 * DIOT_ACK_TOKEN_MAX + 1], rh[2 * DIOT_ACK_KEY + 1];
+
+	if (a->plain) {
+		diot_hex(a->token.key, a->token.len, th);
+		return (size_t)snprintf(out, n, "P %s\n", th);
+	}
+	if (diot__ack_words_mac(a->token.key, a->token.len, a->join ? "join" : "open", a->run,
+	                        a->cnonce, a->snonce, t) != 0)
+		memset(t, 0, sizeof(t));
+	diot_hex(t, sizeof(t), th);
+	if (!a->join)
+		return (size_t)snprintf(out, n, "P %s\n", th);
+	if (diot__ack_words_mac(a->rk, DIOT_ACK_KEY, "join", a->run, a->cnonce, a->snonce,
+	                        r) != 0)
+		memset(r, 0, sizeof(r));
+	diot_hex(r, sizeof(r), rh);
+	return (size_t)snprintf(out, n, "P %s %s\n", th, rh);
+}
+
+int
+diot_ack_read_challenge(struct diot_ack *a, const char *line, size_t len, char *err,
+                        size_t errlen)
+{
+	if (run_refused(a, line, len, err, errlen) < 0)
+		return -ECONNREFUSED;
+	if (len == 3 + 2 * DIOT_ACK_NONCE && memcmp(line, "C ", 2) == 0 &&
+	    line[len - 1] == '\n' && diot__ack_hex_exact(line + 2, 2 * DIOT_ACK_NONCE, a->snonce))
+		return 0;
+	snprintf(err, errlen, "the listener at %s port %s did not answer the hello of "
+	         "protocol %d with a challenge", a->host, a->port, DIOT_ACK_WIRE);
+	return -EPROTO;
+}
+
+int
+diot_ack_read_welcome(struct diot_ack *a, const char *line, size_t len, char *err,
+                      size_t errlen)
+{
+	unsigned char got[DIOT_ACK_KEY], want[DIOT_ACK_KEY];
+	const struct diot_ack_token *t = &a->token;
+
+	if (run_refused(a, line, len, err, errlen) < 0)
+		return -ECONNREFUSED;
+	if (a->plain && len == 2 && memcmp(line, "+\n", 2) == 0) {
+		a->has_rk = 1;          /* plain: joined with the token itself */
+		a->seq = 0;
+		return 0;
+	}
+	if (a->plain || len != 2 + 2 * DIOT_ACK_KEY || line[0] != '+' ||
+	    line[len - 1] != '\n' || !diot__ack_hex_exact(line + 1, 2 * DIOT_ACK_KEY, got) ||
+	    diot__ack_words_mac(t->key, t->len, "listener", a->run, a->cnonce, a->snonce,
+	                        want) != 0 || !diot_mac_equal(got, want, sizeof(got))) {
+		snprintf(err, errlen, "the listener at %s port %s did not prove it has the "
+		         "token: not the listener whose token this is", a->host, a->port);
+		return -EPROTO;
+	}
+	if (diot__ack_words_mac(t->key, t->len, "session", a->run, a->cnonce, a->snonce,
+	                        a->k) != 0 ||
+	    (!a->join && diot__ack_words_mac(t->key, t->len, "run", a->run, a->cnonce,
+	                                     a->snonce, a->rk) != 0)) {
+		snprintf(err, errlen, "the MAC library failed");
+		return -EIO;
+	}
+	a->has_rk = 1;
+	a->seq = 0;
 	return 0;
 }
 
-/* Say a's run on its connection and take the listener's answer. */
-static int
-hello(const struct diot_ack *a, char *err, size_t errlen)
+int
+diot_ack_read_answer(struct diot_ack *a, const char *line, size_t len)
 {
-	char line[64], why[160];
-	size_t k = 0;
-	int n, r;
-	char c;
+	unsigned char got[DIOT_ACK_TAG], want[DIOT_ACK_TAG];
 
-	n = snprintf(line, sizeof(line), "H %d %llx\n", DIOT_ACK_WIRE,
-	             (unsigned long long)a->run);
-	r = diot__ack_write_all(a->fd, line, (size_t)n, 1);
-	if (r == 0)
-		r = recv_byte(a->fd, &c);
-	if (r == 0 && c == '+')
-		return 0;
-	if (r == 0 && c == '-') {
-		/* Its reason, to the newline (cut short if it is long). */
-		while (k + 1 < sizeof(why) && recv_byte(a->fd, &why[k]) == 0 && why[k] != '\n')
-			if (why[k] >= ' ' && why[k] < 127)
-				k++;
-		why[k] = '\0';
-		snprintf(err, errlen, "the listener at %s port %s refused the run: %s",
-		         a->host, a->port, k ? why : "no reason given");
+	if (len >= 2 && line[0] == '-' && line[len - 1] == '\n') {
+		reason(line, len - 1, a->why, sizeof(a->why));
 		return -ECONNREFUSED;
 	}
+	if (a->plain ? len == 2 && memcmp(line, "+\n", 2) == 0 :
+	    len == 2 + 2 * DIOT_ACK_TAG && line[0] == '+' && line[len - 1] == '\n' &&
+	    diot__ack_hex_exact(line + 1, 2 * DIOT_ACK_TAG, got) &&
+	    diot__ack_answer_tag(a->k, a->seq, want) == 0 &&
+	    diot_mac_equal(got, want, sizeof(got))) {
+		a->seq++;
+		return 0;
+	}
+	return -EPROTO;
+}
+
+size_t
+diot_ack_seal(const struct diot_ack *a, const char *line, size_t len, char *out)
+{
+	unsigned char tag[DIOT_ACK_TAG];
+
+	if (len == 0 || len > DIOT_ACK_LINE_MAX)
+		return 0;
+	if (a->plain) {
+		memcpy(out, line, len);
+		return len;
+	}
+	if (diot__ack_record_tag(a->k, a->seq, line, len, tag) != 0)
+		memset(tag, 0, sizeof(tag));
+	diot_hex(tag, sizeof(tag), out);
+	out[2 * DIOT_ACK_TAG] = ' ';
+	memcpy(out + 2 * DIOT_ACK_TAG + 1, line, len);
+	return 2 * DIOT_ACK_TAG + 1 + len;
+}
+
+/* Without a MAC library, a's connection must be between loopback
+ * addresses: anyone on the path could forge its records otherwise. */
+static int
+plain_allowed(const struct diot_ack *a, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (!a->plain)
+		return 0;
+	if (getpeername(a->fd, (struct sockaddr *)&ss, &sl) == 0 &&
+	    diot__ack_is_loopback((struct sockaddr *)&ss))
+		return 0;
+	snprintf(err, errlen, "built without a MAC library (configure found neither "
+	         "OpenSSL's libcrypto nor libsodium): records sent to %s port %s would be "
+	         "records anyone can forge; use a listener on loopback, or rebuild with "
+	         "libssl-dev", a->host, a->port);
+	return -EPERM;
+}
+
+/* Open or join a's run on its connection: the handshake (ack.h). */
+static int
+hello(struct diot_ack *a, char *err, size_t errlen)
+{
+	char line[2 * DIOT_ACK_TOKEN_MAX + 2 * DIOT_ACK_KEY + 16];
+	size_t n;
+	int r;
+
+	if (!a->has_token) {
+		snprintf(err, errlen, "no token for the listener at %s port %s", a->host,
+		         a->port);
+		return -EINVAL;
+	}
+	if ((r = plain_allowed(a, err, errlen)) < 0)
+		return r;
+	a->join = a->has_rk;
+	if ((r = diot_random(a->cnonce, sizeof(a->cnonce))) < 0) {
+		snprintf(err, errlen, "random bytes: %s", dio_strerror(r));
+		return r;
+	}
+	n = diot_ack_hello_line(a, line, sizeof(line));
+	r = diot__ack_write_all(a->fd, line, n, 1);
 	if (r == 0)
-		r = -EPROTO;
-	snprintf(err, errlen, "the listener at %s port %s did not take the run's hello: %s%s",
-	         a->host, a->port, dio_strerror(r), r == -ECONNRESET ? " (a listener "
-	         "older than this sender? Both need the same sync-write)" : "");
+		r = recv_line(a->fd, line, sizeof(line), &n);
+	if (r == -ECONNRESET) {
+		snprintf(err, errlen, "the listener at %s port %s cut the connection at the "
+		         "hello: it may speak protocol 1 (this sender speaks protocol %d; "
+		         "both ends need the same protocol)", a->host, a->port, DIOT_ACK_WIRE);
+		return r;
+	}
+	if (r == 0)
+		r = diot_ack_read_challenge(a, line, n, err, errlen);
+	else
+		snprintf(err, errlen, "the listener at %s port %s did not take the run's "
+		         "hello: %s", a->host, a->port, dio_strerror(r));
+	if (r < 0)
+		return r;
+	n = diot_ack_proof_line(a, line, sizeof(line));
+	r = diot__ack_write_all(a->fd, line, n, 1);
+	if (r == 0)
+		r = recv_line(a->fd, line, sizeof(line), &n);
+	if (r == 0)
+		return diot_ack_read_welcome(a, line, n, err, errlen);
+	snprintf(err, errlen, "the listener at %s port %s did not take the run's proof: "
+	         "%s", a->host, a->port, dio_strerror(r));
 	return r;
 }
 
@@ -189,6 +398,7 @@ diot_ack_set_run(struct diot_ack *a, uint64_t run, char *err, size_t errlen)
 {
 	a->run = run;
 	a->has_run = 1;
+	a->has_rk = 0;
 	if (a->kind != DIOT_ACK_TCP || a->fd < 0)
 		return 0;
 	return hello(a, err, errlen);
@@ -236,10 +446,11 @@ diot_ack_set_answer_time(struct diot_ack *a, int seconds)
 }
 
 int
-diot_ack_send(const struct diot_ack *a, const char *line, size_t len)
+diot_ack_send(struct diot_ack *a, const char *line, size_t len)
 {
+	char wire[DIOT_ACK_WIRE_MAX], ans[128];
+	size_t n;
 	ssize_t r;
-	char c;
 
 	if (a->kind == DIOT_ACK_NONE || a->fd < 0)
 		return 0;
@@ -258,16 +469,31 @@ diot_ack_send(const struct diot_ack *a, const char *line, size_t len)
 			return neg_errno();
 		return 0;
 	}
-	r = diot__ack_write_all(a->fd, line, len, 1);
+	n = diot_ack_seal(a, line, len, wire);
+	r = diot__ack_write_all(a->fd, wire, n, 1);
 	if (r < 0)
 		return r == -EPIPE ? -ECONNRESET : (int)r;
-	while ((r = recv(a->fd, &c, 1, 0)) < 0 && errno == EINTR)
-		;
-	if (r == 0)
-		return -ECONNRESET;
+	r = recv_line(a->fd, ans, sizeof(ans), &n);
 	if (r < 0)
-		return timed_out(errno) ? -ETIMEDOUT : neg_errno();
-	return c == '+' ? 0 : -EPROTO;
+		return (int)r;
+	return diot_ack_read_answer(a, ans, n);
+}
+
+const char *
+diot_ack_strerror(const struct diot_ack *a, int r, char *buf, size_t n)
+{
+	if (a->kind == DIOT_ACK_TCP && r == -ECONNREFUSED)
+		snprintf(buf, n, "the listener refused the record: %s",
+		         a->why[0] ? a->why : "no reason given");
+	else if (a->kind == DIOT_ACK_TCP && r == -EPROTO)
+		snprintf(buf, n, "the listener's answer does not prove the token (not "
+		         "the listener the run opened with?)");
+	else if (a->kind == DIOT_ACK_TCP && r == -ETIMEDOUT)
+		snprintf(buf, n, "%s (the listener did not answer a record in time)",
+		         dio_strerror(r));
+	else
+		snprintf(buf, n, "%s", dio_strerror(r));
+	return buf;
 }
 
 void

@@ -20,11 +20,12 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <arpa/inet.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,34 +41,9 @@
 #include "tools/kit/ack-private.h"
 #include "tools/kit/ack-serve.h"
 #include "tools/kit/clock.h"
+#include "tools/kit/mac.h"
 
-/* ------------------------------------------------------------ listener */
-
-int
-diot_ack_listen(const char *spec, int *port, char *err, size_t errlen)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char host[256], serv[32], what[300];
-	int fd, r;
-
-	r = diot__ack_split_host_port(spec, 0, host, sizeof(host), serv, sizeof(serv), err,
-	                              errlen);
-	if (r < 0)
-		return r;
-	snprintf(what, sizeof(what), "--listen '%s'", spec);
-	fd = diot__ack_tcp_socket(host[0] ? host : NULL, serv, 1, what, err, errlen);
-	if (fd < 0)
-		return fd;
-	*port = 0;
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
-		if (ss.ss_family == AF_INET)
-			*port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
-		else if (ss.ss_family == AF_INET6)
-			*port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-	}
-	return fd;
-}
+#define ANSWER_BYTES (2 + 2 * DIOT_ACK_TAG)     /* "+MAC'\n" */
 
 /* Close connection i; cut (abort): at once, with a reset, whatever its
  * kernel still holds (a peer that does not read would never see a FIN
@@ -87,16 +63,45 @@ conn_close(struct server *S, int i, int cut)
 	S->conn[i] = S->conn[--S->n];
 }
 
-/* Send what c is owed, never waiting.  0, or -1: the connection broke. */
+/* Has c lines to send (answers owed, or a line queued)? */
+static int
+pending(const struct sconn *c)
+{
+	return c->owed > 0 || c->out_off < c->out_len;
+}
+
+/* Queue a line for c (the challenge, the listener's proof). */
+static void
+queue(struct sconn *c, const char *line, size_t n)
+{
+	if (c->out_off == c->out_len)
+		c->out_off = c->out_len = 0;
+	if (n <= sizeof(c->out) - c->out_len) {
+		memcpy(c->out + c->out_len, line, n);
+		c->out_len += n;
+	}
+}
+
+/* Send c's queued lines and the answers it is owed (each made as it goes
+ * out: its MAC counts the answers), never waiting.  0, or -1: the
+ * connection broke. */
 static int
 flush_answers(struct sconn *c)
 {
-	char plus[256];
 	ssize_t w;
 
-	memset(plus, '+', sizeof(plus));
-	while (c->owed > 0) {
-		w = send(c->fd, plus, c->owed < sizeof(plus) ? (size_t)c->owed : sizeof(plus),
+	for (;;) {
+		if (c->out_off == c->out_len) {
+			c->out_off = c->out_len = 0;
+			while (c->owed > 0 && sizeof(c->out) - c->out_len >= 2 * DIOT_ACK_TAG + 8) {
+				c->out_len += diot_ack_reader_answer(&c->rd, c->out + c->out_len,
+				                                     sizeof(c->out) - c->out_len);
+				c->owed--;
+			}
+			if (c->out_len == 0)
+				return 0;
+		}
+		w = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
 		         MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -104,9 +109,8 @@ flush_answers(struct sconn *c)
 			return 0;
 		if (w <= 0)
 			return -1;
-		c->owed -= (uint64_t)w;
+		c->out_off += (size_t)w;
 	}
-	return 0;
 }
 
 /*
@@ -136,13 +140,14 @@ answers_in_kernel(int fd)
 /* Are c's answers waiting, here or in the kernel, since more than limit?
  * A sender waits for each answer before it sends its next record, so one
  * answer in flight is the most it leaves (a slow network, or a machine
- * that lost its power, holds that one): more than two there, or any here,
+ * that lost its power, holds that one): more than two there (or the
+ * handshake's lines, which a sender reads at once), or any here,
  * is a peer that does not read.  Only that ending ends the wait: a peer
  * that takes a byte now and then is no reader. */
 static int
 stalled(struct sconn *c, uint64_t now, uint64_t limit)
 {
-	if (c->owed == 0 && answers_in_kernel(c->fd) <= 2) {
+	if (!pending(c) && answers_in_kernel(c->fd) <= 2 * ANSWER_BYTES) {
 		c->t_stall = 0;
 		return 0;
 	}
@@ -151,12 +156,142 @@ stalled(struct sconn *c, uint64_t now, uint64_t limit)
 	return now - c->t_stall > limit;
 }
 
-/* c is refused: say why (a copy: its run's words may move), then close. */
-static void
-refuse_with(struct sconn *c, const char *why)
+void DIOT_PRINTF(2, 3)
+diot__ack_refuse(struct sconn *c, const char *fmt, ...)
 {
-	snprintf(c->why, sizeof(c->why), "%s", why);
-	c->refusal = c->why;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->refusal, sizeof(c->refusal), fmt, ap);
+	va_end(ap);
+	if (c->refusal[0] == '\0')
+		snprintf(c->refusal, sizeof(c->refusal), "refused");
+}
+
+/* The run of that id the listener has, or -1. */
+static int
+find_run(const struct server *S, uint64_t id)
+{
+	int i;
+
+	for (i = 0; i < S->st->nruns; i++)
+		if (S->st->runs[i].id == id)
+			return i;
+	return -1;
+}
+
+/* A hello: challenge it (or refuse an AUTH this listener cannot take). */
+static void
+hello_taken(struct server *S, struct sconn *c)
+{
+	unsigned char sn[DIOT_ACK_NONCE];
+	char line[64];
+	size_t n;
+
+	if (c->rd.plain && !c->loopback) {
+		S->st->refused++;
+		diot__ack_refuse(c, "plain authentication (a sender built without a MAC "
+		                 "library) is taken from loopback only");
+		return;
+	}
+	if (!c->rd.plain && !diot_ack_has_mac()) {
+		S->st->refused++;
+		diot__ack_refuse(c, "this listener was built without a MAC library: it takes "
+		                 "plain authentication from loopback only");
+		return;
+	}
+	if (diot_random(sn, sizeof(sn)) < 0) {
+		S->st->refused++;
+		diot__ack_refuse(c, "the listener has no random bytes");
+		return;
+	}
+	n = diot_ack_reader_challenge(&c->rd, sn, line, sizeof(line));
+	queue(c, line, n);
+}
+
+/* A proof: of the token, and to join a run, of the run's key.  0 (c is
+ * the run's, or refused), or the enum diot_ack_bad it is cut for. */
+static int
+proof_taken(struct server *S, struct sconn *c)
+{
+	struct diot_ack_reader *rd = &c->rd;
+	int r = find_run(S, rd->run), e;
+	const char *why = NULL;
+	char line[2 * DIOT_ACK_KEY + 8];
+
+	e = diot_ack_reader_prove(rd, rd->join && r >= 0 ? S->runs[r].key : NULL, line,
+	                          sizeof(line));
+	if (e < 0)
+		return e;
+	if (r >= 0 && S->st->runs[r].refused) {
+		/* Its reason, not "already open": a bound, a failed log. */
+		S->st->refused++;
+		diot__ack_refuse(c, "%s", S->st->runs[r].why);
+		return 0;
+	}
+	if (!rd->join && r >= 0) {
+		S->st->stolen++;
+		diot__ack_refuse(c, "run %llx is already open (a run is opened once; its "
+		                 "writers join it)", (unsigned long long)rd->run);
+		return 0;
+	}
+	if (rd->join && r < 0) {
+		S->st->stolen++;
+		diot__ack_refuse(c, "run %llx is not open here", (unsigned long long)rd->run);
+		return 0;
+	}
+	if (!rd->join) {
+		r = diot__ack_run_of(S, rd->run, &why);
+		if (r < 0) {
+			S->st->refused++;
+			diot__ack_refuse(c, "%s", why);
+			return 0;
+		}
+		memcpy(S->runs[r].key, rd->rk, sizeof(S->runs[r].key));
+	}
+	c->run = r;
+	S->runs[r].conns++;
+	queue(c, line, strlen(line));
+	return 0;
+}
+
+/* c is cut for why (enum diot_ack_bad): counted, said once per reason.
+ * One whose handshake failed is told why (2: cut at once; 0: refused). */
+static int
+cut_for(struct server *S, struct sconn *c, int why)
+{
+	struct diot_ack_stats *st = S->st;
+
+	switch (why) {
+	case DIOT_ACK_BAD_TOKEN: st->bad_token++; break;
+	case DIOT_ACK_BAD_STOLEN: st->stolen++; break;
+	case DIOT_ACK_BAD_MAC: st->bad_mac++; break;
+	case DIOT_ACK_BAD_VERSION: st->old++; break;
+	default: st->bad++; break;
+	}
+	if (!(S->said & (1u << -why))) {
+		S->said |= 1u << -why;
+		diot__ack_note(S, "a connection was cut for %s (so is every other such "
+		               "connection; the summary counts them)",
+		               diot_ack_bad_name(S->cfg->records, why));
+	}
+	switch (why) {
+	case DIOT_ACK_BAD_VERSION:
+		diot__ack_refuse(c, "this listener speaks ack protocol %d (libdirectio %s); "
+		                 "the sender spoke protocol %d: run one protocol on both ends",
+		                 DIOT_ACK_WIRE, dio_version_string(), c->rd.version);
+		return 0;
+	case DIOT_ACK_BAD_TOKEN:
+		diot__ack_refuse(c, "the proof does not show this listener's token");
+		return 0;
+	case DIOT_ACK_BAD_STOLEN:
+		diot__ack_refuse(c, "run %llx: the connection does not prove the run's key "
+		                 "(only the connection that opened a run and its writers "
+		                 "may add to it)", (unsigned long long)c->rd.run);
+		return 0;
+	default:
+		return 2;
+	}
 }
 
 /* Read what c sent (when readable), write its records to their logs
@@ -187,59 +322,56 @@ take_input(struct server *S, struct sconn *c, int readable, uint64_t now)
 	}
 	while ((k = diot_ack_reader_next(&c->rd, &line, &len)) > 0) {
 		if (k == DIOT_ACK_HELLO) {
-			const char *why = NULL;
-
-			c->run = diot__ack_run_of(S, c->rd.run, &why);
-			if (c->run < 0) {
-				st->refused++;
-				refuse_with(c, why);
+			hello_taken(S, c);
+			if (c->refusal[0])
 				return 0;
-			}
-			S->runs[c->run].conns++;
-			c->owed++;      /* the hello's answer: nothing to commit */
-		} else {
-			e = 0;
-			if (S->runs[c->run].fd < 0 && !st->runs[c->run].refused)
-				e = diot__ack_run_log(S, c->run);
-			if (e == 0)
-				e = diot__ack_log_record(S, c->run, line, len, c->rd.ends);
-			if (e == -EINTR)
-				return e;
-			if (e != 0 || st->runs[c->run].refused) {
-				st->refused++;
-				refuse_with(c, st->runs[c->run].why);
-				return 0;
-			}
-			c->pending++;
+			continue;
 		}
+		if (k == DIOT_ACK_PROOF) {
+			if ((k = proof_taken(S, c)) < 0)
+				break;
+			if (c->refusal[0])
+				return 0;
+			continue;
+		}
+		e = 0;
+		if (S->runs[c->run].fd < 0 && !st->runs[c->run].refused)
+			e = diot__ack_run_log(S, c->run);
+		if (e == 0)
+			e = diot__ack_log_record(S, c->run, line, len, c->rd.ends);
+		if (e == -EINTR)
+			return e;
+		if (e != 0 || st->runs[c->run].refused) {
+			st->refused++;
+			diot__ack_refuse(c, "%s", st->runs[c->run].why);
+			return 0;
+		}
+		c->pending++;
 		if (c->owed + c->pending >= OWED_MAX)
 			break;
 	}
 	c->backlog = k > 0;
-	if (k < 0) {
-		st->bad++;
-		if (!(S->said & (1u << -k))) {
-			S->said |= 1u << -k;
-			diot__ack_note(S, "a connection was cut for %s (so is every other such "
-			     "connection; the summary counts them)",
-			     diot_ack_bad_name(S->cfg->records, k));
-		}
-		return 2;
-	}
+	if (k < 0)
+		return cut_for(S, c, k);
 	if (k == DIOT_ACK_MORE)
 		c->t_part = c->rd.used > c->rd.start ? (c->t_part ? c->t_part : now) : 0;
 	return 0;
 }
 
-/* Send a refused hello its reason (it is closed then). */
+/* Send a refused connection what it is owed, then its reason; it is
+ * closed then (its input taken first: unread bytes would make close()
+ * reset the connection, and the reason could be lost). */
 static void
 refuse(struct sconn *c)
 {
-	char msg[200];
+	char msg[sizeof(c->refusal) + 4], junk[256];
 	int n = snprintf(msg, sizeof(msg), "-%s\n", c->refusal);
 
-	if (send(c->fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
-		/* Nothing more to do: the sender sees the connection end. */
+	if (flush_answers(c) == 0 && !pending(c) &&
+	    send(c->fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) == n) {
+		shutdown(c->fd, SHUT_WR);
+		while (recv(c->fd, junk, sizeof(junk), MSG_DONTWAIT) > 0)
+			;
 	}
 }
 
@@ -359,7 +491,7 @@ admit(struct server *S, int fd, int family, const unsigned char *addr)
 }
 
 static void
-accept_new(struct server *S, uint64_t now)
+accept_new(struct server *S, int lfd, uint64_t now)
 {
 	int k, fd, one = 1, sndbuf = 8192, family;
 	unsigned char addr[16];
@@ -370,7 +502,7 @@ accept_new(struct server *S, uint64_t now)
 	for (k = 0; k < ACCEPTS_PER_ROUND; k++) {
 		sl = sizeof(ss);
 		memset(&ss, 0, sizeof(ss));
-		fd = accept(S->cfg->lfd, (struct sockaddr *)&ss, &sl);
+		fd = accept(lfd, (struct sockaddr *)&ss, &sl);
 		if (fd < 0)
 			return;         /* EAGAIN: none left; anything else: next round */
 		S->st->connections++;
@@ -394,11 +526,13 @@ accept_new(struct server *S, uint64_t now)
 		c->t_open = now;
 		c->t_stall = c->t_part = 0;
 		c->backlog = 0;
-		c->refusal = NULL;
+		c->refusal[0] = '\0';
+		c->out_len = c->out_off = 0;
+		c->loopback = diot__ack_is_loopback((struct sockaddr *)&ss);
 		c->pending = 0;
 		c->family = family;
 		memcpy(c->addr, addr, sizeof(c->addr));
-		diot_ack_reader_init(&c->rd, S->cfg->records);
+		diot_ack_reader_init(&c->rd, S->cfg->records, S->cfg->token);
 		S->conn[S->n++] = c;
 	}
 }
@@ -411,18 +545,18 @@ settle(struct server *S, struct sconn *c)
 {
 	if (c->pending > 0) {
 		if (S->st->runs[c->run].refused) {
-			if (c->refusal == NULL) {       /* (counted once) */
+			if (!c->refusal[0]) {   /* (counted once) */
 				S->st->refused++;
-				refuse_with(c, S->st->runs[c->run].why);
+				diot__ack_refuse(c, "%s", S->st->runs[c->run].why);
 			}
 		} else {
 			c->owed += c->pending;
 		}
 		c->pending = 0;
 	}
-	if (c->owed > 0 && flush_answers(c) < 0)
+	if (pending(c) && flush_answers(c) < 0)
 		return 2;
-	if (c->refusal != NULL) {
+	if (c->refusal[0]) {
 		refuse(c);
 		return 1;
 	}
@@ -470,7 +604,7 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 	struct pollfd *pfd;
 	struct stat lst;
 	uint64_t now, checked = 0;
-	int i, r, ret = 0;
+	int i, r, nl, ret = 0;
 
 	memset(&S, 0, sizeof(S));
 	S.cfg = cfg;
@@ -496,35 +630,40 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 		S.first_size = lst.st_size;
 	}
 	S.conn = calloc((size_t)S.max, sizeof(*S.conn));
-	pfd = calloc((size_t)S.max + 1, sizeof(*pfd));
+	nl = cfg->nlfd;
+	pfd = calloc((size_t)S.max + (size_t)nl, sizeof(*pfd));
 	if (S.conn == NULL || pfd == NULL) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (fcntl(cfg->lfd, F_SETFL, fcntl(cfg->lfd, F_GETFL) | O_NONBLOCK) != 0) {
-		ret = neg_errno();
-		snprintf(err, errlen, "the listening socket: %s", dio_strerror(ret));
-		goto out;
-	}
+	for (i = 0; i < nl; i++)
+		if (fcntl(cfg->lfd[i], F_SETFL, fcntl(cfg->lfd[i], F_GETFL) | O_NONBLOCK) != 0) {
+			ret = neg_errno();
+			snprintf(err, errlen, "the listening socket: %s", dio_strerror(ret));
+			goto out;
+		}
 	/* Until a signal, or until cfg->runs runs have ended. */
 	while (!(stop != NULL && *stop) && !(cfg->runs > 0 && S.st->ended >= cfg->runs)) {
 		int wait = 200;
 
-		pfd[0].fd = cfg->lfd;
-		pfd[0].events = POLLIN;
+		for (i = 0; i < nl; i++) {
+			pfd[i].fd = cfg->lfd[i];
+			pfd[i].events = POLLIN;
+			pfd[i].revents = 0;
+		}
 		for (i = 0; i < S.n; i++) {
 			struct sconn *c = S.conn[i];
 
 			if (c->backlog && c->owed < OWED_MAX)
 				wait = 0;       /* lines to take without reading */
-			pfd[i + 1].fd = c->fd;
+			pfd[i + nl].fd = c->fd;
 			/* One that is owed too many answers is not read. */
-			pfd[i + 1].events = (short)((c->owed < OWED_MAX ? POLLIN : 0) |
-			                            (c->owed > 0 ? POLLOUT : 0));
-			pfd[i + 1].revents = 0;
+			pfd[i + nl].events = (short)((c->owed < OWED_MAX ? POLLIN : 0) |
+			                            (pending(c) ? POLLOUT : 0));
+			pfd[i + nl].revents = 0;
 		}
-		r = poll(pfd, (nfds_t)S.n + 1, wait);
+		r = poll(pfd, (nfds_t)S.n + (nfds_t)nl, wait);
 		if (r < 0 && errno != EINTR) {
 			ret = neg_errno();
 			snprintf(err, errlen, "poll: %s", dio_strerror(ret));
@@ -534,7 +673,7 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 		/* Backwards: conn_close() moves the last one into i's place. */
 		for (i = S.n - 1; r >= 0 && i >= 0; i--) {
 			struct sconn *c = S.conn[i];
-			short ev = pfd[i + 1].revents;
+			short ev = pfd[i + nl].revents;
 			int gone = 0;
 
 			if (c->owed < OWED_MAX && ((ev & (POLLIN | POLLHUP | POLLERR)) || c->backlog))
@@ -575,8 +714,9 @@ diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t
 		}
 		if (now - checked >= 100000000u)
 			checked = now;
-		if (r > 0 && (pfd[0].revents & POLLIN))
-			accept_new(&S, now);
+		for (i = 0; r > 0 && i < nl; i++)
+			if (pfd[i].revents & POLLIN)
+				accept_new(&S, cfg->lfd[i], now);
 	}
 out:
 	while (S.n > 0)

@@ -27,6 +27,7 @@ struct srun {
 	int dirty;              /* written this round, not yet committed   */
 	uint64_t waiting;       /* records of this round, to be committed  */
 	int done;               /* counted ended (logged, all closed)      */
+	unsigned char key[DIOT_ACK_KEY];        /* the run's key (RK)      */
 	char *path;             /* its own log's name (malloc'd)           */
 };
 
@@ -40,9 +41,10 @@ struct sconn {
 	uint64_t t_stall;       /* since when answers are not taken        */
 	uint64_t t_part;        /* since when a line is unfinished         */
 	int backlog;            /* complete lines left in rd: owed too many */
-	const char *refusal;    /* a hello or record refused: say why (in
-	                         * why), then close                        */
-	char why[200];
+	int loopback;           /* its peer is a loopback address          */
+	char refusal[200];      /* refused: say why ("-" it), then close   */
+	size_t out_len, out_off;        /* lines to send: out[out_off, out_len) */
+	char out[512];
 	unsigned char addr[16]; /* the peer's address (max_per_host)       */
 	int family;
 	struct diot_ack_reader rd;
@@ -67,6 +69,11 @@ struct server {
 	char *err;
 	size_t errlen;
 };
+
+/* ack-serve.c: refuse what c sent last (its run, a record): the answers
+ * it is owed go first, then "-REASON" (fmt), then the connection is
+ * closed; nothing more of it is read or logged. */
+void DIOT_PRINTF(2, 3) diot__ack_refuse(struct sconn *c, const char *fmt, ...);
 
 /* ack-runs.c: the runs and their logs (what each does is said there). */
 void DIOT_PRINTF(2, 3) diot__ack_note(struct server *S, const char *fmt, ...);

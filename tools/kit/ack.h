@@ -7,27 +7,66 @@
  * A record is one line, of the tool's format.  Sent to a file, it is one
  * write(): records of several writer processes sharing the descriptor
  * never interleave.  Sent to a listener (tcp:HOST:PORT), the call returns
- * only once the listener has written the record to its log and answered
- * it: a record the sender counts has left the machine.  Each writer
+ * only once the listener has written the record to its log, committed
+ * it (fdatasync) and answered it: a record the sender counts has left the machine.  Each writer
  * process needs a connection of its own (diot_ack_reconnect() after
  * fork()), since answers cannot be told apart on a shared one.
  *
- * The wire (version 1).  Each connection first says which run it belongs
- * to, with the hello line "H 1 RUNID\n" (RUNID: the run's id in lower-case
- * hex, as the run's records give it); diot_ack_set_run() sends it and every
- * connection diot_ack_reconnect() makes from the handle sends it again.
- * Then the sender writes records, lines of at most DIOT_ACK_LINE_MAX
- * bytes.  The listener answers the hello, and each record once it is
- * written to that run's log and committed, with the one byte '+'; it refuses a hello
- * with '-', a reason and '\n', then closes.  What a record is, the tool
- * that writes them says (struct diot_ack_records: sync-write's are
- * tools/sw/ackrec.c; nothing here knows their fields); any other line --
- * too long, a NUL byte, a record before the hello, a record naming
- * another run than the hello's -- ends that connection unanswered and is
- * never logged (the sender then gets an error).  A listener that holds a
- * record unanswered for answer_s seconds (a hung or stopped listener, a
- * network that went silent) fails the send with -ETIMEDOUT rather than
- * stopping the run for ever.
+ * The wire: protocol 2 (DIOT_ACK_WIRE).  Lines end in '\n'; hex is lower
+ * case; "|" below joins fields with one space.  TOKEN is the listener's
+ * secret (ack-token.c: at least 128 bits, given to the sender in a file
+ * of mode 0600 or the environment, never on a command line), RUNID the
+ * run's id in 1 to 16 hex digits (as its records give it).
+ *
+ *   S->L  "H 2 RUNID open|join AUTH CNONCE"   AUTH: hmac-sha256 or plain;
+ *                                            CNONCE: 128 random bits
+ *   L->S  "C SNONCE"                          128 random bits, per connection
+ *         or "-REASON" and the end           (an "H 1" hello is answered so,
+ *                                            naming both protocols)
+ *   S->L  "P PROOF" (open)                   PROOF = HMAC(TOKEN, "dio-ack 2
+ *                                            open"|RUNID|CNONCE|SNONCE)
+ *         "P TPROOF RPROOF" (join)           TPROOF = HMAC(TOKEN, "dio-ack 2
+ *                                            join"|RUNID|CNONCE|SNONCE),
+ *                                            RPROOF = HMAC(RK, same words)
+ *   L->S  "+LPROOF"                          HMAC(TOKEN, "dio-ack 2
+ *                                            listener"|RUNID|CNONCE|SNONCE):
+ *                                            the sender checks it
+ *         or "-REASON" and the end
+ *   S->L  "MAC RECORD"  (each record)        MAC = HMAC(K, SEQ || RECORD)
+ *   L->S  "+MAC'"  once RECORD is committed    MAC' = HMAC(K, "ok" || SEQ)
+ *         or "-REASON" (not logged) and the end
+ *
+ * HMAC is HMAC-SHA-256 (tools/kit/mac.c); proofs are its 64 hex digits,
+ * a record's MAC and an answer's its first 128 bits (32 hex digits).  K,
+ * the connection's key, is HMAC(TOKEN, "dio-ack 2 session"|RUNID|CNONCE|
+ * SNONCE); SEQ counts the connection's records from 0, as 8 bytes, most
+ * significant first; RECORD is the record's bytes with its newline.  So a
+ * record replayed, reordered, changed or moved to another connection
+ * fails its MAC, and an answer from anyone who lacks the token fails the
+ * sender's check.  RK, the run's key, is HMAC(TOKEN, "dio-ack 2 run"|
+ * RUNID|CNONCE|SNONCE) of the connection that opened the run: the opener
+ * keeps it in its handle, and the connections diot_ack_reconnect() makes
+ * from the handle (a writer's, after fork) join the run with it.  The
+ * listener takes "open" only of a run it does not have ("run X is already
+ * open"), and "join" only with the run's key: a connection that has the
+ * token but not the run's key cannot add records to another's run.
+ *
+ * Without a MAC library (configure --with-crypto=no) AUTH is "plain":
+ * PROOF is the token itself, "+LPROOF" and each answer are "+", and
+ * records carry no MAC.  Plain is taken only between loopback addresses:
+ * the sender refuses another destination, the listener another peer (and
+ * a listener built so refuses to listen on anything but loopback).
+ *
+ * Any line the listener does not take -- a wrong proof, a MAC that fails,
+ * a line that is not a record, too long (DIOT_ACK_LINE_MAX bytes of record
+ * and its MAC), a NUL byte, a record naming another run than the hello's
+ * -- cuts that connection before anything of it is logged; the summary
+ * counts why.  What a record is, the tool that writes them says (struct
+ * diot_ack_records: sync-write's are tools/sw/ackrec.c; nothing here
+ * knows their fields).  A listener that holds a record unanswered for
+ * answer_s seconds (a hung or stopped listener, a network that went
+ * silent) fails the send with -ETIMEDOUT rather than stopping the run for
+ * ever.
  *
  * Functions return 0 (or a descriptor) on success, -errno on failure,
  * with a message in err where they take one.  Nothing here prints.
@@ -41,7 +80,21 @@
 
 #define DIOT_ACK_LINE_MAX 4352
 #define DIOT_ACK_ANSWER_S 30    /* default time a listener has to answer */
-#define DIOT_ACK_WIRE 1         /* the hello's version                   */
+#define DIOT_ACK_WIRE 2         /* the protocol's version (the hello's)   */
+#define DIOT_ACK_NONCE 16       /* bytes of a nonce                      */
+#define DIOT_ACK_KEY 32         /* bytes of a key, a proof (HMAC-SHA-256) */
+#define DIOT_ACK_TAG 16         /* bytes of a record's MAC, an answer's  */
+#define DIOT_ACK_TOKEN_MIN 16   /* a token's bytes: 128 bits at least... */
+#define DIOT_ACK_TOKEN_MAX 64   /* ...512 at most                        */
+#define DIOT_ACK_TOKEN_NEW 32   /* a new token: 256 bits                 */
+/* The longest line on the wire: a record and its MAC. */
+#define DIOT_ACK_WIRE_MAX (DIOT_ACK_LINE_MAX + 2 * DIOT_ACK_TAG + 1)
+
+/* The listener's secret, as bytes. */
+struct diot_ack_token {
+	size_t len;
+	unsigned char key[DIOT_ACK_TOKEN_MAX];
+};
 
 enum diot_ack_kind { DIOT_ACK_NONE = 0, DIOT_ACK_FILE, DIOT_ACK_STDOUT, DIOT_ACK_TCP };
 
@@ -53,6 +106,16 @@ struct diot_ack {
 	int answer_s;           /* DIOT_ACK_TCP: limit on an answer, s     */
 	int has_run;            /* DIOT_ACK_TCP: run set, hello sent on    */
 	uint64_t run;           /*   every connection                      */
+	int has_token;          /* DIOT_ACK_TCP: the token, set            */
+	struct diot_ack_token token;
+	int plain;              /* no MAC library: AUTH plain (loopback)   */
+	int has_rk;             /* the run is open: join with rk           */
+	unsigned char rk[DIOT_ACK_KEY];         /* the run's key           */
+	int join;               /* this connection's hello: a join         */
+	unsigned char cnonce[DIOT_ACK_NONCE], snonce[DIOT_ACK_NONCE];
+	unsigned char k[DIOT_ACK_KEY];          /* this connection's key   */
+	uint64_t seq;           /* records sent on this connection         */
+	char why[200];          /* the listener's refusal of a record      */
 	char host[256];         /* DIOT_ACK_TCP: where the listener is     */
 	char port[32];
 	char path[4096];        /* DIOT_ACK_FILE: the log's path           */
@@ -82,12 +145,17 @@ int diot_ack_open(struct diot_ack *a, const char *spec, char *err, size_t errlen
  */
 int diot_ack_open_log(const char *path, int append, char *err, size_t errlen);
 
+/* The listener's token for a's connections (before diot_ack_set_run()). */
+void diot_ack_set_token(struct diot_ack *a, const struct diot_ack_token *t);
+
 /*
- * The run a's records belong to.  On a listener connection this says so
- * now (the hello) and waits for the answer; every connection
- * diot_ack_reconnect() makes from a says it too.  A listener that refuses
- * the run gives -ECONNREFUSED with its reason in err.  For the other
- * kinds it only notes the run.
+ * The run a's records belong to.  On a listener connection this opens it
+ * now (the handshake above) and keeps the run's key in a; every
+ * connection diot_ack_reconnect() makes from a joins it.  A listener that
+ * refuses the run gives -ECONNREFUSED with its reason in err; one that
+ * fails the handshake (it lacks the token, or speaks another protocol)
+ * -EPROTO or -ECONNRESET with the reason.  Without a token on a listener
+ * connection, -EINVAL.  For the other kinds it only notes the run.
  */
 int diot_ack_set_run(struct diot_ack *a, uint64_t run, char *err, size_t errlen);
 
@@ -108,9 +176,66 @@ int diot_ack_set_answer_time(struct diot_ack *a, int seconds);
  * a->commit, each is also committed (fdatasync()) before 0 is returned,
  * which keeps it as well as this machine's disk keeps what it
  * acknowledges (a listener on another machine keeps it off this
- * machine's failure domain: the real answer).  -ECONNRESET when the listener went away, -ETIMEDOUT when it
- * did not answer in time. */
-int diot_ack_send(const struct diot_ack *a, const char *line, size_t len);
+ * machine's failure domain: the real answer).  To a listener: 0 once it
+ * has committed the record to its log and answered.  -ECONNRESET when the
+ * listener went away, -ETIMEDOUT when it did not answer in time,
+ * -ECONNREFUSED when it refused the record (its reason in a->why), -EPROTO
+ * when its answer is not one (a wrong MAC). */
+int diot_ack_send(struct diot_ack *a, const char *line, size_t len);
+
+/* Words for r, what diot_ack_send() on a returned (the listener's reason
+ * for a refusal), into buf of n bytes; buf. */
+const char *diot_ack_strerror(const struct diot_ack *a, int r, char *buf, size_t n);
+
+/* line (len bytes, its '\n' included) as the wire carries it on a's
+ * connection: its MAC for the next record (a->seq), a space, the line;
+ * out holds DIOT_ACK_WIRE_MAX bytes.  The length, or 0 when len is not a
+ * record's. */
+size_t diot_ack_seal(const struct diot_ack *a, const char *line, size_t len, char *out);
+
+/*
+ * The sender's reading of the listener's lines, with no socket in it (a
+ * fuzzer feeds it buffers): line is len bytes, its '\n' included.
+ * diot_ack_read_challenge(): "C SNONCE" (a->snonce), 0; "-REASON",
+ * -ECONNREFUSED with it in err; anything else -EPROTO.
+ * diot_ack_read_welcome(): "+LPROOF" that proves the token for a's
+ * hello and nonces, 0 (a's connection key and, opening, its run key are
+ * set, a->seq 0); "-REASON" -ECONNREFUSED; else -EPROTO.
+ * diot_ack_read_answer(): "+MAC'" for record a->seq, 0 (a->seq counts
+ * it); "-REASON" -ECONNREFUSED with it in a->why; else -EPROTO.
+ */
+int diot_ack_read_challenge(struct diot_ack *a, const char *line, size_t len, char *err,
+                            size_t errlen);
+int diot_ack_read_welcome(struct diot_ack *a, const char *line, size_t len, char *err,
+                          size_t errlen);
+int diot_ack_read_answer(struct diot_ack *a, const char *line, size_t len);
+/* The hello for a's run (a->cnonce, a->join set): its length in out. */
+size_t diot_ack_hello_line(const struct diot_ack *a, char *out, size_t n);
+/* The proof line for a's hello and nonces: its length in out. */
+size_t diot_ack_proof_line(const struct diot_ack *a, char *out, size_t n);
+
+/* ------------------------------------------------------------ the token */
+
+/*
+ * Tokens (ack-token.c).  diot_ack_token_parse(): hex (either case) of 16
+ * to 64 bytes, blanks and a newline after it allowed.  _read(): a file's
+ * token, refused when the file is not a regular file or its group or
+ * others may read or write it (as ssh refuses a private key).  _env():
+ * DIO_ACK_TOKEN's; 0 when it is not set.  _create(): a new token (256
+ * random bits) written to path, created with mode 0600 exclusively and
+ * never through a symlink; replace: an existing regular file is replaced
+ * (a symlink is still refused).  Each returns 0 (1: _env found one), or
+ * -errno with the reason in err.
+ */
+int diot_ack_token_parse(const char *hex, size_t len, struct diot_ack_token *t,
+                         char *err, size_t errlen);
+int diot_ack_token_read(const char *path, struct diot_ack_token *t, char *err,
+                        size_t errlen);
+int diot_ack_token_env(struct diot_ack_token *t, char *err, size_t errlen);
+int diot_ack_token_create(const char *path, int replace, struct diot_ack_token *t,
+                          char *err, size_t errlen);
+/* Can this build check MACs (a MAC library)?  Without, AUTH is plain. */
+int diot_ack_has_mac(void);
 
 /* Close; a created file is kept (it is the run's record). */
 void diot_ack_close(struct diot_ack *a);
@@ -142,38 +267,60 @@ struct diot_ack_records {
  * it (a fuzzer feeds it buffers): the bytes go in (diot_ack_reader_put(),
  * or read straight into diot_ack_reader_room() then
  * diot_ack_reader_add()), and diot_ack_reader_next() hands out complete
- * lines one at a time and says what each is: the hello first ("H 1
- * RUNID"), then only records as the tool's check() says (none, without
- * one: the reader fails closed).
+ * lines one at a time and says what each is: the hello first, then the
+ * proof, then only records whose MAC holds and that the tool's check()
+ * says are records (none, without one: the reader fails closed).  The
+ * listener answers the hello with diot_ack_reader_challenge() and the
+ * proof with diot_ack_reader_prove(), and each record logged with
+ * diot_ack_reader_answer().
  */
 enum diot_ack_line_kind {
 	DIOT_ACK_MORE = 0,      /* no complete line yet: put more bytes  */
-	DIOT_ACK_HELLO = 1,     /* the hello: rd->run is the run         */
-	DIOT_ACK_RECORD = 2     /* a record: log it, then answer it      */
+	DIOT_ACK_HELLO = 1,     /* the hello: rd->run, rd->join, rd->plain */
+	DIOT_ACK_RECORD = 2,    /* a record: log it, then answer it      */
+	DIOT_ACK_PROOF = 3      /* the proof: diot_ack_reader_prove()    */
 };
 /* Why a connection is cut (diot_ack_reader_next() below 0). */
 enum diot_ack_bad {
-	DIOT_ACK_BAD_LONG = -1,     /* a line over DIOT_ACK_LINE_MAX bytes    */
+	DIOT_ACK_BAD_LONG = -1,     /* a line over DIOT_ACK_WIRE_MAX bytes    */
 	DIOT_ACK_BAD_NUL = -2,      /* a NUL byte in a line                   */
 	DIOT_ACK_BAD_RECORD = -3,   /* not a record (the tool's check())      */
-	DIOT_ACK_BAD_HELLO = -4,    /* the first line is not a hello (an older
-	                             * sender), or a second hello             */
-	DIOT_ACK_BAD_RUN = -5       /* a record naming another run than the
+	DIOT_ACK_BAD_HELLO = -4,    /* the first line is not a hello, the
+	                             * second not a proof, or a second hello  */
+	DIOT_ACK_BAD_RUN = -5,      /* a record naming another run than the
 	                             * hello's                                */
+	DIOT_ACK_BAD_VERSION = -6,  /* a hello of another protocol (rd->version) */
+	DIOT_ACK_BAD_TOKEN = -7,    /* a proof that does not prove the token  */
+	DIOT_ACK_BAD_STOLEN = -8,   /* the token, but not the run's key       */
+	DIOT_ACK_BAD_MAC = -9       /* a record whose MAC fails               */
 };
+#define DIOT_ACK_BAD_COUNT 10   /* -DIOT_ACK_BAD_* are below this */
 
 struct diot_ack_reader {
 	const struct diot_ack_records *rec;     /* what a record is         */
-	int hello;              /* the hello was said                      */
+	const struct diot_ack_token *token;     /* the listener's           */
+	int state;              /* 0 hello, 1 challenged, 2 proof taken,
+	                         * 3 records                               */
 	int ends;               /* the last record handed out ends its run */
 	int bad;                /* 0, or the enum diot_ack_bad: for good   */
+	int version;            /* DIOT_ACK_BAD_VERSION: the hello's        */
+	int join, plain;        /* the hello: join a run; AUTH plain       */
 	uint64_t run;           /* the hello's run                          */
+	uint64_t seq;           /* records taken                           */
+	uint64_t answered;      /* answers made                            */
+	unsigned char cnonce[DIOT_ACK_NONCE], snonce[DIOT_ACK_NONCE];
+	unsigned char proof[DIOT_ACK_TOKEN_MAX], rproof[DIOT_ACK_KEY];
+	size_t proof_len;       /* plain: the token's bytes                */
+	unsigned char k[DIOT_ACK_KEY];          /* the connection's key    */
+	unsigned char rk[DIOT_ACK_KEY];         /* open: the run's key     */
 	size_t start, used;     /* unread bytes: buf[start, used)          */
-	char buf[DIOT_ACK_LINE_MAX];
+	char buf[DIOT_ACK_WIRE_MAX];
 };
 
-/* A new connection's reader, taking rec's records (NULL: none). */
-void diot_ack_reader_init(struct diot_ack_reader *rd, const struct diot_ack_records *rec);
+/* A new connection's reader, taking rec's records (NULL: none), proved
+ * with token (NULL: nothing is). */
+void diot_ack_reader_init(struct diot_ack_reader *rd, const struct diot_ack_records *rec,
+                          const struct diot_ack_token *token);
 /* Where the next bytes go, and how many fit (0: full, or cut). */
 char *diot_ack_reader_room(struct diot_ack_reader *rd, size_t *room);
 /* n bytes were written into the room. */
@@ -182,23 +329,49 @@ void diot_ack_reader_add(struct diot_ack_reader *rd, size_t n);
  * until it says MORE, then put the rest). */
 size_t diot_ack_reader_put(struct diot_ack_reader *rd, const void *p, size_t n);
 /*
- * The next complete line: DIOT_ACK_HELLO or DIOT_ACK_RECORD with *line
- * and *len (the newline included; valid until the next call on rd), or
- * DIOT_ACK_MORE, or the reason (enum diot_ack_bad) the connection must be
- * cut, again on every later call.  After a record, rd->ends says whether
- * it ends its run (DIOT_ACK_REC_END).
+ * The next complete line: DIOT_ACK_HELLO, DIOT_ACK_PROOF or
+ * DIOT_ACK_RECORD with *line and *len (a record's bytes without its MAC,
+ * the newline included; valid until the next call on rd), or
+ * DIOT_ACK_MORE (also while a hello waits for its challenge, or a proof
+ * for its verdict), or the reason (enum diot_ack_bad) the connection must
+ * be cut, again on every later call.  After a record, rd->ends says
+ * whether it ends its run (DIOT_ACK_REC_END).
  */
 int diot_ack_reader_next(struct diot_ack_reader *rd, const char **line, size_t *len);
-/* A hello ("H 1 RUNID\n")?  1 and *run, or 0. */
-int diot_ack_hello_check(const char *line, size_t len, uint64_t *run);
+/* After the hello: snonce (DIOT_ACK_NONCE random bytes) is this
+ * connection's; the "C SNONCE" line to send goes to out (n bytes: 64 is
+ * enough).  Its length. */
+size_t diot_ack_reader_challenge(struct diot_ack_reader *rd, const unsigned char *snonce,
+                                 char *out, size_t n);
+/*
+ * After the proof: does it prove the token (and, to join, rk: the run's
+ * key, NULL when the listener has no such run)?  0 and the "+LPROOF" line
+ * to send in out (n bytes: 80 is enough; opening, rd->rk is the run's
+ * key); or DIOT_ACK_BAD_TOKEN or DIOT_ACK_BAD_STOLEN, for good.
+ */
+int diot_ack_reader_prove(struct diot_ack_reader *rd, const unsigned char *rk, char *out,
+                          size_t n);
+/* The answer to the next record logged ("+MAC'"), into out (n bytes:
+ * 40 is enough).  Its length. */
+size_t diot_ack_reader_answer(struct diot_ack_reader *rd, char *out, size_t n);
+/* A hello of protocol 2 (len bytes, its '\n' included)?  1 and its
+ * fields, or 0; a hello of another protocol: 0 and *version (else 0). */
+int diot_ack_hello_check(const char *line, size_t len, uint64_t *run, int *join,
+                         int *plain, unsigned char *cnonce, int *version);
 /* Words for an enum diot_ack_bad (rec: whose records, for BAD_RUN). */
 const char *diot_ack_bad_name(const struct diot_ack_records *rec, int why);
 
 /* ----------------------------------------------------------- the listener */
 
 /*
- * diot_ack_listen() binds "[HOST:]PORT" (PORT 0: any free port; no HOST:
- * every address), returns the listening descriptor and the port it got.
+ * diot_ack_listen() binds spec: "PORT" alone is loopback only (127.0.0.1
+ * and ::1, each that the system has; one it lacks is said in l->note);
+ * any other address is named: "0.0.0.0:PORT", "[::]:PORT" (IPv4 too where
+ * the system's IPV6_V6ONLY default says so), "HOST:PORT" (every address
+ * the name resolves to).  PORT 0 takes one free port, the same on every
+ * socket where it can.  It fills l (l->fd[], l->name[] "ADDRESS:PORT" of
+ * each) and returns 0, or -errno with the reason in err (nothing left
+ * open).  diot_ack_unlisten() closes them.
  *
  * diot_ack_serve() serves every connection on its own, so that none can
  * stall another: sockets are non-blocking; each connection has a bounded
@@ -283,6 +456,10 @@ struct diot_ack_stats {
 	uint64_t connections;   /* accepted                                */
 	uint64_t records;       /* logged                                  */
 	uint64_t bad;           /* cut for a line that is not a record     */
+	uint64_t bad_token;     /* cut: a proof without the token          */
+	uint64_t bad_mac;       /* cut: a record whose MAC failed          */
+	uint64_t stolen;        /* cut: the token, another's run           */
+	uint64_t old;           /* refused: another protocol's hello       */
 	uint64_t slow;          /* cut: answers not taken, or a line left
 	                         * unfinished, for stall_s                 */
 	uint64_t stray;         /* closed, or cut, without saying hello    */
@@ -300,8 +477,19 @@ struct diot_ack_stats {
 	struct diot_ack_run runs[DIOT_ACK_RUN_SLOTS];
 };
 
+#define DIOT_ACK_MAX_LISTEN 16
+
+struct diot_ack_listening {
+	int n;                  /* sockets bound                           */
+	int fd[DIOT_ACK_MAX_LISTEN];
+	int loopback[DIOT_ACK_MAX_LISTEN];  /* 1: a loopback address      */
+	char name[DIOT_ACK_MAX_LISTEN][64]; /* "127.0.0.1:7070", "[::1]:7070" */
+	char note[160];         /* what was not bound and why ("" if none) */
+};
+
 struct diot_ack_serve_cfg {
-	int lfd;                /* from diot_ack_listen()                  */
+	const int *lfd;         /* from diot_ack_listen(): polled all      */
+	int nlfd;
 	int logfd;              /* the first run's log                     */
 	const char *logpath;    /* its path (NULL: standard output)        */
 	int hello_s, stall_s;   /* 0: DIOT_ACK_HELLO_S, DIOT_ACK_STALL_S   */
@@ -311,11 +499,14 @@ struct diot_ack_serve_cfg {
 	uint64_t max_log_bytes; /* per run; 0: no bound                    */
 	int runs;               /* return once this many ended; 0: never   */
 	const struct diot_ack_records *records;     /* what is logged      */
+	const struct diot_ack_token *token;         /* the proofs' secret  */
 	void (*note)(void *arg, const char *msg);   /* may be NULL         */
 	void *note_arg;
 };
 
-int diot_ack_listen(const char *spec, int *port, char *err, size_t errlen);
+int diot_ack_listen(const char *spec, struct diot_ack_listening *l, char *err,
+                    size_t errlen);
+void diot_ack_unlisten(struct diot_ack_listening *l);
 int diot_ack_serve(const struct diot_ack_serve_cfg *cfg, const volatile sig_atomic_t *stop,
                    struct diot_ack_stats *st, char *err, size_t errlen);
 

@@ -22,7 +22,7 @@
 /* ------------------------------------------------------------ writing */
 
 static int DIOT_PRINTF(2, 3)
-send_record(const struct diot_ack *a, const char *fmt, ...)
+send_record(struct diot_ack *a, const char *fmt, ...)
 {
 	char line[DIOT_ACK_LINE_MAX];
 	va_list ap;
@@ -39,13 +39,13 @@ send_record(const struct diot_ack *a, const char *fmt, ...)
 }
 
 int
-sw_ackrec_version(const struct diot_ack *a)
+sw_ackrec_version(struct diot_ack *a)
 {
 	return send_record(a, "%s\n", SW_ACKREC_VERSION);
 }
 
 int
-sw_ackrec_run(const struct diot_ack *a, uint64_t run_id, int separate, int extend,
+sw_ackrec_run(struct diot_ack *a, uint64_t run_id, int separate, int extend,
               uint64_t region, const char *path)
 {
 	return send_record(a, "R %llx %s %d %" PRIu64 " %s\n", (unsigned long long)run_id,
@@ -53,7 +53,7 @@ sw_ackrec_run(const struct diot_ack *a, uint64_t run_id, int separate, int exten
 }
 
 int
-sw_ackrec_target(const struct diot_ack *a, int is_dev, uint64_t ino, uint64_t dev_bytes,
+sw_ackrec_target(struct diot_ack *a, int is_dev, uint64_t ino, uint64_t dev_bytes,
                  uint64_t birth)
 {
 	return send_record(a, "T %s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
@@ -61,7 +61,7 @@ sw_ackrec_target(const struct diot_ack *a, int is_dev, uint64_t ino, uint64_t de
 }
 
 int
-sw_ackrec_point(const struct diot_ack *a, int point, const char *method, uint64_t size,
+sw_ackrec_point(struct diot_ack *a, int point, const char *method, uint64_t size,
                 int writers, uint64_t slots)
 {
 	return send_record(a, "P %d %s %" PRIu64 " %d %" PRIu64 "\n", point, method, size,
@@ -69,19 +69,19 @@ sw_ackrec_point(const struct diot_ack *a, int point, const char *method, uint64_
 }
 
 int
-sw_ackrec_issued(const struct diot_ack *a, int writer, uint64_t seq, uint64_t off)
+sw_ackrec_issued(struct diot_ack *a, int writer, uint64_t seq, uint64_t off)
 {
 	return send_record(a, "I %d %" PRIu64 " %" PRIu64 "\n", writer, seq, off);
 }
 
 int
-sw_ackrec_acked(const struct diot_ack *a, int writer, uint64_t seq, uint64_t off)
+sw_ackrec_acked(struct diot_ack *a, int writer, uint64_t seq, uint64_t off)
 {
 	return send_record(a, "A %d %" PRIu64 " %" PRIu64 "\n", writer, seq, off);
 }
 
 int
-sw_ackrec_end(const struct diot_ack *a)
+sw_ackrec_end(struct diot_ack *a)
 {
 	return send_record(a, "E\n");
 }

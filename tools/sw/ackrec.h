@@ -40,16 +40,16 @@
  * -errno: a log that cannot be written must stop the run, or a later
  * --check would pass on records that were never kept.
  */
-int sw_ackrec_version(const struct diot_ack *a);
-int sw_ackrec_run(const struct diot_ack *a, uint64_t run_id, int separate, int extend,
+int sw_ackrec_version(struct diot_ack *a);
+int sw_ackrec_run(struct diot_ack *a, uint64_t run_id, int separate, int extend,
                   uint64_t region, const char *path);
-int sw_ackrec_target(const struct diot_ack *a, int is_dev, uint64_t ino, uint64_t dev_bytes,
+int sw_ackrec_target(struct diot_ack *a, int is_dev, uint64_t ino, uint64_t dev_bytes,
                      uint64_t birth);
-int sw_ackrec_point(const struct diot_ack *a, int point, const char *method, uint64_t size,
+int sw_ackrec_point(struct diot_ack *a, int point, const char *method, uint64_t size,
                     int writers, uint64_t slots);
-int sw_ackrec_issued(const struct diot_ack *a, int writer, uint64_t seq, uint64_t off);
-int sw_ackrec_acked(const struct diot_ack *a, int writer, uint64_t seq, uint64_t off);
-int sw_ackrec_end(const struct diot_ack *a);
+int sw_ackrec_issued(struct diot_ack *a, int writer, uint64_t seq, uint64_t off);
+int sw_ackrec_acked(struct diot_ack *a, int writer, uint64_t seq, uint64_t off);
+int sw_ackrec_end(struct diot_ack *a);
 
 /* One record as parsed: type says which fields hold. */
 struct sw_ackrec {

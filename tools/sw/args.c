@@ -105,10 +105,13 @@ usage(void)
 "      --ack-commit      with --ack-log FILE: fdatasync each record before it\n"
 "                        counts (without: a killed process loses none, a\n"
 "                        kernel crash or power cut of this machine may)\n"
+"      --ack-token=FILE  the listener's token (or DIO_ACK_TOKEN=HEX)\n"
 "      --listen=[HOST:]PORT  be that listener: write the records senders\n"
 "                        send to --ack-log FILE, each committed (fdatasync)\n"
 "                        before it is answered; serves until SIGINT/SIGTERM\n"
-"                        or until --runs N runs ended\n"
+"                        or until --runs N runs ended; PORT alone: loopback\n"
+"      --token-file=FILE  its token (made if missing; default: a new one\n"
+"                        in the --ack-log FILE.token, mode 0600)\n"
 
 "      --check=ACK-LOG   after a crash: are all acknowledged transactions of\n"
 "                        the last point on stable storage?\n"
@@ -165,7 +168,7 @@ enum {
 	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE,
 	OPT_NOPREFILL, OPT_LISTEN, OPT_LABEL, OPT_COMPARE, OPT_PERHOST, OPT_WIDE,
 	OPT_PROGRESS, OPT_UNCHECKED, OPT_ACKCOMMIT, OPT_RUNS, OPT_MAXLOGBYTES,
-	OPT_MAXRUNS, OPT_MAXPERHOST
+	OPT_MAXRUNS, OPT_MAXPERHOST, OPT_ACKTOKEN, OPT_TOKENFILE
 };
 
 static const struct diot_opt options[] = {
@@ -196,6 +199,8 @@ static const struct diot_opt options[] = {
 	{ "max-log-bytes", 0, DIOT_REQ_ARG, OPT_MAXLOGBYTES },
 	{ "max-runs", 0, DIOT_REQ_ARG, OPT_MAXRUNS },
 	{ "max-conns-per-host", 0, DIOT_REQ_ARG, OPT_MAXPERHOST },
+	{ "ack-token", 0, DIOT_REQ_ARG, OPT_ACKTOKEN },
+	{ "token-file", 0, DIOT_REQ_ARG, OPT_TOKENFILE },
 	{ "label", 0, DIOT_REQ_ARG, OPT_LABEL },
 	{ "compare", 0, DIOT_NO_ARG, OPT_COMPARE },
 	{ "dir", 0, DIOT_REQ_ARG, OPT_DIR },
@@ -343,6 +348,8 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 		case OPT_MAXPERHOST:
 			listener_bound(o, id, st.name, arg);
 			break;
+		case OPT_ACKTOKEN: o->ack_token = arg; break;
+		case OPT_TOKENFILE: o->token_file = arg; break;
 		case OPT_LABEL:
 			check_label(arg);
 			o->labels[o->nlabels++] = arg;
@@ -565,6 +572,9 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 		if (o->ack_commit)
 			diot_usage_error("--ack-commit is the sender's: the listener commits "
 			                 "every record before it answers it");
+		if (o->ack_token)
+			diot_usage_error("--ack-token is a sender's: a listener makes its token, "
+			                 "or reads it with --token-file FILE");
 		return -1;
 	}
 	if (o->bound_given)
@@ -573,6 +583,13 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 	                      diot_ack_is_tcp(o->ack_log)))
 		diot_usage_error("--ack-commit needs --ack-log FILE (a listener, tcp:, "
 		                 "commits each record itself; standard output cannot)");
+	if (o->token_file)
+		diot_usage_error("--token-file is the listener's (--listen): a sender takes "
+		                 "its token with --ack-token FILE");
+	if (o->ack_token && !(o->ack_log && diot_ack_is_tcp(o->ack_log)))
+		diot_usage_error("--ack-token is the token of a listener: it goes with "
+		                 "--ack-log tcp:HOST:PORT");
+
 	check_options(o, methods, sizes, writers);
 	check_unchecked(o);
 	if (o->noperands > 1)

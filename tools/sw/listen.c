@@ -72,6 +72,53 @@ fd_limit(void)
 	}
 }
 
+/* The listener's token: --token-file's (made there if missing), else a
+ * new one in LOG.token (./sync-write-ack.token for standard output),
+ * created exclusively (replaced only with --force, never through a
+ * symlink).  Where it is, in where. */
+static void
+listener_token(const struct sw_opts *o, struct diot_ack_token *t, char *where, size_t n)
+{
+	char err[4096 + 300], path[4096 + 16];
+	int r;
+
+	if (o->token_file) {
+		r = diot_ack_token_read(o->token_file, t, err, sizeof(err));
+		if (r == -ENOENT && (r = diot_ack_token_create(o->token_file, 0, t, err,
+		                                               sizeof(err))) == 0) {
+			snprintf(where, n, "'%s' (new)", o->token_file);
+			return;
+		}
+		if (r < 0)
+			diot_die(DIOT_EXIT_USAGE, "--token-file %s", err);
+		snprintf(where, n, "'%s'", o->token_file);
+		return;
+	}
+	if (strcmp(o->ack_log, "-") == 0)
+		snprintf(path, sizeof(path), "sync-write-ack.token");
+	else
+		snprintf(path, sizeof(path), "%s.token", o->ack_log);
+	r = diot_ack_token_create(path, o->force, t, err, sizeof(err));
+	if (r < 0)
+		diot_die(DIOT_EXIT_USAGE, "the listener's token: %s", err);
+	snprintf(where, n, "'%s'", path);
+}
+
+/* Without a MAC library, records from another host could be forged by
+ * anyone on the path: loopback only. */
+static void
+loopback_only(const struct diot_ack_listening *l)
+{
+	int i;
+
+	for (i = 0; i < l->n && !diot_ack_has_mac(); i++)
+		if (!l->loopback[i])
+			diot_die(DIOT_EXIT_USAGE, "built without a MAC library (configure found "
+			         "neither OpenSSL's libcrypto nor libsodium): a listener on %s "
+			         "would take records anyone can forge; use loopback, or rebuild "
+			         "with libssl-dev", l->name[i]);
+}
+
 static void
 say(void *arg, const char *msg)
 {
@@ -94,10 +141,12 @@ summary(const struct sw_opts *o, const struct diot_ack_stats *st)
 	        st->over_runs, st->over_bytes, st->over_host, st->failed);
 	fprintf(stderr, "%s: %" PRIu64 " records from %" PRIu64 " connections; cut: %"
 	        PRIu64 " for a line that is not a record, %" PRIu64 " for not taking "
-	        "their answers in time; %" PRIu64 " stray (no hello), %" PRIu64
-	        " idle (a hello, then nothing, at the cap on connections), %" PRIu64
-	        " refused\n", diot_prog, st->records, st->connections, st->bad, st->slow,
-	        st->stray, st->idle, st->refused);
+	        "their answers in time, %" PRIu64 " for a bad token, %" PRIu64 " for a "
+	        "bad MAC, %" PRIu64 " for another's run, %" PRIu64 " of another protocol; %"
+	        PRIu64 " stray (no hello), %" PRIu64 " idle (a hello, then nothing, at "
+	        "the cap on connections), %" PRIu64 " refused\n", diot_prog, st->records,
+	        st->connections, st->bad, st->slow, st->bad_token, st->bad_mac, st->stolen,
+	        st->old, st->stray, st->idle, st->refused);
 	for (i = 0; i < st->nruns; i++) {
 		const struct diot_ack_run *R = &st->runs[i];
 		const char *end = R->ended ? "" : " (it did not end: no E record)";
@@ -130,14 +179,27 @@ sw_listen_main(const struct sw_opts *o, const volatile sig_atomic_t *sig)
 {
 	struct diot_ack_serve_cfg cfg;
 	static struct diot_ack_stats st;
-	char err[2 * 4096 + 512] = "", ends[100];
-	int lfd, logfd, port, r;
+	struct diot_ack_listening l;
+	struct diot_ack_token tok;
+	char err[2 * 4096 + 512] = "", where[DIOT_ACK_MAX_LISTEN * 66], tokw[4200];
+	char ends[100];
+	size_t w = 0;
+	int i, logfd, r;
 
 	fd_limit();
-	lfd = diot_ack_listen(o->listen, &port, err, sizeof(err));
-	if (lfd < 0)
-		diot_die(lfd == -EINVAL ? DIOT_EXIT_USAGE : DIOT_EXIT_FAIL, "%s", err);
+	r = diot_ack_listen(o->listen, &l, err, sizeof(err));
+	if (r < 0)
+		diot_die(r == -EINVAL ? DIOT_EXIT_USAGE : DIOT_EXIT_FAIL, "%s", err);
+	loopback_only(&l);
+	if (l.note[0])
+		fprintf(stderr, "%s: %s\n", diot_prog, l.note);
+
+	where[0] = '\0';
+	for (i = 0; i < l.n; i++)
+		w += (size_t)snprintf(where + w, sizeof(where) - w, "%s%s", i ? ", " : "",
+		                      l.name[i]);
 	logfd = open_log(o);
+	listener_token(o, &tok, tokw, sizeof(tokw));
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.max_runs = o->max_runs ? o->max_runs : DIOT_ACK_MAX_RUNS;
 	cfg.max_per_host = o->max_per_host ? o->max_per_host : SW_LISTEN_PER_HOST;
@@ -148,22 +210,27 @@ sw_listen_main(const struct sw_opts *o, const volatile sig_atomic_t *sig)
 		         o->end_runs, o->end_runs == 1 ? " has" : "s have");
 	else
 		snprintf(ends, sizeof(ends), "SIGINT/SIGTERM (no --runs N)");
-	fprintf(stderr, "%s: listening on port %d; records go to %s (a run that comes "
-	        "while another is logged there: to %s.RUNID), %s before each is "
-	        "answered; bounds: --max-runs %d, --max-log-bytes %" PRIu64
-	        ", --max-conns-per-host %d; serves until %s\n", diot_prog, port,
-	        strcmp(o->ack_log, "-") == 0 ? "standard output" : o->ack_log,
+	fprintf(stderr, "%s: listening on %s (port %s), protocol %d%s; token in %s "
+	        "(senders: --ack-token FILE or DIO_ACK_TOKEN)\n", diot_prog, where,
+	        strrchr(l.name[0], ':') + 1, DIOT_ACK_WIRE, diot_ack_has_mac() ?
+	        ", HMAC-SHA-256" : ", plain (no MAC library: loopback only)", tokw);
+	fprintf(stderr, "%s: records go to %s (a run that comes while another is logged "
+	        "there: to %s.RUNID), %s before each is answered; bounds: --max-runs %d, "
+	        "--max-log-bytes %" PRIu64 ", --max-conns-per-host %d; serves until %s\n",
+	        diot_prog, strcmp(o->ack_log, "-") == 0 ? "standard output" : o->ack_log,
 	        strcmp(o->ack_log, "-") == 0 ? "nowhere: refused" : o->ack_log,
 	        strcmp(o->ack_log, "-") == 0 ? "written (standard output cannot "
 	        "commit)" : "committed (fdatasync)", cfg.max_runs, cfg.max_log_bytes,
 	        cfg.max_per_host, ends);
-	cfg.lfd = lfd;
+	cfg.lfd = l.fd;
+	cfg.nlfd = l.n;
 	cfg.logfd = logfd;
 	cfg.logpath = strcmp(o->ack_log, "-") == 0 ? NULL : o->ack_log;
 	cfg.records = &sw_ackrec_records;   /* only sync-write's are logged */
+	cfg.token = &tok;
 	cfg.note = say;
 	r = diot_ack_serve(&cfg, sig, &st, err, sizeof(err));
-	close(lfd);
+	diot_ack_unlisten(&l);
 	if (logfd != STDOUT_FILENO && close(logfd) != 0 && r == 0) {
 		r = -errno;
 		snprintf(err, sizeof(err), "closing the log '%s': %s", o->ack_log,

@@ -81,19 +81,29 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 	if (o->output && strcmp(o->output, "-") != 0 && SW_RANK0(c))
 		sw_open_results_file(out, o->output, "--output");
 	if (o->ack_log && diot_ack_is_tcp(o->ack_log)) {
-		char why[300];
+		char why[600];
+		struct diot_ack_token tok;
+		int r = o->ack_token ? diot_ack_token_read(o->ack_token, &tok, why, sizeof(why)) :
+		        diot_ack_token_env(&tok, why, sizeof(why));
 
-		int r = diot_ack_open(&c->ack, o->ack_log, why, sizeof(why));
-
+		if (r == 0 && o->ack_token == NULL)
+			diot_usage_error("--ack-log %s needs the listener's token: --ack-token "
+			                 "FILE (the file the listener wrote, mode 0600) or "
+			                 "DIO_ACK_TOKEN=HEX in the environment", o->ack_log);
+		if (r < 0)
+			diot_usage_error("%s%s", o->ack_token ? "--ack-token " : "", why);
+		r = diot_ack_open(&c->ack, o->ack_log, why, sizeof(why));
 		if (r == -EINVAL)
 			diot_usage_error("--ack-log %s", why);
+		diot_ack_set_token(&c->ack, &tok);
+		memset(&tok, 0, sizeof(tok));
 		/* Every connection says the run: the listener logs each run apart. */
 		if (r == 0)
 			r = diot_ack_set_run(&c->ack, c->run_id, why, sizeof(why));
 		/* The log's first line at once: the listener keeps a run that has
 		 * logged (and so stays up) while this one sets its target up. */
 		if (r == 0 && (r = sw_ackrec_version(&c->ack)) < 0)
-			snprintf(why, sizeof(why), "%s", dio_strerror(r));
+			diot_ack_strerror(&c->ack, r, why, sizeof(why));
 		c->ack_header_sent = r == 0;
 		if (r < 0)
 			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log, why);

@@ -440,9 +440,13 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 	x.slots = c->o->region / p->size;
 	sw_ranks_prepare_point(c, &x);
 	if (SW_ACK_ON(c) && (r = sw_ackrec_point(&c->ack, p->index, m->name, p->size, x.all,
-	                                          x.slots)) < 0)
+	                                          x.slots)) < 0) {
+		char why[300];
+
 		diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': recording point %d: %s",
-		         c->o->ack_log, p->index, dio_strerror(r));
+		         c->o->ack_log, p->index, diot_ack_strerror(&c->ack, r, why,
+		                                                    sizeof(why)));
+	}
 	t = run_team(c, &x, p, m);
 	point_stats(p, t, p->writers);
 	w0 = diot_team_result(t, 0);

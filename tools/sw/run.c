@@ -101,9 +101,12 @@ sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 			                     c->tg.is_dev ? c->tg.dev_bytes : 0, birth);
 		if (fd >= 0)
 			close(fd);
-		if (r < 0)
+		if (r < 0) {
+			char why[300];
+
 			diot_die(DIOT_EXIT_FAIL, "--ack-log '%s': %s", o->ack_log,
-			         dio_strerror(r));
+			         diot_ack_strerror(&c->ack, r, why, sizeof(why)));
+		}
 	}
 	/* The progress line: on a terminal, or anywhere with --progress. */
 	c->progress_on = !o->quiet && (o->progress || isatty(STDERR_FILENO)) &&

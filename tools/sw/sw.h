@@ -77,6 +77,8 @@ struct sw_opts {
 	int max_runs, max_per_host;     /* --max-runs, --max-conns-per-host */
 	uint64_t max_log_bytes;         /* --max-log-bytes                 */
 	const char *bound_given;        /* one of the four, as given       */
+	const char *ack_token;          /* --ack-token FILE (a sender's)   */
+	const char *token_file;         /* --token-file FILE (a listener's) */
 	int quiet, verbose, per_writer;
 	int progress;                   /* --progress: also off a terminal */
 	int wide;                       /* --wide: every column, long lines */

@@ -151,7 +151,7 @@ writer_measure(struct writer *wr, int64_t *r)
 	const struct sw_wctx *x = wr->x;
 	const struct sw_opts *o = x->c->o;
 	struct sw_wres *w = wr->w;
-	const struct diot_ack *ack = &wr->ack;
+	struct diot_ack *ack = &wr->ack;
 	int k = wr->k;
 	uint64_t recorded = 0, t0, t1, deadline;
 
@@ -249,11 +249,12 @@ sw_writer_main(struct diot_team *t, int k, void *arg)
 	if (how == 0) {
 		writer_times(&wr, 0);
 	} else if (how == 1) {
+		char why[300];
+
 		wr.w->err = (int)r;
 		snprintf(wr.w->errmsg, sizeof(wr.w->errmsg), "writer %d, method %s: writing "
-		         "the ack log '%s' failed: %s%s", wr.k, wr.x->m->name, wr.x->c->o->ack_log,
-		         dio_strerror((int)r), r == -ETIMEDOUT ?
-		         " (the listener did not answer a record in time)" : "");
+		         "the ack log '%s' failed: %s", wr.k, wr.x->m->name, wr.x->c->o->ack_log,
+		         diot_ack_strerror(&wr.ack, (int)r, why, sizeof(why)));
 		writer_times(&wr, 1);
 	} else {
 		writer_failed(&wr, r);
