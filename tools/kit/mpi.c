@@ -30,6 +30,7 @@ abort_job(int status)
 	struct timespec forward = { 0, 200 * 1000 * 1000 };
 
 	fflush(NULL);
+	diot_out_guard_exit(status);   /* what its guard says of this rank */
 	diot_out_remove_now();     /* MPI_Abort skips the at-exit removal */
 	/* The launcher forwards our output through a pipe it stops reading
 	 * once the job is aborted (MPICH's hydra): give the message time. */

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -256,16 +257,30 @@ diot_out_created(struct diot_outlist *l, const char *path)
 	return l->n++;
 }
 
-void
-diot_out_keep(struct diot_outlist *l, int idx)
+/* Entry idx (all: -1) kept at level at least how. */
+static void
+keep_as(struct diot_outlist *l, int idx, int how)
 {
 	int i;
 
 	for (i = 0; i < l->n; i++)
-		if (idx < 0 || i == idx)
-			l->keep[i] = 1;
+		if ((idx < 0 || i == idx) && l->keep[i] < how)
+			l->keep[i] = how;
 	if (l == at_exit_list)
-		guard_tell('k', idx < 0 ? UINT32_MAX : (uint32_t)idx, NULL);
+		guard_tell(how == DIOT_OUT_KEEP_ALWAYS ? 'a' : 'k',
+		           idx < 0 ? UINT32_MAX : (uint32_t)idx, NULL);
+}
+
+void
+diot_out_keep(struct diot_outlist *l, int idx)
+{
+	keep_as(l, idx, 1);
+}
+
+void
+diot_out_keep_always(struct diot_outlist *l, int idx)
+{
+	keep_as(l, idx, DIOT_OUT_KEEP_ALWAYS);
 }
 
 void
@@ -309,13 +324,20 @@ diot_out_remove_at_exit(struct diot_outlist *l)
 
 /*
  * The socket to the guard, and what goes over it: a byte saying what,
- * a 32-bit number, and for '+' that many bytes of path.
+ * a 32-bit number, and for '+' and 'n' that many bytes of text.
  *   '+' LEN PATH   an entry registered (appended, as in the list)
  *   'k' IDX        entry IDX kept (UINT32_MAX: all of them)
+ *   'a' IDX        entry IDX kept always, even if the process is killed
  *   'c' 0          the list removed by the process itself (forget it)
  *   'd' 0          the run ended in order: kept entries stay
+ *   'x' STATUS     the process exits with STATUS, not in order
+ *   'n' LEN WHO\0AFTER   what to say of an end not in order, with the
+ *                  descriptor to say it on (SCM_RIGHTS, on the 'n')
+ * A signal handler cannot write on that stream (the process may be in the
+ * middle of a message, in another thread): a stop signal goes to the
+ * guard as one byte down a pipe of its own (guard_sig).
  */
-static int guard_fd = -1;
+static int guard_fd = -1, guard_sig = -1;
 
 /* All of len bytes sent (out) or received: 0, or -1 (the peer is gone). */
 static int
@@ -336,36 +358,191 @@ all_of(int fd, void *buf, size_t len, int out)
 	return 0;
 }
 
+/* The head of a message (and text), with descriptor fd (-1: none) sent
+ * along on the head's bytes. */
 static void
-guard_tell(int op, uint32_t n, const char *path)
+guard_send(int op, uint32_t n, const char *text, int fd)
 {
 	unsigned char head[5];
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} cm;
+	struct msghdr msg;
+	struct iovec iov;
+	ssize_t sent = 0;
 
 	if (guard_fd < 0)
 		return;
 	head[0] = (unsigned char)op;
 	memcpy(head + 1, &n, sizeof(n));
-	if (all_of(guard_fd, head, sizeof(head), 1) < 0 ||
-	    (path != NULL && all_of(guard_fd, (char *)path, n, 1) < 0)) {
+	if (fd >= 0) {
+		memset(&msg, 0, sizeof(msg));
+		memset(&cm, 0, sizeof(cm));
+		iov.iov_base = head;
+		iov.iov_len = sizeof(head);
+		msg.msg_iov = &iov;
+		msg.msg_iovlen = 1;
+		msg.msg_control = cm.buf;
+		msg.msg_controllen = sizeof(cm.buf);
+		CMSG_FIRSTHDR(&msg)->cmsg_level = SOL_SOCKET;
+		CMSG_FIRSTHDR(&msg)->cmsg_type = SCM_RIGHTS;
+		CMSG_FIRSTHDR(&msg)->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(CMSG_FIRSTHDR(&msg)), &fd, sizeof(int));
+		do
+			sent = sendmsg(guard_fd, &msg, MSG_NOSIGNAL);
+		while (sent < 0 && errno == EINTR);
+	}
+	if (sent < 0 ||
+	    all_of(guard_fd, head + sent, sizeof(head) - (size_t)sent, 1) < 0 ||
+	    (text != NULL && all_of(guard_fd, (char *)text, n, 1) < 0)) {
 		close(guard_fd);      /* the guard is gone: nothing more to tell */
 		guard_fd = -1;
 	}
 }
 
+static void
+guard_tell(int op, uint32_t n, const char *path)
+{
+	guard_send(op, n, path, -1);
+}
+
+/* len bytes to fd (a pipe, a terminal, a file), as far as they go. */
+static void
+all_of_write(int fd, const char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+/* A message's head, taking a descriptor sent along (*fd, the last one
+ * kept): 0, or -1 (the process is gone). */
+static int
+guard_head(int fd, unsigned char *head, size_t len, int *passed)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} cm;
+	struct cmsghdr *ch;
+	struct msghdr msg;
+	struct iovec iov;
+	ssize_t n;
+	int got;
+
+	while (len > 0) {
+		memset(&msg, 0, sizeof(msg));
+		iov.iov_base = head;
+		iov.iov_len = len;
+		msg.msg_iov = &iov;
+		msg.msg_iovlen = 1;
+		msg.msg_control = cm.buf;
+		msg.msg_controllen = sizeof(cm.buf);
+		n = recvmsg(fd, &msg, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		for (ch = CMSG_FIRSTHDR(&msg); ch != NULL; ch = CMSG_NXTHDR(&msg, ch))
+			if (ch->cmsg_level == SOL_SOCKET && ch->cmsg_type == SCM_RIGHTS &&
+			    ch->cmsg_len >= CMSG_LEN(sizeof(int))) {
+				memcpy(&got, CMSG_DATA(ch), sizeof(got));
+				if (*passed >= 0)
+					close(*passed);
+				*passed = got;
+			}
+		head += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* What the guard learnt of the process's end. */
+struct guard_end {
+	int done;                 /* ended in order                          */
+	int sig;                  /* a stop signal it was asked to stop by   */
+	int status;               /* the status it said it exits with, or -1 */
+	int say_fd;               /* where to say an end not in order, or -1 */
+	char *who, *after;        /* what to say                              */
+};
+
+/* The stop signals that came down the pipe (non-blocking). */
+static void
+guard_signals(int sigfd, struct guard_end *e)
+{
+	unsigned char b;
+
+	while (sigfd >= 0 && read(sigfd, &b, 1) == 1)
+		e->sig = b;
+}
+
+/* The one line of an end not in order (see outfile.h). */
+static void
+guard_say(const struct guard_end *e)
+{
+	char how[160], *line;
+	size_t len;
+
+	if (e->done || e->say_fd < 0 || e->sig)
+		return;
+	if (e->status >= 0)
+		snprintf(how, sizeof(how), "exited with status %d before the job ended in "
+		         "order", e->status);
+	else
+		snprintf(how, sizeof(how), "was lost: it ended without a word before the "
+		         "job ended in order (killed by SIGKILL, or it crashed)");
+	len = strlen(e->who) + strlen(how) + strlen(e->after) + 8;
+	if ((line = malloc(len)) == NULL)
+		return;
+	snprintf(line, len, "%s %s; %s\n", e->who, how, e->after);
+	all_of_write(e->say_fd, line, strlen(line));
+	free(line);
+}
+
 /* The guard: follow the list until the socket closes, then remove. */
 static void
-guard_main(int fd)
+guard_main(int fd, int sigfd)
 {
 	struct diot_outlist l;
+	struct guard_end e = { 0, 0, -1, -1, NULL, NULL };
+	struct pollfd pf[2];
 	unsigned char head[5];
 	uint32_t n;
-	int done = 0;
+	int i;
 	char *path;
 
 	diot_out_init(&l);
-	while (all_of(fd, head, sizeof(head), 0) == 0) {
+	pf[0].fd = fd;
+	pf[0].events = POLLIN;
+	pf[1].fd = sigfd;
+	pf[1].events = POLLIN;
+	for (;;) {
+		if (poll(pf, sigfd >= 0 ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (sigfd >= 0 && pf[1].revents != 0) {
+			guard_signals(sigfd, &e);
+			if (pf[1].revents & (POLLHUP | POLLERR))
+				pf[1].fd = -1;       /* (every writer end closed) */
+		}
+		if (pf[0].revents == 0)
+			continue;
+		if (guard_head(fd, head, sizeof(head), &e.say_fd) < 0)
+			break;
 		memcpy(&n, head + 1, sizeof(n));
-		if (head[0] == '+') {
+		path = NULL;
+		if (head[0] == '+' || head[0] == 'n') {
 			if (n > 1u << 20 || (path = malloc((size_t)n + 1)) == NULL)
 				break;
 			if (all_of(fd, path, n, 0) < 0) {
@@ -373,39 +550,62 @@ guard_main(int fd)
 				break;
 			}
 			path[n] = '\0';
+		}
+		if (head[0] == '+') {
 			diot_out_created(&l, path);
-			free(path);
-		} else if (head[0] == 'k') {
-			diot_out_keep(&l, n == UINT32_MAX ? -1 : (int)n);
+		} else if (head[0] == 'n') {
+			free(e.who);
+			e.who = path;                /* WHO\0AFTER */
+			e.after = path + strlen(path) + (strlen(path) < n);
+			path = NULL;
+		} else if (head[0] == 'k' || head[0] == 'a') {
+			keep_as(&l, n == UINT32_MAX ? -1 : (int)n,
+			        head[0] == 'a' ? DIOT_OUT_KEEP_ALWAYS : 1);
 		} else if (head[0] == 'c') {
 			diot_out_keep(&l, -1);
 			diot_out_remove_created(&l);     /* forgets: keeps all */
 		} else if (head[0] == 'd') {
-			done = 1;
+			e.done = 1;
+		} else if (head[0] == 'x') {
+			e.status = (int)n;
 		}
+		free(path);
 	}
+	guard_signals(sigfd, &e);     /* (one sent just before the end) */
 	/* The process ended: in order, its kept files stay; otherwise the run
-	 * did not end and nothing it created is a result. */
-	if (!done)
-		memset(l.keep, 0, sizeof(*l.keep) * (size_t)l.n);
+	 * did not end and nothing it created is a result, but for what it
+	 * asked to keep always (the evidence of a run that did not end). */
+	for (i = 0; !e.done && i < l.n; i++)
+		l.keep[i] = l.keep[i] == DIOT_OUT_KEEP_ALWAYS;
 	diot_out_remove_created(&l);
+	if (e.who != NULL)
+		guard_say(&e);
+	free(e.who);
 }
 
 int
 diot_out_guard(void)
 {
-	int sv[2], fd, e;
+	int sv[2], sp[2], fd, e;
 	pid_t pid;
 
 	if (guard_fd >= 0)
 		return 0;
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
 		return -errno;
+	if (pipe(sp) != 0) {
+		e = errno;
+		close(sv[0]);
+		close(sv[1]);
+		return -e;
+	}
 	pid = fork();
 	if (pid < 0) {
 		e = errno;
 		close(sv[0]);
 		close(sv[1]);
+		close(sp[0]);
+		close(sp[1]);
 		return -e;
 	}
 	if (pid == 0) {
@@ -427,15 +627,21 @@ diot_out_guard(void)
 		if (max < 0 || max > 65536)
 			max = 65536;
 		for (fd = 3; fd < max; fd++)
-			if (fd != sv[1])
+			if (fd != sv[1] && fd != sp[0])
 				close(fd);
-		guard_main(sv[1]);
+		fcntl(sp[0], F_SETFL, O_NONBLOCK);
+		guard_main(sv[1], sp[0]);
 		_exit(0);
 	}
 	close(sv[1]);
-	/* Not inherited by programs this process may run. */
+	close(sp[0]);
+	/* Not inherited by programs this process may run; a handler never
+	 * waits on a full pipe (the guard has the signal already). */
 	fcntl(sv[0], F_SETFD, FD_CLOEXEC);
+	fcntl(sp[1], F_SETFD, FD_CLOEXEC);
+	fcntl(sp[1], F_SETFL, O_NONBLOCK);
 	guard_fd = sv[0];
+	guard_sig = sp[1];
 	/* The list may exist already. */
 	if (at_exit_list != NULL) {
 		int i;
@@ -444,7 +650,8 @@ diot_out_guard(void)
 			guard_tell('+', (uint32_t)strlen(at_exit_list->path[i]),
 			           at_exit_list->path[i]);
 			if (at_exit_list->keep[i])
-				guard_tell('k', (uint32_t)i, NULL);
+				guard_tell(at_exit_list->keep[i] == DIOT_OUT_KEEP_ALWAYS ?
+				           'a' : 'k', (uint32_t)i, NULL);
 		}
 	}
 	return 0;
@@ -454,4 +661,37 @@ void
 diot_out_guard_done(void)
 {
 	guard_tell('d', 0, NULL);
+}
+
+int
+diot_out_guard_say(const char *who, const char *after)
+{
+	size_t lw = strlen(who), la = strlen(after);
+	char *text;
+
+	if (guard_fd < 0 || (text = malloc(lw + la + 2)) == NULL)
+		return -1;
+	memcpy(text, who, lw + 1);
+	memcpy(text + lw + 1, after, la + 1);
+	guard_send('n', (uint32_t)(lw + 1 + la), text, STDERR_FILENO);
+	free(text);
+	return guard_fd < 0 ? -1 : 0;
+}
+
+void
+diot_out_guard_signal(int sig)
+{
+	int saved = errno;
+	unsigned char b = (unsigned char)sig;
+
+	if (guard_sig >= 0 && write(guard_sig, &b, 1) < 0) {
+		/* full (the guard has a signal already) or gone: no matter */
+	}
+	errno = saved;
+}
+
+void
+diot_out_guard_exit(int status)
+{
+	guard_tell('x', (uint32_t)status, NULL);
 }

@@ -122,17 +122,24 @@ int diot_out_claim_device(const char *path);
  * all with idx -1); diot_out_remove_created() unlinks every one not kept,
  * newest first, and forgets them.  diot_out_remove_at_exit() has that done
  * by atexit() for this list (one list per program).
+ *
+ * diot_out_keep_always() marks one kept even when the process is killed
+ * before its run ended in order (the guard below): evidence the user
+ * asked to keep (sync-write --keep: the ack log beside the kept target),
+ * which is worth most exactly when the run did not end.
  */
 struct diot_outlist {
 	char **path;
-	int *keep;
+	int *keep;                /* 0 removed, 1 kept, DIOT_OUT_KEEP_ALWAYS */
 	int n, cap;
 };
+#define DIOT_OUT_KEEP_ALWAYS 2
 
 void diot_out_init(struct diot_outlist *l);
 /* The index of the entry, or -1 when out of memory (nothing registered). */
 int diot_out_created(struct diot_outlist *l, const char *path);
 void diot_out_keep(struct diot_outlist *l, int idx);
+void diot_out_keep_always(struct diot_outlist *l, int idx);
 void diot_out_remove_created(struct diot_outlist *l);
 void diot_out_remove_at_exit(struct diot_outlist *l);
 /* Remove the at-exit list's files now (a process that ends without
@@ -156,5 +163,28 @@ void diot_out_remove_now(void);
  */
 int diot_out_guard(void);
 void diot_out_guard_done(void);
+
+/*
+ * What the guard says when the process ends before diot_out_guard_done():
+ * one line on the process's standard error (handed to the guard here, a
+ * descriptor the guard holds from then on, so that the launcher still
+ * forwards what it writes once the process is gone):
+ *   "WHO HOW; AFTER"
+ * where HOW is what the guard knows of the end: "exited with status S"
+ * (diot_out_guard_exit() told it), or "was lost (...)" when the process
+ * ended without a word (SIGKILL, a crash, its host).  A process that was
+ * asked to stop by a signal (diot_out_guard_signal()) is stopping on
+ * somebody else's word (a launcher that stops the other ranks of a job
+ * once one died, or the user): nothing is said of it, so that a job says
+ * one line, of the rank that failed.  Nothing is said without this call.
+ * Returns 0, or -1 when there is no guard (or it is gone).
+ */
+int diot_out_guard_say(const char *who, const char *after);
+/* The process was asked to stop by signal sig (async-signal-safe: for a
+ * signal handler, in whatever thread it runs). */
+void diot_out_guard_signal(int sig);
+/* The process is about to exit with status, before its run ended in
+ * order (an aborted MPI job). */
+void diot_out_guard_exit(int status);
 
 #endif

@@ -121,8 +121,10 @@ sw_claim_outputs(struct sw_ctx *c, struct sw_outputs *out)
 			diot_die(DIOT_EXIT_USAGE, "--ack-log %s%s", why,
 			         c->ack.fd == -EEXIST ? " (pass --force to append to an "
 			         "existing log)" : "");
-		if (!o->force)
-			out->kept[out->nkept++] = diot_out_created(&out->created, o->ack_log);
+		if (!o->force) {
+			out->kept[out->nkept] = diot_out_created(&out->created, o->ack_log);
+			out->ack_entry = out->kept[out->nkept++] + 1;
+		}
 		/* --ack-commit: each record fdatasync()ed; a device (/dev/null)
 		 * cannot commit, and saying so beats failing at the first. */
 		c->ack.commit = o->ack_commit;

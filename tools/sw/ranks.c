@@ -32,6 +32,7 @@
 
 #include "tools/kit/mpi.h"
 #include "tools/kit/msg.h"
+#include "tools/kit/outfile.h"
 #include "tools/kit/team.h"
 #include "tools/sw/sw.h"
 
@@ -117,6 +118,7 @@ sw_ranks_check_opts(struct sw_opts *o, const struct diot_mpi *mpi)
 		diot_usage_error("--ack-log '%s': %d ranks would write one file: put %%r "
 		                 "(the rank) in the name, e.g. --ack-log %s.%%r (%%h is "
 		                 "the host)", o->ack_log, mpi->size, o->ack_log);
+	o->ack_log_given = o->ack_log;
 	if (diot_mpi_expand(mpi, o->ack_log, ack, sizeof(ack)) < 0)
 		diot_usage_error("--ack-log '%s': the name is too long once %%r and %%h are "
 		                 "replaced", o->ack_log);
@@ -207,6 +209,39 @@ sw_ranks_meet(const struct sw_ctx *c)
 {
 	if (ON(c))
 		diot_mpi_barrier(c->ranks.mpi);
+}
+
+/*
+ * The one line the job says of a rank that ends before the job ended in
+ * order (killed, or lost with its host): said by the rank's guard
+ * (tools/kit/outfile.h), which outlives it, on the rank's standard error
+ * (the launcher forwards it), naming the rank and where the files the
+ * user kept are.  The ranks that the launcher stops once one died were
+ * asked to stop by a signal and say nothing: one line, of that rank.
+ */
+void
+sw_ranks_say_end(const struct sw_ctx *c)
+{
+	const struct sw_opts *o = c->o;
+	char who[DIOT_MPI_HOST_MAX + 96], after[3 * 4096 + 256];
+	int file_log = c->ack.kind == DIOT_ACK_FILE;
+
+	if (!ON(c))
+		return;
+	snprintf(who, sizeof(who), "%s: %s", diot_prog, c->ranks.mpi->where);
+	if (o->keep && file_log)
+		snprintf(after, sizeof(after), "kept for sync-write --check LOG TARGET: the "
+		         "target '%s' and every rank's ack log '%s' (this rank's: '%s')",
+		         c->tg.path, o->ack_log_given ? o->ack_log_given : o->ack_log,
+		         o->ack_log);
+	else if (o->keep)
+		snprintf(after, sizeof(after), "the target '%s' is kept (without --ack-log "
+		         "there is no log to --check it against)", c->tg.path);
+	else
+		snprintf(after, sizeof(after), "the job's files are removed%s", file_log ?
+		         " (--keep keeps the target and every rank's ack log for --check)" :
+		         "");
+	diot_out_guard_say(who, after);
 }
 
 /*

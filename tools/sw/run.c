@@ -82,6 +82,12 @@ sw_begin_run(struct sw_ctx *c, struct sw_outputs *out)
 		fp = sw_open_results(o, out);
 	else                    /* a rank other than 0 reports nothing: its */
 		sw_keep_outputs(out);  /* output is its ack log */
+	/* With --keep the ack log is the evidence of the kept target: it
+	 * stays whatever ends the run (a rank of an MPI job killed: its
+	 * guard keeps it), and --check tells how far the run got. */
+	if (o->keep && out->ack_entry > 0)
+		diot_out_keep_always(&out->created, out->ack_entry - 1);
+	sw_ranks_say_end(c);
 
 	if (SW_ACK_ON(c)) {
 		if (strchr(c->tg.path, '\n') != NULL)  /* sw_claim_outputs() refused it */

@@ -12,6 +12,7 @@
 #include <signal.h>
 
 #include "tools/kit/msg.h"
+#include "tools/kit/outfile.h"
 #include "tools/sw/sw.h"
 
 volatile sig_atomic_t sw_signal;
@@ -20,6 +21,10 @@ static void
 on_signal(int sig)
 {
 	sw_signal = sig;
+	/* A rank of an MPI job stops on somebody's word (the user's, or the
+	 * launcher's once another rank died): its guard says nothing of it
+	 * should it be killed before the job ends (outfile.h). */
+	diot_out_guard_signal(sig);
 }
 
 /* SIGINT, SIGTERM and SIGHUP stop the run (sw_signal); SIGPIPE is an error. */

@@ -70,6 +70,7 @@ struct sw_opts {
 	const char *output, *plot;
 	int verify;
 	const char *ack_log;
+	const char *ack_log_given;      /* as given, before %r and %h (ranks) */
 	const char *check_log;
 	const char *listen;             /* --listen [HOST:]PORT            */
 	int ack_commit;                 /* --ack-commit: fdatasync records */
@@ -475,6 +476,7 @@ int sw_plot(const char *path, const char *what, const struct sw_point *pts, int 
 struct sw_outputs {
 	struct diot_outlist created;
 	int kept[3], nkept;       /* entries of created that are outputs */
+	int ack_entry;            /* the ack log's entry + 1 (0: none made) */
 };
 void sw_open_results_file(struct sw_outputs *out, const char *path, const char *opt);
 /* -o, --plot, --ack-log and the TARGET are distinct files (usage error). */
@@ -519,6 +521,7 @@ void sw_ranks_check_opts(struct sw_opts *o, const struct diot_mpi *mpi);
 void sw_ranks_setup_target(struct sw_ctx *c, uint64_t max_writers, uint64_t max_size);
 void sw_ranks_prepare_point(const struct sw_ctx *c, struct sw_wctx *x);
 void sw_ranks_meet(const struct sw_ctx *c);
+void sw_ranks_say_end(const struct sw_ctx *c);
 void sw_ranks_watch(struct sw_ctx *c, struct diot_team *t, int W);
 int sw_ranks_merge(struct sw_ctx *c, struct sw_point *p, struct diot_team *t, int r);
 int sw_ranks_status(const struct sw_ctx *c, int status);
