@@ -357,7 +357,7 @@ job() {
 		# the MPI tests only (and that the MPI builds link MPICH).
 		if command -v mpicc.mpich >/dev/null 2>&1; then
 			use_ccache "$src"
-			DIO_TESTS="tests/sync-write-mpi.sh tests/sync-write-mpi-job.sh tests/dio-dd-mpi.sh tests/tools-mpi-link.sh" \
+			DIO_TESTS="tests/sync-write-mpi.sh tests/sync-write-mpi-job.sh tests/sync-write-mpi-keep.sh tests/dio-dd-mpi.sh tests/tools-mpi-link.sh" \
 			DIO_NO_CHECK_PROGRAMS=1 \
 			run_config mpich CC=gcc --with-mpi=mpich || failed="$failed mpich"
 		else
