@@ -84,11 +84,13 @@ rm -f "$work"/ack.* "$work/t4"
 
 # 5. What ranks cannot do.
 expect_exit 2 "2 ranks would write one file: put %r" run 2 "$SW" -q -n 5 --dir "$work/d1" --ack-log "$work/x.log"
+# (%% is a %: "x.%%r" is the one file x.%r on every rank)
+expect_exit 2 "2 ranks would write one file: put %r" run 2 "$SW" -q -n 5 --dir "$work/d1" --ack-log "$work/x.%%r"
 expect_exit 2 "each rank writes a log file of its own" run 2 "$SW" -q -n 5 --dir "$work/d1" --ack-log tcp:127.0.0.1:9
 expect_exit 2 "is not run as MPI ranks" run 2 "$SW" --compare "$work/merged.json" "$work/merged.json"
 expect_exit 2 "several TARGETs are not measured as MPI ranks" run 2 "$SW" -q -n 5 "$work/a" "$work/b"
 expect_exit 2 "is a device: as MPI ranks" run 2 "$SW" -q -n 5 --force /dev/null
-[ -e "$work/a" ] || [ -e "$work/x.log" ] && bad "a refused job created files"
+[ -e "$work/a" ] || [ -e "$work/x.log" ] || [ -e "$work/x.%r" ] && bad "a refused job created files"
 # The tools themselves never link MPI: started as ranks, each would run
 # the whole job alone; refused, naming the MPI build.
 expect_exit 2 "start sync-write-mpi, the MPI build" run 2 "$top_builddir/tools/sync-write" -q -n 5 --dir "$work/d1"

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,16 +32,33 @@ diot_mpi_launched(void)
 	return 0;
 }
 
-/* A number the launcher put in the environment, or -1. */
+int
+diot_mpi_env_number(const char *v)
+{
+	long n = 0;
+
+	if (v == NULL || *v == '\0')
+		return -1;
+	/* Digits only, and no more than an int holds (atoi() would wrap a
+	 * larger one into any size, and take "2x" for 2). */
+	for (; *v; v++) {
+		if (*v < '0' || *v > '9' || n > (INT_MAX - (*v - '0')) / 10)
+			return -1;
+		n = n * 10 + (*v - '0');
+	}
+	return (int)n;
+}
+
+/* The first of vars that the launcher set to a number, or -1. */
 static int
 env_number(const char *const *vars, size_t n)
 {
-	const char *v;
 	size_t i;
+	int v;
 
 	for (i = 0; i < n; i++)
-		if ((v = getenv(vars[i])) != NULL && *v >= '0' && *v <= '9')
-			return atoi(v);
+		if ((v = diot_mpi_env_number(getenv(vars[i]))) >= 0)
+			return v;
 	return -1;
 }
 
@@ -67,14 +85,39 @@ diot_mpi_srun_without_pmi(void)
 
 	if (n == NULL)
 		n = getenv("SLURM_NPROCS");
-	return getenv("SLURM_PROCID") != NULL && n != NULL && atoi(n) > 1 &&
+	return getenv("SLURM_PROCID") != NULL && diot_mpi_env_number(n) > 1 &&
 	       !diot_mpi_launched();
+}
+
+/* The conversion at s ('r', 'h' or '%'), or 0 for a character of its
+ * own: the one reading of a pattern, by diot_mpi_expand() and by
+ * diot_mpi_pattern_has() (so that "%%r", which expands to "%r" on every
+ * rank, is not taken for a name with the rank in it). */
+static int
+conv_at(const char *s)
+{
+	return s[0] == '%' && (s[1] == 'r' || s[1] == 'h' || s[1] == '%') ? s[1] : 0;
+}
+
+int
+diot_mpi_pattern_has(const char *pattern, int conv)
+{
+	const char *s;
+	int c;
+
+	for (s = pattern; *s; s++)
+		if ((c = conv_at(s)) != 0) {
+			if (c == conv)
+				return 1;
+			s++;
+		}
+	return 0;
 }
 
 int
 diot_mpi_has_pattern(const char *pattern)
 {
-	return strstr(pattern, "%r") != NULL || strstr(pattern, "%h") != NULL;
+	return diot_mpi_pattern_has(pattern, 'r') || diot_mpi_pattern_has(pattern, 'h');
 }
 
 int
@@ -87,14 +130,19 @@ diot_mpi_expand(const struct diot_mpi *m, const char *pattern, char *out, size_t
 	if (len == 0)
 		return -ENAMETOOLONG;
 	for (s = pattern; *s; s++) {
-		rep = NULL;
-		if (s[0] == '%' && s[1] == 'r') {
+		switch (conv_at(s)) {
+		case 'r':
 			snprintf(num, sizeof(num), "%d", m->rank);
 			rep = num;
-		} else if (s[0] == '%' && s[1] == 'h') {
+			break;
+		case 'h':
 			rep = m->host[0] ? m->host : "localhost";
-		} else if (s[0] == '%' && s[1] == '%') {
+			break;
+		case '%':
 			rep = "%";
+			break;
+		default:
+			rep = NULL;
 		}
 		if (rep != NULL) {
 			s++;

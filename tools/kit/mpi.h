@@ -126,10 +126,15 @@ struct diot_mpi_item {
 void diot_mpi_same(struct diot_mpi *m, const struct diot_mpi_item *items, int n);
 
 /* pattern with %r replaced by the rank, %h by the host and %% by %, into
- * out (len bytes): 0, or -ENAMETOOLONG. */
+ * out (len bytes): 0, or -ENAMETOOLONG.  Any other % stays as it is. */
 int diot_mpi_expand(const struct diot_mpi *m, const char *pattern, char *out, size_t len);
-/* Has pattern a %r or %h? */
+/* Has pattern a %r or %h (as diot_mpi_expand() reads it: not "%%r")? */
 int diot_mpi_has_pattern(const char *pattern);
+/* Has pattern the conversion %conv ('r', 'h'), as diot_mpi_expand() reads it? */
+int diot_mpi_pattern_has(const char *pattern, int conv);
+/* A number a launcher put in the environment (v: the variable's value,
+ * or NULL): a whole decimal number 0..INT_MAX, digits only; else -1. */
+int diot_mpi_env_number(const char *v);
 
 /* Was the tool built with MPI? (for --version and the tests) */
 const char *diot_mpi_library(void);

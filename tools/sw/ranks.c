@@ -114,7 +114,7 @@ sw_ranks_check_opts(struct sw_opts *o, const struct diot_mpi *mpi)
 		diot_usage_error("--ack-log '%s': as MPI ranks each rank writes a log file "
 		                 "of its own: name one with %%r (the rank), e.g. "
 		                 "--ack-log ack.%%r", o->ack_log);
-	if (strstr(o->ack_log, "%r") == NULL && mpi->size > 1)
+	if (!diot_mpi_pattern_has(o->ack_log, 'r') && mpi->size > 1)
 		diot_usage_error("--ack-log '%s': %d ranks would write one file: put %%r "
 		                 "(the rank) in the name, e.g. --ack-log %s.%%r (%%h is "
 		                 "the host)", o->ack_log, mpi->size, o->ack_log);
