@@ -162,7 +162,9 @@ launcher=$(pgrep -P $job | head -n 1)
 wait $job
 rc=$?
 wait_for 60 "the job's processes to end" settled || pkill -9 -f -- "$m"
-if [ -n "$launcher" ] && [ $rc -ne 0 ] && [ -s "$work/ack.0" ] && [ -s "$work/ack.1" ] &&
+# (the launcher's own status is its business: MPICH's hydra exits 0 once
+# its ranks, stopped by the signal it passed on, ended in order)
+if [ -n "$launcher" ] && [ -s "$work/ack.0" ] && [ -s "$work/ack.1" ] &&
    ! grep -q "was lost" "$work/s.out"; then
 	ok "--keep, SIGTERM of the job: exit $rc, the logs kept, no rank said lost"
 	checks "--keep, SIGTERM of the job"
