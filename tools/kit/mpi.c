@@ -31,7 +31,10 @@ abort_job(int status)
 
 	fflush(NULL);
 	diot_out_guard_exit(status);   /* what its guard says of this rank */
-	diot_out_remove_now();     /* MPI_Abort skips the at-exit removal */
+	/* MPI_Abort skips the at-exit removal; and the job did not end, so
+	 * its results go, as its guard would remove them (all but what the
+	 * user asked to keep always: the evidence). */
+	diot_out_remove_unfinished();
 	/* The launcher forwards our output through a pipe it stops reading
 	 * once the job is aborted (MPICH's hydra): give the message time. */
 	nanosleep(&forward, NULL);

@@ -313,6 +313,16 @@ diot_out_remove_now(void)
 }
 
 void
+diot_out_remove_unfinished(void)
+{
+	int i;
+
+	for (i = 0; at_exit_list != NULL && i < at_exit_list->n; i++)
+		at_exit_list->keep[i] = at_exit_list->keep[i] == DIOT_OUT_KEEP_ALWAYS;
+	remove_at_exit();
+}
+
+void
 diot_out_remove_at_exit(struct diot_outlist *l)
 {
 	if (at_exit_list == NULL)

@@ -145,6 +145,9 @@ void diot_out_remove_at_exit(struct diot_outlist *l);
 /* Remove the at-exit list's files now (a process that ends without
  * exit(), as an aborted MPI job). */
 void diot_out_remove_now(void);
+/* The same for a process whose run did not end in order (an MPI job
+ * aborted): as its guard would, all but the files kept always. */
+void diot_out_remove_unfinished(void);
 
 /*
  * A guard for the at-exit list, for a process that can be killed by
