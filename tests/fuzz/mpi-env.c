@@ -33,14 +33,16 @@ number(const char *v)
 {
 	long long n = 0;
 
-	if (v == NULL || *v == '\0' || strlen(v) > 11)
+	if (v == NULL || *v == '\0')
 		return -1;
-	for (; *v; v++) {
+	for (; *v; v++) {        /* (leading zeros are a number too) */
 		if (*v < '0' || *v > '9')
 			return -1;
 		n = n * 10 + (*v - '0');
+		if (n > INT_MAX)
+			return -1;
 	}
-	return n > INT_MAX ? -1 : n;
+	return n;
 }
 
 /* The first of the variables order names (the kit's order) set to a number. */
