@@ -3,11 +3,11 @@
 # sync-write-mpi-keep.sh -- the evidence sync-write-mpi keeps when a rank of
 # its job dies, on the test hosts of tests/mpi-lib.sh (two network
 # namespaces as root, this host otherwise):
-#  - with --keep, a rank killed with SIGKILL in the middle of a point: the
-#    target and every rank's ack log stay (the killed rank's and the
-#    survivors'), --check of each gives its verdict (never "could not
-#    check"), and the job says one line naming the rank, its host, what
-#    happened and where the kept files are;
+#  - with --keep, rank 1, then rank 0, killed with SIGKILL in the middle of
+#    a point: the target and every rank's ack log stay (the killed rank's
+#    and the survivors'), --check of each gives its verdict (never "could
+#    not check"), and the job says one line naming the rank, its host,
+#    what happened and where the kept files are;
 #  - the same without --keep: nothing is left, and the line says so;
 #  - with --keep, a rank that fails at a write (strace injects EIO into
 #    one fdatasync of rank 1) and SIGTERM of the whole job (to the
@@ -38,12 +38,12 @@ rank_pid() {
 			grep -qx -e "OMPI_COMM_WORLD_RANK=$1" -e "PMI_RANK=$1" && echo "$_p"
 	done
 }
-# writing: 0 once rank 1 has logged some acknowledgements (the point is
+# writing R: 0 once rank R has logged some acknowledgements (the point is
 # under way) and its process is known (victim=), or the job has ended.
 writing() {
 	gone $job && return 0
-	[ -f "$work/ack.1" ] && [ "$(wc -c <"$work/ack.1")" -gt 4096 ] || return 1
-	victim=$(rank_pid 1)
+	[ -f "$work/ack.$1" ] && [ "$(wc -c <"$work/ack.$1")" -gt 4096 ] || return 1
+	victim=$(rank_pid "$1")
 	[ -n "$victim" ]
 }
 # settled: no process of the job is left (the guards of the killed ranks
@@ -68,64 +68,76 @@ checks() {
 	done
 }
 
-# kill_rank1 KEEP: a 2-rank job (--keep when KEEP is "--keep"), rank 1
-# killed with SIGKILL in the middle of its 30 s point.
-kill_rank1() {
-	m="sw-keep-$$-${1:-nokeep}"
+# kill_rank R KEEP: a 2-rank job (--keep when KEEP is "--keep"), rank R
+# killed with SIGKILL in the middle of its 30 s point; then what it said
+# (said: the first line of a rank that ended; lines: how many) and left.
+kill_rank() {
+	m="sw-keep-$$-$1-${2:-nokeep}"
 	victim=
-	run 2 "$SW" -q -m fdatasync -s 4k -w 1 -t 30s --label "$m" $1 --ack-log "$work/ack.%r" \
+	run 2 "$SW" -q -m fdatasync -s 4k -w 1 -t 30s --label "$m" $2 --ack-log "$work/ack.%r" \
 		-f csv -o "$work/k.csv" "$work/t" >"$work/k.out" 2>&1 &
 	job=$!
-	wait_for 120 "rank 1 to log acknowledgements" writing
+	wait_for 120 "rank $1 to log acknowledgements" writing "$1"
 	[ -n "$victim" ] && kill -KILL "$victim"
 	wait $job
 	rc=$?
 	wait_for 60 "the job's processes to end" settled || pkill -9 -f -- "$m"
-	lines=$(grep -E -c "^sync-write-mpi: rank [0-9]+ on [^ ]+ (was lost|exited with status)" "$work/k.out")
-	said=$(grep -E "^sync-write-mpi: rank 1 on $host1 was lost: " "$work/k.out")
-	[ -n "$victim" ] || { bad "${1:-no --keep}: rank 1 was not seen writing (exit $rc)"
+	ended="^sync-write-mpi: rank [0-9]+ on [^ ]+ (was lost|exited with status)"
+	lines=$(grep -E -c "$ended" "$work/k.out")
+	said=$(grep -E "$ended" "$work/k.out" | head -n 1)
+	[ -n "$victim" ] || { bad "rank $1, ${2:-no --keep}: not seen writing (exit $rc)"
 		sed 's/^/    /' "$work/k.out"; return 1; }
 }
 
-# 1. --keep, rank 1 killed: everything kept, each log checks, one line.
-kill_rank1 --keep
-if [ -n "$victim" ]; then
-	if [ $rc -ne 0 ] && [ -f "$work/t" ] && [ -s "$work/ack.0" ] && [ -s "$work/ack.1" ]; then
-		ok "--keep, rank 1 (pid $victim) killed: exit $rc, the target and both ack logs kept"
-	else
-		bad "--keep, rank 1 killed: exit $rc, left: $(cd "$work" && ls t ack.* 2>/dev/null | tr '\n' ' ')"
-		sed 's/^/    /' "$work/k.out"
-	fi
+# one_line WHAT R HOST TAIL: the first line said of a rank that ended is
+# rank R's, lost, on HOST, ending TAIL; and it is the only one where the
+# launcher stops the other ranks with a signal they catch first (Open
+# MPI's SIGTERM: their guards know they were stopped); MPICH's hydra
+# kills them with SIGKILL at once, and their guards may speak too
+# (sync-write(1)), after the first.
+one_line() {
 	case $said in
-	*"kept for sync-write --check LOG TARGET: the target '$work/t' and every rank's ack log '$work/ack.%r' (this rank's: '$work/ack.1')")
-		[ "$lines" -eq 1 ] && ok "--keep: one line: $said" ||
-			bad "--keep: $lines lines of ranks that ended, not one"
+	"sync-write-mpi: rank $2 on $3 was lost: "*"$4")
+		if [ "$lines" -eq 1 ]; then
+			ok "$1: one line: $said"
+		elif [ "$MPI_FLAVOR" = openmpi ]; then
+			bad "$1: $lines lines of ranks that ended, not one:"
+			sed 's/^/    /' "$work/k.out"
+		else
+			ok "$1: the first of $lines lines (MPICH's SIGKILL of the others): $said"
+		fi
 		;;
 	*)
-		bad "--keep: no line (or not the one) naming rank 1 on $host1 and the kept files ($lines said)"
+		bad "$1: no line (or not the one) naming rank $2 on $3, what happened and the files ($lines said)"
 		sed 's/^/    /' "$work/k.out"
 		;;
 	esac
-	checks "--keep, rank 1 killed"
-fi
-rm -f "$work"/t "$work"/ack.* "$work"/k.*
+}
+
+# 1. --keep, rank 1 killed, then rank 0 (which made the target): the
+#    target and every rank's log kept, each checks, one line.
+if [ "$mpi_mode" = netns ]; then host0=h1; else host0=$host1; fi
+for r in 1 0; do
+	kill_rank $r --keep || continue
+	if [ $rc -ne 0 ] && [ -f "$work/t" ] && [ -s "$work/ack.0" ] && [ -s "$work/ack.1" ]; then
+		ok "--keep, rank $r (pid $victim) killed: exit $rc, the target and both ack logs kept"
+	else
+		bad "--keep, rank $r killed: exit $rc, left: $(cd "$work" && ls t ack.* 2>/dev/null | tr '\n' ' ')"
+		sed 's/^/    /' "$work/k.out"
+	fi
+	h=$host1
+	[ $r -eq 0 ] && h=$host0
+	one_line "--keep, rank $r killed" $r "$h" "; kept for sync-write --check LOG TARGET: the target '$work/t' and every rank's ack log '$work/ack.%r' (this rank's: '$work/ack.$r')"
+	checks "--keep, rank $r killed"
+	rm -f "$work"/t "$work"/ack.* "$work"/k.*
+done
 
 # 2. The same without --keep: nothing is left, and the line says so.
-kill_rank1 ""
-if [ -n "$victim" ]; then
+if kill_rank 1 ""; then
 	l=$(cd "$work" && ls t ack.0 ack.1 k.csv 2>/dev/null | tr '\n' ' ')
 	[ $rc -ne 0 ] && [ -z "$l" ] && ok "no --keep, rank 1 killed: exit $rc, nothing left" ||
 		bad "no --keep, rank 1 killed: exit $rc, left: ${l:-nothing}"
-	case $said in
-	*"the job's files are removed (--keep keeps the target and every rank's ack log for --check)")
-		[ "$lines" -eq 1 ] && ok "no --keep: one line: $said" ||
-			bad "no --keep: $lines lines of ranks that ended, not one"
-		;;
-	*)
-		bad "no --keep: no line (or not the one) naming rank 1 on $host1 ($lines said)"
-		sed 's/^/    /' "$work/k.out"
-		;;
-	esac
+	one_line "no --keep, rank 1 killed" 1 "$host1" "; the job's files are removed (--keep keeps the target and every rank's ack log for --check)"
 fi
 rm -f "$work"/t "$work"/ack.* "$work"/k.*
 
@@ -156,7 +168,7 @@ victim=
 run 2 "$SW" -q -m fdatasync -s 4k -w 1 -t 30s --label "$m" --keep --ack-log "$work/ack.%r" \
 	-f csv -o "$work/s.csv" "$work/t" >"$work/s.out" 2>&1 &
 job=$!
-wait_for 120 "rank 1 to log acknowledgements" writing
+wait_for 120 "rank 1 to log acknowledgements" writing 1
 launcher=$(pgrep -P $job | head -n 1)
 [ -n "$launcher" ] && kill -TERM "$launcher"
 wait $job
