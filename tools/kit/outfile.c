@@ -576,6 +576,12 @@ guard_main(int fd, int sigfd)
 			diot_out_remove_created(&l);     /* forgets: keeps all */
 		} else if (head[0] == 'd') {
 			e.done = 1;
+			/* Nothing to say: the launcher's pipe is let go at once
+			 * (its reader waits for every holder, and a writer stuck
+			 * in the kernel keeps this guard waiting). */
+			if (e.say_fd >= 0)
+				close(e.say_fd);
+			e.say_fd = -1;
 		} else if (head[0] == 'x') {
 			e.status = (int)n;
 		}
