@@ -3,7 +3,9 @@
  * check_outfile.c -- output-file safety (tools/kit/outfile.c) on real files
  * in a temporary directory: create, refuse an existing file, force, a
  * directory and a FIFO refused, results files opened without truncation,
- * and the list of created files removing only what it holds.
+ * the list of created files removing only what it holds, and the guard
+ * of a process killed, stopped, aborted or ended in order: what it
+ * removes, what it keeps always, and the one line it says.
  */
 #include "config.h"
 
@@ -11,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +195,131 @@ START_TEST(test_cleanup_at_exit)
 }
 END_TEST
 
+/*
+ * The guard (outfile.h) of a process that ends the way end() ends it,
+ * after registering g1 (kept), g2 (kept always) and g3 (not kept) and
+ * handing the guard its standard error (a pipe to this process) with
+ * what to say.  Returns what the guard said: everything written on that
+ * pipe until the last holder (the guard) let it go.
+ */
+static char said[1024];
+
+static const char *
+guarded(void (*end)(void))
+{
+	static struct diot_outlist l;
+	int pfd[2], status;
+	size_t n = 0;
+	ssize_t r;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(pfd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(pfd[0]);
+		dup2(pfd[1], STDERR_FILENO);
+		close(pfd[1]);
+		if (diot_out_guard() != 0)
+			_exit(99);
+		diot_out_init(&l);
+		diot_out_remove_at_exit(&l);
+		diot_out_create(at("g1"), 0, NULL, NULL, 0);
+		diot_out_keep(&l, diot_out_created(&l, at("g1")));
+		diot_out_create(at("g2"), 0, NULL, NULL, 0);
+		diot_out_keep_always(&l, diot_out_created(&l, at("g2")));
+		diot_out_create(at("g3"), 0, NULL, NULL, 0);
+		diot_out_created(&l, at("g3"));
+		if (diot_out_guard_say("prog: rank 1 on hx", "kept: g2") != 0)
+			_exit(98);
+		end();
+		_exit(97);
+	}
+	close(pfd[1]);
+	while (n < sizeof(said) - 1 && (r = read(pfd[0], said + n, sizeof(said) - 1 - n)) > 0)
+		n += (size_t)r;
+	said[n] = '\0';
+	close(pfd[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(!WIFEXITED(status) || WEXITSTATUS(status) < 97,
+	              "the guarded process failed its set-up (%d)", WEXITSTATUS(status));
+	return said;
+}
+
+static void
+end_killed(void)
+{
+	raise(SIGKILL);
+}
+
+static void
+end_stopped(void)
+{
+	diot_out_guard_signal(SIGTERM);   /* as a handler would */
+	raise(SIGKILL);
+}
+
+static void
+end_aborted(void)
+{
+	diot_out_guard_exit(3);
+	diot_out_remove_unfinished();
+	_exit(3);
+}
+
+static void
+end_in_order(void)
+{
+	diot_out_guard_done();
+	exit(0);
+}
+
+/* A process killed (SIGKILL): its guard removes all but what it kept
+ * always, and says the one line. */
+START_TEST(test_guard_killed)
+{
+	ck_assert_str_eq(guarded(end_killed), "prog: rank 1 on hx was lost: it ended "
+	                 "without a word before the job ended in order (killed by "
+	                 "SIGKILL, or it crashed); kept: g2\n");
+	ck_assert_int_eq(access(at("g1"), F_OK), -1);
+	ck_assert_int_eq(access(at("g2"), F_OK), 0);
+	ck_assert_int_eq(access(at("g3"), F_OK), -1);
+}
+END_TEST
+
+/* Asked to stop by a signal, then killed (a launcher stopping the other
+ * ranks): the same files go, and nothing is said. */
+START_TEST(test_guard_stopped)
+{
+	ck_assert_str_eq(guarded(end_stopped), "");
+	ck_assert_int_eq(access(at("g1"), F_OK), -1);
+	ck_assert_int_eq(access(at("g2"), F_OK), 0);
+	ck_assert_int_eq(access(at("g3"), F_OK), -1);
+}
+END_TEST
+
+/* Aborted (an MPI job's diot_die()): the process removes what its guard
+ * would, and the guard says the status. */
+START_TEST(test_guard_aborted)
+{
+	ck_assert_str_eq(guarded(end_aborted), "prog: rank 1 on hx exited with status 3 "
+	                 "before the job ended in order; kept: g2\n");
+	ck_assert_int_eq(access(at("g1"), F_OK), -1);
+	ck_assert_int_eq(access(at("g2"), F_OK), 0);
+	ck_assert_int_eq(access(at("g3"), F_OK), -1);
+}
+END_TEST
+
+/* Ended in order: the kept files stay, and nothing is said. */
+START_TEST(test_guard_in_order)
+{
+	ck_assert_str_eq(guarded(end_in_order), "");
+	ck_assert_int_eq(access(at("g1"), F_OK), 0);
+	ck_assert_int_eq(access(at("g2"), F_OK), 0);
+	ck_assert_int_eq(access(at("g3"), F_OK), -1);
+}
+END_TEST
+
 static Suite *
 outfile_suite(void)
 {
@@ -209,6 +337,10 @@ outfile_suite(void)
 	tcase_add_test(tc, test_results);
 	tcase_add_test(tc, test_cleanup);
 	tcase_add_test(tc, test_cleanup_at_exit);
+	tcase_add_test(tc, test_guard_killed);
+	tcase_add_test(tc, test_guard_stopped);
+	tcase_add_test(tc, test_guard_aborted);
+	tcase_add_test(tc, test_guard_in_order);
 	suite_add_tcase(s, tc);
 	return s;
 }
