@@ -148,7 +148,7 @@ if command -v strace >/dev/null 2>&1 && $inject true 2>/dev/null; then
 	RANK1_PREFIX=$inject RANK1_ARGS= run 2 "$each" "$SW" -q -m fdatasync -s 4k -w 1 -t 30s \
 		--keep --ack-log "$work/ack.%r" -f csv -o "$work/w.csv" "$work/t" >"$work/w.out" 2>&1
 	rc=$?
-	n=$(grep -c "^sync-write-mpi: .*rank 1 on $host1: writer 1, .*: fdatasync failed: input/output error$" "$work/w.out")
+	n=$(grep -c "^sync-write-mpi: rank 1 on $host1: writer 1, .*: fdatasync failed: input/output error$" "$work/w.out")
 	if [ $rc -eq 1 ] && [ "$n" -eq 1 ] && [ -s "$work/ack.0" ] && [ -s "$work/ack.1" ]; then
 		ok "--keep, rank 1 failed at a write: exit 1, the logs kept: $(grep "rank 1 on $host1: writer" "$work/w.out")"
 		checks "--keep, rank 1 failed at a write"

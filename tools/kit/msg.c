@@ -253,6 +253,16 @@ diot_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void
+diot_warn_job(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diot_vsay(NULL, fmt, ap);
+	va_end(ap);
+}
+
 /* ------------------------------------------------------------ held errors */
 
 static struct diot_held *diot_held_now;

@@ -5,8 +5,8 @@
  * signals, errors held instead of said (the ranks of an MPI job), and
  * the printf and noreturn attributes the kit's declarations carry.
  *
- * Only diot_warn(), diot_die() and diot_usage_error() print (and the last
- * two exit).  Everything is diot_-prefixed.
+ * Only diot_warn(), diot_warn_job(), diot_die() and diot_usage_error()
+ * print (and the last two exit).  Everything is diot_-prefixed.
  */
 #ifndef DIOT_MSG_H
 #define DIOT_MSG_H
@@ -43,6 +43,10 @@ void diot_die_by_signal(int sig) DIOT_NORETURN;
 /* "PROG: message\n" on stderr, in one write; never cut, whatever its
  * length (a path of PATH_MAX bytes keeps the reason after it). */
 void diot_warn(const char *fmt, ...) DIOT_PRINTF(1, 2);
+/* diot_warn() of the whole job, without the where of diot_set_where():
+ * the rank that speaks for the job (rank 0) saying what another rank met
+ * ("rank 1 on h2: writer 1 ..."), which its own where would misattribute. */
+void diot_warn_job(const char *fmt, ...) DIOT_PRINTF(1, 2);
 /* A copy of s (NULL: "") for a message or a table, malloc'd: control
  * characters as \n, \t, \r or \xHH, bytes that are not UTF-8 as \xHH
  * (every message goes through it: one line, whatever a name holds).

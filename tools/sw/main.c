@@ -181,8 +181,9 @@ finish_run(struct sw_ctx *c, FILE *fp, struct sw_run *run,
 	if (!*c->sig && !run->error && sw_ackrec_end(&c->ack) < 0)
 		diot_warn("--ack-log '%s': cannot record the end of the run", o->ack_log);
 	diot_ack_close(&c->ack);
+	/* (the error names its rank: said for the job, not as rank 0's) */
 	if (run->error && SW_RANK0(c))
-		diot_warn("%s", run->error);
+		diot_warn_job("%s", run->error);
 	if (verify_fail && SW_RANK0(c))
 		diot_warn("verification FAILED: some transactions are missing, corrupt or "
 		          "misplaced (see the verify columns)");
