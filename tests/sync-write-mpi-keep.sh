@@ -50,15 +50,21 @@ writing() {
 # act once their rank and its writers are gone).
 settled() { ! pgrep -f -- "$m" >/dev/null; }
 
-# checks WHAT: sync-write --check of every rank's log against the target:
-# each must give a verdict (OK, exit 0; FAILED, exit 1: a loss, which
-# would be the target's, said), never "could not check" (exit 3).
+# checks WHAT [UNENDED]: sync-write --check of every rank's log against
+# the target: each must give a verdict (OK, exit 0; FAILED, exit 1: a
+# loss, which would be the target's, said), never "could not check" (exit
+# 3); with UNENDED (a rank or more killed), the killed rank's log must
+# say that the run did not end there.
 checks() {
 	for _r in 0 1; do
 		_out=$("$top_builddir/tools/sync-write" --check "$work/ack.$_r" "$work/t" 2>&1)
 		_rc=$?
 		_v=$(printf '%s\n' "$_out" | grep -E '^(OK|FAILED):' | head -n 1)
-		if { [ $_rc -eq 0 ] && [ "${_v%%:*}" = OK ]; } ||
+		if [ "${2:-}" = "$_r" ] &&
+		   ! printf '%s\n' "$_out" | grep -q '(the log has no end of the run: it was stopped, or killed)$'; then
+			bad "$1: --check of the killed rank $_r's log does not say the run did not end"
+			printf '%s\n' "$_out" | sed 's/^/    /'
+		elif { [ $_rc -eq 0 ] && [ "${_v%%:*}" = OK ]; } ||
 		   { [ $_rc -eq 1 ] && [ "${_v%%:*}" = FAILED ]; }; then
 			ok "$1: --check of rank $_r's log, exit $_rc: $_v"
 		else
@@ -128,7 +134,7 @@ for r in 1 0; do
 	h=$host1
 	[ $r -eq 0 ] && h=$host0
 	one_line "--keep, rank $r killed" $r "$h" "; kept for sync-write --check LOG TARGET: the target '$work/t' and every rank's ack log '$work/ack.%r' (this rank's: '$work/ack.$r')"
-	checks "--keep, rank $r killed"
+	checks "--keep, rank $r killed" $r
 	rm -f "$work"/t "$work"/ack.* "$work"/k.*
 done
 

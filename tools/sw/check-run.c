@@ -280,7 +280,8 @@ sw_ck_check_run(const struct ckrun *r, const char *target, int mine)
 	printf("checking point %d (%s, %" PRIu64 "-byte transactions, %d writer%s) of "
 	       "run %" PRIx64 " on %s%s\n", r->point, r->method, r->size, r->writers,
 	       r->writers == 1 ? "" : "s", r->rid, target,
-	       r->ended ? " (the run had ended cleanly)" : "");
+	       r->ended ? " (the run had ended cleanly)"
+	       : " (the log has no end of the run: it was stopped, or killed)");
 	if (r->torn_tail == 2)
 		printf("  the log ends in NUL bytes (a file system's tail after a crash, "
 		       "where the log's size got ahead of its data): ignored\n");
