@@ -274,48 +274,32 @@ end_in_order(void)
 	exit(0);
 }
 
-/* A process killed (SIGKILL): its guard removes all but what it kept
- * always, and says the one line. */
-START_TEST(test_guard_killed)
-{
-	ck_assert_str_eq(guarded(end_killed), "prog: rank 1 on hx was lost: it ended "
-	                 "without a word before the job ended in order (killed by "
-	                 "SIGKILL, or it crashed); kept: g2\n");
-	ck_assert_int_eq(access(at("g1"), F_OK), -1);
-	ck_assert_int_eq(access(at("g2"), F_OK), 0);
-	ck_assert_int_eq(access(at("g3"), F_OK), -1);
-}
-END_TEST
+/*
+ * The guard's ends: a process killed (SIGKILL) leaves what it kept always
+ * and its guard says the one line; asked to stop by a signal, then killed
+ * (a launcher stopping the other ranks), it leaves the same and nothing is
+ * said; aborted (an MPI job's diot_die()), it removes what its guard
+ * would, and the guard says the status; in order, its kept files stay and
+ * nothing is said.  g3 (not kept) goes every time.
+ */
+static const struct {
+	void (*end)(void);
+	const char *said;
+	int g1, g2;             /* left (1) or gone (0) */
+} ends[] = {
+	{ end_killed, "prog: rank 1 on hx was lost: it ended without a word before the "
+	  "job ended in order (killed by SIGKILL, or it crashed); kept: g2\n", 0, 1 },
+	{ end_stopped, "", 0, 1 },
+	{ end_aborted, "prog: rank 1 on hx exited with status 3 before the job ended "
+	  "in order; kept: g2\n", 0, 1 },
+	{ end_in_order, "", 1, 1 },
+};
 
-/* Asked to stop by a signal, then killed (a launcher stopping the other
- * ranks): the same files go, and nothing is said. */
-START_TEST(test_guard_stopped)
+START_TEST(test_guard)
 {
-	ck_assert_str_eq(guarded(end_stopped), "");
-	ck_assert_int_eq(access(at("g1"), F_OK), -1);
-	ck_assert_int_eq(access(at("g2"), F_OK), 0);
-	ck_assert_int_eq(access(at("g3"), F_OK), -1);
-}
-END_TEST
-
-/* Aborted (an MPI job's diot_die()): the process removes what its guard
- * would, and the guard says the status. */
-START_TEST(test_guard_aborted)
-{
-	ck_assert_str_eq(guarded(end_aborted), "prog: rank 1 on hx exited with status 3 "
-	                 "before the job ended in order; kept: g2\n");
-	ck_assert_int_eq(access(at("g1"), F_OK), -1);
-	ck_assert_int_eq(access(at("g2"), F_OK), 0);
-	ck_assert_int_eq(access(at("g3"), F_OK), -1);
-}
-END_TEST
-
-/* Ended in order: the kept files stay, and nothing is said. */
-START_TEST(test_guard_in_order)
-{
-	ck_assert_str_eq(guarded(end_in_order), "");
-	ck_assert_int_eq(access(at("g1"), F_OK), 0);
-	ck_assert_int_eq(access(at("g2"), F_OK), 0);
+	ck_assert_str_eq(guarded(ends[_i].end), ends[_i].said);
+	ck_assert_int_eq(access(at("g1"), F_OK) == 0, ends[_i].g1);
+	ck_assert_int_eq(access(at("g2"), F_OK) == 0, ends[_i].g2);
 	ck_assert_int_eq(access(at("g3"), F_OK), -1);
 }
 END_TEST
@@ -337,10 +321,7 @@ outfile_suite(void)
 	tcase_add_test(tc, test_results);
 	tcase_add_test(tc, test_cleanup);
 	tcase_add_test(tc, test_cleanup_at_exit);
-	tcase_add_test(tc, test_guard_killed);
-	tcase_add_test(tc, test_guard_stopped);
-	tcase_add_test(tc, test_guard_aborted);
-	tcase_add_test(tc, test_guard_in_order);
+	tcase_add_loop_test(tc, test_guard, 0, (int)(sizeof(ends) / sizeof(ends[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }
