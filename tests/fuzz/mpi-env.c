@@ -68,7 +68,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *all = fuzz_string(data, size), *p;
 	const char *tasks;
 	size_t i;
-	int launched, srun;
+	int launched, srun, numbers;
 
 	if (all == NULL)
 		return 0;
@@ -95,9 +95,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	srun = val[SLURM_PROCID] && number(tasks) > 1 && !launched;
 	if (diot_mpi_srun_without_pmi() != srun)
 		abort();
-	for (i = 0; i < NVAR; i++)
+	numbers = 1;
+	for (i = 0; i < NVAR; i++) {
 		if (diot_mpi_env_number(val[i]) != number(val[i]))
 			abort();
+		if (val[i] != NULL && number(val[i]) < 0)
+			numbers = 0;
+	}
+	fuzz_verdict(numbers, "a launcher's variable that is not a whole number up to INT_MAX");
 	for (i = 0; i < NVAR; i++)
 		unsetenv(var[i]);
 	free(all);

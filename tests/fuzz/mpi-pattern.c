@@ -92,6 +92,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    diot_mpi_pattern_has(pattern, 'h') != host ||
 	    diot_mpi_has_pattern(pattern) != (rank || host))
 		abort();
+	fuzz_verdict(r == 0, "the name does not fit its buffer once expanded");
 	free(want);
 	free(out);
 	free(pattern);
