@@ -56,8 +56,11 @@ uint64_t fuzz_take(const uint8_t **data, size_t *size, size_t n);
  * DIO_FUZZ_VERDICT is set in the environment: tests/fuzz/replay.sh
  * runs each seed so and fails on a seed of corpus/NAME/ that is refused
  * and on one of corpus/NAME/bad/ that is accepted, so that the seeds stay
- * inputs of today's formats.
+ * inputs of today's formats.  FUZZ_UNJUDGED: this build cannot read
+ * inputs of this kind (a MAC without a MAC library), said as "fuzz: not
+ * judged: WHY"; the replay counts it, and fails on neither.
  */
+#define FUZZ_UNJUDGED (-1)
 void fuzz_verdict(int accepted, const char *why);
 
 /*

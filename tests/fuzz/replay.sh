@@ -52,6 +52,8 @@ verdicts() {
 				if (v == "") {
 					printf "FAIL: %s: no verdict for %s (a harness says one per input)\n", h, name
 					bad++
+				} else if (v ~ /^fuzz: not judged/) {
+					unjudged++     # this build cannot read its kind
 				} else if (f !~ /\/bad\/[^\/]*$/ && v != "fuzz: accepted") {
 					sub(/^fuzz: refused:? ?/, "", v)
 					printf "FAIL: %s: seed %s is refused%s%s\n", h, name, v != "" ? ": " : "", v
@@ -61,6 +63,8 @@ verdicts() {
 					bad++
 				}
 			}
+			if (unjudged)
+				printf "%s: %d inputs not judged by this build (it cannot read their kind)\n", h, unjudged
 			exit bad > 0
 		}' "$list" "$b/replay-$vh.verdicts"
 }

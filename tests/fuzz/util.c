@@ -180,7 +180,9 @@ fuzz_verdict(int accepted, const char *why)
 		say = getenv("DIO_FUZZ_VERDICT") != NULL;
 	if (!say)
 		return;
-	if (accepted)
+	if (accepted == FUZZ_UNJUDGED)
+		fprintf(stderr, "fuzz: not judged: %.300s\n", why != NULL ? why : "");
+	else if (accepted)
 		fprintf(stderr, "fuzz: accepted\n");
 	else if (why != NULL && *why != '\0')
 		fprintf(stderr, "fuzz: refused: %.300s\n", why);
