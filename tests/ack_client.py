@@ -14,6 +14,7 @@ listener does not lean on the code it tests.
 import hashlib
 import hmac
 import os
+import resource
 import socket
 import struct
 
@@ -22,6 +23,15 @@ TAG = 16
 # What a sender of this build speaks: "plain" where sync-write was built
 # without a MAC library (the tests say so in ACK_CLIENT_AUTH).
 AUTH = os.environ.get("ACK_CLIENT_AUTH", "hmac-sha256")
+
+
+def raise_fd_limit(most=4096):
+    """Descriptors enough for a client that holds many connections."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > most:
+        hard = most
+    if soft != resource.RLIM_INFINITY and soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 class Refused(Exception):

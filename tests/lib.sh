@@ -110,6 +110,16 @@ listener_port() {
 	port=$(sed -n 's/.*listening on .* (port \([0-9]*\)).*/\1/p' "$1")
 }
 
+# ack_clients: the environment of the python clients that speak the ack
+# protocol (tests/ack_client.py on PYTHONPATH); a build without a MAC
+# library speaks plain (loopback only), and so do they (ACK_CLIENT_AUTH).
+ack_clients() {
+	PYTHONPATH=$(cd "${top_srcdir:-.}/tests" && pwd)${PYTHONPATH:+:$PYTHONPATH}
+	export PYTHONPATH
+	grep -q '^#define DIO_HAVE_CRYPTO 1' "$top_builddir/config.h" || ACK_CLIENT_AUTH=plain
+	export ACK_CLIENT_AUTH
+}
+
 # listener_start LOG [OPTION...]: sync-write --listen on a free port of
 # ${LISTEN_ADDR:-127.0.0.1} logging to LOG, its standard error in LOG.err,
 # run under the words of $LISTEN_WRAP if set (ip netns exec NS); sets lpid

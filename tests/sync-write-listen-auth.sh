@@ -18,11 +18,7 @@
 
 SW=$top_builddir/tools/sync-write
 command -v python3 >/dev/null 2>&1 || skip "the hostile clients are python3 scripts"
-PYTHONPATH=$(cd "${top_srcdir:-.}/tests" && pwd)${PYTHONPATH:+:$PYTHONPATH}
-export PYTHONPATH
-# A build without a MAC library speaks plain (loopback): so do the clients.
-grep -q '^#define DIO_HAVE_CRYPTO 1' "$top_builddir/config.h" || ACK_CLIENT_AUTH=plain
-export ACK_CLIENT_AUTH
+ack_clients
 work=$(mktemp -d "$top_builddir/sw-auth.XXXXXX") || hard "mktemp"
 ns=dio-auth.$$
 cleanup() {

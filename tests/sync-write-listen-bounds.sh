@@ -19,12 +19,7 @@
 
 SW=$top_builddir/tools/sync-write
 command -v python3 >/dev/null 2>&1 || skip "the hostile clients need python3"
-# The python clients' protocol (tests/ack_client.py); a build without a
-# MAC library speaks plain (loopback): so do the clients.
-PYTHONPATH=$(cd "${top_srcdir:-.}/tests" && pwd)${PYTHONPATH:+:$PYTHONPATH}
-export PYTHONPATH
-grep -q '^#define DIO_HAVE_CRYPTO 1' "$top_builddir/config.h" || ACK_CLIENT_AUTH=plain
-export ACK_CLIENT_AUTH
+ack_clients
 work=$(mktemp -d "$top_builddir/sw-bounds.XXXXXX") || hard "mktemp"
 cleanup() {
 	[ -n "${lpid:-}" ] && kill "$lpid" 2>/dev/null
@@ -54,11 +49,7 @@ import os, resource, socket, sys, time
 import ack_client
 mode, port = sys.argv[1], int(sys.argv[2])
 token = bytes.fromhex(os.environ["DIO_ACK_TOKEN"])
-soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-if hard == resource.RLIM_INFINITY or hard > 4096:
-    hard = 4096
-if soft != resource.RLIM_INFINITY and soft < hard:
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+ack_client.raise_fd_limit()
 
 sessions = {}
 

@@ -19,12 +19,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 SW=$top_builddir/tools/sync-write
-# The python clients' protocol (tests/ack_client.py).
-PYTHONPATH=$(cd "${top_srcdir:-.}/tests" && pwd)${PYTHONPATH:+:$PYTHONPATH}
-export PYTHONPATH
-# A build without a MAC library speaks plain (loopback): so do the clients.
-grep -q '^#define DIO_HAVE_CRYPTO 1' "$top_builddir/config.h" || ACK_CLIENT_AUTH=plain
-export ACK_CLIENT_AUTH
+ack_clients     # (tests/ack_client.py, for the python clients below)
 work=$(mktemp -d "$top_builddir/sw-listen.XXXXXX") || hard "mktemp"
 ns1=dio-lsn1.$$ ns2=dio-lsn2.$$
 cleanup() {
@@ -160,14 +155,10 @@ out=$("$SW" --check "$work/m.log" "$work/fc" 2>&1) && echo "$out" | grep -q "^OK
 # The clients below speak the wire directly: python3.
 cat >"$work/client.py" <<'PY'
 import os, resource, socket, sys, time
-from ack_client import Refused, connect, hello, line, cut as cut_said
+from ack_client import Refused, connect, hello, line, raise_fd_limit, cut as cut_said
 mode, port = sys.argv[1], int(sys.argv[2])
 token = bytes.fromhex(os.environ["DIO_ACK_TOKEN"])
-soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-if hard == resource.RLIM_INFINITY or hard > 4096:
-    hard = 4096
-if soft != resource.RLIM_INFINITY and soft < hard:
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+raise_fd_limit()
 def conn(rcvbuf=None):
     return connect(port, rcvbuf=rcvbuf)
 def cut(s, limit=30):
