@@ -179,7 +179,18 @@ mpi_test() {
 	need_cmd timeout coreutils
 	work=$(mktemp -d "$top_builddir/$1.XXXXXX") || hard "mktemp"
 	chmod 777 "$work"     # the ranks may run as another user than make's
-	trap 'mpi_hosts_down; rm -rf "$work"' EXIT INT TERM
+	mpi_session=
+	if [ "$MPI_FLAVOR" = openmpi ]; then
+		# Open MPI's session directories, this test's own: the hosts of
+		# tests that run side by side share their names (h1, h2) and /tmp,
+		# and two orteds making /tmp/ompi.HOST.UID at once can fail
+		# ("File exists", exit 213).  Short: PMIx's sockets live there.
+		mpi_session=$(mktemp -d "${TMPDIR:-/tmp}/dio-ompi.XXXXXX") || hard "mktemp"
+		chmod 1777 "$mpi_session"
+		OMPI_MCA_orte_tmpdir_base=$mpi_session
+		export OMPI_MCA_orte_tmpdir_base
+	fi
+	trap 'mpi_hosts_down; rm -rf "$work" ${mpi_session:+"$mpi_session"}' EXIT INT TERM
 	fail=0
 	mpi_hosts_up "$work" || hard "cannot make the test hosts"
 	mpi_write_each "$work"
