@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ack-private.h -- what the ack files (ack-socket.c, ack-send.c,
- * ack-proto.c, ack-reader.c, ack-runs.c, ack-serve.c) share and no user of ack.h needs: the
- * fallbacks for older systems, -errno from errno, a socket's time limit
+ * ack-proto.c, ack-reader.c, ack-runs.c, ack-serve.c, ack-accept.c) share
+ * and no user of ack.h needs: the fallbacks for older systems, -errno from errno, a socket's time limit
  * run out, the HOST:PORT and TCP socket helpers of both ends
  * (ack-socket.c) and their writes (ack-write.c).
  */

@@ -75,6 +75,11 @@ struct server {
  * closed; nothing more of it is read or logged. */
 void DIOT_PRINTF(2, 3) diot__ack_refuse(struct sconn *c, const char *fmt, ...);
 
+/* ack-accept.c: take the new connections waiting on lfd, or refuse
+ * them; close connection i (cut: at once, with a reset). */
+void diot__ack_accept(struct server *S, int lfd, uint64_t now);
+void diot__ack_conn_close(struct server *S, int i, int cut);
+
 /* ack-runs.c: the runs and their logs (what each does is said there). */
 void DIOT_PRINTF(2, 3) diot__ack_note(struct server *S, const char *fmt, ...);
 void diot__ack_run_forget(struct server *S, int r);
