@@ -1289,6 +1289,131 @@ DIO_EXTERN const char *dio_devinfo_kind_name(int kind);
 /** "unknown", "no" or "yes". */
 DIO_EXTERN const char *dio_tri_name(int tri);
 
+/* Block-layer counters                                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What reached the disks under a path, as the kernel's block layer counts
+ * it: write requests, sectors written and cache flushes.  A caller reads
+ * the counters before and after some work and takes the difference
+ * (dio_disk_counts_diff()) to learn what the work cost the devices: how
+ * many flushes a commit sent, how many bytes a transaction really wrote.
+ * Linux: /sys/block/NAME/stat (Documentation/block/stat.rst); flushes
+ * are counted from Linux 5.5.  Other systems: -ENOTSUP with the reason.
+ */
+
+/** Bits of dio_disk_counts.have: which counters the kernel gave. */
+enum dio_counts_have {
+	DIO_COUNTS_IO    = 1 << 0, /**< reads and writes: ios, merges, sectors, ms */
+	DIO_COUNTS_FLUSH = 1 << 1  /**< flush_ios and flush_ms (Linux 5.5 and later) */
+};
+
+/** One disk's block-layer counters at one moment; see dio_disks_read(). */
+struct dio_disk_counts {
+	uint32_t have;            /**< dio_counts_have bits; 0: none (err, note say why) */
+	int32_t err;              /**< 0, or the -errno of reading them               */
+	uint64_t at_ns;           /**< CLOCK_MONOTONIC, ns, when they were read        */
+	uint64_t read_ios;        /**< read requests completed                         */
+	uint64_t read_sectors;    /**< 512-byte sectors read                           */
+	/**
+	 * Write requests completed, FUA writes included.  Linux also counts
+	 * each cache-flush request that carries no data (an fsync's flush) as
+	 * a write of 0 sectors, so a 4 KiB write and its fdatasync() count 2.
+	 */
+	uint64_t write_ios;
+	uint64_t write_merges;    /**< writes merged into others before they were sent */
+	uint64_t write_sectors;   /**< 512-byte sectors written                        */
+	uint64_t write_ms;        /**< ms writes spent in the queue and the device     */
+	/**
+	 * Cache flushes sent to the device and completed; flushes that the
+	 * block layer merged (commits of several writers at once) count once.
+	 */
+	uint64_t flush_ios;
+	uint64_t flush_ms;        /**< ms spent on them                                */
+	uint64_t in_flight;       /**< requests in flight when read                    */
+	/** Why counters are missing ("the stat file has 11 fields: no flush counts before Linux 5.5"); "" when none is. */
+	char note[120];
+	uint64_t reserved[4];     /**< zero                                            */
+};
+
+/** A disk under a path; see dio_disks_open(). */
+struct dio_disk {
+	char name[32];            /**< kernel name ("sda", "nvme0n1", "vda")          */
+	char device[64];          /**< its node ("/dev/sda"), "" when unknown          */
+	/**
+	 * How the path leads to it, each step's kernel name or file
+	 * ("sda1 > sda", "dm-0 > sdb", "loop0 > /srv/disk.img > vda2 > vda").
+	 */
+	char via[256];
+	/** dio_tri: the kernel treats its cache as volatile (Linux queue/write_cache "write back") and sends commits' flushes to it. */
+	uint32_t write_cache;
+	/**
+	 * dio_tri: the device itself reports a volatile write cache (Linux:
+	 * a SCSI disk's cache_type, from its caching mode page; UNKNOWN for
+	 * other devices).  YES with write_cache NO: the kernel was told the
+	 * cache is write-through and sends no flush to a cache that loses
+	 * data on a power cut.
+	 */
+	uint32_t device_cache;
+	uint32_t fua;             /**< dio_tri: the kernel sends FUA writes to it (queue/fua) */
+	uint32_t rotational;      /**< dio_tri: a spinning disk                        */
+	uint32_t reserved[8];     /**< zero                                            */
+};
+
+/** The disks under a path, their counter files held open. */
+typedef struct dio_disks dio_disks;
+
+/** Most disks dio_disks_open() follows under one path. */
+#define DIO_DISKS_MAX 64
+
+/**
+ * Find the disks whose counters show the I/O to path: a block device is
+ * its whole disk (a partition's disk); a file or directory, the device
+ * holding its file system (as dio_devinfo() finds it).  Linux follows a
+ * device-mapper, multipath or md device to the disks under it
+ * (slaves/), and a loop device to the disks of its backing file, to the
+ * bottom.  Returns 0 with *dp set (release with dio_disks_close()), or a
+ * -errno with *dp NULL and why (len bytes; NULL allowed) saying what was
+ * wrong: -ENODEV "no local disk" for a file on tmpfs, ramfs, NFS, FUSE
+ * and the like (naming the file system); -ENOENT, -EACCES... for a path
+ * that cannot be examined; -ENOTSUP where the system keeps no such
+ * counters or this library does not read them (illumos, the posix
+ * backend); -E2BIG past DIO_DISKS_MAX disks; -EINVAL for a kernel name
+ * that is not a plain file name.
+ */
+DIO_EXTERN int dio_disks_open(dio_disks **dp, const char *path, char *why, size_t len);
+
+/** The number of disks found (at least 1). */
+DIO_EXTERN unsigned dio_disks_count(const dio_disks *d);
+
+/** Disk i (0 .. dio_disks_count() - 1), or NULL out of range. */
+DIO_EXTERN const struct dio_disk *dio_disks_get(const dio_disks *d, unsigned i);
+
+/**
+ * Read every disk's counters now into out[0 .. n-1] (n at least
+ * dio_disks_count(), else -EINVAL).  Each is read on its own: one that
+ * cannot be read, or lacks fields, has its err, have and note set, and
+ * the others are still read.  Returns the number of disks whose write
+ * counters were read, or -EINVAL.  Cheap enough to call around every
+ * transaction: the files stay open and each read is one pread().
+ */
+DIO_EXTERN int dio_disks_read(dio_disks *d, struct dio_disk_counts *out, unsigned n);
+
+/** Release d (NULL is a no-op). */
+DIO_EXTERN void dio_disks_close(dio_disks *d);
+
+/**
+ * *delta = *after - *before, field by field, with have the bits both
+ * share and at_ns the interval.  Returns 0, or -ERANGE (why: "counters
+ * went backwards: ...", as when the disk was removed and added again
+ * between the reads) or -ENODATA (why: the note of a read that failed
+ * or lacks the write counters); a flush counter missing from either
+ * leaves DIO_COUNTS_FLUSH out of delta->have and its note says why.
+ */
+DIO_EXTERN int dio_disk_counts_diff(const struct dio_disk_counts *before,
+                                    const struct dio_disk_counts *after,
+                                    struct dio_disk_counts *delta, char *why, size_t len);
+
 /* Zero-copy discard reads                                            */
 /* ------------------------------------------------------------------ */
 
