@@ -225,7 +225,7 @@ START_TEST(test_real_file)
 {
 	struct dio_disk_counts a[DIO_DISKS_MAX], b[DIO_DISKS_MAX], x;
 	const struct dio_disk *k = NULL;
-	char name[64], why[300], path[PATH_MAX], wc[64], buf[4096];
+	char name[64], why[300], path[PATH_MAX], wc[64], buf[4096], dev[64];
 	uint64_t f[20];
 	dio_disks *d;
 	unsigned i, n;
@@ -291,13 +291,11 @@ START_TEST(test_real_file)
 		ck_assert_uint_ge(x.flush_ios, 1);
 		ck_assert_uint_ge(x.write_ios, 2);
 	}
+	snprintf(dev, sizeof(dev), "%s", k->device);
 	dio_disks_close(d);
 
 	/* The disk itself, as a block device, is that disk. */
-	if (k->device[0] != '\0' && access(k->device, F_OK) == 0) {
-		char dev[64];
-
-		snprintf(dev, sizeof(dev), "%s", k->device);
+	if (dev[0] != '\0' && access(dev, F_OK) == 0) {
 		ck_assert_msg(dio_disks_open(&d, dev, why, sizeof(why)) == 0, "why: %s", why);
 		ck_assert_uint_eq(dio_disks_count(d), 1);
 		ck_assert_str_eq(dio_disks_get(d, 0)->name, name);
