@@ -160,27 +160,6 @@ END_TEST
 /* ------------------------------------------------------------ this machine */
 
 #ifdef __linux__
-/* /sys/block/NAME/ATTR's first line, trimmed ("" when unreadable). */
-static char *
-sysattr(const char *name, const char *attr, char *buf, size_t len)
-{
-	char path[512];
-	FILE *fp;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/sys/block/%s/%s", name, attr);
-	buf[0] = '\0';
-	if ((fp = fopen(path, "r")) == NULL)
-		return buf;
-	if (fgets(buf, (int)len, fp) == NULL)
-		buf[0] = '\0';
-	fclose(fp);
-	n = strlen(buf);
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return buf;
-}
-
 /* The disk sysfs says holds the file system of dir, found here on our own:
  * 1 with its kernel name, 0 when dir is on no block device. */
 static int
@@ -210,7 +189,7 @@ stat_fields(const char *name, uint64_t *f, int max)
 	char line[1024], *p, *e;
 	int n = 0;
 
-	sysattr(name, "stat", line, sizeof(line));
+	tu_sysfs(name, "stat", line, sizeof(line));
 	for (p = line; n < max; p = e) {
 		unsigned long long v = strtoull(p, &e, 10);
 
@@ -246,7 +225,7 @@ START_TEST(test_real_file)
 	ck_assert_msg(strlen(k->via) >= strlen(name) &&
 	              strcmp(k->via + strlen(k->via) - strlen(name), name) == 0,
 	              "via %s does not end in %s", k->via, name);
-	sysattr(name, "queue/write_cache", wc, sizeof(wc));
+	tu_sysfs(name, "queue/write_cache", wc, sizeof(wc));
 	ck_assert_uint_eq(k->write_cache, strcmp(wc, "write back") == 0 ? DIO_TRI_YES :
 	                  strcmp(wc, "write through") == 0 ? DIO_TRI_NO : DIO_TRI_UNKNOWN);
 
@@ -642,6 +621,16 @@ find(const dio_disks *d, const char *name)
 	return NULL;
 }
 
+/* d has disk name, reached by via. */
+static void
+has(const dio_disks *d, const char *name, const char *via)
+{
+	const struct dio_disk *k = find(d, name);
+
+	ck_assert_msg(k != NULL, "no %s", name);
+	ck_assert_str_eq(k->via, via);
+}
+
 #define OPEN_OK(d, maj, min, blk) do { \
 	int r_ = fake_open(&(d), (maj), (min), (blk), why, sizeof(why)); \
 	ck_assert_msg(r_ == 0, "%u:%u: %d %s", (unsigned)(maj), (unsigned)(min), r_, why); \
@@ -702,17 +691,14 @@ END_TEST
 
 START_TEST(test_fake_layers)
 {
-	const struct dio_disk *k;
 	char why[300];
 	dio_disks *d;
 
 	/* LVM over a partition and a disk: both disks. */
 	OPEN_OK(d, 253, 1, 1);
 	ck_assert_uint_eq(dio_disks_count(d), 2);
-	ck_assert_ptr_nonnull(k = find(d, "sda"));
-	ck_assert_str_eq(k->via, "dm-1 > sda1 > sda");
-	ck_assert_ptr_nonnull(k = find(d, "vdb"));
-	ck_assert_str_eq(k->via, "dm-1 > vdb");
+	has(d, "sda", "dm-1 > sda1 > sda");
+	has(d, "vdb", "dm-1 > vdb");
 	dio_disks_close(d);
 
 	/* md over two partitions of one disk: the disk once. */
@@ -733,10 +719,9 @@ START_TEST(test_fake_layers)
 	/* dm over md and multipath. */
 	OPEN_OK(d, 253, 2, 1);
 	ck_assert_uint_eq(dio_disks_count(d), 3);
-	ck_assert_ptr_nonnull(k = find(d, "sdc"));
-	ck_assert_str_eq(k->via, "dm-2 > dm-0 > sdc");
-	ck_assert_ptr_nonnull(k = find(d, "sda"));
-	ck_assert_str_eq(k->via, "dm-2 > md0 > sda1 > sda");
+	has(d, "sdc", "dm-2 > dm-0 > sdc");
+	has(d, "sdb", "dm-2 > dm-0 > sdb");
+	has(d, "sda", "dm-2 > md0 > sda1 > sda");
 	dio_disks_close(d);
 
 	/* loop0's backing file is on vdx. */

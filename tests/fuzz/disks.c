@@ -88,41 +88,13 @@ static const char *const files[] = {
 #define NFIRST 15
 
 static char root[PATH_MAX];
-static size_t rootlen;
-
-static const char *
-at(const char *rel, char *buf, size_t len)
-{
-	char *p;
-
-	snprintf(buf, len, "%s/%s", root, rel);
-	for (p = buf + rootlen + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		mkdir(buf, 0755);
-		*p = '/';
-	}
-	return buf;
-}
-
-static void
-put(const char *rel, const uint8_t *data, size_t len)
-{
-	char path[PATH_MAX];
-	int fd = open(at(rel, path, sizeof(path)), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-	if (fd < 0)
-		return;
-	if (len > 0 && write(fd, data, len) < 0)
-		len = 0;
-	close(fd);
-}
 
 static void
 lnk(const char *rel, const char *target)
 {
 	char path[PATH_MAX], to[PATH_MAX];
 
-	at(rel, path, sizeof(path));
+	fuzz_workdirs(rel, path, sizeof(path));
 	snprintf(to, sizeof(to), "%s/%s", root, target);
 	(void)symlink(to, path);
 }
@@ -177,25 +149,26 @@ build(const uint8_t *data, size_t size)
 		if ((mask >> i & 1) != (i == NNODES - 1))
 			continue;
 		if (nodes[i].target == NULL)
-			mkdir(at(nodes[i].path, path, sizeof(path)), 0755);
+			mkdir(fuzz_workdirs(nodes[i].path, path, sizeof(path)), 0755);
 		else
 			lnk(nodes[i].path, nodes[i].target);
 	}
 	/* Always there: the disks' directories, named as sysfs names them. */
-	put(SDA "/dev", (const uint8_t *)"8:0\n", 4);
-	put(SDA "/sda1/stat", (const uint8_t *)"", 0);
-	put(SDA "/sda2/stat", (const uint8_t *)"", 0);
-	put(VIRT "dm-0/dev", (const uint8_t *)"253:0\n", 6);
-	put(VIRT "md0/dev", (const uint8_t *)"9:0\n", 4);
-	put("srv/disk.img", (const uint8_t *)"", 0);
+	fuzz_workfile(SDA "/dev", (const uint8_t *)"8:0\n", 4);
+	fuzz_workfile(SDA "/sda1/stat", (const uint8_t *)"", 0);
+	fuzz_workfile(SDA "/sda2/stat", (const uint8_t *)"", 0);
+	fuzz_workfile(VIRT "dm-0/dev", (const uint8_t *)"253:0\n", 6);
+	fuzz_workfile(VIRT "md0/dev", (const uint8_t *)"9:0\n", 4);
+	fuzz_workfile("srv/disk.img", (const uint8_t *)"", 0);
 	/* The backing file's own device, as the mountinfo of the input may
 	 * name it: a block node 8:0 (as root) that is only stat()ed. */
-	if (stat(at("srv/disk.img", path, sizeof(path)), &st) == 0)
-		(void)mknod(at("dev/fs-src", path, sizeof(path)), S_IFBLK | 0600, makedev(8, 0));
+	if (stat(fuzz_workdirs("srv/disk.img", path, sizeof(path)), &st) == 0)
+		(void)mknod(fuzz_workdirs("dev/fs-src", path, sizeof(path)), S_IFBLK | 0600,
+		            makedev(8, 0));
 	n = files_of(data, size, 1, part, plen, NFILES);
 	for (i = 0; i < n && i < NFIRST; i++) {
 		if (files[i] != NULL) {
-			put(files[i], part[i], plen[i]);
+			fuzz_workfile(files[i], part[i], plen[i]);
 		} else if (plen[i] > 0 && plen[i] < sizeof(name) &&
 		           memchr(part[i], '/', plen[i]) == NULL &&
 		           memchr(part[i], '\0', plen[i]) == NULL) {
@@ -302,7 +275,7 @@ query(unsigned maj, unsigned min, int blk, const uint8_t *data, size_t size, int
 	else
 		st.st_dev = makedev(maj, min);
 	memset(why, 0, sizeof(why));
-	r = dio__disks_open_stat(&d, at("srv/disk.img", path, sizeof(path)), &st, why,
+	r = dio__disks_open_stat(&d, fuzz_workdirs("srv/disk.img", path, sizeof(path)), &st, why,
 	                         sizeof(why));
 	if (!ENDS_IN(why))
 		abort();
@@ -333,7 +306,7 @@ query(unsigned maj, unsigned min, int blk, const uint8_t *data, size_t size, int
 	if (rewrite) {
 		n = files_of(data, size, 0, part, plen, NFILES);
 		for (i = 0; i < n && i < NFILES - NFIRST; i++)
-			put(files[NFIRST + i], part[i], plen[i]);
+			fuzz_workfile(files[NFIRST + i], part[i], plen[i]);
 	}
 	if (dio_disks_read(d, b, DIO_DISKS_MAX) < 0)
 		abort();
@@ -369,7 +342,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((dir = fuzz_workdir()) == NULL)
 			return 0;
 		snprintf(root, sizeof(root), "%s", dir);
-		rootlen = strlen(root);
 		dio__linux_root = root;
 		ready = 1;
 	}
