@@ -7,7 +7,7 @@ per transaction, each tool's rate computed as IOR computes its own.
 
   bench/mpi-ior.py [--ranks 1,4,8] [--runs 5] [--count 4000] [--size 4096]
                    [--dir DIR] [--sync-write-mpi PATH] [--ior PATH | --ior-src SRC]
-                   [--mpirun PATH] [--json OUT]
+                   [--mpirun PATH] [--json OUT] [--touch-memory SIZE]
 
 The workload: every rank writes COUNT transactions of SIZE bytes
 sequentially to a file of its own, extending it from empty, and makes
@@ -70,7 +70,7 @@ import sys
 import tempfile
 import time
 
-from quiet import quiet
+from quiet import add_touch_memory, quiet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -231,6 +231,7 @@ def main():
     ap.add_argument("--ior-src")
     ap.add_argument("--mpirun", default=shutil.which("mpirun") or "mpirun")
     ap.add_argument("--json")
+    add_touch_memory(ap)
     a = ap.parse_args()
     ranks = [int(x) for x in a.ranks.split(",")]
     if not os.access(a.sync_write_mpi, os.X_OK):
@@ -271,7 +272,7 @@ def main():
         res = {}
         with contextlib.ExitStack() as settings:
             if os.geteuid() == 0:
-                settings.enter_context(quiet())
+                settings.enter_context(quiet(touch=a.touch_memory))
             measure(a, ranks, tools, res)
         report(res, ranks, calls)
         if a.json:
