@@ -485,7 +485,7 @@ for k in ("tool", "version", "backend", "mode", "io", "engine", "engine_note", "
     assert k in d, k
 row = ("name", "input", "output", "io", "bytes", "records_in", "records_out", "calls",
        "wall_s", "io_s", "mb_per_s", "mib_per_s", "read", "write", "cpu_s",
-       "sg", "status", "error")
+       "sg", "status", "error", "disks")
 for dev in d["devices"] + [d["total"]]:
     for k in row:
         assert k in dev, k
