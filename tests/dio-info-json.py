@@ -47,7 +47,8 @@ SECTIONS = {
     "scsi": ["device", "available", "error", "vendor", "product", "revision",
              "peripheral_type", "peripheral_type_name", "serial", "blocks",
              "block_length", "capacity_bytes", "wce", "rcd", "cache_error"],
-    "durability": ["volatile_write_cache", "evidence", "commit_flush"],
+    "durability": ["volatile_write_cache", "evidence", "commit_flush", "flush_counts",
+                   "flush_counts_why"],
 }
 COUNTERS_TOP = ["tool", "version", "backend", "path", "counted", "why", "disks"]
 COUNTERS_DISK = ["name", "device", "via", "write_cache", "device_cache", "fua", "have",
@@ -230,6 +231,12 @@ def main(argv):
         for k, v in r.get(sec, {}).items():
             if v == "" or v == []:
                 bad("%s.%s is empty instead of null" % (sec, k))
+    du = r.get("durability", {})
+    if du.get("flush_counts") is not True and r["backend"] == "linux" and \
+            not du.get("flush_counts_why"):
+        bad("durability.flush_counts is %r without a reason" % du.get("flush_counts"))
+    if du.get("flush_counts") is True and du.get("flush_counts_why") is not None:
+        bad("durability.flush_counts is true with a reason %r" % du["flush_counts_why"])
     ids = []
     for a in r.get("advice", []):
         if list(a.keys()) != ADVICE_KEYS:

@@ -278,6 +278,8 @@ print(", ".join("%s via %s" % (d["name"], d["via"]) for d in json.load(sys.stdin
 		run 0 "--counters text" --counters "$top_builddir"
 		has "block-layer counters of the disks under" "the text report's heading"
 		has "  writes " "a disk's writes"
+		json "flush counts of $top_builddir" "$top_builddir" \
+			--expect durability.flush_counts=true
 	else
 		# the build directory on tmpfs or NFS: said n/a, exit 1
 		grep -q "block-layer counters n/a: no local disk" "$work/err" &&
@@ -289,6 +291,7 @@ print(", ".join("%s via %s" % (d["name"], d["via"]) for d in json.load(sys.stdin
 		has_err() { grep -q "$1" "$work/err" && ok "$2" || bad "$2: $(cat "$work/err")"; }
 		has_err "/dev/shm: block-layer counters n/a: no local disk: /dev/shm is on tmpfs" \
 			"--counters /dev/shm says no local disk"
+		json "no flush counts on tmpfs" /dev/shm --expect durability.flush_counts=false
 		run 1 "--counters -f json on tmpfs" --counters -f json /dev/shm
 		python3 "$jcheck" --counters --expect counted=no --expect disks='[]' \
 			<"$work/out" >"$work/jcheck" && grep -q '"why": "no local disk' "$work/out" &&

@@ -90,6 +90,10 @@ struct facts {
 	int di_err;
 	int in_use;                 /* 1, 0, or < 0 unknown                      */
 	char in_use_why[300];
+	/* block-layer flush counts of every disk under the path (dio_tri;
+	 * dio-info --counters shows them), and why not */
+	int flush_counts;
+	char flush_why[300];
 
 	/* SCSI pass-through */
 	char scsi_dev[128];         /* the node commands went to; "" none        */
