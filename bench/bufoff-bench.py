@@ -18,14 +18,14 @@ Root is not needed; as root, bench/quiet.py's settings are applied for
 the run (see there).
 
 Usage: bench/bufoff-bench.py [--rounds 11] [--size 1G] [--dir /dev/shm]
-         [--dio-dd PATH]
+         [--dio-dd PATH] [--touch-memory SIZE]
 """
 import argparse, contextlib, json, os, shutil, statistics, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from benchlib import find_tool, sh, size_bytes  # noqa: E402
-from quiet import quiet  # noqa: E402
+from quiet import add_touch_memory, quiet  # noqa: E402
 
 BS = 131072
 
@@ -59,6 +59,7 @@ def main():
     ap.add_argument("--size", default="1G", help="file size (k, M, G suffixes)")
     ap.add_argument("--dir", default="/dev/shm", help="a tmpfs directory")
     ap.add_argument("--dio-dd", default=None)
+    add_touch_memory(ap)
     a = ap.parse_args()
     size = size_bytes(a.size)
     if size < BS or size % BS:
@@ -74,7 +75,8 @@ def main():
             for _ in range(size >> 20):
                 f.write(chunk)
             f.write(os.urandom(size & ((1 << 20) - 1)))
-        ctx = quiet() if os.geteuid() == 0 else contextlib.nullcontext()
+        ctx = (quiet(touch=a.touch_memory) if os.geteuid() == 0
+               else contextlib.nullcontext())
         with ctx:
             run(a, tool, path, size)
     finally:

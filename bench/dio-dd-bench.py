@@ -54,11 +54,12 @@ I/O times the hypervisor, by chance, more than either tool.
 
 Usage: sudo bench/dio-dd-bench.py [--pairs 9] [--size 256M] [--bs 128k]
          [--dir /dev/shm] [--dio-dd PATH] [--json FILE] [--quick]
+         [--touch-memory SIZE]
 """
 import argparse, json, os, re, shutil, statistics, subprocess, sys, tempfile
 
 from benchlib import find_tool, sh, size_bytes
-from quiet import quiet
+from quiet import add_touch_memory, quiet
 
 
 def settle(devs):
@@ -147,6 +148,7 @@ def main():
     ap.add_argument("--threads", action="store_true",
                     help="run dio-dd as one process with a thread per device (its default) "
                          "instead of --processes")
+    add_touch_memory(ap)
     a = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("dio-dd-bench.py needs root (loop devices)")
@@ -157,7 +159,7 @@ def main():
         a.pairs, a.size = 3, "64M"
     tool = find_tool("dio-dd", a.dio_dd)
     size, bs = size_bytes(a.size), size_bytes(a.bs)
-    with quiet():
+    with quiet(touch=a.touch_memory):
         return bench(a, tool, size, bs)
 
 

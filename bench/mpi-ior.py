@@ -7,7 +7,8 @@ per transaction, each tool's rate computed as IOR computes its own.
 
   bench/mpi-ior.py [--ranks 1,4,8] [--runs 5] [--count 4000] [--size 4096]
                    [--dir DIR] [--sync-write-mpi PATH] [--ior PATH | --ior-src SRC]
-                   [--mpirun PATH] [--json OUT]
+                   [--mpirun PATH] [--json OUT] [--touch-memory SIZE]
+                   [--dio-info PATH] [--baseline SECONDS]
 
 The workload: every rank writes COUNT transactions of SIZE bytes
 sequentially to a file of its own, extending it from empty, and makes
@@ -35,9 +36,19 @@ hits all alike); medians are reported:
     rank's end), sync-write's aggregate txn_per_s (its transactions over
     its span: the first writer's start to the last writer's end); the
     same rule, so the ratio compares like with like;
-  - flushes per transaction: the cache flushes the disk under --dir
-    completed during each run (the block layer's counter, the 16th number
-    of /sys/block/DISK/stat) over the run's transactions; and, from one run
+  - flushes per transaction: the cache flushes the disks under --dir
+    completed during each run over the run's transactions, counted with
+    the library's code (`dio-info --counters --format json` of this build,
+    --dio-info: every disk under the directory, through partitions,
+    device-mapper, md and loop devices, read just before and after the
+    run), less an idle baseline as sync-write takes its own: the flush
+    rate of an idle interval just before each run (--baseline, 0.05 s as
+    sync-write's default; idle here, 10 intervals of 0.05 s saw none and
+    of 0.5 s a median of 3 flushes/s, one burst of 778/s from another
+    program) times the run's length.  A run whose baseline so scaled is
+    over 10% of its own flushes is not counted (other I/O too large; the
+    report says how many); "-" where the disks cannot be counted (tmpfs:
+    no local disk).  And, from one run
     of each tool under strace -f -c at 1 rank, its fsync()+fdatasync()
     calls per transaction (after the shim: the calls that reached the
     kernel);
@@ -70,7 +81,7 @@ import sys
 import tempfile
 import time
 
-from quiet import quiet
+from quiet import add_touch_memory, quiet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -119,43 +130,75 @@ def build_shim(work):
     return so
 
 
-def disk_stat(path):
-    """The /sys/block/DISK/stat file of the disk under path (the whole
-    disk where path is on a partition), or None."""
-    st = os.stat(path)
-    sysdev = "/sys/dev/block/%d:%d" % (os.major(st.st_dev), os.minor(st.st_dev))
-    if not os.path.isdir(sysdev):
-        return None
-    d = os.path.realpath(sysdev)
-    if os.path.exists(os.path.join(d, "partition")):
-        d = os.path.dirname(d)
-    f = os.path.join(d, "stat")
-    return f if os.path.exists(f) else None
+class Disks:
+    """The cache flushes completed by the disks under a path, as the
+    library counts them (`dio-info --counters --format json` of this
+    build: every disk under the path, through partitions, device-mapper,
+    md and loop devices), with an idle baseline subtracted."""
+
+    def __init__(self, dio_info, path, baseline):
+        self.dio_info, self.path, self.baseline = dio_info, path, baseline
+        self.busy = 0
+        fl, _, self.why, self.where = self.read()
+        if fl is None and self.why is None:
+            self.why = "no flush counts"
+
+    def read(self):
+        """(flushes of all the disks, CLOCK_MONOTONIC ns, why not, names)."""
+        r = subprocess.run([self.dio_info, "--counters", "--format", "json", self.path],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            j = json.loads(r.stdout)
+        except ValueError:
+            return None, None, "dio-info --counters failed: " + r.stderr.strip(), None
+        if j["counted"] != "yes":
+            return None, None, j["why"], None
+        where = ", ".join("%s (%s)" % (d["name"], d["via"]) for d in j["disks"])
+        if any(d["flush_ios"] is None for d in j["disks"]):
+            return None, None, "; ".join(d["note"] for d in j["disks"] if d["note"]), where
+        return (sum(d["flush_ios"] for d in j["disks"]), max(d["at_ns"] for d in j["disks"]),
+                None, where)
+
+    def window(self, run):
+        """run() between two reads after an idle interval of self.baseline
+        seconds: run's result and its flushes less the idle rate over its
+        length, or None (n/a; or other I/O too large to count: the idle
+        interval's flushes scaled to the run over 10% of the run's own)."""
+        if self.why is not None:
+            return run(), None
+        i0 = self.read()
+        time.sleep(self.baseline)
+        i1 = self.read()
+        f0 = self.read()
+        out = run()
+        f1 = self.read()
+        if None in (i0[0], i1[0], f0[0], f1[0]) or f1[0] < f0[0] or i1[0] < i0[0]:
+            return out, None
+        idle = (i1[0] - i0[0]) / ((i1[1] - i0[1]) or 1) * (f1[1] - f0[1])
+        own = f1[0] - f0[0]
+        if idle > 0.1 * own:
+            self.busy += 1
+            return out, None
+        return out, own - idle
 
 
-def flushes(stat):
-    """Cache flushes completed (the 16th number of the stat file, Linux
-    5.5+: Documentation/block/stat.rst)."""
-    if stat is None:
-        return None
-    v = open(stat).read().split()
-    return int(v[15]) if len(v) >= 17 else None
-
-
-def timed(cmd, env, stat=None):
+def timed(cmd, env, disks):
     """Run cmd; its output, wall seconds, CPU seconds of it and all it
-    waited for, and the disk's cache flushes meanwhile (or None)."""
-    f0 = flushes(stat)
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.monotonic()
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    wall = time.monotonic() - t0
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    f1 = flushes(stat)
-    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    waited for, and the disks' cache flushes meanwhile (Disks.window(), or
+    None)."""
+    def run():
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.monotonic()
+        p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True)
+        wall = time.monotonic() - t0
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return p, wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+
+    (p, wall, cpu), fl = disks.window(run)
     if p.returncode:
         die("%s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, p.stdout[-3000:]))
-    return p.stdout, wall, cpu, (f1 - f0 if f0 is not None and f1 is not None else None)
+    return p.stdout, wall, cpu, fl
 
 
 def ior_cmd(a, ior, np, d, shim, out):
@@ -165,9 +208,9 @@ def ior_cmd(a, ior, np, d, shim, out):
         "-o", os.path.join(d, "ior.dat"), "-O", "summaryFormat=JSON", "-O", "summaryFile=" + out]
 
 
-def run_ior(a, ior, np, d, env, shim, stat):
+def run_ior(a, ior, np, d, env, shim, disks):
     out = os.path.join(d, "ior.json")
-    _, wall, cpu, fl = timed(ior_cmd(a, ior, np, d, shim, out), env, stat)
+    _, wall, cpu, fl = timed(ior_cmd(a, ior, np, d, shim, out), env, disks)
     res = json.load(open(out))["tests"][0]["Results"][0]
     os.unlink(out)
     n = np * a.count
@@ -181,9 +224,9 @@ def sw_cmd(a, np, d, method, out):
                        "--dir", d, "-f", "json", "-o", out]
 
 
-def run_sw(a, np, d, env, method, stat):
+def run_sw(a, np, d, env, method, disks):
     out = os.path.join(d, "sw.json")
-    _, wall, cpu, fl = timed(sw_cmd(a, np, d, method, out), env, stat)
+    _, wall, cpu, fl = timed(sw_cmd(a, np, d, method, out), env, disks)
     doc = json.load(open(out))
     os.unlink(out)
     p = doc["points"][0]
@@ -230,9 +273,19 @@ def main():
     ap.add_argument("--ior")
     ap.add_argument("--ior-src")
     ap.add_argument("--mpirun", default=shutil.which("mpirun") or "mpirun")
+    ap.add_argument("--dio-info", default=os.path.join(HERE, "..", "tools", "dio-info"),
+                    help="dio-info of this build, whose --counters counts the flushes")
+    ap.add_argument("--baseline", type=float, default=0.05, metavar="SECONDS",
+                    help="idle interval before each run whose flush rate is subtracted "
+                    "(default 0.05, as sync-write's)")
     ap.add_argument("--json")
+    add_touch_memory(ap)
     a = ap.parse_args()
     ranks = [int(x) for x in a.ranks.split(",")]
+    if not os.access(a.dio_info, os.X_OK):
+        die("no %s: dio-info of this build counts the flushes (--dio-info PATH)" % a.dio_info)
+    if not 0 < a.baseline <= 60:
+        die("--baseline %g: an idle interval from above 0 to 60 seconds" % a.baseline)
     if not os.access(a.sync_write_mpi, os.X_OK):
         die("no %s: sync-write's MPI build (configure --with-mpi, with an MPI)" % a.sync_write_mpi)
     v = subprocess.run([a.sync_write_mpi, "--version"], stdout=subprocess.PIPE, text=True).stdout
@@ -250,16 +303,17 @@ def main():
         shim = build_shim(work)
         d = os.path.join(work, "files")
         os.mkdir(d)
-        stat = disk_stat(d)
+        disks = Disks(a.dio_info, d, a.baseline)
         print("sync-write: %s; IOR: %s; %s ranks, %d x %d-byte transactions per rank, "
               "file per process, extended from empty, %d interleaved runs each, medians; "
               "flushes counted on %s"
               % (v.splitlines()[-1], ior, a.ranks, a.count, a.size, a.runs,
-                 os.path.dirname(stat) if stat else "(no block device: not counted)"))
-        tools = [("ior", lambda np: run_ior(a, ior, np, d, env, shim, stat)),
-                 ("sw-fsync", lambda np: run_sw(a, np, d, env, "fsync", stat)),
-                 ("ior-as-is", lambda np: run_ior(a, ior, np, d, env, None, stat)),
-                 ("sw-fdatasync", lambda np: run_sw(a, np, d, env, "fdatasync", stat))]
+                 disks.where + ", idle baseline of %g s before each run subtracted"
+                 % a.baseline if disks.why is None else "no disk: n/a (%s)" % disks.why))
+        tools = [("ior", lambda np: run_ior(a, ior, np, d, env, shim, disks)),
+                 ("sw-fsync", lambda np: run_sw(a, np, d, env, "fsync", disks)),
+                 ("ior-as-is", lambda np: run_ior(a, ior, np, d, env, None, disks)),
+                 ("sw-fdatasync", lambda np: run_sw(a, np, d, env, "fdatasync", disks))]
         out = os.path.join(d, "count.json")
         n1 = a.count
         calls = {"ior": syscalls(a, ior_cmd(a, ior, 1, d, shim, out), env, n1, work),
@@ -271,9 +325,13 @@ def main():
         res = {}
         with contextlib.ExitStack() as settings:
             if os.geteuid() == 0:
-                settings.enter_context(quiet())
+                settings.enter_context(quiet(touch=a.touch_memory))
             measure(a, ranks, tools, res)
         report(res, ranks, calls)
+        if disks.busy:
+            print("note: %d runs' flushes not counted: other I/O on %s during the idle "
+                  "interval, scaled to the run, was over 10%% of the run's own"
+                  % (disks.busy, disks.where))
         if a.json:
             with open(a.json, "w") as f:
                 json.dump({"ranks": ranks, "count": a.count, "size": a.size, "runs": res,
@@ -316,7 +374,8 @@ def report(res, ranks, calls):
                 fmt(calls.get(name), "%.2f")))
     print("\nior: IOR -Y with fsync-once.c (one fsync reaching the kernel per write); "
           "ior-as-is: IOR -Y as built (its two fsyncs per write); x IOR: against ior.\n"
-          "flush/txn: the disk's completed cache flushes per transaction (medians); "
+          "flush/txn: the disks' completed cache flushes per transaction, less the idle "
+          "baseline (medians); "
           "sync/txn: fsync()+fdatasync() calls per transaction reaching the kernel "
           "(strace -f -c, 1 rank).  txn/s: both tools' transactions over their span.")
     print("\nlatency, microseconds (medians over the runs):")

@@ -13,11 +13,16 @@ length of a benchmark only, each put back afterwards.
    where these benchmarks were written that made single runs of the same
    command vary by 3x.  no_page_reporting() raises the page order that
    reporting waits for to the largest value the kernel accepts, one above
-   its largest page order, so that no free block ever qualifies, and then
-   touches the guest's free memory once (all but 2 GiB of it, mapped and
-   written, then unmapped), so that what was reported before comes back
-   now rather than during the runs: 17 GiB took 51 s the first time and
-   10 s the second on that machine.
+   its largest page order, so that no free block ever qualifies.  What
+   was reported before stays reported: its pages come back one fault at a
+   time during the runs, unless the user lets touch_free_memory() fault
+   them back now (--touch-memory SIZE: map and write at most SIZE of the
+   free memory, never more than all of it but 2 GiB, then unmap it).  It
+   is off by default, because filling a machine's free memory pushes other
+   programs' page cache out and, on a host that is not a guest, only costs
+   time; without it, runs that refill a page cache may vary more, and the
+   note at the start says so.  17 GiB took 51 s the first time and 10 s
+   the second on the machine where these benchmarks were written.
 
 2. Guest halt polling on.  The cpuidle-haltpoll driver can poll for a
    while before it halts an idle virtual CPU; with its limit at 0 (as on
@@ -34,15 +39,20 @@ length of a benchmark only, each put back afterwards.
 
 Both need root and the parameter (Linux 5.14+ and a balloon with the
 feature; the haltpoll cpuidle driver in use); without them they do nothing
-and say so.  quiet() does both.  A run killed with SIGKILL leaves the
-settings changed: put back the values printed at the start.
+and say so.  quiet() does both; add_touch_memory() gives a benchmark's
+argument parser the --touch-memory option that quiet() takes.  A run
+killed with SIGKILL leaves the settings changed: put back the values
+printed at the start.
 """
-import contextlib, errno, mmap, sys, time
+import argparse, contextlib, errno, mmap, sys, time
+
+from benchlib import size_bytes
 
 PAGE_REPORTING = "/sys/module/page_reporting/parameters/page_reporting_order"
 HALT_POLL_NS = "/sys/module/haltpoll/parameters/guest_halt_poll_ns"
 CPUIDLE_DRIVER = "/sys/devices/system/cpu/cpuidle/current_driver"
 HALT_POLL_RUN = 200000
+TOUCH_MARGIN = 2 << 30      # free memory never touched: the system's own
 
 
 def _read(path):
@@ -74,10 +84,11 @@ def _meminfo(key):
     raise OSError(errno.ENOENT, "no %s in /proc/meminfo" % key)
 
 
-def touch_free_memory(log=sys.stdout, margin=2 << 30):
-    """Map and write all free memory but margin once, then let it go."""
+def touch_free_memory(limit, log=sys.stdout, margin=TOUCH_MARGIN):
+    """Map and write at most limit bytes of free memory once, never more
+    than all of it but margin, then let it go."""
     t = time.monotonic()
-    want = min(_meminfo("MemFree"), _meminfo("MemAvailable")) - margin
+    want = min(limit, min(_meminfo("MemFree"), _meminfo("MemAvailable")) - margin)
     chunk, zero, maps, done = 256 << 20, bytes(64 << 20), [], 0
     try:
         while done + chunk <= want:
@@ -91,13 +102,23 @@ def touch_free_memory(log=sys.stdout, margin=2 << 30):
     finally:
         for m in maps:
             m.close()
-    print("note: touched %.1f GiB of free memory in %.1f s (pages reported before come "
-          "back now, not during the runs)" % (done / 2.0 ** 30, time.monotonic() - t),
-          file=log)
+    print("note: touched %.1f GiB of free memory (--touch-memory %.1f GiB) in %.1f s "
+          "(pages reported before come back now, not during the runs)"
+          % (done / 2.0 ** 30, limit / 2.0 ** 30, time.monotonic() - t), file=log)
+
+
+def _touch(limit, log):
+    """touch_free_memory() if the user allowed it, else say what is not done."""
+    if limit > 0:
+        touch_free_memory(limit, log)
+    else:
+        print("note: free memory left untouched (--touch-memory SIZE allows it): pages "
+              "the balloon reported before fault back during the runs, which may vary "
+              "more", file=log)
 
 
 @contextlib.contextmanager
-def no_page_reporting(log=sys.stdout):
+def no_page_reporting(log=sys.stdout, touch=0):
     try:
         old = _read(PAGE_REPORTING)
         new = None
@@ -116,12 +137,12 @@ def no_page_reporting(log=sys.stdout):
     if new is None:
         print("note: free page reporting (virtio-balloon) is already off (order %s, the "
               "largest accepted)" % old, file=log)
-        touch_free_memory(log)
+        _touch(touch, log)
         yield True
         return
     with _setting(PAGE_REPORTING, old, new, "free page reporting (virtio-balloon) off",
                   log) as r:
-        touch_free_memory(log)
+        _touch(touch, log)
         yield r
 
 
@@ -148,7 +169,24 @@ def halt_polling(log=sys.stdout, ns=HALT_POLL_RUN):
 
 
 @contextlib.contextmanager
-def quiet(log=sys.stdout):
-    """Both settings for the with-block."""
-    with no_page_reporting(log), halt_polling(log):
+def quiet(log=sys.stdout, touch=0):
+    """Both settings for the with-block; touch: the most free memory to
+    touch once (0: none; see touch_free_memory())."""
+    with no_page_reporting(log, touch), halt_polling(log):
         yield
+
+
+def _touch_size(s):
+    """--touch-memory's SIZE, or argparse's error naming what is allowed."""
+    try:
+        return size_bytes(s)
+    except SystemExit:
+        raise argparse.ArgumentTypeError("bad size %r: a number of bytes with k, M or G "
+                                         "(0: touch none)" % s)
+
+
+def add_touch_memory(ap):
+    """Give argument parser ap the --touch-memory option quiet() takes."""
+    ap.add_argument("--touch-memory", metavar="SIZE", type=_touch_size, default=0,
+                    help="as root on a VM: touch at most SIZE (k, M, G) of free memory "
+                         "once before the runs, all but 2 GiB at most (default 0: none)")

@@ -21,6 +21,7 @@ reports medians over the pairs:
 
 Usage: bench/sync-write-bench.py [--pairs 9] [--time 1] [--dir DIR]
          [--sync-write PATH] [--sizes 512,4096,49152,1048576] [--quick]
+         [--touch-memory SIZE]
 Run it on an otherwise idle machine; results go to stdout and, as JSON,
 to --json FILE.  As root on a virtual machine it turns free page reporting
 off and guest halt polling on for the run (see quiet.py): the page cache
@@ -31,7 +32,7 @@ chance.
 import argparse, contextlib, json, os, shutil, statistics, subprocess, sys, tempfile
 
 from benchlib import find_tool, sh
-from quiet import quiet
+from quiet import add_touch_memory, quiet
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -147,6 +148,7 @@ def main():
     ap.add_argument("--only", choices=["latency", "tps"],
                     help="run one of the two parts (e.g. --only latency --time 5 to "
                          "resolve CPU time better: the kernel may sample it per tick)")
+    add_touch_memory(ap)
     a = ap.parse_args()
     if a.quick:
         a.pairs, a.time = 3, 0.3
@@ -167,7 +169,7 @@ def main():
 
     data = {"latency": {}, "tps": {}}
     settings = contextlib.ExitStack()
-    settings.enter_context(quiet())
+    settings.enter_context(quiet(touch=a.touch_memory))
     try:
         # latency and CPU: 1 writer, every size, fdatasync and dsync
         for method in ("fdatasync", "dsync") if a.only != "tps" else ():

@@ -485,7 +485,7 @@ for k in ("tool", "version", "backend", "mode", "io", "engine", "engine_note", "
     assert k in d, k
 row = ("name", "input", "output", "io", "bytes", "records_in", "records_out", "calls",
        "wall_s", "io_s", "mb_per_s", "mib_per_s", "read", "write", "cpu_s",
-       "sg", "status", "error")
+       "sg", "status", "error", "disks")
 for dev in d["devices"] + [d["total"]]:
     for k in row:
         assert k in dev, k
@@ -532,7 +532,7 @@ grep -q '^total *read  *77 ' t2.out && grep -q '^total *write  *77 ' t2.out &&
 	ok "time=1 on two copies: each device's and the total's reads and writes apart" ||
 	{ bad "time=1 on two copies:"; sed 's/^/    /' t2.out; }
 "$DD" if=in1 mode=read bs=64k time=1 >t3.out 2>/dev/null </dev/null
-grep -q '^in1 *read  *46 ' t3.out && ! grep -q ' write ' t3.out &&
+grep -q '^in1 *read  *46 ' t3.out && ! grep -q '^in1 *write ' t3.out &&
 	! grep -q 'histogram, writes' t3.out &&
 	ok "time=1 on a read: reads only" || { bad "time=1 on a read:"; sed 's/^/    /' t3.out; }
 if command -v python3 >/dev/null 2>&1; then

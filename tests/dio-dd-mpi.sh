@@ -57,6 +57,11 @@ check(d["mode"] + " bytes", tot["bytes"] == sum(x["bytes"] for x in devs) == 4 *
 lat = lambda x: x["read" if d["mode"] == "read" else "write"]["latency_us"]
 calls = [x["calls"] for x in devs]
 check(d["mode"] + " calls", tot["calls"] == sum(calls) == 400, "%d calls" % tot["calls"])
+# Each host's disks are not gathered: every row's operand says so, never 0.
+side = "if" if d["mode"] == "read" else "of"
+check(d["mode"] + " disks", tot["disks"] is None and all(
+    x["disks"][side]["counted"] == "no" and "MPI job" in x["disks"][side]["why"]
+    for x in devs), devs[0]["disks"][side].get("why", "?"))
 # The job's rate is its bytes over its span (first start to last end on
 # one clock), which covers every rank's own window: never a sum of rates.
 check(d["mode"] + " span", tot["wall_s"] >= max(x["wall_s"] for x in devs) - 1e-4 and

@@ -3,6 +3,7 @@
 """dio-info-json.py -- check one `dio-info --format json` report (stdin).
 
   dio-info-json.py [--expect KEY=VALUE]... [--advice ID]... [--no-advice ID]...
+  dio-info-json.py --counters [--stat-before FILE] [--expect KEY=VALUE]...
 
 1. It parses, and every section has exactly the documented keys (see
    man/dio-info.1, JSON OUTPUT); unknown facts are null.
@@ -10,6 +11,11 @@
    holds in the same report (the rules below restate dio-info's).
 3. --expect a.b.c=VALUE: that key has that value (JSON literal, or a
    plain string); --advice / --no-advice: that advice id is / is not there.
+
+With --counters the report is `dio-info --counters --format json`'s:
+its keys and each disk's; for a counted disk its counters lie between
+the disk's /sys/block/NAME/stat read before the run (--stat-before FILE:
+lines "NAME FIELDS...") and read now, after it; n/a has a reason.
 
 Prints what is wrong; exit 0 when nothing is.
 """
@@ -41,8 +47,16 @@ SECTIONS = {
     "scsi": ["device", "available", "error", "vendor", "product", "revision",
              "peripheral_type", "peripheral_type_name", "serial", "blocks",
              "block_length", "capacity_bytes", "wce", "rcd", "cache_error"],
-    "durability": ["volatile_write_cache", "evidence", "commit_flush"],
+    "durability": ["volatile_write_cache", "evidence", "commit_flush", "flush_counts",
+                   "flush_counts_why"],
 }
+COUNTERS_TOP = ["tool", "version", "backend", "path", "counted", "why", "disks"]
+COUNTERS_DISK = ["name", "device", "via", "write_cache", "device_cache", "fua", "have",
+                 "err", "at_ns", "read_ios", "read_sectors", "write_ios", "write_merges",
+                 "write_sectors", "write_ms", "flush_ios", "flush_ms", "in_flight", "note"]
+# /sys/block/NAME/stat's field of each counter (Documentation/block/stat.rst)
+STAT_FIELD = {"read_ios": 0, "read_sectors": 2, "write_ios": 4, "write_merges": 5,
+              "write_sectors": 6, "write_ms": 7, "flush_ios": 15, "flush_ms": 16}
 ADVICE_KEYS = ["id", "text", "actions"]
 ACTION_KEYS = ["kind", "file", "text"]
 
@@ -135,11 +149,58 @@ def get(r, dotted):
     return v
 
 
+def check_counters(r, before):
+    """A --counters report: its keys; each disk's counters between the
+    stat file read before (before: name -> fields) and now."""
+    if list(r) != COUNTERS_TOP:
+        bad("top-level keys %s, want %s" % (list(r), COUNTERS_TOP))
+        return
+    if r["counted"] == "no":
+        if not r["why"] or r["disks"]:
+            bad("n/a without a reason, or with disks: %r" % r)
+        return
+    if r["counted"] != "yes" or r["why"] is not None or not r["disks"]:
+        bad("counted %r, why %r, %d disks" % (r["counted"], r["why"], len(r["disks"])))
+    for d in r["disks"]:
+        if list(d) != COUNTERS_DISK:
+            bad("disk keys %s, want %s" % (list(d), COUNTERS_DISK))
+            continue
+        for k in ("write_cache", "device_cache", "fua"):
+            if d[k] not in ("yes", "no", "unknown"):
+                bad("%s %s is %r" % (d["name"], k, d[k]))
+        try:
+            with open("/sys/block/%s/stat" % d["name"]) as f:
+                now = [int(x) for x in f.read().split()]
+        except OSError as e:
+            bad("%s: no stat file (%s)" % (d["name"], e))
+            continue
+        if ("flush" in d["have"]) != (len(now) >= 17):
+            bad("%s: have %s, the stat file has %d fields" % (d["name"], d["have"], len(now)))
+        for k, i in STAT_FIELD.items():
+            if i >= len(now):
+                if d[k] is not None:
+                    bad("%s: %s is %r, the stat file has no such field" % (d["name"], k, d[k]))
+                continue
+            lo = before.get(d["name"], [0] * len(now))[i]
+            if d[k] is None or not lo <= d[k] <= now[i]:
+                bad("%s: %s is %r, not within %d..%d (the stat file before and after)"
+                    % (d["name"], k, d[k], lo, now[i]))
+
+
 def main(argv):
     expects, present, absent = [], [], []
     i = 1
+    counters, before = False, {}
     while i < len(argv):
-        if argv[i] == "--expect" and i + 1 < len(argv):
+        if argv[i] == "--counters":
+            counters = True
+            i -= 1
+        elif argv[i] == "--stat-before" and i + 1 < len(argv):
+            with open(argv[i + 1]) as f:
+                for line in f:
+                    w = line.split()
+                    before[w[0]] = [int(x) for x in w[1:]]
+        elif argv[i] == "--expect" and i + 1 < len(argv):
             k, _, v = argv[i + 1].partition("=")
             expects.append((k, v))
         elif argv[i] == "--advice" and i + 1 < len(argv):
@@ -158,6 +219,9 @@ def main(argv):
         print(text[:2000])
         return 1
 
+    if counters:
+        check_counters(r, before)
+        return finish(r, expects)
     if list(r.keys()) != TOP:
         bad("top-level keys %s, want %s" % (list(r.keys()), TOP))
     for sec, keys in SECTIONS.items():
@@ -167,6 +231,12 @@ def main(argv):
         for k, v in r.get(sec, {}).items():
             if v == "" or v == []:
                 bad("%s.%s is empty instead of null" % (sec, k))
+    du = r.get("durability", {})
+    if du.get("flush_counts") is not True and r["backend"] == "linux" and \
+            not du.get("flush_counts_why"):
+        bad("durability.flush_counts is %r without a reason" % du.get("flush_counts"))
+    if du.get("flush_counts") is True and du.get("flush_counts_why") is not None:
+        bad("durability.flush_counts is true with a reason %r" % du["flush_counts_why"])
     ids = []
     for a in r.get("advice", []):
         if list(a.keys()) != ADVICE_KEYS:
@@ -210,6 +280,17 @@ def main(argv):
     for aid in ids:
         if aid not in rules(r):
             bad("advice %s has no rule here" % aid)
+    for aid in present:
+        if aid not in ids:
+            bad("advice %s expected" % aid)
+    for aid in absent:
+        if aid in ids:
+            bad("advice %s not expected" % aid)
+    return finish(r, expects)
+
+
+def finish(r, expects):
+    """The --expect checks, then what was wrong; the exit status."""
     for k, v in expects:
         try:
             got = get(r, k)
@@ -222,12 +303,6 @@ def main(argv):
             want = v
         if got != want:
             bad("%s is %r, want %r" % (k, got, want))
-    for aid in present:
-        if aid not in ids:
-            bad("advice %s expected" % aid)
-    for aid in absent:
-        if aid in ids:
-            bad("advice %s not expected" % aid)
     for e in errors:
         print("FAIL: " + e)
     return 1 if errors else 0

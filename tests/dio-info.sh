@@ -258,6 +258,50 @@ if [ "$DIO_BACKEND" = linux ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
 	[ -z "$(ls -A "$shm")" ] && ok "nothing left in $shm" || bad "left in $shm: $(ls -A "$shm")"
 fi
 
+# ------------------------------------------------------------ --counters
+run 2 "--counters with --probe-write" --counters --probe-write "$work"
+grep -q "counters reads the disks' counters and probes nothing" "$work/err" &&
+	ok "says --counters probes nothing" || bad "--counters --probe-write message"
+if [ "$DIO_BACKEND" = linux ] && [ -r /proc/diskstats ]; then
+	# every disk's stat file now: the counters dio-info reads next lie
+	# between these and the checker's own read after it
+	for s in /sys/block/*/stat; do
+		n=${s%/stat}; echo "${n##*/} $(cat "$s")"
+	done >"$work/stat-before"
+	if "$bin" --counters -f json "$top_builddir" >"$work/json" 2>"$work/err"; then
+		python3 "$jcheck" --counters --stat-before "$work/stat-before" \
+			--expect counted=yes <"$work/json" >"$work/jcheck" &&
+			ok "--counters json $top_builddir: $(python3 -c 'import json,sys
+print(", ".join("%s via %s" % (d["name"], d["via"]) for d in json.load(sys.stdin)["disks"]))' \
+				<"$work/json")" ||
+			{ bad "--counters json $top_builddir"; cat "$work/jcheck"; }
+		run 0 "--counters text" --counters "$top_builddir"
+		has "block-layer counters of the disks under" "the text report's heading"
+		has "  writes " "a disk's writes"
+		json "flush counts of $top_builddir" "$top_builddir" \
+			--expect durability.flush_counts=true
+	else
+		# the build directory on tmpfs or NFS: said n/a, exit 1
+		grep -q "block-layer counters n/a: no local disk" "$work/err" &&
+			ok "--counters $top_builddir: n/a, $(cat "$work/err")" ||
+			bad "--counters $top_builddir failed: $(cat "$work/err")"
+	fi
+	if [ -d /dev/shm ]; then
+		run 1 "--counters on tmpfs" --counters /dev/shm
+		has_err() { grep -q "$1" "$work/err" && ok "$2" || bad "$2: $(cat "$work/err")"; }
+		has_err "/dev/shm: block-layer counters n/a: no local disk: /dev/shm is on tmpfs" \
+			"--counters /dev/shm says no local disk"
+		json "no flush counts on tmpfs" /dev/shm --expect durability.flush_counts=false
+		run 1 "--counters -f json on tmpfs" --counters -f json /dev/shm
+		python3 "$jcheck" --counters --expect counted=no --expect disks='[]' \
+			<"$work/out" >"$work/jcheck" && grep -q '"why": "no local disk' "$work/out" &&
+			ok "--counters json /dev/shm: counted no, why no local disk" ||
+			{ bad "--counters json /dev/shm"; cat "$work/jcheck" "$work/out"; }
+	fi
+	run 1 "--counters on a missing path" --counters "$work/no-such-file"
+	[ -s "$work/err" ] && ok "says why: $(cat "$work/err")" || bad "missing path: silent"
+fi
+
 # ------------------------------------------------------------ /dev/null
 run 0 "/dev/null" /dev/null
 has "/dev/null: character device" "a character device"

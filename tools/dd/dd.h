@@ -13,7 +13,8 @@
  * alias.c and check.c's plans), workers.c (engine.c's workers, which run
  * stream.c's loop where dd's loop is taken; every call through io.c),
  * report.c (report-json.c) in turn; ranks.c at each stage of an MPI
- * job; fail.c, describe.c, quote.c and number.c serve several stages.
+ * job; disks.c counts each operand's disks around workers.c's run;
+ * fail.c, describe.c, quote.c and number.c serve several stages.
  */
 #ifndef DIO_DD_H
 #define DIO_DD_H
@@ -99,6 +100,34 @@ struct dd_opts {
 };
 
 
+/* ------------------------------------------------------------ disks */
+
+/*
+ * What the disks under one operand (an if= or an of=) saw over the run,
+ * from the block layer's counters (disks.c): read just before the
+ * workers are released and again after the last one ended.  Raw counts
+ * of the window: other I/O to the same disks in it is counted too.
+ */
+enum dd_disks_state {
+	DD_DISKS_NONE = 0,       /* not asked (no time=1, no JSON), or no such operand */
+	DD_DISKS_COUNTED,        /* every disk's writes and bytes are in seen[]  */
+	DD_DISKS_NA              /* why says why not                          */
+};
+
+struct dd_disk_seen {
+	const struct dio_disk *disk;     /* the library's (owned by the handle) */
+	struct dio_disk_counts before, delta;  /* delta: after - before         */
+};
+
+struct dd_disks {
+	int state;               /* enum dd_disks_state                         */
+	char why[300];           /* DD_DISKS_NA: the reason                     */
+	dio_disks *h;
+	unsigned n;
+	struct dd_disk_seen *seen;       /* n of them                           */
+	uint64_t from_ns, to_ns;         /* CLOCK_MONOTONIC of the two reads     */
+};
+
 /* ------------------------------------------------------------ devices */
 
 struct dd_wctx;
@@ -151,6 +180,7 @@ struct dd_dev {
 	int err;
 	char errmsg[DD_MSG_MAX];
 	char reason[400];        /* sg: why direct was not done                 */
+	struct dd_disks disks[2];  /* the disks under if= [0] and of= [1]      */
 };
 
 /* ------------------------------------------------------------ aliases */
@@ -214,6 +244,9 @@ struct dd_row {
 	uint64_t bytes, full, partial, wfull, wpartial, calls, sg_cmds, sg_nd;
 	double wall_s, io_s, mbs, mibs, cpu_s;
 	const char *status, *error, *reason;
+	/* the disks under if= [0] and of= [1]; NULL: not this row's (the
+	 * total, a row of another MPI rank) */
+	const struct dd_disks *disks[2];
 };
 
 /* ------------------------------------------------------------ a run */
@@ -290,6 +323,16 @@ int dd_sg_geometry(struct dd_side *s, uint64_t blocks, uint32_t blen, char *why,
 int dd_overlap(const struct dd_ident *a, const struct dd_ident *b, char *msg, size_t len);
 int dd_stores_nothing(const struct stat *st, int fd);
 void dd_check_aliases(struct dd *dd);
+
+/* disks.c: the block-layer counters of each operand's disks, with
+ * time=1 or JSON (else nothing is opened); read before the workers are
+ * released and after they end; released at the end. */
+void dd_disks_open(struct dd *dd);
+void dd_disks_before(struct dd *dd);
+void dd_disks_after(struct dd *dd);
+void dd_disks_close(struct dd *dd);
+/* Why an operand's disks of a row are n/a when the row has none. */
+const char *dd_disks_absent(const struct dd *dd);
 
 /* engine.c */
 void *dd_worker(void *arg);

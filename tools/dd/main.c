@@ -21,7 +21,9 @@
  *
  * Structure: operands -> open and check every device (refusals first,
  * nothing written before all checks passed) -> threads wait at a start
- * gate -> run -> merge per-thread results -> report (table, csv, json).
+ * gate -> run -> merge per-thread results -> report (table, csv, json);
+ * with time=1 or JSON, the disks under each operand are counted over the
+ * run (disks.c).
  */
 #include "config.h"
 
@@ -115,6 +117,7 @@ open_stage(void *arg)
 
 	dd_setup_devices(dd);
 	dd_check_opened(dd);
+	dd_disks_open(dd);
 }
 
 int
@@ -162,6 +165,7 @@ main(int argc, char **argv)
 	dd_run_workers(dd, &cpu_user, &cpu_sys);
 	dd_close_sides(dd);
 	failed = dd_report(dd, cpu_user, cpu_sys);
+	dd_disks_close(dd);
 
 	if (g_signal) {
 		/* dd says nothing more than its lines; a report that went out

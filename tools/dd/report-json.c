@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "tools/dd/dd.h"
+#include "tools/kit/disks.h"
 #include "tools/kit/json.h"
 
 /* --format json: the run's settings, a member per device, the total
@@ -54,8 +55,62 @@ json_direction(struct diot_json *j, const char *key, const struct dd_row *r, int
 	diot_json_close(j);
 }
 
+/* A disk's counts over the run: "flushes" null (and "flushes_why") where
+ * the kernel keeps none. */
 static void
-json_row(const struct dd *dd, struct diot_json *j, const struct dd_row *r)
+json_disk_seen(struct diot_json *j, const struct dd_disk_seen *e)
+{
+	const struct dio_disk_counts *c = &e->delta;
+
+	diot_json_object(j, NULL);
+	diot_json_disk_id(j, e->disk);
+	diot_json_u64(j, "reads", c->read_ios);
+	diot_json_u64(j, "read_bytes", c->read_sectors * 512);
+	diot_json_u64(j, "writes", c->write_ios);
+	diot_json_u64(j, "bytes", c->write_sectors * 512);
+	if (c->have & DIO_COUNTS_FLUSH) {
+		diot_json_u64(j, "flushes", c->flush_ios);
+	} else {
+		diot_json_null(j, "flushes");
+		diot_json_str(j, "flushes_why", c->note[0] ? c->note : "not counted");
+	}
+	diot_json_close(j);
+}
+
+/* The disks under one operand over the run (dio-dd(1), JSON): null when
+ * the row has no such operand; "counted" "no" with "why" when they could
+ * not be counted. */
+static void
+json_operand_disks(const struct dd *dd, struct diot_json *j, const char *key, const char *path,
+                   const struct dd_disks *k)
+{
+	unsigned m;
+
+	if (path == NULL || (k != NULL && k->state == DD_DISKS_NONE)) {
+		diot_json_null(j, key);
+		return;
+	}
+	diot_json_object(j, key);
+	if (k == NULL || k->state != DD_DISKS_COUNTED) {
+		diot_json_str(j, "counted", "no");
+		diot_json_str(j, "why", k != NULL ? k->why : dd_disks_absent(dd));
+		diot_json_close(j);
+		return;
+	}
+	diot_json_str(j, "counted", "yes");
+	diot_json_array(j, "window_ns");
+	diot_json_u64(j, NULL, k->from_ns);
+	diot_json_u64(j, NULL, k->to_ns);
+	diot_json_close(j);
+	diot_json_array(j, "disks");
+	for (m = 0; m < k->n; m++)
+		json_disk_seen(j, &k->seen[m]);
+	diot_json_close(j);
+	diot_json_close(j);
+}
+
+static void
+json_row(const struct dd *dd, struct diot_json *j, const struct dd_row *r, int total)
 {
 	diot_json_str(j, "name", r->name);
 	diot_json_str(j, "input", r->input);
@@ -90,6 +145,15 @@ json_row(const struct dd *dd, struct diot_json *j, const struct dd_row *r)
 	}
 	diot_json_str(j, "status", r->status);
 	diot_json_str(j, "error", r->error);
+	/* the total: none (operands may share disks; a sum would count twice) */
+	if (total) {
+		diot_json_null(j, "disks");
+		return;
+	}
+	diot_json_object(j, "disks");
+	json_operand_disks(dd, j, "if", r->input, r->disks[0]);
+	json_operand_disks(dd, j, "of", r->output, r->disks[1]);
+	diot_json_close(j);
 }
 
 static void
@@ -159,13 +223,13 @@ dd_print_json(struct dd *dd, FILE *fp, const struct dd_row *rows, int n, const s
 	for (i = 0; i < n; i++) {
 		diot_json_object(&j, NULL);
 		diot_json_i64(&j, "index", i);
-		json_row(dd, &j, &rows[i]);
+		json_row(dd, &j, &rows[i], 0);
 		diot_json_close(&j);
 	}
 	diot_json_close(&j);
 	diot_json_object(&j, "total");
 	diot_json_i64(&j, "devices", n);
-	json_row(dd, &j, tot);
+	json_row(dd, &j, tot, 1);
 	diot_json_close(&j);
 	diot_json_double(&j, "cpu_user_s", cu);
 	diot_json_double(&j, "cpu_sys_s", cs);

@@ -18,6 +18,7 @@
 
 #include "tools/dd/dd.h"
 #include "tools/kit/clock.h"
+#include "tools/kit/disks.h"
 #include "tools/kit/fmt.h"
 #include "tools/kit/msg.h"
 
@@ -49,6 +50,8 @@ make_row(struct dd *dd, struct dd_row *r, const struct dd_dev *d, double wall_s)
 	r->status = d->err ? "error" : *dd->signal ? "interrupted" : "ok";
 	r->error = d->err ? d->errmsg : NULL;
 	r->reason = d->reason[0] ? d->reason : NULL;
+	r->disks[0] = &d->disks[0];
+	r->disks[1] = &d->disks[1];
 }
 
 static char *
@@ -132,6 +135,83 @@ print_latency(FILE *fp, const struct dd_row *rows, char **names, int n, const st
 				                 rows[i].h[k]);
 }
 
+/* One operand's disks: a line per disk, or its n/a and why. */
+static void
+print_operand_disks(FILE *fp, const char *label, const struct dd_disks *k, const char *absent,
+                    int w)
+{
+	char fl[24];
+	unsigned m;
+
+	if (k == NULL || k->state == DD_DISKS_NA || k->state == DD_DISKS_NONE) {
+		fprintf(fp, "%-*s n/a: %s\n", w, label, k != NULL && k->state == DD_DISKS_NA ?
+		        k->why : absent);
+		return;
+	}
+	for (m = 0; m < k->n; m++) {
+		const struct dd_disk_seen *e = &k->seen[m];
+		const struct dio_disk_counts *c = &e->delta;
+		char *name = diot_quoted(e->disk->name);
+
+		if (c->have & DIO_COUNTS_FLUSH)
+			snprintf(fl, sizeof(fl), "%" PRIu64, c->flush_ios);
+		else
+			snprintf(fl, sizeof(fl), "n/a");
+		fprintf(fp, "%-*s %-10s %9" PRIu64 " %14" PRIu64 " %9" PRIu64 " %14" PRIu64
+		        " %8s  %s, FUA %s\n", w, m == 0 ? label : "", name, c->read_ios,
+		        c->read_sectors * 512, c->write_ios, c->write_sectors * 512, fl,
+		        diot_disk_cache_word(e->disk), diot_tri_word((int)e->disk->fua));
+		free(name);
+	}
+	for (m = 0; m < k->n; m++)
+		if (!(k->seen[m].delta.have & DIO_COUNTS_FLUSH))
+			fprintf(fp, "%-*s flushes of %s n/a: %s\n", w, "", k->seen[m].disk->name,
+			        k->seen[m].delta.note);
+}
+
+/*
+ * time=1: what the disks under each operand saw over the run, as the
+ * block layer counts it (disks.c); nothing when no operand has a disk
+ * to count and none was asked (a row of another MPI rank: n/a).
+ */
+static void
+print_disks(struct dd *dd, FILE *fp, const struct dd_row *rows, int n)
+{
+	static const char *const key[2] = { "if=", "of=" };
+	char **labels;
+	int i, k, w = 7, l;
+
+	labels = calloc((size_t)n * 2 + 1, sizeof(*labels));
+	if (labels == NULL)
+		diot_die(DIOT_EXIT_FAIL, "out of memory");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++) {
+			const char *p = k == 0 ? rows[i].input : rows[i].output;
+			char *q;
+
+			if (p == NULL || (rows[i].disks[k] != NULL &&
+			                  rows[i].disks[k]->state == DD_DISKS_NONE))
+				continue;
+			q = diot_quoted(p);
+			labels[i * 2 + k] = diot_strdupf("%s%s", key[k], q);
+			free(q);
+			if ((l = (int)strlen(labels[i * 2 + k])) > w)
+				w = l;
+		}
+	fprintf(fp, "disks over the run (block layer counts, raw: other I/O to these disks "
+	        "is in them too):\n");
+	fprintf(fp, "%-*s %-10s %9s %14s %9s %14s %8s  %s\n", w, "operand", "disk", "reads",
+	        "read bytes", "writes", "write bytes", "flushes", "cache");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++)
+			if (labels[i * 2 + k] != NULL) {
+				print_operand_disks(fp, labels[i * 2 + k], rows[i].disks[k],
+				                    dd_disks_absent(dd), w);
+				free(labels[i * 2 + k]);
+			}
+	free(labels);
+}
+
 static void
 print_table(struct dd *dd, FILE *fp, const struct dd_row *rows, int n, const struct dd_row *tot,
             double cpu_user, double cpu_sys)
@@ -191,6 +271,7 @@ print_table(struct dd *dd, FILE *fp, const struct dd_row *rows, int n, const str
 		fprintf(fp, "\n");
 	}
 	print_latency(fp, rows, names, n, tot, (int)w);
+	print_disks(dd, fp, rows, n);
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);

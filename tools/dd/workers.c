@@ -186,6 +186,7 @@ run_processes(struct dd *dd, double *u0, double *s0)
 	}
 	diot_team_await_ready(t);
 	dd_ranks_meet(dd);         /* MPI ranks: every rank's workers ready */
+	dd_disks_before(dd);       /* the disks' counters, as late as can be */
 	cpu_times_all(dd, u0, s0);
 	dd->t_go = diot_team_go(t, 0);
 	diot_team_wait(t, 20, tick, dd);
@@ -209,6 +210,7 @@ run_threads(struct dd *dd, double *u0, double *s0)
 	/* Every thread has its buffers and is waiting: measure from here. */
 	diot_team_await_ready(t);
 	dd_ranks_meet(dd);         /* MPI ranks: every rank's workers ready */
+	dd_disks_before(dd);       /* the disks' counters, as late as can be */
 	diot_cpu_times(u0, s0);
 	dd->t_go = diot_now_ns();
 	diot_team_go(t, dd->t_go);
@@ -229,6 +231,7 @@ dd_run_workers(struct dd *dd, double *cpu_user, double *cpu_sys)
 		run_processes(dd, &u0, &s0);
 	else
 		run_threads(dd, &u0, &s0);
+	dd_disks_after(dd);        /* every worker has ended (its syncs too) */
 	cpu_times_all(dd, &u1, &s1);
 	*cpu_user = u1 - u0;
 	*cpu_sys = s1 - s0;

@@ -16,12 +16,13 @@
 
 static const char *const format_words[] = { "text", "json", NULL };
 
-enum { OPT_FORMAT = 1, OPT_PROBE_WRITE, OPT_NO_SCSI, OPT_HELP, OPT_VERSION };
+enum { OPT_FORMAT = 1, OPT_PROBE_WRITE, OPT_NO_SCSI, OPT_COUNTERS, OPT_HELP, OPT_VERSION };
 
 static const struct diot_opt options[] = {
 	{ "format",      'f', DIOT_REQ_ARG, OPT_FORMAT },
 	{ "probe-write", 0,   DIOT_NO_ARG,  OPT_PROBE_WRITE },
 	{ "no-scsi",     0,   DIOT_NO_ARG,  OPT_NO_SCSI },
+	{ "counters",    0,   DIOT_NO_ARG,  OPT_COUNTERS },
 	{ "help",        'h', DIOT_NO_ARG,  OPT_HELP },
 	{ "version",     'V', DIOT_NO_ARG,  OPT_VERSION },
 	{ NULL, 0, 0, 0 }
@@ -50,10 +51,13 @@ usage(void)
 "                        file created (and removed) in it\n"
 "      --no-scsi         send no SCSI commands (no INQUIRY, READ CAPACITY,\n"
 "                        MODE SENSE)\n"
+"      --counters        report only the block-layer counters (reads, writes,\n"
+"                        sectors, cache flushes) of the disks under PATH now\n"
 "  -h, --help            this help\n"
 "  -V, --version         version of the tool and library\n"
 "\n"
-"Exit status: 0 reported, 1 PATH cannot be examined, 2 usage error.\n"
+"Exit status: 0 reported, 1 PATH cannot be examined (--counters: or its\n"
+"disks cannot be counted), 2 usage error.\n"
 "See dio-info(1) ('man dio-info'): each fact, the advice, the JSON keys.\n",
 	       PROG);
 }
@@ -90,6 +94,9 @@ info_args(int argc, char **argv, struct info_opts *o)
 		case OPT_NO_SCSI:
 			o->no_scsi = 1;
 			break;
+		case OPT_COUNTERS:
+			o->counters = 1;
+			break;
 		case OPT_HELP:
 			usage();
 			return 1;
@@ -103,6 +110,9 @@ info_args(int argc, char **argv, struct info_opts *o)
 		diot_usage_error("no PATH given");
 	if (*o->path == '\0')
 		diot_usage_error("PATH is empty");
+	if (o->counters && o->probe_write)
+		diot_usage_error("--counters reads the disks' counters and probes nothing; "
+		                 "--probe-write goes with the full report");
 	if (o->probe_write && stat(o->path, &pst) == 0 && !S_ISDIR(pst.st_mode))
 		diot_usage_error("--probe-write tests a temporary file in a directory; "
 		                 "%s is a %s (its direct I/O is probed with a read-only "

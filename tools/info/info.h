@@ -39,6 +39,7 @@ struct info_opts {
 	int format;                 /* FMT_TEXT, FMT_JSON                        */
 	int probe_write;            /* --probe-write                             */
 	int no_scsi;                /* --no-scsi                                 */
+	int counters;               /* --counters: the disks' counters only      */
 };
 
 /* ------------------------------------------------------------ facts */
@@ -89,6 +90,10 @@ struct facts {
 	int di_err;
 	int in_use;                 /* 1, 0, or < 0 unknown                      */
 	char in_use_why[300];
+	/* block-layer flush counts of every disk under the path (dio_tri;
+	 * dio-info --counters shows them), and why not */
+	int flush_counts;
+	char flush_why[300];
 
 	/* SCSI pass-through */
 	char scsi_dev[128];         /* the node commands went to; "" none        */
@@ -158,6 +163,9 @@ int info_word_in(const char *list, const char *word);
 const char *info_udev_match(const struct dio_devinfo *d, char *buf, size_t len,
                             int *by_name);
 
+/* counters.c: --counters, the report on stdout; 0, or DIOT_EXIT_FAIL
+ * when the path's disks cannot be counted (said). */
+int info_counters(const struct info_opts *o);
 /* text.c, report-json.c: the report on stdout. */
 void info_text(const struct facts *f, const struct advice_list *l);
 void info_json(const struct facts *f, const struct advice_list *l);

@@ -11,7 +11,7 @@
  * A run: options (args.c) -> examine (probe.c: stat, direct I/O probe,
  * alignment, dio_devinfo(), dio_device_in_use(); scsi.c: pass-through)
  * -> advice (advice.c, one rule per fact) -> report as text (text.c) or
- * JSON (report-json.c).  Platform differences come from the library; the
+ * JSON (report-json.c).  --counters: the disks' counters only (counters.c).  Platform differences come from the library; the
  * advice texts are keyed on dio_backend_name().  The model is info.h.
  */
 #include "config.h"
@@ -39,6 +39,12 @@ main(int argc, char **argv)
 		return 0;               /* --help, --version */
 
 	diot_catch_stop_signals(on_signal);
+	if (o.counters) {
+		r = info_counters(&o);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			diot_die(DIOT_EXIT_FAIL, "writing the report: %s", dio_strerror(errno));
+		return r;
+	}
 
 	r = info_examine(&f, &o);
 	if (r < 0)

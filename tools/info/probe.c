@@ -317,6 +317,41 @@ probe_direct(struct facts *f, int probe_write)
 	close(fd);
 }
 
+
+/* Can the flushes that reach the disks under the path be counted?  Every
+ * disk must have the block layer's flush counter (Linux 5.5 and later). */
+static void
+probe_flush_counts(struct facts *f)
+{
+	struct dio_disk_counts *c;
+	dio_disks *h;
+	unsigned i, n;
+
+	f->flush_counts = DIO_TRI_NO;
+	if (dio_disks_open(&h, f->path, f->flush_why, sizeof(f->flush_why)) < 0)
+		return;
+	n = dio_disks_count(h);
+	c = calloc(n, sizeof(*c));
+	if (c == NULL) {
+		snprintf(f->flush_why, sizeof(f->flush_why), "out of memory");
+		dio_disks_close(h);
+		return;
+	}
+	if (dio_disks_read(h, c, n) >= 0) {
+		f->flush_counts = DIO_TRI_YES;
+		for (i = 0; i < n && f->flush_counts == DIO_TRI_YES; i++)
+			if (!(c[i].have & DIO_COUNTS_FLUSH)) {
+				f->flush_counts = DIO_TRI_NO;
+				snprintf(f->flush_why, sizeof(f->flush_why), "%s: %s",
+				         dio_disks_get(h, i)->name,
+				         c[i].note[0] ? c[i].note : "no flush counter");
+			}
+	} else {
+		snprintf(f->flush_why, sizeof(f->flush_why), "the counters cannot be read");
+	}
+	free(c);
+	dio_disks_close(h);
+}
 /* ------------------------------------------------------------ examine */
 
 int
@@ -355,6 +390,7 @@ info_examine(struct facts *f, const struct info_opts *o)
 	} else if (f->is_dev && f->di.kind != DIO_DEVINFO_CHAR) {
 		f->in_use = dio_device_in_use(path, f->in_use_why, sizeof(f->in_use_why));
 	}
+	probe_flush_counts(f);
 	if (!o->no_scsi)
 		info_probe_scsi(f);
 	return 0;

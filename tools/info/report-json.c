@@ -287,6 +287,8 @@ json_durability(struct diot_json *j, const struct facts *f)
 	jtri(j, "volatile_write_cache", v);
 	jstr(j, "evidence", why[0] ? why : NULL);
 	jtri(j, "commit_flush", (int)f->di.commit_flush);
+	jtri(j, "flush_counts", f->flush_counts);
+	jstr(j, "flush_counts_why", f->flush_counts == DIO_TRI_NO ? f->flush_why : NULL);
 	diot_json_close(j);
 }
 

@@ -427,6 +427,10 @@ text_durability(const struct facts *f)
 		kv("flush on commit", "no: nothing sends a cache flush (%s); with a "
 		   "volatile cache, commits are not durable across a power loss",
 		   f->fs_type[0] ? f->fs_type : "this file system");
+	if (f->flush_counts == DIO_TRI_YES)
+		kv("flush counts", "available (dio-info --counters shows them)");
+	else if (f->flush_counts == DIO_TRI_NO)
+		kv("flush counts", "n/a: %s", f->flush_why);
 }
 
 /* The advice, each with its actions. */
