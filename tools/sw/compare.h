@@ -26,6 +26,9 @@ struct cmp_point {
 	char status[16];         /* "ok", "n/a", "error", "interrupted"      */
 	double avg_us, p50_us, p99_us, p999_us, max_us, txn_per_s, mb_per_s, cpu_us;
 	int hint_kind;           /* SW_HINT_* (measured now; a saved run: none) */
+	struct sw_devcount dev;  /* what the disks saw (a saved run: its
+	                          * "device" block, without disks[]; none:
+	                          * SW_DEV_NA, why says so)              */
 };
 
 /* A saved run (one --format json document). */
