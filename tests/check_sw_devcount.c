@@ -5,16 +5,19 @@
  * baseline scaled to the window and subtracted (never below 0), the busy
  * threshold, the n/a cases (no transaction, a disk without a flush
  * counter), the caches' facts, and an MPI job's sum in which ranks of one
- * host that share a disk count it once.  The counting of real disks is
- * tests/sync-write-devcount.sh's.
+ * host that share a disk count it once; and --compare's reader of the
+ * JSON's "device" blocks (tools/sw/compare.c).  The counting of real
+ * disks is tests/sync-write-devcount.sh's.
  */
 #include "config.h"
 
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "tools/sw/compare.h"
 #include "tools/sw/sw.h"
 #include "tests/testutil.h"
 
@@ -126,6 +129,16 @@ START_TEST(test_busy)
 	sw_dev_sum(&dv, 50, 4096);
 	ck_assert_int_eq(dv.state, SW_DEV_COUNTED);
 	ck_assert_double_eq_tol(dv.writes_per_txn, 86.0 / 50, 1e-9);
+
+	/* A window that saw nothing is exact, whatever the baseline saw. */
+	fresh(&dv);
+	d = disk(&dv, "h", "vda", 0, 0, 0, 0.5);
+	d->base_writes = 2;
+	d->base_sectors = 16;
+	d->base_s = 0.05;
+	sw_dev_sum(&dv, 10, 4096);
+	ck_assert_int_eq(dv.state, SW_DEV_COUNTED);
+	ck_assert_double_eq_tol(dv.flushes_per_txn, 0, 1e-12);
 
 	/* More other I/O than the window saw: 0, not below. */
 	fresh(&dv);
@@ -247,6 +260,69 @@ START_TEST(test_merge)
 }
 END_TEST
 
+/* A saved run's points, each with the device block dev (a JSON member,
+ * "" none), read by --compare's loader into r. */
+static void
+load(struct cmp_run *r, const char *const *dev, int n)
+{
+	char b[8192], why[600];
+	size_t at;
+	int k;
+
+	at = (size_t)snprintf(b, sizeof(b), "{\"tool\": \"sync-write\", \"schema\": 1, "
+	                      "\"target\": {\"path\": \"/t/x\", \"kind\": \"new file\", "
+	                      "\"fs\": \"ext4\"}, \"config\": {\"layout\": \"shared\", "
+	                      "\"writers_are\": \"processes\", \"count\": 5}, \"points\": [");
+	for (k = 0; k < n; k++)
+		at += (size_t)snprintf(b + at, sizeof(b) - at, "%s{\"method\": \"fsync\", "
+		                       "\"size_bytes\": %d, \"writers\": 1, \"status\": \"ok\", "
+		                       "\"aggregate\": {\"txns\": 5, \"avg_us\": 9}%s%s}",
+		                       k ? ", " : "", 4096 << k, dev[k][0] ? ", " : "", dev[k]);
+	snprintf(b + at, sizeof(b) - at, "]}");
+	ck_assert_msg(sw_cmp_load(r, "t.json", b, strlen(b), 0, why, sizeof(why)) == 0,
+	              "%s", why);
+	ck_assert_int_eq(r->npts, n);
+}
+
+START_TEST(test_compare_reads)
+{
+	static const char *const dev[] = {
+		"\"device\": {\"counted\": \"yes\", \"txns\": 13, \"writes\": 30, "
+		"\"bytes\": 61440, \"flushes\": 10, \"writes_per_txn\": 2.25, "
+		"\"bytes_per_txn\": 4608, \"flushes_per_txn\": 0.75, \"amplification\": "
+		"1.125, \"baseline\": {\"seconds\": 0.05, \"writes\": 0, \"bytes\": 0, "
+		"\"flushes\": 0}, \"window_ns\": [1, 2], \"disks\": []}",
+		"\"device\": {\"counted\": \"yes\", \"txns\": 13, \"writes_per_txn\": 2, "
+		"\"bytes_per_txn\": 4096, \"flushes_per_txn\": null, \"amplification\": 1}",
+		"\"device\": {\"counted\": \"busy\", \"why\": \"other I/O\", \"txns\": 13, "
+		"\"writes_per_txn\": null}",
+		"\"device\": {\"counted\": \"no\", \"why\": \"no local disk\", \"txns\": 0}",
+		"",
+		"\"device\": {\"counted\": \"yes\", \"txns\": 13, \"writes_per_txn\": -2, "
+		"\"bytes_per_txn\": 4096, \"flushes_per_txn\": 1, \"amplification\": 1}",
+		"\"device\": [1, 2]",
+	};
+	struct cmp_run r;
+
+	load(&r, dev, 7);
+	ck_assert_int_eq(r.pts[0].dev.state, SW_DEV_COUNTED);
+	ck_assert(r.pts[0].dev.flushes_known);
+	ck_assert_uint_eq(r.pts[0].dev.txns, 13);
+	ck_assert_double_eq_tol(r.pts[0].dev.flushes_per_txn, 0.75, 1e-12);
+	ck_assert_double_eq_tol(r.pts[0].dev.writes_per_txn, 2.25, 1e-12);
+	ck_assert_double_eq_tol(r.pts[0].dev.bytes_per_txn, 4608, 1e-12);
+	ck_assert_double_eq_tol(r.pts[0].dev.amplification, 1.125, 1e-12);
+	ck_assert_int_eq(r.pts[1].dev.state, SW_DEV_COUNTED);   /* no flush counter */
+	ck_assert(!r.pts[1].dev.flushes_known);
+	ck_assert_int_eq(r.pts[2].dev.state, SW_DEV_BUSY);
+	ck_assert_int_eq(r.pts[3].dev.state, SW_DEV_NA);
+	ck_assert_int_eq(r.pts[4].dev.state, SW_DEV_NA);        /* an older result */
+	ck_assert_int_eq(r.pts[5].dev.state, SW_DEV_NA);        /* does not hold */
+	ck_assert_int_eq(r.pts[6].dev.state, SW_DEV_NA);
+	free(r.pts);
+}
+END_TEST
+
 static Suite *
 devcount_suite(void)
 {
@@ -259,6 +335,7 @@ devcount_suite(void)
 	tcase_add_test(tc, test_na);
 	tcase_add_test(tc, test_flushes_unknown_and_caches);
 	tcase_add_test(tc, test_merge);
+	tcase_add_test(tc, test_compare_reads);
 	suite_add_tcase(s, tc);
 	return s;
 }

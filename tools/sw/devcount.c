@@ -244,9 +244,11 @@ sw_dev_sum(struct sw_devcount *dv, uint64_t txns, uint64_t size)
 		return;
 	}
 	/* Other I/O above the share of what the window saw: the counts are
-	 * mostly not the point's. */
-	if (ow + of > SW_DEV_BUSY_SHARE * (double)(dv->writes + dv->flushes) ||
-	    os > SW_DEV_BUSY_SHARE * (double)dv->sectors) {
+	 * mostly not the point's.  A window in which the disks wrote nothing
+	 * is exact whatever the baseline saw: nothing is nothing. */
+	if (dv->writes + dv->sectors + dv->flushes > 0 &&
+	    (ow + of > SW_DEV_BUSY_SHARE * (double)(dv->writes + dv->flushes) ||
+	     os > SW_DEV_BUSY_SHARE * (double)dv->sectors)) {
 		dv->state = SW_DEV_BUSY;
 		snprintf(dv->why, sizeof(dv->why), "other I/O on the disk: in the idle "
 		         "%.3f s before the point it did %" PRIu64 " writes (%" PRIu64
