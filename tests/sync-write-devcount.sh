@@ -264,14 +264,8 @@ fi
 if [ -n "$MPIEXEC" ] && [ -x "$MPIEXEC" ] && [ -x "$top_builddir/tools/sync-write-mpi" ]; then
 	. "$top_srcdir/tests/mpi-lib.sh"
 	mpi_need
-	mpi_session=
-	if [ "$MPI_FLAVOR" = openmpi ]; then
-		mpi_session=$(mktemp -d "${TMPDIR:-/tmp}/dio-ompi.XXXXXX") || hard "mktemp"
-		chmod 1777 "$mpi_session"
-		OMPI_MCA_orte_tmpdir_base=$mpi_session
-		export OMPI_MCA_orte_tmpdir_base
-	fi
-	mpi_mode=local
+	mpi_own_session
+	mpi_mode=local         # ranks on this host: one disk, one host
 	chmod 777 "$work"
 	mpi_write_run "$work"
 	sw() { timeout 300 "$mpi_run" 2 "$top_builddir/tools/sync-write-mpi" "$@"; }
