@@ -1378,8 +1378,10 @@ typedef struct dio_disks dio_disks;
  * and the like (naming the file system); -ENOENT, -EACCES... for a path
  * that cannot be examined; -ENOTSUP where the system keeps no such
  * counters or this library does not read them (illumos, the posix
- * backend); -E2BIG past DIO_DISKS_MAX disks; -EINVAL for a kernel name
- * that is not a plain file name.
+ * backend); -ELOOP for a loop device that leads back to itself (or more
+ * than 16 layers); -E2BIG past DIO_DISKS_MAX disks; -EINVAL for a kernel
+ * name that is not a plain file name.  A character device (an sg node)
+ * is -ENODEV: the block layer does not count its I/O.
  */
 DIO_EXTERN int dio_disks_open(dio_disks **dp, const char *path, char *why, size_t len);
 
@@ -1404,10 +1406,12 @@ DIO_EXTERN void dio_disks_close(dio_disks *d);
 
 /**
  * *delta = *after - *before, field by field, with have the bits both
- * share and at_ns the interval.  Returns 0, or -ERANGE (why: "counters
- * went backwards: ...", as when the disk was removed and added again
- * between the reads) or -ENODATA (why: the note of a read that failed
- * or lacks the write counters); a flush counter missing from either
+ * share and at_ns the interval (in_flight, a level, is *after's).  On
+ * failure delta has have 0, err and note set (note: why, also when why
+ * is NULL).  Returns 0, -EINVAL for a NULL argument, or -ERANGE (why:
+ * "counters went backwards: ...", as when the disk was removed and
+ * added again between the reads) or -ENODATA (why: the note of a read
+ * that failed or lacks the write counters); a flush counter missing from either
  * leaves DIO_COUNTS_FLUSH out of delta->have and its note says why.
  */
 DIO_EXTERN int dio_disk_counts_diff(const struct dio_disk_counts *before,

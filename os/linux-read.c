@@ -2,9 +2,10 @@
 /*
  * linux-read.c -- the Linux backend's readers of what the kernel and udev
  * write (os/linux-read.h): /proc/self/mountinfo, /proc/swaps, sysfs
- * attributes, uevent files and the udev database.  Each reads a stream or
- * a string, so that tests can feed it any text (tests/fuzz/); the other
- * os/linux-*.c files open the real files and call them.
+ * attributes, disks' stat files, uevent files and the udev database.
+ * Each reads a stream or a string, so that tests can feed it any text
+ * (tests/fuzz/); the other os/linux-*.c files open the real files and
+ * call them.
  */
 #include "config.h"
 

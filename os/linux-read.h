@@ -2,11 +2,11 @@
 /*
  * linux-read.h -- the readers of the Linux backend that parse what the
  * kernel and udev write: /proc/self/mountinfo, /proc/swaps, sysfs
- * attributes, uevent files, the udev database (os/linux-read.c), and the sg
- * driver's SG_IO replies (os/linux-scsi.c).  Each reads an open stream or a
- * buffer rather than a path, so that the tests can feed it any text
- * (tests/fuzz/); the other os/linux-*.c files open the real files and call
- * them.  GNU/Linux only; internal (dio__), never part of the library's API.
+ * attributes, disks' stat files, uevent files, the udev database
+ * (os/linux-read.c), and the sg driver's SG_IO replies (os/linux-scsi.c).
+ * Each reads an open stream or a buffer rather than a path, so that the
+ * tests can feed it any text (tests/fuzz/); the other os/linux-*.c files
+ * open the real files and call them.  GNU/Linux only; internal (dio__), never part of the library's API.
  */
 #ifndef DIO_OS_LINUX_READ_H
 #define DIO_OS_LINUX_READ_H

@@ -41,34 +41,12 @@ kname(const char *dev)
 	return s ? s + 1 : dev;
 }
 
-/* /sys/block/NAME/ATTR as a trimmed string ("" if unreadable). */
-static char *
-sysfs(const char *name, const char *attr, char *buf, size_t len)
-{
-	char path[512];
-	FILE *fp;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/sys/block/%s/%s", name, attr);
-	buf[0] = '\0';
-	fp = fopen(path, "r");
-	if (fp == NULL)
-		return buf;
-	if (fgets(buf, (int)len, fp) == NULL)
-		buf[0] = '\0';
-	fclose(fp);
-	n = strlen(buf);
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return buf;
-}
-
 static unsigned long long
 sysfs_num(const char *name, const char *attr)
 {
 	char b[64];
 
-	sysfs(name, attr, b, sizeof(b));
+	tu_sysfs(name, attr, b, sizeof(b));
 	ck_assert_msg(b[0] != '\0', "no /sys/block/%s/%s", name, attr);
 	return strtoull(b, NULL, 10);
 }
@@ -173,13 +151,13 @@ check_loop_queue(const char *dev, const struct dio_devinfo *d)
 	ck_assert_uint_eq(d->read_ahead_kb, sysfs_num(n, "queue/read_ahead_kb"));
 	ck_assert_uint_eq(d->rotational, sysfs_num(n, "queue/rotational") ?
 	                  DIO_TRI_YES : DIO_TRI_NO);
-	sysfs(n, "queue/write_cache", b, sizeof(b));
+	tu_sysfs(n, "queue/write_cache", b, sizeof(b));
 	ck_assert_uint_eq(d->write_cache, strcmp(b, "write back") == 0 ? DIO_TRI_YES :
 	                  DIO_TRI_NO);
 	ck_assert_uint_eq(d->read_only, DIO_TRI_NO);
 	ck_assert_uint_eq(d->removable, DIO_TRI_NO);
 	/* scheduler: "[none] mq-deadline kyber bfq" */
-	sysfs(n, "queue/scheduler", b, sizeof(b));
+	tu_sysfs(n, "queue/scheduler", b, sizeof(b));
 	lb = strchr(b, '[');
 	rb = lb ? strchr(lb, ']') : NULL;
 	if (lb != NULL && rb != NULL) {
@@ -281,7 +259,7 @@ START_TEST(test_setting_changes)
 	const char *n = kname(dev512);
 	FILE *fp;
 
-	sysfs(n, "queue/max_sectors_kb", old, sizeof(old));
+	tu_sysfs(n, "queue/max_sectors_kb", old, sizeof(old));
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/max_sectors_kb", n);
 	fp = fopen(path, "w");
 	ck_assert_ptr_nonnull(fp);

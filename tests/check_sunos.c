@@ -918,6 +918,25 @@ START_TEST(ufs_file_devinfo)
 }
 END_TEST
 
+/* The block-layer counters: illumos keeps no flush counts; nothing is
+ * opened, and the reason is said. */
+START_TEST(disks_not_counted)
+{
+	const char *f = mkfile("a", "ufs");
+	dio_disks *d = NULL;
+	char why[300] = "";
+
+	disk_pair(0, "s6", 6, 512, 1000000);
+	ck_assert_int_eq(dio_disks_open(&d, f, why, sizeof(why)), -ENOTSUP);
+	ck_assert_ptr_null(d);
+	ck_assert_msg(strstr(why, "illumos") != NULL && strstr(why, "flush") != NULL,
+	              "why: %s", why);
+	ck_assert_int_eq(dio_disks_open(&d, "/dev/rdsk/c0t0d0s6", why, sizeof(why)),
+	                 -ENOTSUP);
+	ck_assert_ptr_null(d);
+}
+END_TEST
+
 /* ------------------------------------------------ the other branches */
 
 START_TEST(other_answers)
@@ -1841,6 +1860,7 @@ sunos_suite(void)
 	tcase_add_test(t, in_use_mount_and_swap);
 	tcase_add_test(t, zfs_sync_disabled);
 	tcase_add_test(t, ufs_file_devinfo);
+	tcase_add_test(t, disks_not_counted);
 	tcase_add_test(t, uscsi_outputs);
 	tcase_add_test(t, other_answers);
 	tcase_add_test(t, more_answers);

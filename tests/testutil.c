@@ -139,3 +139,25 @@ tu_run(SRunner *sr)
 	srunner_free(sr);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
+
+char *
+tu_sysfs(const char *name, const char *attr, char *buf, size_t len)
+{
+	char path[512];
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/%s", name, attr);
+	buf[0] = '\0';
+	fp = fopen(path, "r");
+	if (fp == NULL)
+		return buf;
+	if (fgets(buf, (int)len, fp) == NULL)
+		buf[0] = '\0';
+	fclose(fp);
+	n = strlen(buf);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return buf;
+}
+

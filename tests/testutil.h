@@ -38,6 +38,10 @@ void tu_skip(const char *fmt, ...)
 #endif
 	;
 
+/* /sys/block/NAME/ATTR's first line, trailing newline and blanks taken
+ * away, into buf ("" when it cannot be read): buf. */
+char *tu_sysfs(const char *name, const char *attr, char *buf, size_t len);
+
 /* Run a Check suite runner and return the process exit status. */
 struct SRunner;
 int tu_run(struct SRunner *sr);

@@ -126,34 +126,6 @@ setup(void)
 	return 0;
 }
 
-/* root/rel, its parents made. */
-static const char *
-at(const char *rel, char *buf, size_t len)
-{
-	char *p;
-
-	snprintf(buf, len, "%s/%s", root, rel);
-	for (p = buf + rootlen + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		mkdir(buf, 0755);
-		*p = '/';
-	}
-	return buf;
-}
-
-static void
-put(const char *rel, const uint8_t *data, size_t len)
-{
-	char path[PATH_MAX];
-	int fd = open(at(rel, path, sizeof(path)), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-	if (fd < 0)
-		return;
-	if (len > 0 && write(fd, data, len) < 0)
-		len = 0;
-	close(fd);
-}
-
 static void
 build(const uint8_t *data, size_t size)
 {
@@ -165,7 +137,7 @@ build(const uint8_t *data, size_t size)
 	for (i = 0; i < NNODES; i++) {
 		if (mask >> i & 1)
 			continue;
-		at(nodes[i].path, path, sizeof(path));
+		fuzz_workdirs(nodes[i].path, path, sizeof(path));
 		if (nodes[i].link == NULL)
 			mkdir(path, 0755);
 		else
@@ -176,15 +148,16 @@ build(const uint8_t *data, size_t size)
 	/* Always there: the block directory of the SCSI device (the disk is
 	 * its entry), the device files, and what sysfs has for every disk. */
 	for (i = 0; i < sizeof(devs) / sizeof(devs[0]); i++)
-		put(devs[i], (const uint8_t *)"", 0);
-	at(PART "/x", path, sizeof(path));
+		fuzz_workfile(devs[i], (const uint8_t *)"", 0);
+	fuzz_workdirs(PART "/x", path, sizeof(path));
 	if (!(mask >> 20 & 1))
-		(void)mknod(at("dev/fs-src", path, sizeof(path)), S_IFBLK | 0600, makedev(8, 1));
+		(void)mknod(fuzz_workdirs("dev/fs-src", path, sizeof(path)), S_IFBLK | 0600,
+		            makedev(8, 1));
 	for (i = 0; i < NFILES && size > 0; i++) {
 		const uint8_t *z = memchr(data, '\0', size);
 		size_t n = z ? (size_t)(z - data) : size;
 
-		put(files[i], data, n);
+		fuzz_workfile(files[i], data, n);
 		data += n;
 		size -= n;
 		if (z != NULL) {
@@ -322,7 +295,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	query("srv/disk.img", S_IFREG, 8, 1, DIO_DEVINFO_FILE, &o);
 	query("srv/disk.img", S_IFREG, 0, 42, DIO_DEVINFO_FILE, &o);
 	/* A file as it is: the loop device its backing_file names may be it. */
-	if (stat(at("srv/disk.img", path, sizeof(path)), &st) == 0) {
+	if (stat(fuzz_workdirs("srv/disk.img", path, sizeof(path)), &st) == 0) {
 		char why[300];
 		int r;
 
@@ -333,7 +306,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	/* The file system type of a file on 8:1 and on an anonymous device. */
-	fd = open(at("srv/disk.img", path, sizeof(path)), O_RDONLY | O_CREAT, 0600);
+	fd = open(fuzz_workdirs("srv/disk.img", path, sizeof(path)), O_RDONLY | O_CREAT, 0600);
 	if (fd >= 0) {
 		memset(&st, 0, sizeof(st));
 		st.st_dev = makedev(8, 1);

@@ -76,6 +76,14 @@ const char *fuzz_workdir(void);
 /* fuzz_workdir()/name into buf: 0, or -1 when it cannot be made. */
 int fuzz_workpath(const char *name, char *buf, size_t len);
 
+/* fuzz_workdir()/rel into buf (len bytes), the directories on its way
+ * made (a tree a harness builds): buf. */
+const char *fuzz_workdirs(const char *rel, char *buf, size_t len);
+
+/* The file fuzz_workdir()/rel, its directories made, holding exactly
+ * data[0 .. len) (nothing when it cannot be made). */
+void fuzz_workfile(const char *rel, const uint8_t *data, size_t len);
+
 /* Everything in fuzz_workdir() removed (the directory stays). */
 void fuzz_workdir_clear(void);
 

@@ -171,6 +171,35 @@ fuzz_workpath(const char *name, char *buf, size_t len)
 	return 0;
 }
 
+const char *
+fuzz_workdirs(const char *rel, char *buf, size_t len)
+{
+	const char *dir = fuzz_workdir();
+	char *p;
+
+	snprintf(buf, len, "%s/%s", dir != NULL ? dir : ".", rel);
+	for (p = buf + strlen(dir != NULL ? dir : ".") + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		mkdir(buf, 0755);
+		*p = '/';
+	}
+	return buf;
+}
+
+void
+fuzz_workfile(const char *rel, const uint8_t *data, size_t len)
+{
+	char path[PATH_MAX];
+	int fd = open(fuzz_workdirs(rel, path, sizeof(path)), O_WRONLY | O_CREAT | O_TRUNC,
+	              0644);
+
+	if (fd < 0)
+		return;
+	if (len > 0 && write(fd, data, len) < 0)
+		len = 0;
+	close(fd);
+}
+
 void
 fuzz_verdict(int accepted, const char *why)
 {
