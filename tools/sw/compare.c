@@ -66,7 +66,6 @@ load_device(const struct diot_jr *v, struct cmp_dev *d)
 	if (diot_jr_type(v) != DIOT_JR_OBJ || st == NULL || txns < 0 || txns > 1e18 ||
 	    txns != floor(txns))
 		return;
-	d->txns = (uint64_t)txns;
 	if (strcmp(st, "busy") == 0)
 		d->state = SW_DEV_BUSY;
 	if (strcmp(st, "yes") != 0)
@@ -564,7 +563,6 @@ sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_poi
 		p->hint_kind = pts[i].hint_kind;
 		p->dev.state = pts[i].dev.state;
 		p->dev.flushes_known = pts[i].dev.flushes_known;
-		p->dev.txns = pts[i].dev.txns;
 		p->dev.writes_per_txn = pts[i].dev.writes_per_txn;
 		p->dev.bytes_per_txn = pts[i].dev.bytes_per_txn;
 		p->dev.flushes_per_txn = pts[i].dev.flushes_per_txn;
