@@ -13,6 +13,7 @@
 #                           bad (sets fail=1), run NP ARGS... (bounded)
 #                           and $each (mpi_write_each)
 #   mpi_need                skip unless the MPI builds were made
+#   mpi_own_session         Open MPI's session directory, the test's own
 #   mpi_hosts_up WORKDIR    make the hosts (sets mpi_mode: netns or local)
 #   "$mpi_run" NP ARGS...   run NP ranks (a script: timeout can bound it)
 #   mpi_hosts_down          remove what mpi_hosts_up made (trap it)
@@ -173,23 +174,27 @@ EOF
 	chmod +x "$each"
 }
 
+# Open MPI's session directories, the test's own, in $mpi_session (its
+# caller removes it): the hosts of tests that run side by side share their
+# names (h1, h2) and /tmp, and two orteds making /tmp/ompi.HOST.UID at once
+# can fail ("File exists", exit 213).  Short: PMIx's sockets live there.
+mpi_own_session() {
+	mpi_session=
+	if [ "$MPI_FLAVOR" = openmpi ]; then
+		mpi_session=$(mktemp -d "${TMPDIR:-/tmp}/dio-ompi.XXXXXX") || hard "mktemp"
+		chmod 1777 "$mpi_session"
+		OMPI_MCA_orte_tmpdir_base=$mpi_session
+		export OMPI_MCA_orte_tmpdir_base
+	fi
+}
+
 mpi_test() {
 	mpi_need
 	need_cmd python3 python3
 	need_cmd timeout coreutils
 	work=$(mktemp -d "$top_builddir/$1.XXXXXX") || hard "mktemp"
 	chmod 777 "$work"     # the ranks may run as another user than make's
-	mpi_session=
-	if [ "$MPI_FLAVOR" = openmpi ]; then
-		# Open MPI's session directories, this test's own: the hosts of
-		# tests that run side by side share their names (h1, h2) and /tmp,
-		# and two orteds making /tmp/ompi.HOST.UID at once can fail
-		# ("File exists", exit 213).  Short: PMIx's sockets live there.
-		mpi_session=$(mktemp -d "${TMPDIR:-/tmp}/dio-ompi.XXXXXX") || hard "mktemp"
-		chmod 1777 "$mpi_session"
-		OMPI_MCA_orte_tmpdir_base=$mpi_session
-		export OMPI_MCA_orte_tmpdir_base
-	fi
+	mpi_own_session
 	trap 'mpi_hosts_down; rm -rf "$work" ${mpi_session:+"$mpi_session"}' EXIT INT TERM
 	fail=0
 	mpi_hosts_up "$work" || hard "cannot make the test hosts"

@@ -18,7 +18,7 @@ args="-q -m none,fdatasync,direct,rwf-dsync -s 512,48k -w 1,2 -n 10 --dir $work"
 
 # CSV
 "$SW" $args -f csv --per-writer -o "$work/r.csv" || { echo "FAIL csv run"; exit 1; }
-hdr="point,method,size_bytes,writers,writer,status,txns,bytes,wall_s,avg_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us,stddev_us,txn_per_s,mb_per_s,cpu_user_s,cpu_sys_s,cpu_us_per_txn,direct,sync_flag,commit,verify_checked,verify_ok,note,hint"
+hdr="point,method,size_bytes,writers,writer,status,txns,bytes,wall_s,avg_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us,stddev_us,txn_per_s,mb_per_s,cpu_user_s,cpu_sys_s,cpu_us_per_txn,direct,sync_flag,commit,verify_checked,verify_ok,note,hint,dev_state,dev_writes_per_txn,dev_bytes_per_txn,dev_flushes_per_txn,dev_amplification"
 [ "$(head -n 1 "$work/r.csv")" = "$hdr" ] || { echo "FAIL csv header"; fail=1; }
 python3 - "$work/r.csv" <<'PY' || fail=1
 import csv, sys
@@ -26,7 +26,8 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 agg = [r for r in rows if r["writer"] == "all"]
 assert len(agg) == 4 * 2 * 2, len(agg)
 for r in rows:
-    assert len(r) == 29 and None not in r, r
+    assert len(r) == 34 and None not in r, r
+    assert r["dev_state"] in (("yes", "no", "busy") if r["writer"] == "all" else ("",)), r
     if r["status"] == "ok":
         assert int(r["txns"]) == 10 * (int(r["writers"]) if r["writer"] == "all" else 1), r
         assert float(r["avg_us"]) > 0 and 0 < float(r["min_us"]) <= float(r["p50_us"]) <= float(r["max_us"]), r

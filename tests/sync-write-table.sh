@@ -60,14 +60,15 @@ w=$(widest "$work/m.txt")
 	ok "3 TARGETs: every run shown, widest line $w columns (<= 132)" ||
 	{ bad "3 TARGETs: widest line $w columns:"; cat "$work/m.txt"; }
 
-# --wide: every column (min_us, p90_us, stdev_us, cpu_us), one table.
+# --wide: every column (min_us, p90_us, stdev_us, cpu_us, and what the
+# disks saw per transaction), one table.
 "$SW" -q --wide -n 5 -m none,fsync -s 4k --dir "$work" >"$work/w.txt" 2>&1 ||
 	bad "--wide: exit $?: $(cat "$work/w.txt")"
-grep -q '^method  *size_B  *wr  *txns  *avg_us  *min_us  *p50_us  *p90_us  *p99_us  *p99.9_us  *max_us  *stdev_us  *txn/s  *MB/s  *cpu_us  *direct  *sync$' "$work/w.txt" &&
+grep -q '^method  *size_B  *wr  *txns  *avg_us  *min_us  *p50_us  *p90_us  *p99_us  *p99.9_us  *max_us  *stdev_us  *txn/s  *MB/s  *cpu_us  *flush/txn  *dev_wr/txn  *dev_KiB/txn  *amplif  *direct  *sync$' "$work/w.txt" &&
 	[ "$(widest "$work/w.txt")" -gt 132 ] && ok "--wide: every column ($(widest "$work/w.txt") columns)" ||
 	{ bad "--wide's header:"; cat "$work/w.txt"; }
-grep -q '^method  *size_B  *wr  *txns  *avg_us  *p50_us  *p99_us  *p99.9_us  *max_us  *txn/s  *MB/s  *direct  *sync$' "$work/d.txt" &&
-	ok "the default header: method size_B wr txns avg_us p50_us p99_us p99.9_us max_us txn/s MB/s direct sync" ||
+grep -q '^method  *size_B  *wr  *txns  *avg_us  *p50_us  *p99_us  *p99.9_us  *max_us  *txn/s  *MB/s  *flush/txn  *direct  *sync$' "$work/d.txt" &&
+	ok "the default header: method size_B wr txns avg_us p50_us p99_us p99.9_us max_us txn/s MB/s flush/txn direct sync" ||
 	bad "the default header: $(grep '^method' "$work/d.txt")"
 expect_exit 2 "--wide is for the table" "$SW" --wide -f csv -n 1 -m none -s 4k --dir "$work"
 

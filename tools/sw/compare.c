@@ -42,6 +42,45 @@ copy_str(char *dst, size_t len, const struct diot_jr *v, const char *dflt)
 			*p = '?';
 }
 
+/* A figure of the "device" block: finite and >= 0, or -1 (null, absent
+ * or not one). */
+static double
+dev_figure(const struct diot_jr *v, const char *key)
+{
+	double x = diot_jr_num(diot_jr_get(v, key), -1);
+
+	return isfinite(x) && x >= 0 ? x : -1;
+}
+
+/* A point's "device" block (what the disks saw) into d: its figures when
+ * counted, its state when busy or not; SW_DEV_NA where there is none (an
+ * older sync-write's result) or where it does not hold together. */
+static void
+load_device(const struct diot_jr *v, struct cmp_dev *d)
+{
+	const char *st = diot_jr_str(diot_jr_get(v, "counted"));
+	double txns = dev_figure(v, "txns");
+
+	memset(d, 0, sizeof(*d));
+	d->state = SW_DEV_NA;
+	if (diot_jr_type(v) != DIOT_JR_OBJ || st == NULL || txns < 0 || txns > 1e18 ||
+	    txns != floor(txns))
+		return;
+	if (strcmp(st, "busy") == 0)
+		d->state = SW_DEV_BUSY;
+	if (strcmp(st, "yes") != 0)
+		return;
+	d->writes_per_txn = dev_figure(v, "writes_per_txn");
+	d->bytes_per_txn = dev_figure(v, "bytes_per_txn");
+	d->flushes_per_txn = dev_figure(v, "flushes_per_txn");
+	d->amplification = dev_figure(v, "amplification");
+	d->flushes_known = d->flushes_per_txn >= 0;
+	if (!d->flushes_known)             /* null: no flush counter */
+		d->flushes_per_txn = 0;
+	if (d->writes_per_txn >= 0 && d->bytes_per_txn >= 0 && d->amplification >= 0)
+		d->state = SW_DEV_COUNTED;
+}
+
 /* Point k of the document; -1 (with why) if it is not a point. */
 static int
 load_point(const struct diot_jr *v, struct cmp_point *p, int k, char *why, size_t wl)
@@ -77,6 +116,7 @@ load_point(const struct diot_jr *v, struct cmp_point *p, int k, char *why, size_
 	p->txn_per_s = diot_jr_num(diot_jr_get(a, "txn_per_s"), NAN);
 	p->mb_per_s = diot_jr_num(diot_jr_get(a, "mb_per_s"), NAN);
 	p->cpu_us = diot_jr_num(diot_jr_get(a, "cpu_us_per_txn"), NAN);
+	load_device(diot_jr_get(v, "device"), &p->dev);
 	return 0;
 }
 
@@ -185,7 +225,12 @@ keep_member(const struct diot_jr_step *path, int n, int type, void *arg)
 	static const struct keep point[] = {
 		{ "method", DIOT_JR_STR }, { "size_bytes", DIOT_JR_NUM },
 		{ "writers", DIOT_JR_NUM }, { "status", DIOT_JR_STR },
-		{ "aggregate", DIOT_JR_OBJ }, { NULL, 0 } };
+		{ "aggregate", DIOT_JR_OBJ }, { "device", DIOT_JR_OBJ }, { NULL, 0 } };
+	static const struct keep device[] = {
+		{ "counted", DIOT_JR_STR }, { "txns", DIOT_JR_NUM },
+		{ "writes_per_txn", DIOT_JR_NUM }, { "bytes_per_txn", DIOT_JR_NUM },
+		{ "flushes_per_txn", DIOT_JR_NUM }, { "amplification", DIOT_JR_NUM },
+		{ NULL, 0 } };
 	static const struct keep aggregate[] = {
 		{ "txns", DIOT_JR_NUM }, { "avg_us", DIOT_JR_NUM }, { "p50_us", DIOT_JR_NUM },
 		{ "p99_us", DIOT_JR_NUM }, { "p999_us", DIOT_JR_NUM },
@@ -211,6 +256,8 @@ keep_member(const struct diot_jr_step *path, int n, int type, void *arg)
 		return 0;
 	if (n == 3)                                 /* a member of a point */
 		return keep_in(point, last, type);
+	if (n == 4 && strcmp(path[2].key, "device") == 0)   /* what the disks saw */
+		return keep_in(device, last, type);
 	return n == 4 && keep_in(aggregate, last, type);
 }
 
@@ -514,6 +561,12 @@ sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_poi
 		p->mb_per_s = s->mb_per_s;
 		p->cpu_us = s->cpu_us_per_txn;
 		p->hint_kind = pts[i].hint_kind;
+		p->dev.state = pts[i].dev.state;
+		p->dev.flushes_known = pts[i].dev.flushes_known;
+		p->dev.writes_per_txn = pts[i].dev.writes_per_txn;
+		p->dev.bytes_per_txn = pts[i].dev.bytes_per_txn;
+		p->dev.flushes_per_txn = pts[i].dev.flushes_per_txn;
+		p->dev.amplification = pts[i].dev.amplification;
 	}
 }
 
