@@ -301,6 +301,39 @@ enum sw_hint_kind {
 	                           * stable one (illumos NFS: FILE_SYNC)    */
 };
 
+/* What the block layer counted on the disks under the target over a
+ * point (devcount.c): whether it could count, and per transaction. */
+enum sw_dev_state { SW_DEV_NA = 0, SW_DEV_COUNTED = 1, SW_DEV_BUSY = 2 };
+
+#define SW_DEV_DISKS 16
+
+/* One disk's counts over a point (a host's disk with MPI ranks). */
+struct sw_dev_disk {
+	char name[32];
+	char host[DIOT_MPI_HOST_MAX];
+	uint64_t writes, sectors, flushes;
+	int flushes_known;
+	int write_cache, device_cache, fua;   /* dio_tri */
+};
+
+struct sw_devcount {
+	int state;                /* SW_DEV_*                            */
+	char why[300];            /* why not counted (NA, BUSY)          */
+	int flushes_known;
+	uint64_t txns;
+	uint64_t writes, sectors, flushes;            /* raw, all disks, the point's window */
+	double base_s;
+	uint64_t base_writes, base_sectors, base_flushes;  /* idle interval */
+	double writes_per_txn, bytes_per_txn, flushes_per_txn;  /* baseline subtracted */
+	double amplification;                          /* bytes_per_txn / size */
+	uint64_t from_ns, to_ns;                       /* CLOCK_MONOTONIC of the two reads */
+	int volatile_cache;  /* dio_tri: a disk's cache is volatile (write_cache or device_cache) */
+	int cache_hidden;    /* a disk reports a volatile cache the kernel treats as write-through */
+	int fua;             /* dio_tri: every disk takes FUA writes */
+	int ndisks;
+	struct sw_dev_disk disks[SW_DEV_DISKS];
+};
+
 enum sw_status {
 	SW_OK = 0,          /* measured                                  */
 	SW_NA = 1,          /* not applicable here (reason in note)      */
@@ -354,7 +387,7 @@ struct sw_point {
 	struct sw_host_row *hosts; /* [nhosts] with ranks > 1, or NULL  */
 	struct sw_stats *per_rank; /* [ranks] each rank's own, or NULL  */
 	double clock_error_us;   /* how far the ranks' windows may be off
-	                          * rank 0's clock (ranks > 1)           */
+	                          * rank 0's clock (ranks > 1)           */	struct sw_devcount dev;  /* what the disks under the target saw */
 };
 
 /* stats.c: the statistics of a histogram over [t_start, t_end]. */
