@@ -323,6 +323,7 @@ START_TEST(test_hints)
 	int w, m, k, n = 0, lines;
 	FILE *fo;
 
+	memset(rows, 0, sizeof(rows));
 	for (w = 0; w < 2; w++)
 		for (m = 0; m < 3; m++)
 			for (k = 0; k < 4; k++) {
@@ -335,7 +336,7 @@ START_TEST(test_hints)
 			}
 	fo = open_memstream(&out, &ol);
 	ck_assert_ptr_nonnull(fo);
-	sw_put_hints(fo, "", rows, n, "sdz", "ext4", NULL, 0);
+	sw_put_hints(fo, "", rows, n, "sdz", "ext4", NULL, 0, 0);
 	ck_assert_int_eq(fclose(fo), 0);
 	widest(out, &lines);
 	/* a line per method, then why, once */
@@ -354,7 +355,7 @@ START_TEST(test_hints)
 	/* Wrapped to the table's width: the same, on lines within it. */
 	fo = open_memstream(&out, &ol);
 	ck_assert_ptr_nonnull(fo);
-	sw_put_hints(fo, "run 2: ", rows, n, "sdz", "ext4", NULL, SW_TABLE_COLS);
+	sw_put_hints(fo, "run 2: ", rows, n, "sdz", "ext4", NULL, 0, SW_TABLE_COLS);
 	ck_assert_int_eq(fclose(fo), 0);
 	ck_assert_msg(widest(out, &lines) <= SW_TABLE_COLS && lines >= 4, "%s", out);
 	ck_assert_msg(strncmp(out, "hint: run 2: fsync at 512, 1024, 4096 B", 39) == 0, "%s", out);
@@ -374,6 +375,7 @@ START_TEST(test_hint_not_durable)
 	int m, k, n = 0, lines;
 	FILE *fo;
 
+	memset(rows, 0, sizeof(rows));
 	for (m = 0; m < 3; m++)
 		for (k = 0; k < 2; k++) {
 			rows[n].method = meth[m];
@@ -385,7 +387,7 @@ START_TEST(test_hint_not_durable)
 		}
 	fo = open_memstream(&out, &ol);
 	ck_assert_ptr_nonnull(fo);
-	sw_put_hints(fo, "run 2: ", rows, n, "", "tmpfs", why, 0);
+	sw_put_hints(fo, "run 2: ", rows, n, "", "tmpfs", why, 0, 0);
 	ck_assert_int_eq(fclose(fo), 0);
 	widest(out, &lines);
 	ck_assert_msg(lines == 1 && strcmp(out, "hint: run 2: fsync, direct+dsync (4 rows): "
@@ -490,7 +492,8 @@ START_TEST(test_interleaved_interrupted)
 	sw_cmp_table(fo, &c);
 	ck_assert_int_eq(fclose(fo), 0);
 	ck_assert_msg(strstr(out, "fsync                 4096   1 |     123.4 ") != NULL &&
-	              strstr(out, "|   not run         -         -       -       -\n") != NULL,
+	              strstr(out, "|   not run         -         -         -       -       "
+	                     "-\n") != NULL,
 	              "%s", out);
 	ck_assert_msg(strstr(out, "\n                 interrupted: run 1 was stopped by a "
 	                     "signal: its figures are partial; run 2 was not run") != NULL,

@@ -171,6 +171,7 @@ START_TEST(test_nocommit_lines)
 	int m, k, n = 0;
 	FILE *fo;
 
+	memset(rows, 0, sizeof(rows));
 	for (m = 0; m < 3; m++)
 		for (k = 0; k < 2; k++) {
 			rows[n].method = meth[m];
@@ -183,7 +184,7 @@ START_TEST(test_nocommit_lines)
 		}
 	fo = open_memstream(&out, &ol);
 	ck_assert_ptr_nonnull(fo);
-	sw_put_hints(fo, "", rows, n, "sd0", "nfs", "", 0);
+	sw_put_hints(fo, "", rows, n, "sd0", "nfs", "", 0, 0);
 	ck_assert_int_eq(fclose(fo), 0);
 	ck_assert_str_eq(out,
 	        "hint: none at 4096, 8192 B with 1 writer (2 rows): without a commit, yet "
@@ -217,7 +218,7 @@ START_TEST(test_cannot_tell_line)
 	rows[0].kind = rows[1].kind = SW_HINT_NOT_DURABLE;
 	fo = open_memstream(&out, &ol);
 	ck_assert_ptr_nonnull(fo);
-	sw_put_hints(fo, "", rows, 2, "sd1", "ufs", why, 0);
+	sw_put_hints(fo, "", rows, 2, "sd1", "ufs", why, 0, 0);
 	ck_assert_int_eq(fclose(fo), 0);
 	ck_assert_msg(strncmp(out, "hint: fsync, dsync (2 rows): cannot tell whether commits "
 	                      "are durable: ufs sends no cache flush to sd1", 94) == 0, "%s",

@@ -42,6 +42,29 @@ copy_str(char *dst, size_t len, const struct diot_jr *v, const char *dflt)
 			*p = '?';
 }
 
+/* A point's "device" block (issue 41): what the disks counted per
+ * transaction; dev_state -1 for a result without one (an older
+ * sync-write's), and NaN for a figure it does not give (null). */
+static void
+load_device(const struct diot_jr *d, struct cmp_point *p)
+{
+	const char *counted = diot_jr_str(diot_jr_get(d, "counted"));
+
+	p->dev_state = -1;
+	p->dev_flushes_per_txn = p->dev_writes_per_txn = NAN;
+	p->dev_bytes_per_txn = p->dev_amplification = NAN;
+	if (diot_jr_type(d) != DIOT_JR_OBJ || counted == NULL)
+		return;
+	p->dev_state = strcmp(counted, "yes") == 0 ? SW_DEV_COUNTED
+	               : strcmp(counted, "busy") == 0 ? SW_DEV_BUSY : SW_DEV_NA;
+	if (p->dev_state != SW_DEV_COUNTED)
+		return;
+	p->dev_writes_per_txn = diot_jr_num(diot_jr_get(d, "writes_per_txn"), NAN);
+	p->dev_bytes_per_txn = diot_jr_num(diot_jr_get(d, "bytes_per_txn"), NAN);
+	p->dev_flushes_per_txn = diot_jr_num(diot_jr_get(d, "flushes_per_txn"), NAN);
+	p->dev_amplification = diot_jr_num(diot_jr_get(d, "amplification"), NAN);
+}
+
 /* Point k of the document; -1 (with why) if it is not a point. */
 static int
 load_point(const struct diot_jr *v, struct cmp_point *p, int k, char *why, size_t wl)
@@ -77,6 +100,7 @@ load_point(const struct diot_jr *v, struct cmp_point *p, int k, char *why, size_
 	p->txn_per_s = diot_jr_num(diot_jr_get(a, "txn_per_s"), NAN);
 	p->mb_per_s = diot_jr_num(diot_jr_get(a, "mb_per_s"), NAN);
 	p->cpu_us = diot_jr_num(diot_jr_get(a, "cpu_us_per_txn"), NAN);
+	load_device(diot_jr_get(v, "device"), p);
 	return 0;
 }
 
@@ -185,13 +209,17 @@ keep_member(const struct diot_jr_step *path, int n, int type, void *arg)
 	static const struct keep point[] = {
 		{ "method", DIOT_JR_STR }, { "size_bytes", DIOT_JR_NUM },
 		{ "writers", DIOT_JR_NUM }, { "status", DIOT_JR_STR },
-		{ "aggregate", DIOT_JR_OBJ }, { NULL, 0 } };
+		{ "aggregate", DIOT_JR_OBJ }, { "device", DIOT_JR_OBJ }, { NULL, 0 } };
 	static const struct keep aggregate[] = {
 		{ "txns", DIOT_JR_NUM }, { "avg_us", DIOT_JR_NUM }, { "p50_us", DIOT_JR_NUM },
 		{ "p99_us", DIOT_JR_NUM }, { "p999_us", DIOT_JR_NUM },
 		{ "max_us", DIOT_JR_NUM }, { "txn_per_s", DIOT_JR_NUM },
 		{ "mb_per_s", DIOT_JR_NUM }, { "cpu_us_per_txn", DIOT_JR_NUM },
 		{ NULL, 0 } };
+	static const struct keep device[] = {
+		{ "counted", DIOT_JR_STR }, { "writes_per_txn", DIOT_JR_NUM },
+		{ "bytes_per_txn", DIOT_JR_NUM }, { "flushes_per_txn", DIOT_JR_NUM },
+		{ "amplification", DIOT_JR_NUM }, { NULL, 0 } };
 	const char *last = path[n - 1].key;
 	long *not_object = arg;
 
@@ -211,6 +239,8 @@ keep_member(const struct diot_jr_step *path, int n, int type, void *arg)
 		return 0;
 	if (n == 3)                                 /* a member of a point */
 		return keep_in(point, last, type);
+	if (n == 4 && path[2].key != NULL && strcmp(path[2].key, "device") == 0)
+		return keep_in(device, last, type);
 	return n == 4 && keep_in(aggregate, last, type);
 }
 
@@ -460,6 +490,24 @@ sw_cmp_release(struct cmp *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* A point measured now: its device counts and hints, as load_device()
+ * reads them from a result. */
+static void
+dev_of_run(struct cmp_point *p, const struct sw_point *q)
+{
+	const struct sw_devcount *d = &q->dev;
+	int k, yes = d->state == SW_DEV_COUNTED;
+
+	p->dev_state = d->state;
+	p->dev_writes_per_txn = yes ? d->writes_per_txn : NAN;
+	p->dev_bytes_per_txn = yes ? d->bytes_per_txn : NAN;
+	p->dev_flushes_per_txn = yes && d->flushes_known ? d->flushes_per_txn : NAN;
+	p->dev_amplification = yes ? d->amplification : NAN;
+	for (k = 0; k < SW_POINT_DEV_HINTS; k++)
+		p->dev_hint_kind[k] = q->dev_hint_kind[k];
+	snprintf(p->dev_disks, sizeof(p->dev_disks), "%s", q->dev_disks);
+}
+
 void
 sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_point *pts,
                 int n)
@@ -514,6 +562,7 @@ sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_poi
 		p->mb_per_s = s->mb_per_s;
 		p->cpu_us = s->cpu_us_per_txn;
 		p->hint_kind = pts[i].hint_kind;
+		dev_of_run(p, &pts[i]);
 	}
 }
 
@@ -528,6 +577,9 @@ sw_cmp_not_run(struct cmp_run *r, const struct sw_point *key)
 	p->writers = key->writers;
 	snprintf(p->status, sizeof(p->status), "interrupted");
 	p->not_run = 1;
+	p->dev_state = -1;
+	p->dev_writes_per_txn = p->dev_bytes_per_txn = NAN;
+	p->dev_flushes_per_txn = p->dev_amplification = NAN;
 }
 
 /* What run r is called in messages: "TARGET 2 'x'" or "'b.json'". */

@@ -26,6 +26,15 @@ struct cmp_point {
 	char status[16];         /* "ok", "n/a", "error", "interrupted"      */
 	double avg_us, p50_us, p99_us, p999_us, max_us, txn_per_s, mb_per_s, cpu_us;
 	int hint_kind;           /* SW_HINT_* (measured now; a saved run: none) */
+	/* What the disks counted (a result's "device"; sw_point.dev measured
+	 * now): dev_state SW_DEV_*, or -1 where the result has no counts (an
+	 * older sync-write's); the figures per transaction, NaN where not
+	 * counted (a flush count the kernel does not keep: NaN alone). */
+	int dev_state;
+	double dev_writes_per_txn, dev_bytes_per_txn, dev_flushes_per_txn;
+	double dev_amplification;
+	int dev_hint_kind[SW_POINT_DEV_HINTS];  /* measured now; a saved run: none */
+	char dev_disks[128];
 };
 
 /* A saved run (one --format json document). */
