@@ -51,15 +51,13 @@ load_device(const struct diot_jr *d, struct cmp_point *p)
 	const char *counted = diot_jr_str(diot_jr_get(d, "counted"));
 
 	p->dev_state = -1;
-	p->dev_flushes_per_txn = p->dev_writes_per_txn = NAN;
-	p->dev_bytes_per_txn = p->dev_amplification = NAN;
+	p->dev_flushes_per_txn = p->dev_bytes_per_txn = p->dev_amplification = NAN;
 	if (diot_jr_type(d) != DIOT_JR_OBJ || counted == NULL)
 		return;
 	p->dev_state = strcmp(counted, "yes") == 0 ? SW_DEV_COUNTED
 	               : strcmp(counted, "busy") == 0 ? SW_DEV_BUSY : SW_DEV_NA;
 	if (p->dev_state != SW_DEV_COUNTED)
 		return;
-	p->dev_writes_per_txn = diot_jr_num(diot_jr_get(d, "writes_per_txn"), NAN);
 	p->dev_bytes_per_txn = diot_jr_num(diot_jr_get(d, "bytes_per_txn"), NAN);
 	p->dev_flushes_per_txn = diot_jr_num(diot_jr_get(d, "flushes_per_txn"), NAN);
 	p->dev_amplification = diot_jr_num(diot_jr_get(d, "amplification"), NAN);
@@ -217,8 +215,7 @@ keep_member(const struct diot_jr_step *path, int n, int type, void *arg)
 		{ "mb_per_s", DIOT_JR_NUM }, { "cpu_us_per_txn", DIOT_JR_NUM },
 		{ NULL, 0 } };
 	static const struct keep device[] = {
-		{ "counted", DIOT_JR_STR }, { "writes_per_txn", DIOT_JR_NUM },
-		{ "bytes_per_txn", DIOT_JR_NUM }, { "flushes_per_txn", DIOT_JR_NUM },
+		{ "counted", DIOT_JR_STR }, { "bytes_per_txn", DIOT_JR_NUM }, { "flushes_per_txn", DIOT_JR_NUM },
 		{ "amplification", DIOT_JR_NUM }, { NULL, 0 } };
 	const char *last = path[n - 1].key;
 	long *not_object = arg;
@@ -499,13 +496,12 @@ dev_of_run(struct cmp_point *p, const struct sw_point *q)
 	int k, yes = d->state == SW_DEV_COUNTED;
 
 	p->dev_state = d->state;
-	p->dev_writes_per_txn = yes ? d->writes_per_txn : NAN;
 	p->dev_bytes_per_txn = yes ? d->bytes_per_txn : NAN;
 	p->dev_flushes_per_txn = yes && d->flushes_known ? d->flushes_per_txn : NAN;
 	p->dev_amplification = yes ? d->amplification : NAN;
 	for (k = 0; k < SW_POINT_DEV_HINTS; k++)
 		p->dev_hint_kind[k] = q->dev_hint_kind[k];
-	snprintf(p->dev_disks, sizeof(p->dev_disks), "%s", q->dev_disks);
+	p->dev_disks = q->dev_disks;   /* the run's points outlive the report */
 }
 
 void
@@ -578,8 +574,7 @@ sw_cmp_not_run(struct cmp_run *r, const struct sw_point *key)
 	snprintf(p->status, sizeof(p->status), "interrupted");
 	p->not_run = 1;
 	p->dev_state = -1;
-	p->dev_writes_per_txn = p->dev_bytes_per_txn = NAN;
-	p->dev_flushes_per_txn = p->dev_amplification = NAN;
+	p->dev_flushes_per_txn = p->dev_bytes_per_txn = p->dev_amplification = NAN;
 }
 
 /* What run r is called in messages: "TARGET 2 'x'" or "'b.json'". */

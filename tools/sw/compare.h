@@ -31,10 +31,9 @@ struct cmp_point {
 	 * older sync-write's); the figures per transaction, NaN where not
 	 * counted (a flush count the kernel does not keep: NaN alone). */
 	int dev_state;
-	double dev_writes_per_txn, dev_bytes_per_txn, dev_flushes_per_txn;
-	double dev_amplification;
+	double dev_bytes_per_txn, dev_flushes_per_txn, dev_amplification;
 	int dev_hint_kind[SW_POINT_DEV_HINTS];  /* measured now; a saved run: none */
-	char dev_disks[128];
+	const char *dev_disks;   /* measured now: the sw_point's; else NULL  */
 };
 
 /* A saved run (one --format json document). */
