@@ -540,8 +540,9 @@ devdoc(const char *label, const char *const counted[3], const double flushes[3])
 			                       f);
 		else if (counted[k] != NULL)
 			at += (size_t)snprintf(b + at, cap - at, ", \"device\": {\"counted\": "
-			                       "\"%s\", \"why\": \"other I/O\", "
-			                       "\"flushes_per_txn\": null}", counted[k]);
+			                       "\"%s\", \"why\": \"other I/O\", \"txns\": 100, "
+			                       "\"writes\": 900, \"bytes\": 8192000, \"flushes\": "
+			                       "700, \"flushes_per_txn\": null}", counted[k]);
 		at += (size_t)snprintf(b + at, cap - at, "}");
 	}
 	snprintf(b + at, cap - at, "]}");

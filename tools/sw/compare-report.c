@@ -54,7 +54,7 @@ with_flushes(const struct cmp *c)
 
 	for (r = 0; r < c->nruns; r++)
 		for (i = 0; i < c->runs[r].npts; i++)
-			if (c->runs[r].pts[i].dev_state >= 0)
+			if (c->runs[r].pts[i].dev_block)
 				return 1;
 	return 0;
 }
@@ -72,15 +72,15 @@ group_w(const struct cmp *c, int r)
 static void
 flush_cell(char *buf, size_t len, const struct cmp_point *p)
 {
-	if (p == NULL || p->dev_state < 0 || (!p->measured && !p->partial))
+	if (p == NULL || !p->dev_block || (!p->measured && !p->partial))
 		snprintf(buf, len, "-");
-	else if (p->dev_state == SW_DEV_BUSY)
+	else if (p->dev.state == SW_DEV_BUSY)
 		snprintf(buf, len, "busy");
-	else if (p->dev_state != SW_DEV_COUNTED || !isfinite(p->dev_flushes_per_txn))
+	else if (p->dev.state != SW_DEV_COUNTED || !p->dev.flushes_known)
 		snprintf(buf, len, "n/a");
 	else
-		snprintf(buf, len, "%.2f", p->dev_flushes_per_txn > 0 ?
-		         p->dev_flushes_per_txn : 0.0);
+		snprintf(buf, len, "%.2f", p->dev.flushes_per_txn > 0 ?
+		         p->dev.flushes_per_txn : 0.0);
 }
 
 static void
@@ -283,9 +283,9 @@ table_hints(FILE *fp, const struct cmp *c)
 			rows[i].p50_us = u->pts[i].p50_us;
 			for (k = 0; k < SW_POINT_DEV_HINTS; k++)
 				rows[i].dev_kind[k] = u->pts[i].dev_hint_kind[k];
-			rows[i].flushes_per_txn = u->pts[i].dev_flushes_per_txn;
-			rows[i].bytes_per_txn = u->pts[i].dev_bytes_per_txn;
-			rows[i].amplification = u->pts[i].dev_amplification;
+			rows[i].flushes_per_txn = u->pts[i].dev.flushes_per_txn;
+			rows[i].bytes_per_txn = u->pts[i].dev.bytes_per_txn;
+			rows[i].amplification = u->pts[i].dev.amplification;
 			rows[i].dev_disks = u->pts[i].dev_disks;
 		}
 		snprintf(run, sizeof(run), "run %d: ", r + 1);
@@ -337,9 +337,10 @@ sw_cmp_table(FILE *fp, const struct cmp *c)
 static const char *
 dev_state_name(const struct cmp_point *p)
 {
-	if (p->dev_state < 0)
+	if (!p->dev_block)
 		return "";
-	return p->dev_state == SW_DEV_COUNTED ? "yes" : p->dev_state == SW_DEV_BUSY
+	/* (as devcount.c's sw_dev_state_name(), which this does not link) */
+	return p->dev.state == SW_DEV_COUNTED ? "yes" : p->dev.state == SW_DEV_BUSY
 	       ? "busy" : "no";
 }
 
@@ -347,9 +348,10 @@ dev_state_name(const struct cmp_point *p)
 static double
 dev_flushes(const struct cmp_point *p)
 {
-	if (p->dev_state != SW_DEV_COUNTED || (!p->measured && !p->partial))
+	if (!p->dev_block || p->dev.state != SW_DEV_COUNTED || !p->dev.flushes_known ||
+	    (!p->measured && !p->partial))
 		return NAN;
-	return p->dev_flushes_per_txn;
+	return p->dev.flushes_per_txn;
 }
 
 static void
@@ -453,7 +455,7 @@ json_point_runs(struct diot_json *j, const struct cmp *c, const struct cmp_key *
 		                                              value(first, first->avg_us)));
 		diot_json_double(j, "txn_per_s_ratio", sw_cmp_ratio(value(p, p->txn_per_s),
 		                 value(first, first->txn_per_s)));
-		diot_json_str(j, "device", p->dev_state < 0 ? NULL : dev_state_name(p));
+		diot_json_str(j, "device", p->dev_block ? dev_state_name(p) : NULL);
 		diot_json_double(j, "flushes_per_txn", dev_flushes(p));
 		diot_json_close(j);
 	}
@@ -532,10 +534,11 @@ cmp_plot(const char *path, FILE *fp, const struct cmp *c)
 			q->agg.txns = 1;
 			q->agg.avg_us = p->avg_us;
 			q->agg.mb_per_s = p->mb_per_s;
-			if (p->dev_state == SW_DEV_COUNTED && isfinite(p->dev_flushes_per_txn)) {
+			if (p->dev_block && p->dev.state == SW_DEV_COUNTED &&
+			    p->dev.flushes_known) {
 				q->dev.state = SW_DEV_COUNTED;
 				q->dev.flushes_known = 1;
-				q->dev.flushes_per_txn = p->dev_flushes_per_txn;
+				q->dev.flushes_per_txn = p->dev.flushes_per_txn;
 			}
 			n++;
 		}

@@ -30,6 +30,7 @@
 #define SW_MAX_WRITERS 256
 #define SW_DEFAULT_SIZES "512,1k,2k,4k,8k,16k,32k,48k,64k,128k,256k,512k,1m"
 #define SW_DEFAULT_TIME_NS 400000000ull     /* 0.4 s per point */
+#define SW_DEFAULT_BASELINE_NS 50000000ull  /* 0.05 s idle before each */
 #define SW_DEFAULT_WARMUP 8
 #define SW_DEFAULT_REGION (64ull << 20)
 #define SW_MAX_SIZE (1ull << 30)
@@ -65,6 +66,8 @@ struct sw_opts {
 	int layout;
 	int extend;
 	uint64_t time_ns, count, warmup, region;
+	uint64_t baseline_ns;     /* --baseline: idle interval before each
+	                           * point (devcount.c); 0: none          */
 	int region_set;
 	int format;
 	const char *output, *plot;
@@ -246,6 +249,8 @@ struct sw_progress {
 	int tty;                  /* redrawn in place (else a line each)  */
 };
 
+struct sw_devs;                         /* devcount.c: a target's disks */
+
 struct sw_ctx {
 	struct sw_opts *o;
 	struct sw_target tg;
@@ -258,6 +263,7 @@ struct sw_ctx {
 	size_t progress_len;
 	struct sw_progress *prog;           /* the run's (sw_run_points)      */
 	struct sw_ranks ranks;              /* 1 rank without MPI             */
+	struct sw_devs *devs;               /* the disks counted (devcount.c) */
 };
 
 /* listen.c: --listen: be the listener of --ack-log tcp:HOST:PORT. */
@@ -351,39 +357,6 @@ enum sw_hint_kind {
  * cache hidden, merged) and amplified. */
 #define SW_POINT_DEV_HINTS 2
 
-/* What the block layer counted on the disks under the target over a
- * point (devcount.c): whether it could count, and per transaction. */
-enum sw_dev_state { SW_DEV_NA = 0, SW_DEV_COUNTED = 1, SW_DEV_BUSY = 2 };
-
-#define SW_DEV_DISKS 16
-
-/* One disk's counts over a point (a host's disk with MPI ranks). */
-struct sw_dev_disk {
-	char name[32];
-	char host[DIOT_MPI_HOST_MAX];
-	uint64_t writes, sectors, flushes;
-	int flushes_known;
-	int write_cache, device_cache, fua;   /* dio_tri */
-};
-
-struct sw_devcount {
-	int state;                /* SW_DEV_*                            */
-	char why[300];            /* why not counted (NA, BUSY)          */
-	int flushes_known;
-	uint64_t txns;
-	uint64_t writes, sectors, flushes;            /* raw, all disks, the point's window */
-	double base_s;
-	uint64_t base_writes, base_sectors, base_flushes;  /* idle interval */
-	double writes_per_txn, bytes_per_txn, flushes_per_txn;  /* baseline subtracted */
-	double amplification;                          /* bytes_per_txn / size */
-	uint64_t from_ns, to_ns;                       /* CLOCK_MONOTONIC of the two reads */
-	int volatile_cache;  /* dio_tri: a disk's cache is volatile (write_cache or device_cache) */
-	int cache_hidden;    /* a disk reports a volatile cache the kernel treats as write-through */
-	int fua;             /* dio_tri: every disk takes FUA writes */
-	int ndisks;
-	struct sw_dev_disk disks[SW_DEV_DISKS];
-};
-
 enum sw_status {
 	SW_OK = 0,          /* measured                                  */
 	SW_NA = 1,          /* not applicable here (reason in note)      */
@@ -406,6 +379,72 @@ struct sw_host_row {
 	int ranks, writers;
 	struct sw_stats s;
 };
+
+/*
+ * What the disks under the target saw during a point (devcount.c): the
+ * block layer's write requests, sectors and cache flushes, read before
+ * the writers start and after they all end, less what an idle interval
+ * just before the point (the baseline) says other I/O adds in that time.
+ * Counted over the whole point, warm-up included, and divided by every
+ * transaction issued (warm-up included).
+ */
+enum sw_dev_state { SW_DEV_NA = 0, SW_DEV_COUNTED = 1, SW_DEV_BUSY = 2 };
+#define SW_DEV_DISKS 16
+/* Other I/O in the point's window, as the baseline predicts it, above
+ * this share of the window's own counts: the point is SW_DEV_BUSY. */
+#define SW_DEV_BUSY_SHARE 0.10
+
+struct sw_dev_disk {
+	char name[32];                 /* kernel name ("vda")              */
+	char host[DIOT_MPI_HOST_MAX];  /* its host (MPI ranks), or ""      */
+	uint64_t writes, sectors, flushes;   /* raw, the point's window   */
+	int flushes_known;
+	int write_cache, device_cache, fua;  /* dio_tri                    */
+	/* The disk's own idle interval (its rank's), for the job's sums:
+	 * its counts, its length and the window's (seconds). */
+	uint64_t base_writes, base_sectors, base_flushes;
+	double base_s, window_s;
+};
+
+struct sw_devcount {
+	int state;                     /* SW_DEV_*                          */
+	char why[300];                 /* n/a or busy: why; "" counted     */
+	int flushes_known;             /* every disk counts flushes        */
+	uint64_t txns;                 /* issued, warm-up included          */
+	uint64_t writes, sectors, flushes;   /* raw, all disks, the window */
+	double base_s;                 /* the idle interval (0: none)      */
+	uint64_t base_writes, base_sectors, base_flushes;
+	double writes_per_txn, bytes_per_txn, flushes_per_txn; /* less the
+	                                * baseline, never below 0          */
+	double amplification;          /* bytes_per_txn / size              */
+	uint64_t from_ns, to_ns;       /* CLOCK_MONOTONIC of the two reads */
+	int volatile_cache;            /* dio_tri: a disk's cache is volatile */
+	int cache_hidden;              /* a disk reports a volatile cache the
+	                                * kernel treats as write-through    */
+	int fua;                       /* dio_tri: every disk takes FUA     */
+	int ndisks;
+	struct sw_dev_disk disks[SW_DEV_DISKS];
+};
+
+/* devcount.c.  sw_dev_before(): the baseline and the first read, just
+ * before the writers go (the disks found at the target's first point);
+ * sw_dev_after(): the read once all have ended; sw_dev_point(): the
+ * point's counts (txns issued by this process's writers, at size). */
+void sw_dev_before(struct sw_ctx *c);
+void sw_dev_after(struct sw_ctx *c);
+void sw_dev_point(const struct sw_ctx *c, struct sw_devcount *dv, uint64_t txns,
+                  uint64_t size);
+void sw_dev_close(struct sw_ctx *c);
+/* The pure parts, for the ranks and the unit tests: dv's totals,
+ * baseline and per-transaction figures from its disks[] (each counted
+ * already); what several processes counted (one each, in rank order)
+ * as the job's: a disk each (host, name) once, the lowest rank's; host[i]
+ * is process i's host (named when it could not count). */
+void sw_dev_sum(struct sw_devcount *dv, uint64_t txns, uint64_t size);
+void sw_dev_merge(struct sw_devcount *job, const struct sw_devcount *each,
+                  const char (*host)[DIOT_MPI_HOST_MAX], int n, uint64_t size);
+/* "yes", "no" or "busy" (the JSON's "counted"). */
+const char *sw_dev_state_name(int state);
 
 struct sw_verify {
 	int done;
@@ -443,7 +482,8 @@ struct sw_point {
 	struct sw_host_row *hosts; /* [nhosts] with ranks > 1, or NULL  */
 	struct sw_stats *per_rank; /* [ranks] each rank's own, or NULL  */
 	double clock_error_us;   /* how far the ranks' windows may be off
-	                          * rank 0's clock (ranks > 1)           */	struct sw_devcount dev;  /* what the disks under the target saw */
+	                          * rank 0's clock (ranks > 1)           */
+	struct sw_devcount dev;  /* what the disks saw (devcount.c)     */
 };
 
 /* stats.c: the statistics of a histogram over [t_start, t_end]. */
