@@ -222,16 +222,14 @@ sw_dev_hint_text(char *buf, size_t len, int kind, const struct sw_devcount *d,
 {
 	switch (kind) {
 	case SW_HINT_DEV_NO_FLUSH:
-		snprintf(buf, len, "not durable: %.2f flushes per transaction reached %s, "
-		         "whose write cache is volatile: likely a file system mounted with "
-		         "barrier=0 or nobarrier, or a layer that drops flushes",
-		         d->flushes_per_txn > 0 ? d->flushes_per_txn : 0.0, disks);
-		break;
-	case SW_HINT_DEV_CACHE_HIDDEN:
-		snprintf(buf, len, "not durable: %.2f flushes per transaction reached %s: "
-		         "the disk's queue/write_cache says write through while the device "
-		         "reports a write-back cache: the kernel sends it no flush",
-		         d->flushes_per_txn > 0 ? d->flushes_per_txn : 0.0, disks);
+	case SW_HINT_DEV_CACHE_HIDDEN:        /* (the baseline may take < 0) */
+		snprintf(buf, len, "not durable: %.2f flushes per transaction reached %s%s",
+		         d->flushes_per_txn > 0 ? d->flushes_per_txn : 0.0, disks,
+		         kind == SW_HINT_DEV_NO_FLUSH ? ", whose write cache is volatile: "
+		         "likely a file system mounted with barrier=0 or nobarrier, or a "
+		         "layer that drops flushes" : ": the disk's queue/write_cache says "
+		         "write through while the device reports a write-back cache: the "
+		         "kernel sends it no flush");
 		break;
 	case SW_HINT_DEV_MERGED:
 		snprintf(buf, len, "the device merged commits: %.2f flushes per transaction "
