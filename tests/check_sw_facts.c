@@ -264,6 +264,13 @@ START_TEST(test_cache)
 }
 END_TEST
 
+/* The methods of the device hints' tests, as methods.c makes them. */
+static const struct sw_method m_fdatasync = { "fdatasync", 0, DIO_SYNC_NONE,
+                                              DIO_COMMIT_FDATASYNC };
+static const struct sw_method m_fsync = { "fsync", 0, DIO_SYNC_NONE, DIO_COMMIT_FSYNC };
+static const struct sw_method m_none = { "none", 0, DIO_SYNC_NONE, DIO_COMMIT_NONE };
+static const struct sw_method m_dd = { "direct+dsync", 1, DIO_SYNC_DATA, DIO_COMMIT_NONE };
+
 /* Device counts as devcount.c leaves them: counted over txns
  * transactions, flushes per transaction f, one disk sdb whose queue says
  * write_cache (wc), the device reports device_cache (dc), FUA fua. */
@@ -301,61 +308,57 @@ dev(double f, int wc, int dc, int fua)
  * can be FUA ones; fires for a sync flag without FUA. */
 START_TEST(test_dev_no_flush)
 {
-	struct sw_method fdatasync = method("fdatasync", 0, DIO_SYNC_NONE,
-	                                    DIO_COMMIT_FDATASYNC);
-	struct sw_method none = method("none", 0, DIO_SYNC_NONE, DIO_COMMIT_NONE);
-	struct sw_method dd = method("direct+dsync", 1, DIO_SYNC_DATA, DIO_COMMIT_NONE);
 	struct sw_devcount d = dev(0.0, DIO_TRI_YES, DIO_TRI_UNKNOWN, DIO_TRI_NO);
 	char names[128], text[400];
 
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 1), SW_HINT_DEV_NO_FLUSH);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 1), SW_HINT_DEV_NO_FLUSH);
 	d.flushes_per_txn = 0.0099;
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 1), SW_HINT_DEV_NO_FLUSH);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 1), SW_HINT_DEV_NO_FLUSH);
 	d.flushes_per_txn = -0.002;     /* the baseline took a little more */
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 4), SW_HINT_DEV_NO_FLUSH);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 4), SW_HINT_DEV_NO_FLUSH);
 	d.flushes_per_txn = 0.01;       /* the boundary: some flushes */
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 1), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 1), SW_HINT_NONE);
 	d.flushes_per_txn = 0;
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &none, 1), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_none, 1), SW_HINT_NONE);
 	/* a sync flag on a disk without FUA: the kernel flushes, or not */
-	ck_assert_int_eq(sw_dev_can_fua(&d, &dd), 0);
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &dd, 1), SW_HINT_DEV_NO_FLUSH);
+	ck_assert_int_eq(sw_dev_can_fua(&d, &m_dd), 0);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_dd, 1), SW_HINT_DEV_NO_FLUSH);
 	/* with FUA: each write is a FUA write, no flush needed */
 	d.disks[0].fua = d.fua = DIO_TRI_YES;
-	ck_assert_int_eq(sw_dev_can_fua(&d, &dd), 1);
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &dd, 1), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_can_fua(&d, &m_dd), 1);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_dd, 1), SW_HINT_NONE);
 	/* ...but a commit (fdatasync) always needs its flush */
-	ck_assert_int_eq(sw_dev_can_fua(&d, &fdatasync), 0);
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 1), SW_HINT_DEV_NO_FLUSH);
+	ck_assert_int_eq(sw_dev_can_fua(&d, &m_fdatasync), 0);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 1), SW_HINT_DEV_NO_FLUSH);
 	/* FUA unknown: not exempt (fail closed) */
 	d.disks[0].fua = d.fua = DIO_TRI_UNKNOWN;
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &dd, 1), SW_HINT_DEV_NO_FLUSH);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_dd, 1), SW_HINT_DEV_NO_FLUSH);
 	/* a second disk without FUA: not every write can be FUA */
 	d.disks[0].fua = DIO_TRI_YES;
 	d.ndisks = 2;
 	d.disks[1] = d.disks[0];
 	snprintf(d.disks[1].name, sizeof(d.disks[1].name), "sdc");
 	d.disks[1].fua = DIO_TRI_NO;
-	ck_assert_int_eq(sw_dev_can_fua(&d, &dd), 0);
+	ck_assert_int_eq(sw_dev_can_fua(&d, &m_dd), 0);
 	sw_dev_disk_names(names, sizeof(names), &d, SW_HINT_DEV_NO_FLUSH);
 	ck_assert_str_eq(names, "sdb, sdc");
 	d.ndisks = 1;
 	/* not counted: nothing said */
 	d.state = SW_DEV_NA;
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 1), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 1), SW_HINT_NONE);
 	d.state = SW_DEV_BUSY;
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 1), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 1), SW_HINT_NONE);
 	d.state = SW_DEV_COUNTED;
 	d.flushes_known = 0;
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 1), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 1), SW_HINT_NONE);
 	d.flushes_known = 1;
 	d.txns = 0;
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 1), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 1), SW_HINT_NONE);
 	/* an honest write-through disk: nothing to flush */
 	d = dev(0.0, DIO_TRI_NO, DIO_TRI_NO, DIO_TRI_NO);
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 1), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 1), SW_HINT_NONE);
 	d = dev(0.0, DIO_TRI_NO, DIO_TRI_UNKNOWN, DIO_TRI_NO);
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 1), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 1), SW_HINT_NONE);
 
 	d = dev(0.0, DIO_TRI_YES, DIO_TRI_UNKNOWN, DIO_TRI_NO);
 	sw_dev_disk_names(names, sizeof(names), &d, SW_HINT_DEV_NO_FLUSH);
@@ -372,17 +375,15 @@ END_TEST
  * reports write back; the command that puts it back names the disk. */
 START_TEST(test_dev_cache_hidden)
 {
-	struct sw_method fsync = method("fsync", 0, DIO_SYNC_NONE, DIO_COMMIT_FSYNC);
-	struct sw_method dd = method("direct+dsync", 1, DIO_SYNC_DATA, DIO_COMMIT_NONE);
 	struct sw_devcount d = dev(0.0, DIO_TRI_NO, DIO_TRI_YES, DIO_TRI_YES);
 	char names[128], text[400], *why;
 
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fsync, 1), SW_HINT_DEV_CACHE_HIDDEN);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fsync, 1), SW_HINT_DEV_CACHE_HIDDEN);
 	/* FUA does not help: the kernel sends none to a write-through queue */
-	ck_assert_int_eq(sw_dev_can_fua(&d, &dd), 0);
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &dd, 1), SW_HINT_DEV_CACHE_HIDDEN);
+	ck_assert_int_eq(sw_dev_can_fua(&d, &m_dd), 0);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_dd, 1), SW_HINT_DEV_CACHE_HIDDEN);
 	d.flushes_per_txn = 1.0;       /* flushes reach it after all: quiet */
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fsync, 1), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fsync, 1), SW_HINT_NONE);
 	d.flushes_per_txn = 0;
 	sw_dev_disk_names(names, sizeof(names), &d, SW_HINT_DEV_CACHE_HIDDEN);
 	ck_assert_str_eq(names, "sdb");
@@ -411,32 +412,29 @@ END_TEST
 /* (b) Merged: several writers, 0.01 <= flushes per transaction < 0.95. */
 START_TEST(test_dev_merged)
 {
-	struct sw_method fdatasync = method("fdatasync", 0, DIO_SYNC_NONE,
-	                                    DIO_COMMIT_FDATASYNC);
-	struct sw_method none = method("none", 0, DIO_SYNC_NONE, DIO_COMMIT_NONE);
 	struct sw_devcount d = dev(0.70, DIO_TRI_YES, DIO_TRI_UNKNOWN, DIO_TRI_NO);
 	char text[400];
 
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 4), SW_HINT_DEV_MERGED);
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 1), SW_HINT_NONE);
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &none, 4), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 4), SW_HINT_DEV_MERGED);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 1), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_none, 4), SW_HINT_NONE);
 	d.flushes_per_txn = 0.9499;
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 2), SW_HINT_DEV_MERGED);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 2), SW_HINT_DEV_MERGED);
 	d.flushes_per_txn = 0.95;
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 2), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 2), SW_HINT_NONE);
 	d.flushes_per_txn = 2.0;        /* IOR's -Y: two a write */
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 8), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 8), SW_HINT_NONE);
 	d.flushes_per_txn = 0.01;
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 8), SW_HINT_DEV_MERGED);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 8), SW_HINT_DEV_MERGED);
 	/* an honest write-through disk merges too: said all the same */
 	d = dev(0.45, DIO_TRI_NO, DIO_TRI_NO, DIO_TRI_NO);
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 8), SW_HINT_DEV_MERGED);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 8), SW_HINT_DEV_MERGED);
 	sw_dev_hint_text(text, sizeof(text), SW_HINT_DEV_MERGED, &d, "", 8, 4096, 0);
 	ck_assert_str_eq(text, "the device merged commits: 0.45 flushes per transaction at "
 	                 "8 writers (the block layer sent one flush for several writers' "
 	                 "commits)");
 	d.state = SW_DEV_BUSY;
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 8), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 8), SW_HINT_NONE);
 }
 END_TEST
 
@@ -444,28 +442,25 @@ END_TEST
  * durable method, counted. */
 START_TEST(test_dev_amplified)
 {
-	struct sw_method fdatasync = method("fdatasync", 0, DIO_SYNC_NONE,
-	                                    DIO_COMMIT_FDATASYNC);
-	struct sw_method none = method("none", 0, DIO_SYNC_NONE, DIO_COMMIT_NONE);
 	struct sw_devcount d = dev(1.0, DIO_TRI_YES, DIO_TRI_UNKNOWN, DIO_TRI_NO);
 	char text[400];
 
 	d.amplification = 1.4999;
-	ck_assert_int_eq(sw_dev_amp_hint(&d, &fdatasync), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_amp_hint(&d, &m_fdatasync), SW_HINT_NONE);
 	d.amplification = 1.5;
-	ck_assert_int_eq(sw_dev_amp_hint(&d, &fdatasync), SW_HINT_DEV_AMPLIFIED);
-	ck_assert_int_eq(sw_dev_amp_hint(&d, &none), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_amp_hint(&d, &m_fdatasync), SW_HINT_DEV_AMPLIFIED);
+	ck_assert_int_eq(sw_dev_amp_hint(&d, &m_none), SW_HINT_NONE);
 	d.amplification = 0.0 / 0.0;   /* NaN: not counted */
-	ck_assert_int_eq(sw_dev_amp_hint(&d, &fdatasync), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_amp_hint(&d, &m_fdatasync), SW_HINT_NONE);
 	d.amplification = 2.0;
 	d.bytes_per_txn = 8192;
 	d.state = SW_DEV_NA;
-	ck_assert_int_eq(sw_dev_amp_hint(&d, &fdatasync), SW_HINT_NONE);
+	ck_assert_int_eq(sw_dev_amp_hint(&d, &m_fdatasync), SW_HINT_NONE);
 	d.state = SW_DEV_COUNTED;
 	/* the flush kinds and this one are apart: both may hold */
 	d.flushes_per_txn = 0.5;
-	ck_assert_int_eq(sw_dev_flush_hint(&d, &fdatasync, 4), SW_HINT_DEV_MERGED);
-	ck_assert_int_eq(sw_dev_amp_hint(&d, &fdatasync), SW_HINT_DEV_AMPLIFIED);
+	ck_assert_int_eq(sw_dev_flush_hint(&d, &m_fdatasync, 4), SW_HINT_DEV_MERGED);
+	ck_assert_int_eq(sw_dev_amp_hint(&d, &m_fdatasync), SW_HINT_DEV_AMPLIFIED);
 	sw_dev_hint_text(text, sizeof(text), SW_HINT_DEV_AMPLIFIED, &d, "", 1, 4096, 0);
 	ck_assert_str_eq(text, "the device wrote 8192 bytes per transaction of 4096 (x2.00): "
 	                 "e.g. a journal block with each commit");
