@@ -38,6 +38,11 @@ struct cmp_point {
 	int hint_kind;           /* SW_HINT_* (measured now; a saved run: none) */
 	struct cmp_dev dev;      /* what the disks saw (a saved run: its
 	                          * "device" block; none: SW_DEV_NA)     */
+	/* Where the point's counts came from, and its device hints: */
+	int dev_block;           /* 1: measured now, or its result has a
+	                          * "device" block (0: an older result's) */
+	int dev_hint_kind[SW_POINT_DEV_HINTS];  /* measured now; a saved run: none */
+	const char *dev_disks;   /* measured now: the sw_point's; else NULL  */
 };
 
 /* A saved run (one --format json document). */

@@ -428,6 +428,28 @@ nocommit_hint(const struct sw_ctx *c, struct sw_point *p, const struct sw_method
 		         "row times commits");
 }
 
+/* What the disks' counters over the point suggest (facts.c): no flush
+ * reached a volatile cache, commits merged into fewer flushes, more bytes
+ * written than the transactions; beside the hint above, not instead. */
+static void
+dev_hints(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
+{
+	int kind[SW_POINT_DEV_HINTS], k, n = 0;
+
+	kind[0] = sw_dev_flush_hint(&p->dev, m, p->writers);
+	kind[1] = sw_dev_amp_hint(&p->dev, m);
+	if (kind[0] == SW_HINT_DEV_NO_FLUSH || kind[0] == SW_HINT_DEV_CACHE_HIDDEN)
+		sw_dev_disk_names(p->dev_disks, sizeof(p->dev_disks), &p->dev, kind[0]);
+	for (k = 0; k < SW_POINT_DEV_HINTS; k++) {
+		if (kind[k] == SW_HINT_NONE)
+			continue;
+		p->dev_hint_kind[n] = kind[k];
+		sw_dev_hint_text(p->dev_hint[n], sizeof(p->dev_hint[n]), kind[k], &p->dev,
+		                 p->dev_disks, p->writers, p->size, c->tg.is_dev);
+		n++;
+	}
+}
+
 int
 sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 {
@@ -508,6 +530,8 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 		         "its cache while the file has any cached page, and %s: these "
 		         "writes may not have been direct", c->tg.fstype, by[cached & 3]);
 	}
+	if (r > 0 && SW_RANK0(c))
+		dev_hints(c, p, m);
 	if (!m->direct && !c->tg.is_dev)  /* pages the next drop takes, if any */
 		c->tg.cached = SW_CACHED_POINTS;
 	if (w0->mech == DIO_MECH_DIRECTIO)

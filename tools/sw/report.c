@@ -213,22 +213,19 @@ table_hints(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n,
 	int i, any = 0;
 
 	for (i = 0; i < n; i++)
-		any |= pts[i].hint_kind != SW_HINT_NONE;
+		any |= pts[i].hint_kind != SW_HINT_NONE ||
+		       pts[i].dev_hint_kind[0] != SW_HINT_NONE ||
+		       pts[i].dev_hint_kind[1] != SW_HINT_NONE;
 	if (!any)
 		return;
 	rows = calloc((size_t)n, sizeof(*rows));
 	if (rows == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	for (i = 0; i < n; i++) {
-		rows[i].method = pts[i].method;
-		rows[i].size = pts[i].size;
-		rows[i].writers = pts[i].writers;
-		rows[i].kind = pts[i].hint_kind;
-		rows[i].p50_us = pts[i].agg.p50_us;
-	}
+	for (i = 0; i < n; i++)
+		sw_hint_row_of(&rows[i], &pts[i]);
 	fputc('\n', fp);
 	sw_put_hints(fp, "", rows, n, r->disk, r->fstype, r->not_durable,
-	             wide ? 0 : SW_TABLE_COLS);
+	             strcmp(r->target_kind, "device") == 0, wide ? 0 : SW_TABLE_COLS);
 	free(rows);
 }
 
@@ -347,6 +344,23 @@ csv_dev(FILE *fp, const struct sw_devcount *d)
 }
 
 /* writer: -1 all, >= 0 that writer; host: a host's row (MPI ranks). */
+
+/* The hint field: the point's hint and its device hints, "; " between. */
+static void
+csv_hints(FILE *fp, const struct sw_point *p)
+{
+	char all[sizeof(p->hint) + sizeof(p->dev_hint) + 8];
+	size_t at;
+	int k;
+
+	at = (size_t)snprintf(all, sizeof(all), "%s", p->hint);
+	for (k = 0; k < SW_POINT_DEV_HINTS && at < sizeof(all); k++)
+		if (p->dev_hint_kind[k] != SW_HINT_NONE)
+			at += (size_t)snprintf(all + at, sizeof(all) - at, "%s%s",
+			                       at ? "; " : "", p->dev_hint[k]);
+	diot_csv_field(fp, all);
+}
+
 static void
 csv_row(FILE *fp, const struct sw_point *p, int writer, const char *host,
         const struct sw_stats *s)
@@ -373,7 +387,7 @@ csv_row(FILE *fp, const struct sw_point *p, int writer, const char *host,
 	        p->verify.checked, p->verify.ok);
 	diot_csv_field(fp, p->note);
 	fputc(',', fp);
-	diot_csv_field(fp, p->hint);
+	csv_hints(fp, p);
 	csv_dev(fp, writer < 0 && host == NULL ? &p->dev : NULL);
 	fputc('\n', fp);
 }
@@ -532,6 +546,15 @@ json_point(struct diot_json *j, const struct sw_point *p, const struct sw_ranks 
 	diot_json_str(j, "status", status_name[p->status]);
 	diot_json_str(j, "note", p->note[0] ? p->note : NULL);
 	diot_json_str(j, "hint", p->hint[0] ? p->hint : NULL);
+	diot_json_array(j, "device_hints");
+	for (k = 0; k < SW_POINT_DEV_HINTS; k++)
+		if (p->dev_hint_kind[k] != SW_HINT_NONE) {
+			diot_json_object(j, NULL);
+			diot_json_str(j, "kind", sw_dev_hint_name(p->dev_hint_kind[k]));
+			diot_json_str(j, "text", p->dev_hint[k]);
+			diot_json_close(j);
+		}
+	diot_json_close(j);
 	diot_json_str(j, "direct", p->direct);
 	diot_json_str(j, "sync_flag", p->sync_flag);
 	diot_json_str(j, "commit", p->commit);

@@ -174,6 +174,34 @@ const char *sw_durable_lead(const char *why);
  * stable one (direct_stable): SW_HINT_SYNC_ALWAYS, SW_HINT_STABLE_DIRECT
  * or SW_HINT_NONE. */
 int sw_nocommit_hint(const struct sw_method *m, int sync_always, int direct_stable);
+struct sw_devcount;
+/* The device hints of a point of method m at writers and size (bytes)
+ * from its device counts d (is_dev: the target is a device, where no file
+ * system adds metadata): SW_HINT_DEV_NO_FLUSH or _CACHE_HIDDEN (a durable
+ * method sent no flush to a volatile cache, and its writes cannot have
+ * been FUA ones), SW_HINT_DEV_MERGED (several writers, fewer flushes than
+ * commits) or SW_HINT_NONE; SW_HINT_DEV_AMPLIFIED or SW_HINT_NONE.
+ * Only a point whose counts were taken (SW_DEV_COUNTED) has any. */
+int sw_dev_flush_hint(const struct sw_devcount *d, const struct sw_method *m,
+                      int writers);
+int sw_dev_amp_hint(const struct sw_devcount *d, const struct sw_method *m);
+/* 1 if every disk under the target takes m's writes as FUA writes (a
+ * sync flag, the queue says write back and takes FUA): a commit then
+ * needs no flush. */
+int sw_dev_can_fua(const struct sw_devcount *d, const struct sw_method *m);
+/* The disks a flush hint of kind is about, into names (len bytes): for
+ * SW_HINT_DEV_CACHE_HIDDEN those whose device reports a volatile cache
+ * the kernel treats as write-through, else those whose cache is
+ * volatile; "sdb, sdc" (with their hosts where the disks are of several
+ * hosts: "sdb on h1, sdb on h2"). */
+void sw_dev_disk_names(char *names, size_t len, const struct sw_devcount *d, int kind);
+/* The text of a point's device hint of kind into buf (len bytes). */
+void sw_dev_hint_text(char *buf, size_t len, int kind, const struct sw_devcount *d,
+                      const char *disks, int writers, uint64_t size, int is_dev);
+/* The reason said once under the lines of a device hint of kind (the
+ * likely cause, the remedy), with disks as dev_disk_names() gives them,
+ * is_dev as above; malloc()ed. */
+char *sw_dev_hint_why(int kind, const char *disks, int is_dev);
 /* 1 if the prefill must write through a direct handle, so that it leaves
  * no cached page (a file system that serves direct requests through the
  * cache while the file has any: DIO_DLIM_CACHED_ANY, NFS and smbfs). */
@@ -303,9 +331,31 @@ enum sw_hint_kind {
 	SW_HINT_NOT_DURABLE = 3,  /* a durable method where nothing can be   */
 	SW_HINT_SYNC_ALWAYS = 4,  /* no commit, yet every write is one (ZFS
 	                           * sync=always)                          */
-	SW_HINT_STABLE_DIRECT = 5 /* direct, no commit, yet each write is a
+	SW_HINT_STABLE_DIRECT = 5, /* direct, no commit, yet each write is a
 	                           * stable one (illumos NFS: FILE_SYNC)    */
+	/* What the disks' counters show (sw_point.dev_hint_kind): */
+	SW_HINT_DEV_NO_FLUSH = 6, /* a durable method, no flush reached a disk
+	                           * whose cache is volatile               */
+	SW_HINT_DEV_CACHE_HIDDEN = 7, /* the same, for a disk that reports a
+	                           * volatile cache the kernel treats as
+	                           * write-through (queue/write_cache)     */
+	SW_HINT_DEV_MERGED = 8,   /* several writers, fewer flushes than
+	                           * commits: the block layer merged them  */
+	SW_HINT_DEV_AMPLIFIED = 9 /* the disks wrote more bytes than the
+	                           * transactions (a journal block, say)   */
 };
+
+/* The device hints' thresholds (facts.c), per transaction, the idle
+ * baseline subtracted: fewer flushes than SW_DEV_NO_FLUSH is none (what
+ * is left of noise the baseline did not take); fewer than
+ * SW_DEV_MERGED_BELOW with several writers, merged; at least
+ * SW_DEV_AMPLIFIED times the transaction's bytes, amplified. */
+#define SW_DEV_NO_FLUSH 0.01
+#define SW_DEV_MERGED_BELOW 0.95
+#define SW_DEV_AMPLIFIED 1.5
+/* Device hints a point can carry: one of the flush kinds (no flush,
+ * cache hidden, merged) and amplified. */
+#define SW_POINT_DEV_HINTS 2
 
 enum sw_status {
 	SW_OK = 0,          /* measured                                  */
@@ -416,6 +466,12 @@ struct sw_point {
 	int region_full;         /* a writer ran out of region (extend) */
 	char hint[400];          /* a sync suspiciously fast; "" none   */
 	int hint_kind;           /* SW_HINT_*: the table says each once */
+	/* What the device counts suggest (facts.c), beside hint: kinds
+	 * (SW_HINT_DEV_*, SW_HINT_NONE) and texts; dev_disks names the
+	 * disks the flush kinds are about ("sdb, sdc"). */
+	int dev_hint_kind[SW_POINT_DEV_HINTS];
+	char dev_hint[SW_POINT_DEV_HINTS][400];
+	char dev_disks[128];
 	struct sw_stats agg;
 	struct sw_stats *per;    /* [writers]                           */
 	struct sw_verify verify;
@@ -531,6 +587,10 @@ struct sw_hint_row {
 	int writers;
 	int kind;                /* SW_HINT_*                          */
 	double p50_us;
+	/* The device hints (sw_point.dev_hint_kind) and their figures. */
+	int dev_kind[SW_POINT_DEV_HINTS];
+	double flushes_per_txn, bytes_per_txn, amplification;
+	const char *dev_disks;   /* sw_point.dev_disks; NULL: none      */
 };
 /* The hints of rows[0..n) (one target's, in table order): a line per
  * method and kind, naming the sizes and writers of the rows it covers
@@ -539,7 +599,12 @@ struct sw_hint_row {
  * the hints are about. */
 void sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
                   const char *disk, const char *fs, const char *not_durable,
-                  int width);
+                  int is_dev, int width);
+/* A device hint's name in the JSON ("no_flush", "cache_hidden",
+ * "merged", "amplified"). */
+const char *sw_dev_hint_name(int kind);
+/* A table's hint row of point p (for sw_put_hints). */
+void sw_hint_row_of(struct sw_hint_row *row, const struct sw_point *p);
 /* plot.c: the charts of pts; what names the results in chart 1's title
  * (the file system, or the runs compared). */
 int sw_plot(const char *path, const char *what, const struct sw_point *pts, int n);
