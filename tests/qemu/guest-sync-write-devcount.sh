@@ -18,6 +18,10 @@
 #   - disk SYNCHRONIZE CACHE == stat flushes; blocks x block size ==
 #     sectors x 512;
 #   - a command passed through sg is not counted by the block layer.
+# Part 1b, sync-write's own workloads: one run per method, writers and
+# layer (those of part 2), the disk's counts against the stat file's over
+# the whole run: flushes and sectors exactly, writes at least the disk's
+# (a bound only: the rest are data-less flush requests).
 # Part 2, sync-write's points (needs a sync-write that counts devices:
 # without "device" in its JSON the part is reported not run and the test
 # exits 77): on the raw disk and on ext4 (mkfs.ext4, journal, mounted with
@@ -156,10 +160,57 @@ else
 fi
 cat "$TAB1"
 
-# ------------------------------------------------------------ part 2
 SW=sync-write
 command -v sync-write-static >/dev/null && SW=sync-write-static
 command -v $SW >/dev/null || { echo "FAIL - no sync-write in the guest"; exit 1; }
+METHODS="fdatasync dsync direct+dsync none"
+# whole_run LAYER TARGET METHOD WRITERS [OPTIONS...]: one sync-write run
+# of one point, the disk's counts against the stat file's over the whole
+# process (file creation and preparation included): flushes and sectors
+# exactly, writes at least the disk's WRITE + WRITE-FUA (the rest are
+# data-less flush requests, several of which may have shared one
+# SYNCHRONIZE CACHE when the block layer merged them).
+whole_run() {
+	layer=$1 target=$2 meth=$3 wr=$4
+	shift 4
+	before
+	$SW -q --threads -s 4k -n "$COUNT" --warmup 4 -m "$meth" -w "$wr" -f json \
+		-o /tmp/whole.json "$@" "$target" >/tmp/sw.err 2>&1 ||
+		{ bad "sync-write -m $meth -w $wr $target failed: $(head -c 600 /tmp/sw.err)"; return; }
+	after
+	hw=$((D_W + D_F))
+	tx=$(awk '/"txns":/ { v = $2; sub(/,$/, "", v); print v; exit }' /tmp/whole.json)
+	printf '%-6s %-13s %2s %5s | %6s %6s %5s %7s | %6s %7s %6s\n' "$layer" "$meth" "$wr" "$tx" \
+		"$D_W" "$D_F" "$D_S" "$D_B" "$dW" "$dSEC" "$dFL" >>"$TAB1B"
+	name="whole run: $layer $meth w=$wr"
+	if [ "$dFL" = "$D_S" ] && [ $((dSEC * 512)) = $((D_B * BS)) ] && [ "$dW" -ge "$hw" ]; then
+		ok "$name: stat flushes $dFL == SYNC, sectors $dSEC == blocks, writes $dW >= $hw"
+	else
+		bad "$name: stat writes $dW sectors $dSEC flushes $dFL; the disk WRITE $D_W" \
+		    "WRITE-FUA $D_F SYNC $D_S blocks $D_B"
+	fi
+}
+TAB1B=/tmp/whole.tab
+printf '%-6s %-13s %2s %5s | %6s %6s %5s %7s | %6s %7s %6s\n' layer method w txns \
+	"disk:W" W-FUA SYNC blocks "stat:wr" sectors flush >"$TAB1B"
+echo "# part 1b: sync-write runs, the disk against the stat file over each run"
+for m in $METHODS; do
+	for w in 1 4; do
+		whole_run device "$SD" "$m" "$w" --force --region 1m
+	done
+done
+mkfs.ext4 -q -F -b 4096 "$SD" 32M >/tmp/mkfs.out 2>&1 || { cat /tmp/mkfs.out; exit 1; }
+mkdir -p /mnt
+mount -t ext4 "$SD" /mnt || { echo "FAIL - cannot mount ext4"; exit 1; }
+for m in $METHODS; do
+	for w in 1 4; do
+		whole_run ext4 /mnt/sw.dat "$m" "$w" --region 1m
+	done
+done
+umount /mnt
+cat "$TAB1B"
+
+# ------------------------------------------------------------ part 2
 # points PREFIX OPTIONS...: run sync-write --json into /tmp/PREFIX.json
 points() {
 	out=/tmp/$1.json
@@ -285,14 +336,13 @@ check_points() {
 }
 
 echo "# part 2: sync-write's device counts per point against the disk's"
-METHODS=fdatasync,dsync,direct+dsync,none
-points dev-raw -m "$METHODS" -w 1,4 --force --region 1m "$SD" &&
+points dev-raw -m "$(echo $METHODS | tr ' ' ,)" -w 1,4 --force --region 1m "$SD" &&
 	check_points device /tmp/dev-raw.json
 mkfs.ext4 -q -F -b 4096 "$SD" 32M >/tmp/mkfs.out 2>&1 || { cat /tmp/mkfs.out; exit 1; }
 mkdir -p /mnt
 mount -t ext4 "$SD" /mnt || { echo "FAIL - cannot mount ext4"; exit 1; }
 if [ -z "$notrun" ]; then
-	points dev-ext4 -m "$METHODS" -w 1,4 --region 1m /mnt/sw.dat &&
+	points dev-ext4 -m "$(echo $METHODS | tr ' ' ,)" -w 1,4 --region 1m /mnt/sw.dat &&
 		check_points ext4 /tmp/dev-ext4.json
 fi
 cat "$TAB2"
