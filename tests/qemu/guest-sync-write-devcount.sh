@@ -44,6 +44,7 @@
 # Prints tables of both sides and ok/FAIL lines; exit 0 when nothing
 # failed, 1 when something did, 77 when part 2 could not run.
 
+# shellcheck disable=SC2046 # set -- $(...) splits counts into fields
 pass=0 fail=0 notrun=
 ok() { pass=$((pass + 1)); echo "ok   - $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL - $*"; }
@@ -291,7 +292,7 @@ check_points() {
 	layer=$1
 	pts "$2" >/tmp/pts.txt
 	[ -s /tmp/pts.txt ] || { bad "$layer: no points in $2"; return; }
-	while read -r idx meth wr cnt tx dw db dfl wf wt hint; do
+	while read -r _ meth wr cnt tx dw db dfl wf wt _; do
 		name="$layer $meth w=$wr"
 		case $cnt in
 		yes|busy) ;;
@@ -299,8 +300,10 @@ check_points() {
 		      return ;;
 		*) bad "$name: the device was not counted ($cnt): $(grep -m1 '"why"' "$2")"; continue ;;
 		esac
-		[ "$wf" -gt 0 ] && [ "$wt" -ge "$wf" ] || {
-			bad "$name: no window ($wf, $wt)"; continue; }
+		if [ "$wf" -le 0 ] || [ "$wt" -lt "$wf" ]; then
+			bad "$name: no window ($wf, $wt)"
+			continue
+		fi
 		in_window "$wf" "$wt"
 		hw=$((D_W + D_F)) hb=$((D_B * BS))
 		# the commits the point issued, each of which may be a data-less
@@ -336,13 +339,13 @@ check_points() {
 }
 
 echo "# part 2: sync-write's device counts per point against the disk's"
-points dev-raw -m "$(echo $METHODS | tr ' ' ,)" -w 1,4 --force --region 1m "$SD" &&
+points dev-raw -m "$(echo "$METHODS" | tr ' ' ,)" -w 1,4 --force --region 1m "$SD" &&
 	check_points device /tmp/dev-raw.json
 mkfs.ext4 -q -F -b 4096 "$SD" 32M >/tmp/mkfs.out 2>&1 || { cat /tmp/mkfs.out; exit 1; }
 mkdir -p /mnt
 mount -t ext4 "$SD" /mnt || { echo "FAIL - cannot mount ext4"; exit 1; }
 if [ -z "$notrun" ]; then
-	points dev-ext4 -m "$(echo $METHODS | tr ' ' ,)" -w 1,4 --region 1m /mnt/sw.dat &&
+	points dev-ext4 -m "$(echo "$METHODS" | tr ' ' ,)" -w 1,4 --region 1m /mnt/sw.dat &&
 		check_points ext4 /tmp/dev-ext4.json
 fi
 cat "$TAB2"
