@@ -93,4 +93,12 @@ size_t dio__pagesize(void);
 struct stat;
 const char *dio__kind_name(const struct stat *st);
 
+/* ------------------------------------------------------------ disks.c */
+
+/* dio_disks_open() of path whose stat() is st, taken as given: for the
+ * tests, which make st name a device of a fake sysfs tree (os/linux.h:
+ * dio__linux_root).  *dp is set only on success. */
+int dio__disks_open_stat(dio_disks **dp, const char *path, const struct stat *st,
+                         char *why, size_t len);
+
 #endif /* DIO_INTERNAL_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * linux-devinfo.c -- Linux device facts for dio_devinfo(): sysfs, the
- * udev database, the mount that puts a file on a block device, and the
- * sg driver's state; and the small readers of sysfs and /proc files that
+ * udev database, the mount that puts a file on a block device (also for
+ * linux-disks.c), and the sg driver's state; and the small readers of sysfs and /proc files that
  * the other os/linux-*.c files share (os/linux.h).
  */
 #include "config.h"
@@ -97,7 +97,7 @@ dio__set_u32(const char *dir, const char *attr, uint32_t *field, uint64_t mul)
 		*field = (uint32_t)(v * mul);
 }
 
-static void
+void
 dio__set_tri(const char *dir, const char *attr, uint32_t *field)
 {
 	uint64_t v;
@@ -106,7 +106,7 @@ dio__set_tri(const char *dir, const char *attr, uint32_t *field)
 		*field = v ? DIO_TRI_YES : DIO_TRI_NO;
 }
 
-static int
+int
 dio__exists(const char *path)
 {
 	struct stat st;
@@ -136,7 +136,7 @@ dio__first_entry(const char *dir, char *buf, size_t len)
 }
 
 /* "/dev/NAME" from the DEVNAME of sysdir/uevent (devtmpfs names). */
-static int
+int
 dio__devnode(const char *sysdir, char *buf, size_t len)
 {
 	char path[PATH_MAX];
@@ -264,7 +264,7 @@ dio__blk_facts(dev_t dev, struct dio_devinfo *o, int keep_device)
  * when it is a block device, else the mount's source when that is one
  * (btrfs and others give files an anonymous device number).
  */
-static int
+int
 dio__fs_blockdev(dev_t dev, dev_t *bdev)
 {
 	struct dio__mount m;

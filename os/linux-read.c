@@ -183,3 +183,76 @@ dio__parse_scheduler(const char *line, struct dio_devinfo *o)
 	    strchr(o->schedulers, ' ') == NULL)
 		snprintf(o->scheduler, sizeof(o->scheduler), "%s", o->schedulers);
 }
+
+/*
+ * /sys/block/NAME/stat (Documentation/block/stat.rst): blank-separated
+ * decimal counters, 11 of them since Linux 2.6, 15 with the discard ones
+ * (4.18), 17 with the flush ones (5.5).  Fields 1, 3: reads and sectors
+ * read; 5 to 8: writes, merges, sectors, ms; 9: in flight; 16, 17:
+ * flushes and their ms.
+ */
+void
+dio__parse_disk_stat(const char *text, struct dio_disk_counts *c)
+{
+	uint64_t f[17];
+	unsigned n = 0, i;
+	const char *p = text, *w;
+	uint64_t x, d;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (*p == '\0')
+			break;
+		w = p;
+		x = 0;
+		for (; *p >= '0' && *p <= '9'; p++) {
+			d = (uint64_t)(*p - '0');
+			if (x > (UINT64_MAX - d) / 10)
+				break;
+			x = x * 10 + d;
+		}
+		if (p == w || (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\n')) {
+			char shown[16];
+
+			for (i = 0; i + 1 < sizeof(shown) && w[i] != '\0' && w[i] != ' ' &&
+			            w[i] != '\t' && w[i] != '\n'; i++)
+				shown[i] = w[i] >= 0x21 && w[i] <= 0x7e ? w[i] : '?';
+			shown[i] = '\0';
+			c->err = -EPROTO;
+			c->have = 0;
+			snprintf(c->note, sizeof(c->note),
+			         "the stat file is not a list of numbers: field %u is \"%s\"",
+			         n + 1, shown);
+			return;
+		}
+		if (n < sizeof(f) / sizeof(f[0]))
+			f[n] = x;
+		n++;
+	}
+	c->err = 0;
+	c->have = 0;
+	c->note[0] = '\0';
+	if (n < 7) {
+		c->err = -ENODATA;
+		snprintf(c->note, sizeof(c->note),
+		         "the stat file has %u fields: no write counts (7 needed)", n);
+		return;
+	}
+	c->have = DIO_COUNTS_IO;
+	c->read_ios = f[0];
+	c->read_sectors = f[2];
+	c->write_ios = f[4];
+	c->write_merges = f[5];
+	c->write_sectors = f[6];
+	c->write_ms = n > 7 ? f[7] : 0;
+	c->in_flight = n > 8 ? f[8] : 0;
+	if (n < 17) {
+		snprintf(c->note, sizeof(c->note),
+		         "the stat file has %u fields: no flush counts before Linux 5.5", n);
+		return;
+	}
+	c->have |= DIO_COUNTS_FLUSH;
+	c->flush_ios = f[15];
+	c->flush_ms = f[16];
+}

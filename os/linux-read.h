@@ -65,6 +65,17 @@ int dio__uevent_devname(FILE *fp, char *buf, size_t len);
 int dio__udev_serial_fp(FILE *fp, struct dio_devinfo *o);
 
 /*
+ * The text of a disk's stat file (/sys/block/NAME/stat) into *c: its
+ * counters and have bits; err -ENODATA with a note for fewer than 7
+ * fields (no write counts), -EPROTO with a note for text that is not
+ * blank-separated decimal numbers (or a number above UINT64_MAX); with
+ * 7 to 16 fields, DIO_COUNTS_IO only and a note saying that the kernel
+ * gives no flush counts.  Fields past the 17th (later kernels may add
+ * some) are ignored.  at_ns is left alone.
+ */
+void dio__parse_disk_stat(const char *text, struct dio_disk_counts *c);
+
+/*
  * For tests (tests/fuzz/sg-reply.c) only: when set, dio__os_scsi_exec()
  * hands each SG_IO request to this function instead of the kernel, and
  * takes every descriptor for an sg node; the function fills the reply

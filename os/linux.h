@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* statx() with STATX_DIOALIGN: the DIOALIGN capability, the refusal of
  * direct I/O that it reports (linux-file.c) and the alignment
@@ -50,5 +51,22 @@ int dio__read_u64(const char *dir, const char *attr, uint64_t *v);
 /* The first entry of directory dir that does not start with a dot (the
  * only one, where sysfs has one): 1 with its name in buf, 0 if none. */
 int dio__first_entry(const char *dir, char *buf, size_t len);
+
+/* Does path exist (stat())? */
+int dio__exists(const char *path);
+
+/* *field = DIO_TRI_YES or NO as the number in dir/attr is non-zero or
+ * zero; left alone when it cannot be read. */
+void dio__set_tri(const char *dir, const char *attr, uint32_t *field);
+
+/* "/dev/NAME" from the DEVNAME of the sysfs directory sysdir's uevent
+ * into buf: 1 found, 0 not. */
+int dio__devnode(const char *sysdir, char *buf, size_t len);
+
+/* The block device of the file system whose device number is dev: dev
+ * itself when sysfs has it, else the mount's source when that is a block
+ * device (btrfs and others give files an anonymous device number): 1
+ * with *bdev set, 0 when there is none. */
+int dio__fs_blockdev(dev_t dev, dev_t *bdev);
 
 #endif /* DIO_OS_LINUX_H */

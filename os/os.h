@@ -24,6 +24,7 @@
  *                                                      (swap and libdiskmgt:
  *                                                      os/sunos-swap.c)
  *   devinfo                        os/linux-devinfo.c  os/sunos-disk.c
+ *   disks_find, disk_counts        os/linux-disks.c    os/sunos-disk.c
  *   (disk names, /etc/mnttab: os/sunos-names.c, for the sunos files)
  *   uring_ops                      os/linux-uring.c    os/uring-none.c
  *
@@ -230,6 +231,25 @@ int dio__os_file_birth(int fd, const struct stat *st, uint64_t *stamp);
  * still be unknown), -ENOTSUP where the platform has none, or -errno.
  */
 int dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *out);
+
+/* ------------------------------------------------------------ block-layer counters */
+
+/*
+ * The disks whose block-layer counters show the I/O to path (stat() st):
+ * see dio_disks_open().  Fills list[0 .. n-1] (zeroed by the caller) and
+ * opens into fds[i] what dio__os_disk_counts() reads disk i from; at most
+ * max.  Returns n >= 1, or -errno with why (len bytes, may be NULL or 0)
+ * saying what was wrong, nothing left open.
+ */
+int dio__os_disks_find(const char *path, const struct stat *st, struct dio_disk *list,
+                       int *fds, unsigned max, char *why, size_t len);
+
+/*
+ * Disk fd's counters now (fd from dio__os_disks_find()) into *c, zeroed by
+ * the caller: have, the counters, at_ns (CLOCK_MONOTONIC, taken at the
+ * read); on failure err (a -errno) and note.  Returns c->err.
+ */
+int dio__os_disk_counts(int fd, struct dio_disk_counts *c);
 
 /* ------------------------------------------------------------ discard reads */
 

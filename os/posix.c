@@ -129,6 +129,27 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *out
 	return -ENOTSUP;
 }
 
+/* POSIX has no per-disk counters of the block layer. */
+int
+dio__os_disks_find(const char *path, const struct stat *st, struct dio_disk *list,
+                   int *fds, unsigned max, char *why, size_t len)
+{
+	(void)path; (void)st; (void)list; (void)fds; (void)max;
+	if (why != NULL && len > 0)
+		snprintf(why, len, "this system keeps no per-disk counters of writes and "
+		         "flushes that this library reads (the posix backend)");
+	return -ENOTSUP;
+}
+
+int
+dio__os_disk_counts(int fd, struct dio_disk_counts *c)
+{
+	(void)fd;
+	c->err = -ENOTSUP;
+	snprintf(c->note, sizeof(c->note), "no disk counters on this system");
+	return c->err;
+}
+
 /*
  * No zero-copy discard read and no kernel ring in POSIX: -ENOTSUP.  (The
  * portable POSIX AIO engine lives in lib/aio.c.)

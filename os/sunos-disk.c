@@ -2,7 +2,8 @@
 /*
  * sunos-disk.c -- disk facts on Solaris/illumos: the dkio(4I) ioctls that
  * sd, blkdev (NVMe, virtio), cmdk and lofi answer on a raw disk node,
- * dio_devinfo(), and ZFS's sync property.
+ * dio_devinfo(), and ZFS's sync property; and the block-layer counters of
+ * dio_disks_open(), which illumos does not keep (-ENOTSUP).
  *
  * specfs answers no ioctl on a block (/dev/dsk) node (ENOTTY), so every
  * question about a block node is asked of its raw (/dev/rdsk) twin
@@ -466,4 +467,31 @@ dio__os_devinfo(const char *path, const struct stat *st, struct dio_devinfo *o)
 	}
 	close(fd);
 	return 0;
+}
+
+/* ------------------------------------------------------------ block-layer counters */
+
+/*
+ * illumos's sd driver keeps an I/O kstat per disk (reads, writes, bytes:
+ * kstat -m sd), but no count of the SYNCHRONIZE CACHE commands it sends:
+ * the flushes, which are what these counters are for.  None is read.
+ */
+int
+dio__os_disks_find(const char *path, const struct stat *st, struct dio_disk *list,
+                   int *fds, unsigned max, char *why, size_t len)
+{
+	(void)path; (void)st; (void)list; (void)fds; (void)max;
+	if (why != NULL && len > 0)
+		snprintf(why, len, "illumos keeps no per-disk flush counts this library reads "
+		         "(the sd driver's kstats count reads and writes, not cache flushes)");
+	return -ENOTSUP;
+}
+
+int
+dio__os_disk_counts(int fd, struct dio_disk_counts *c)
+{
+	(void)fd;
+	c->err = -ENOTSUP;
+	snprintf(c->note, sizeof(c->note), "illumos keeps no per-disk flush counts");
+	return c->err;
 }

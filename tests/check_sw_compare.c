@@ -11,7 +11,9 @@
  * a hint line per method naming the rows it covers (one for all methods
  * where nothing is durable); a run's summary (summary.c); the point a
  * signal cut short in a run of two TARGETs shown with its partial figures
- * and "not run".
+ * and "not run"; results with "device" counts (issue 41): flush/txn per
+ * run in the table, CSV and JSON, and the plot's chart of flushes by
+ * writers with the values.
  */
 #include "config.h"
 
@@ -323,6 +325,7 @@ START_TEST(test_hints)
 	int w, m, k, n = 0, lines;
 	FILE *fo;
 
+	memset(rows, 0, sizeof(rows));
 	for (w = 0; w < 2; w++)
 		for (m = 0; m < 3; m++)
 			for (k = 0; k < 4; k++) {
@@ -335,7 +338,7 @@ START_TEST(test_hints)
 			}
 	fo = open_memstream(&out, &ol);
 	ck_assert_ptr_nonnull(fo);
-	sw_put_hints(fo, "", rows, n, "sdz", "ext4", NULL, 0);
+	sw_put_hints(fo, "", rows, n, "sdz", "ext4", NULL, 0, 0);
 	ck_assert_int_eq(fclose(fo), 0);
 	widest(out, &lines);
 	/* a line per method, then why, once */
@@ -354,7 +357,7 @@ START_TEST(test_hints)
 	/* Wrapped to the table's width: the same, on lines within it. */
 	fo = open_memstream(&out, &ol);
 	ck_assert_ptr_nonnull(fo);
-	sw_put_hints(fo, "run 2: ", rows, n, "sdz", "ext4", NULL, SW_TABLE_COLS);
+	sw_put_hints(fo, "run 2: ", rows, n, "sdz", "ext4", NULL, 0, SW_TABLE_COLS);
 	ck_assert_int_eq(fclose(fo), 0);
 	ck_assert_msg(widest(out, &lines) <= SW_TABLE_COLS && lines >= 4, "%s", out);
 	ck_assert_msg(strncmp(out, "hint: run 2: fsync at 512, 1024, 4096 B", 39) == 0, "%s", out);
@@ -374,6 +377,7 @@ START_TEST(test_hint_not_durable)
 	int m, k, n = 0, lines;
 	FILE *fo;
 
+	memset(rows, 0, sizeof(rows));
 	for (m = 0; m < 3; m++)
 		for (k = 0; k < 2; k++) {
 			rows[n].method = meth[m];
@@ -385,7 +389,7 @@ START_TEST(test_hint_not_durable)
 		}
 	fo = open_memstream(&out, &ol);
 	ck_assert_ptr_nonnull(fo);
-	sw_put_hints(fo, "run 2: ", rows, n, "", "tmpfs", why, 0);
+	sw_put_hints(fo, "run 2: ", rows, n, "", "tmpfs", why, 0, 0);
 	ck_assert_int_eq(fclose(fo), 0);
 	widest(out, &lines);
 	ck_assert_msg(lines == 1 && strcmp(out, "hint: run 2: fsync, direct+dsync (4 rows): "
@@ -490,13 +494,153 @@ START_TEST(test_interleaved_interrupted)
 	sw_cmp_table(fo, &c);
 	ck_assert_int_eq(fclose(fo), 0);
 	ck_assert_msg(strstr(out, "fsync                 4096   1 |     123.4 ") != NULL &&
-	              strstr(out, "|   not run         -         -       -       -\n") != NULL,
+	              strstr(out, "|   not run         -         -         -       -       "
+	                     "-\n") != NULL,
 	              "%s", out);
 	ck_assert_msg(strstr(out, "\n                 interrupted: run 1 was stopped by a "
 	                     "signal: its figures are partial; run 2 was not run") != NULL,
 	              "%s", out);
 	sw_cmp_release(&c);
 	free(out);
+}
+END_TEST
+
+/* A run's document whose fdatasync points at 4096 B, 1, 2 and 4 writers
+ * carry "device" blocks: counted[k] ("yes", "no", "busy", or NULL: no
+ * block, an older result) with flushes[k] per transaction (< 0: null). */
+static char *
+devdoc(const char *label, const char *const counted[3], const double flushes[3])
+{
+	size_t cap = 8192, at;
+	char *b = malloc(cap), f[32];
+	int k;
+
+	ck_assert_ptr_nonnull(b);
+	at = (size_t)snprintf(b, cap, "{\"tool\": \"sync-write\", \"schema\": 1, "
+	                      "\"label\": \"%s\", \"target\": {\"path\": \"/dev/sdb\", "
+	                      "\"kind\": \"device\", \"fs\": \"block device\", \"disk\": "
+	                      "\"sdb\"}, \"config\": {\"layout\": \"shared\", \"writers_are\": "
+	                      "\"processes\", \"count\": 100}, \"points\": [", label);
+	for (k = 0; k < 3; k++) {
+		at += (size_t)snprintf(b + at, cap - at, "%s{\"method\": \"fdatasync\", "
+		                       "\"size_bytes\": 4096, \"writers\": %d, \"status\": "
+		                       "\"ok\", \"aggregate\": {\"txns\": 100, \"avg_us\": "
+		                       "%d, \"p99_us\": 900, \"txn_per_s\": 2000, "
+		                       "\"mb_per_s\": 8}", k ? ", " : "", 1 << k, 500 + k);
+		if (flushes[k] < 0)
+			snprintf(f, sizeof(f), "null");
+		else
+			snprintf(f, sizeof(f), "%.17g", flushes[k]);
+		if (counted[k] != NULL && strcmp(counted[k], "yes") == 0)
+			at += (size_t)snprintf(b + at, cap - at, ", \"device\": {\"counted\": "
+			                       "\"yes\", \"txns\": 100, \"writes\": 200, "
+			                       "\"bytes\": 819200, \"flushes\": 100, "
+			                       "\"writes_per_txn\": 2, \"bytes_per_txn\": 8192, "
+			                       "\"flushes_per_txn\": %s, \"amplification\": 2}",
+			                       f);
+		else if (counted[k] != NULL)
+			at += (size_t)snprintf(b + at, cap - at, ", \"device\": {\"counted\": "
+			                       "\"%s\", \"why\": \"other I/O\", \"txns\": 100, "
+			                       "\"writes\": 900, \"bytes\": 8192000, \"flushes\": "
+			                       "700, \"flushes_per_txn\": null}", counted[k]);
+		at += (size_t)snprintf(b + at, cap - at, "}");
+	}
+	snprintf(b + at, cap - at, "]}");
+	return b;
+}
+
+/* The y of the points of the first line after title in svg, into y[0..n). */
+static int
+line_ys(const char *svg, const char *title, double *y, int n)
+{
+	const char *p = strstr(svg, title);
+	int k = 0;
+
+	if (p == NULL || (p = strstr(p, "<polyline")) == NULL ||
+	    (p = strstr(p, "points=\"")) == NULL)
+		return 0;
+	p += 8;
+	while (k < n && *p != '"') {
+		double x;
+		int used = 0;
+
+		if (sscanf(p, "%lf,%lf%n", &x, &y[k], &used) != 2 || used == 0)
+			break;
+		k++;
+		p += used;
+		while (*p == ' ')
+			p++;
+	}
+	return k;
+}
+
+/* Results with "device" blocks: the table's flush/txn per run (the
+ * figure, n/a, busy; "-" for a result without counts), CSV's and JSON's
+ * fields, and the plot's chart of flushes per transaction by writers
+ * with the values; without any block, no column. */
+START_TEST(test_device)
+{
+	static const char *const yes[3] = { "yes", "yes", "yes" };
+	static const char *const mixed[3] = { "busy", "no", "yes" };
+	static const char *const none[3] = { NULL, NULL, NULL };
+	static const double f1[3] = { 1.0, 0.85, 0.70 }, f2[3] = { -1, -1, -1 };
+	char *a = devdoc("honest", yes, f1), *b = devdoc("busy", mixed, f2);
+	char *c = devdoc("old", none, f2), *out, *svg, why[600];
+	double y[4];
+
+	ck_assert_int_eq(run2(a, b, SW_FMT_TABLE, &out, &svg, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(out, "    avg_us    p99_us     txn/s flush/txn |    avg_us    "
+	                     "p99_us     txn/s flush/txn   avg_x txn/s_x\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "fdatasync             4096   1 |     500.0     900.0      "
+	                     "2000      1.00 |     500.0     900.0      2000      busy    "
+	                     "1.00    1.00\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "fdatasync             4096   2 |     501.0     900.0      "
+	                     "2000      0.85 |     501.0     900.0      2000       n/a") != NULL,
+	              "%s", out);
+	/* counted, but the kernel keeps no flush count: n/a, never 0 */
+	ck_assert_msg(strstr(out, "2000      0.70 |     502.0     900.0      2000       n/a")
+	              != NULL, "%s", out);
+	/* The chart: 1, 2, 4 writers at 1.00, 0.85, 0.70: evenly spaced on
+	 * both axes (x is log 2), falling. */
+	ck_assert_msg(strstr(svg, "Cache flushes per transaction against writers, 4 KiB "
+	                     "transactions (block layer counts)") != NULL, "%.300s", svg);
+	ck_assert_int_eq(line_ys(svg, "Cache flushes per transaction", y, 4), 3);
+	ck_assert_msg(y[0] < y[1] && y[1] < y[2], "%g %g %g", y[0], y[1], y[2]);
+	ck_assert_msg(y[1] - y[0] > 0 && (y[1] - y[0]) - (y[2] - y[1]) < 0.2 &&
+	              (y[2] - y[1]) - (y[1] - y[0]) < 0.2, "%g %g %g", y[0], y[1], y[2]);
+	free(out);
+	free(svg);
+
+	ck_assert_int_eq(run2(a, b, SW_FMT_CSV, &out, &svg, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(out, ",txn_per_s_ratio,dev_state,dev_flushes_per_txn\n") != NULL,
+	              "%s", out);
+	ck_assert_msg(strstr(out, ",1,1,yes,1\n") != NULL && strstr(out, ",busy,\n") != NULL &&
+	              strstr(out, ",yes,0.7\n") != NULL && strstr(out, ",no,\n") != NULL,
+	              "%s", out);
+	free(out);
+	free(svg);
+	ck_assert_int_eq(run2(a, b, SW_FMT_JSON, &out, &svg, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(out, "\"device\": \"yes\",\n") != NULL &&
+	              strstr(out, "\"flushes_per_txn\": 0.85\n") != NULL &&
+	              strstr(out, "\"device\": \"busy\",\n") != NULL, "%s", out);
+	free(out);
+	free(svg);
+
+	/* An older result beside: "-" in its group; two older: no column, no
+	 * chart. */
+	ck_assert_int_eq(run2(a, c, SW_FMT_TABLE, &out, &svg, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(out, "2000      1.00 |     500.0     900.0      2000         -")
+	              != NULL, "%s", out);
+	free(out);
+	free(svg);
+	ck_assert_int_eq(run2(c, c, SW_FMT_TABLE, &out, &svg, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(out, "flush/txn") == NULL, "%s", out);
+	ck_assert_msg(strstr(svg, "Cache flushes") == NULL, "chart without counts");
+	free(out);
+	free(svg);
+	free(a);
+	free(b);
+	free(c);
 }
 END_TEST
 
@@ -517,6 +661,7 @@ compare_suite(void)
 	tcase_add_test(tc, test_hint_not_durable);
 	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_interleaved_interrupted);
+	tcase_add_test(tc, test_device);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -72,14 +72,27 @@ a, b = (json.load(open(f)) for f in sys.argv[2:4])
 def agg(d, m, s, w):
     return [p for p in d["points"] if (p["method"], p["size_bytes"], p["writers"]) == (m, s, w)][0]["aggregate"]
 assert len(rows) == 8, rows
+# Results with device counts (issue 41) add flush/txn to each run's group.
+fl = any("flush/txn" in l for l in open(sys.argv[1]))
+def dev(d, m, s, w):
+    p = [p for p in d["points"] if (p["method"], p["size_bytes"], p["writers"]) == (m, s, w)][0]
+    v = p.get("device")
+    if v is None:
+        return "-"
+    if v["counted"] != "yes":
+        return {"no": "n/a", "busy": "busy"}[v["counted"]]
+    return "n/a" if v["flushes_per_txn"] is None else "%.2f" % max(v["flushes_per_txn"], 0)
 for r in rows:
     m, s, w = r[0], int(r[1]), int(r[2])
     pa, pb = agg(a, m, s, w), agg(b, m, s, w)
-    # method size wr | avg p99 tps | avg p99 tps avg_x tps_x
-    assert float(r[4]) == round(pa["avg_us"], 1) and float(r[8]) == round(pb["avg_us"], 1), r
-    assert abs(float(r[11]) - pb["avg_us"] / pa["avg_us"]) <= 0.0051, (r, pb["avg_us"] / pa["avg_us"])
-    assert abs(float(r[12]) - pb["txn_per_s"] / pa["txn_per_s"]) <= 0.0051, r
-print("ok   table: 8 rows; averages and both ratios are the saved runs' numbers")
+    # method size wr | avg p99 tps [flush] | avg p99 tps [flush] avg_x tps_x
+    g2 = 8 + fl
+    assert float(r[4]) == round(pa["avg_us"], 1) and float(r[g2]) == round(pb["avg_us"], 1), r
+    if fl:
+        assert r[7] == dev(a, m, s, w) and r[g2 + 3] == dev(b, m, s, w), r
+    assert abs(float(r[g2 + 3 + fl]) - pb["avg_us"] / pa["avg_us"]) <= 0.0051, (r, pb["avg_us"] / pa["avg_us"])
+    assert abs(float(r[g2 + 4 + fl]) - pb["txn_per_s"] / pa["txn_per_s"]) <= 0.0051, r
+print("ok   table: 8 rows; averages, both ratios%s are the saved runs' numbers" % (" and flush/txn" if fl else ""))
 PY
 for m in none fsync; do
 	n=$(grep -c "^  $m  .*: only in run" "$work/t.txt")
@@ -115,8 +128,13 @@ PY
 
 # 3. The plot: one line per run and shared method in each of 3 charts.
 "$SW" --compare "$work/a.json" "$work/b.json" --plot "$work/c.svg" >/dev/null || bad "plot exit $?"
+# A fourth chart (flushes per transaction) where a run's points were
+# counted (issue 41): a line per run and method there too.
 n=$(grep -c '<polyline' "$work/c.svg")
-[ "$n" -eq 12 ] && ok "svg: 12 lines (2 runs x 2 methods x 3 charts)" || bad "svg: $n lines, want 12"
+want=12
+grep -q 'Cache flushes per transaction' "$work/c.svg" && want=16
+[ "$n" -eq $want ] && ok "svg: $n lines (2 runs x 2 methods x $((want / 4)) charts)" ||
+	bad "svg: $n lines, want $want"
 grep -q '>this disk: fdatasync<' "$work/c.svg" && ok "svg: lines named 'label: method'" ||
 	bad "svg: no 'this disk: fdatasync' legend"
 rsvg-convert "$work/c.svg" -o "$work/c.png" && ok "svg: renders ($(wc -c <"$work/c.png") bytes of PNG)" ||

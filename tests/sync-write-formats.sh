@@ -18,7 +18,7 @@ args="-q -m none,fdatasync,direct,rwf-dsync -s 512,48k -w 1,2 -n 10 --dir $work"
 
 # CSV
 "$SW" $args -f csv --per-writer -o "$work/r.csv" || { echo "FAIL csv run"; exit 1; }
-hdr="point,method,size_bytes,writers,writer,status,txns,bytes,wall_s,avg_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us,stddev_us,txn_per_s,mb_per_s,cpu_user_s,cpu_sys_s,cpu_us_per_txn,direct,sync_flag,commit,verify_checked,verify_ok,note,hint"
+hdr="point,method,size_bytes,writers,writer,status,txns,bytes,wall_s,avg_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us,stddev_us,txn_per_s,mb_per_s,cpu_user_s,cpu_sys_s,cpu_us_per_txn,direct,sync_flag,commit,verify_checked,verify_ok,note,hint,dev_state,dev_writes_per_txn,dev_bytes_per_txn,dev_flushes_per_txn,dev_amplification"
 [ "$(head -n 1 "$work/r.csv")" = "$hdr" ] || { echo "FAIL csv header"; fail=1; }
 python3 - "$work/r.csv" <<'PY' || fail=1
 import csv, sys
@@ -26,7 +26,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 agg = [r for r in rows if r["writer"] == "all"]
 assert len(agg) == 4 * 2 * 2, len(agg)
 for r in rows:
-    assert len(r) == 29 and None not in r, r
+    assert len(r) == 34 and None not in r, r
     if r["status"] == "ok":
         assert int(r["txns"]) == 10 * (int(r["writers"]) if r["writer"] == "all" else 1), r
         assert float(r["avg_us"]) > 0 and 0 < float(r["min_us"]) <= float(r["p50_us"]) <= float(r["max_us"]), r
@@ -120,15 +120,49 @@ fi
 # SVG: renders to a PNG of the documented size (3 charts with 2 writer counts)
 "$SW" $args -f table --plot "$work/r.svg" >"$work/r.txt" || { echo "FAIL plot run"; exit 1; }
 rsvg-convert "$work/r.svg" -o "$work/r.png" || { echo "FAIL rsvg-convert"; fail=1; }
-python3 - "$work/r.png" <<'PY' || fail=1
+python3 - "$work/r.png" "$work/r.svg" <<'PY' || fail=1
 import struct, sys
 d = open(sys.argv[1], "rb").read()
 assert d[:8] == b"\x89PNG\r\n\x1a\n"
 w, h = struct.unpack(">II", d[16:24])
-assert (w, h) == (900, 1380), (w, h)
+# a fourth chart where the disks' flushes were counted (issue 41)
+flush = open(sys.argv[2]).read().count("Cache flushes per transaction") > 0
+assert (w, h) == (900, 1840 if flush else 1380), (w, h, flush)
 print("ok   svg: renders as a %dx%d PNG (%d bytes)" % (w, h, len(d)))
 PY
-grep -c '<polyline' "$work/r.svg" | grep -qx 12 || { echo "FAIL svg: expected 12 lines (4 methods x 3 charts)"; fail=1; }
+want=12
+grep -q 'Cache flushes per transaction' "$work/r.svg" && want=16
+grep -c '<polyline' "$work/r.svg" | grep -qx $want || { echo "FAIL svg: expected $want lines (4 methods x $((want / 4)) charts)"; fail=1; }
+# The flushes' chart: a point per row of the table at 48 KiB whose
+# flush/txn was counted, on its method's line, in the table's order of
+# values (1 and 2 writers).
+python3 - "$work/r.svg" "$work/r.txt" <<'PY' || fail=1
+import re, sys
+svg, txt = open(sys.argv[1]).read(), open(sys.argv[2]).read().split("\n")
+fi, vals = None, {}
+for line in txt:
+    f = line.split()
+    if f[:1] == ["method"] and "flush/txn" in f:
+        fi = f.index("flush/txn")
+    elif fi is not None and len(f) > fi and f[1:2] == ["49152"] and re.match(r"^\d+\.\d\d$", f[fi]):
+        vals.setdefault(f[0], []).append((int(f[2]), float(f[fi])))
+at = svg.find("Cache flushes per transaction")
+if at < 0:
+    assert not vals, "no flushes chart, yet the table has counts at 48 KiB: %s" % vals
+    print("ok   svg: no flushes chart (nothing counted here)")
+    sys.exit(0)
+chart = svg[at:svg.find("</g>", at)]
+lines = re.findall(r'<polyline [^>]*points="([^"]*)"', chart)
+names = re.findall(r'font-size="12">([^<]*)</text>', chart)
+got = {n: [tuple(map(float, p.split(","))) for p in pts.split()] for n, pts in zip(names, lines)}
+for m, v in vals.items():
+    assert len(got.get(m, [])) == len(v), (m, got.get(m), v)
+    if len(v) == 2 and abs(v[0][1] - v[1][1]) >= 0.05:   # higher value, smaller y
+        assert (v[0][1] > v[1][1]) == (got[m][0][1] < got[m][1][1]), (m, v, got[m])
+assert sum(len(p) for p in got.values()) == sum(len(v) for v in vals.values()), (got, vals)
+print("ok   svg: flushes chart has the table's %d counted points at 48 KiB, in order"
+      % sum(len(v) for v in vals.values()))
+PY
 
 # table: header, then one row per point
 grep -q '^method  *size_B  *wr  *txns  *avg_us' "$work/r.txt" || { echo "FAIL table header"; fail=1; }

@@ -4,9 +4,11 @@
 #  - the default table fits a 132-column terminal: no line of a short
 #    default run (every method and size, two writer counts, --per-writer),
 #    nor of a run of three TARGETs, is wider; --wide has every column;
-#  - a hint is said once per method (and target), after the table, naming
-#    the rows it covers: on a disk that says it spins, exactly the rows of
-#    a durable method whose median is under 1 ms; elsewhere none;
+#  - a hint is said once per method and kind (and target), after the
+#    table, naming the rows it covers: on a disk that says it spins,
+#    exactly the rows of a durable method whose median is under 1 ms;
+#    elsewhere none; "the device merged commits" exactly for the rows of
+#    several writers whose flush/txn is 0.01 to 0.95;
 #  - the progress line says the time elapsed and, once a point has run,
 #    an estimate of the time left ("~... left"): with --progress off a
 #    terminal a line as each point ends, on a terminal (script(1)) redrawn
@@ -63,22 +65,25 @@ w=$(widest "$work/m.txt")
 # --wide: every column (min_us, p90_us, stdev_us, cpu_us), one table.
 "$SW" -q --wide -n 5 -m none,fsync -s 4k --dir "$work" >"$work/w.txt" 2>&1 ||
 	bad "--wide: exit $?: $(cat "$work/w.txt")"
-grep -q '^method  *size_B  *wr  *txns  *avg_us  *min_us  *p50_us  *p90_us  *p99_us  *p99.9_us  *max_us  *stdev_us  *txn/s  *MB/s  *cpu_us  *direct  *sync$' "$work/w.txt" &&
+grep -q '^method  *size_B  *wr  *txns  *avg_us  *min_us  *p50_us  *p90_us  *p99_us  *p99.9_us  *max_us  *stdev_us  *txn/s  *MB/s  *cpu_us  *flush/txn  *dev_wr/txn  *dev_KiB/txn  *amplif  *direct  *sync$' "$work/w.txt" &&
 	[ "$(widest "$work/w.txt")" -gt 132 ] && ok "--wide: every column ($(widest "$work/w.txt") columns)" ||
 	{ bad "--wide's header:"; cat "$work/w.txt"; }
-grep -q '^method  *size_B  *wr  *txns  *avg_us  *p50_us  *p99_us  *p99.9_us  *max_us  *txn/s  *MB/s  *direct  *sync$' "$work/d.txt" &&
-	ok "the default header: method size_B wr txns avg_us p50_us p99_us p99.9_us max_us txn/s MB/s direct sync" ||
+grep -q '^method  *size_B  *wr  *txns  *avg_us  *p50_us  *p99_us  *p99.9_us  *max_us  *txn/s  *MB/s  *flush/txn  *direct  *sync$' "$work/d.txt" &&
+	ok "the default header: method size_B wr txns avg_us p50_us p99_us p99.9_us max_us txn/s MB/s flush/txn direct sync" ||
 	bad "the default header: $(grep '^method' "$work/d.txt")"
 expect_exit 2 "--wide is for the table" "$SW" --wide -f csv -n 1 -m none -s 4k --dir "$work"
 
-# 3. Hints: one line per method (per target), none under a row.
+# 3. Hints: one line per method and kind (per target), none under a row.
+#    A kind is what the line says after its rows ("medians", "the device
+#    merged commits", "the device wrote", "not durable"...).
+kinds() { sed -n 's/^hint: \(\(run [0-9]*: \)*[^ ]*\) at .* rows*): \([a-z]*\) \([a-z]*\).*/\1 \3 \4/p' "$1"; }
 n=$(grep -c '^hint: ' "$work/d.txt")
-dup=$(sed -n 's/^hint: \([^ ]*\) at .*/\1/p' "$work/d.txt" | sort | uniq -d)
+dup=$(kinds "$work/d.txt" | sort | uniq -d)
 under=$(grep -c '^  *hint: ' "$work/d.txt")
-[ -z "$dup" ] && [ "$under" -eq 0 ] && ok "hints: $n line(s), at most one per method, none under a row" ||
+[ -z "$dup" ] && [ "$under" -eq 0 ] && ok "hints: $n line(s), at most one per method and kind, none under a row" ||
 	bad "hints said more than once (${dup:-none twice}) or under rows ($under)"
-dup=$(sed -n 's/^hint: \(run [0-9]*: [^ ]*\) at .*/\1/p' "$work/m.txt" | sort | uniq -d)
-[ -z "$dup" ] && ok "3 TARGETs: at most one hint per target and method ($(grep -c '^hint: ' "$work/m.txt") in all)" ||
+dup=$(kinds "$work/m.txt" | sort | uniq -d)
+[ -z "$dup" ] && ok "3 TARGETs: at most one hint per target, method and kind ($(grep -c '^hint: ' "$work/m.txt") in all)" ||
 	bad "3 TARGETs: hints said twice: $dup"
 # Which rows a hint covers: on a disk that says it spins (not a loop
 # device's file), exactly those of a durable method with a median under
@@ -95,17 +100,28 @@ text = open(sys.argv[1]).read().split("\n")
 rot = sys.argv[2] == "yes"
 durable = {"fsync", "fdatasync", "dsync", "sync", "rwf-dsync", "direct+dsync",
            "direct+fdatasync", "direct+fsync", "direct+sync", "direct+rwf-dsync"}
-rows, hints, order = [], {}, {}
+rows, hints, order, merged, fi = [], {}, {}, {}, None
 for i, line in enumerate(text):
     f = line.split()
+    if line.startswith("method ") and "flush/txn" in f:
+        fi = f.index("flush/txn")
     if len(f) >= 13 and f[0] in durable | {"none", "direct"} and f[1].isdigit() and f[3].isdigit():
-        rows.append((f[0], int(f[1]), int(f[2]), float(f[5])))
+        fl = f[fi] if fi is not None else "n/a"
+        rows.append((f[0], int(f[1]), int(f[2]), float(f[5]),
+                     float(fl) if fl not in ("n/a", "busy") else None))
     if line.startswith("hint: ") and ": nothing is durable here: " not in line:
         whole = line          # (a build tree on tmpfs: that hint is section 4's)
         for cont in text[i + 1:]:            # wrapped: 6 spaces
             if not cont.startswith("      "):
                 break
             whole += " " + cont.strip()
+        m = re.match(r"hint: (\S+) at (.*) \((\d+) rows?\): (.*)", whole)
+        assert m, "a hint line that does not say its rows: " + whole
+        if m.group(4).startswith("the device merged commits: "):
+            merged[m.group(1)] = m
+            continue
+        if not m.group(4).startswith("median"):   # the other device kinds
+            continue
         m = re.match(r"hint: (\S+) at (.*) \((\d+) rows?\): medians? (\d+)(?:\.\.(\d+))? us", whole)
         assert m, "a hint line that does not say its rows: " + whole
         hints[m.group(1)] = m
@@ -146,6 +162,23 @@ for method in sorted(durable | {"none", "direct"}):
               m.group(2), m.group(4) + (".." + m.group(5) if m.group(5) else "")))
 print("ok   hints name exactly the rows of a durable method under 1 ms (spinning disk: %s; %d hint lines)"
       % (sys.argv[2], len(hints)))
+# "The device merged commits" (issue 41): exactly the rows of a durable
+# method with several writers whose flush/txn (as printed) is 0.01 to
+# 0.95, not counting the ones the rounding puts on the edge.
+for method in sorted(durable):
+    want = {(r[1], r[2]) for r in rows if r[0] == method and r[2] > 1 and
+            r[4] is not None and 0.01 <= r[4] < 0.95}
+    edge = {(r[1], r[2]) for r in rows if r[0] == method and r[4] is not None and
+            (r[4] in (0.01, 0.95) or r[4] < 0.01)}
+    m = merged.get(method)
+    got = expand(method, m.group(2)) if m else set()
+    assert (got ^ want) <= edge, "%s: the merged hint covers %s, the rows of 0.01 to 0.95 " \
+        "flushes per transaction with several writers are %s" % (method, sorted(got), sorted(want))
+    if m:
+        assert int(m.group(3)) == len(got), (method, m.group(3), len(got))
+print("ok   'the device merged commits' names exactly the rows of several writers under "
+      "0.95 flushes per transaction (%d line(s); %d rows with a flush count)"
+      % (len(merged), len([r for r in rows if r[4] is not None])))
 PY
 else
 	echo "skipped: which rows the hints cover (no python3)"

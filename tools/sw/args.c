@@ -67,6 +67,9 @@ usage(void)
 "      --extend          extend the file (emptied before each point) instead\n"
 "                        of overwriting preallocated, written blocks\n"
 "      --region=SIZE     bytes per writer (default 64 MiB)\n"
+"      --baseline=DURATION  idle this long before each point to measure the\n"
+"                        disks' other I/O, subtracted from what they saw\n"
+"                        (default 0.05s; 0: none, nothing subtracted)\n"
 "\n"
 "Output:\n"
 "  -f, --format=FMT      table (default; no line wider than 132 columns; it\n"
@@ -168,7 +171,7 @@ enum {
 	OPT_DIR, OPT_FORCE, OPT_KEEP, OPT_HELP, OPT_VERSION, OPT_VERBOSE,
 	OPT_NOPREFILL, OPT_LISTEN, OPT_LABEL, OPT_COMPARE, OPT_PERHOST, OPT_WIDE,
 	OPT_PROGRESS, OPT_UNCHECKED, OPT_ACKCOMMIT, OPT_RUNS, OPT_MAXLOGBYTES,
-	OPT_MAXRUNS, OPT_MAXPERHOST, OPT_ACKTOKEN, OPT_TOKENFILE
+	OPT_MAXRUNS, OPT_MAXPERHOST, OPT_ACKTOKEN, OPT_TOKENFILE, OPT_BASELINE
 };
 
 static const struct diot_opt options[] = {
@@ -180,6 +183,7 @@ static const struct diot_opt options[] = {
 	{ "time", 't', DIOT_REQ_ARG, OPT_TIME },
 	{ "count", 'n', DIOT_REQ_ARG, OPT_COUNT },
 	{ "warmup", 0, DIOT_REQ_ARG, OPT_WARMUP },
+	{ "baseline", 0, DIOT_REQ_ARG, OPT_BASELINE },
 	{ "extend", 0, DIOT_NO_ARG, OPT_EXTEND },
 	{ "region", 0, DIOT_REQ_ARG, OPT_REGION },
 	{ "format", 'f', DIOT_REQ_ARG, OPT_FORMAT },
@@ -267,6 +271,23 @@ listener_bound(struct sw_opts *o, int id, const char *name, const char *arg)
 	                 id == OPT_MAXPERHOST ? "--max-conns-per-host" : "--max-log-bytes";
 }
 
+/* A duration of 0 ("0", "0.0", "0s", "0ms"...): --baseline's "none". */
+static int
+zero_duration(const char *s)
+{
+	static const char *const unit[] = { "", "ns", "us", "ms", "s", "m", "h" };
+	size_t n = strspn(s, "0"), i;
+
+	if (n == 0)
+		return 0;
+	if (s[n] == '.')
+		n += 1 + strspn(s + n + 1, "0");
+	for (i = 0; i < sizeof(unit) / sizeof(unit[0]); i++)
+		if (strcmp(s + n, unit[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* Parse the options; -1: run (or --check), else the exit status. */
 static int
 parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
@@ -303,6 +324,14 @@ parse_options(int argc, char **argv, struct sw_opts *o, const char **methods,
 			if (diot_parse_duration(arg, 86400, &o->time_ns, err, sizeof(err)) < 0)
 				diot_usage_error("%s '%s': %s", st.name, arg, err);
 			o->time_set = 1;
+			break;
+		case OPT_BASELINE:
+			if (zero_duration(arg))
+				o->baseline_ns = 0;
+			else if (diot_parse_duration(arg, 60, &o->baseline_ns, err,
+			                             sizeof(err)) < 0)
+				diot_usage_error("%s '%s': %s (or 0: no idle interval)",
+				                 st.name, arg, err);
 			break;
 		case OPT_COUNT:
 			if (diot_parse_uint(arg, 1, UINT32_MAX, &o->count, err, sizeof(err)) < 0)
@@ -541,6 +570,7 @@ sw_parse_args(int argc, char **argv, struct sw_opts *o)
 	if (o->operands == NULL || o->labels == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	o->time_ns = SW_DEFAULT_TIME_NS;
+	o->baseline_ns = SW_DEFAULT_BASELINE_NS;
 	o->warmup = SW_DEFAULT_WARMUP;
 	o->format = SW_FMT_TABLE;
 	r = parse_options(argc, argv, o, &methods, &sizes, &writers);
@@ -641,6 +671,7 @@ sw_opts_items(const struct sw_opts *o, struct diot_mpi_item *it)
 	FLAG("--threads", o->threads);
 	ITEM("--layout", diot_strdupf("%s", o->layout == SW_LAYOUT_SEPARATE ? "separate"
 	                              : "shared"));
+	ITEM("--baseline", diot_strdupf("%" PRIu64 " ns", o->baseline_ns));
 	ITEM("--time", diot_strdupf("%" PRIu64 " ns", o->count ? 0 : o->time_ns));
 	ITEM("--count", diot_strdupf("%" PRIu64, o->count));
 	ITEM("--warmup", diot_strdupf("%" PRIu64, o->warmup));

@@ -37,11 +37,50 @@ value(const struct cmp_point *p, double v)
 #define LEFT (METHOD_W + 1 + 9 + 1 + 3)   /* method size_B wr           */
 #define GROUP1 29                /* avg_us p99_us txn/s             */
 #define GROUPN (GROUP1 + 15)     /* and the two ratios              */
+#define FLUSH_W 10               /* flush/txn, where counted        */
 
 static int
 width_of(const struct cmp *c)
 {
 	return c->wide ? 0 : SW_TABLE_COLS;
+}
+
+/* 1 if some run's points carry device counts (issue 41): each run's
+ * group then shows its flushes per transaction. */
+static int
+with_flushes(const struct cmp *c)
+{
+	int r, i;
+
+	for (r = 0; r < c->nruns; r++)
+		for (i = 0; i < c->runs[r].npts; i++)
+			if (c->runs[r].pts[i].dev_block)
+				return 1;
+	return 0;
+}
+
+/* The width of run r's group of columns. */
+static int
+group_w(const struct cmp *c, int r)
+{
+	return (r == 0 ? GROUP1 : GROUPN) + (with_flushes(c) ? FLUSH_W : 0);
+}
+
+/* A point's flushes per transaction as the table says it: the figure,
+ * "n/a" (not counted, or no flush count), "busy" (other I/O too large to
+ * count) or "-" (a result without counts). */
+static void
+flush_cell(char *buf, size_t len, const struct cmp_point *p)
+{
+	if (p == NULL || !p->dev_block || (!p->measured && !p->partial))
+		snprintf(buf, len, "-");
+	else if (p->dev.state == SW_DEV_BUSY)
+		snprintf(buf, len, "busy");
+	else if (p->dev.state != SW_DEV_COUNTED || !p->dev.flushes_known)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.2f", p->dev.flushes_per_txn > 0 ?
+		         p->dev.flushes_per_txn : 0.0);
 }
 
 static void
@@ -105,7 +144,7 @@ table_header(FILE *fp, const struct cmp *c, int r0, int r1)
 
 	fprintf(fp, "%-*s %9s %3s", METHOD_W, "", "", "");
 	for (r = r0; r < r1; r++) {
-		int w = r == 0 ? GROUP1 : GROUPN;
+		int w = group_w(c, r);
 
 		char *label = diot_visible(c->runs[r].label);
 
@@ -119,6 +158,8 @@ table_header(FILE *fp, const struct cmp *c, int r0, int r1)
 	fprintf(fp, "\n%-*s %9s %3s", METHOD_W, "method", "size_B", "wr");
 	for (r = r0; r < r1; r++) {
 		fprintf(fp, " | %9s %9s %9s", "avg_us", "p99_us", "txn/s");
+		if (with_flushes(c))
+			fprintf(fp, " %9s", "flush/txn");
 		if (r > 0)
 			fprintf(fp, " %7s %7s", "avg_x", "txn/s_x");
 	}
@@ -169,6 +210,12 @@ table_row(FILE *fp, const struct cmp *c, const struct cmp_key *k, int r0, int r1
 		} else {
 			fprintf(fp, "%9s %9s %9s", p->not_run ? "not run" : p->status, "-", "-");
 		}
+		if (with_flushes(c)) {
+			char f[16];
+
+			flush_cell(f, sizeof(f), p);
+			fprintf(fp, " %9s", f);
+		}
 		if (r > 0) {
 			num(fp, 8, "%*.2f", sw_cmp_ratio(value(p, p->avg_us),
 			                                 value(first, first->avg_us)));
@@ -212,11 +259,13 @@ table_hints(FILE *fp, const struct cmp *c)
 {
 	struct sw_hint_row *rows = NULL;
 	char run[32];
-	int r, i, any = 0;
+	int r, i, k, any = 0;
 
 	for (r = 0; r < c->nruns; r++)
 		for (i = 0; i < c->runs[r].npts; i++)
-			any |= c->runs[r].pts[i].hint_kind != SW_HINT_NONE;
+			any |= c->runs[r].pts[i].hint_kind != SW_HINT_NONE ||
+			       c->runs[r].pts[i].dev_hint_kind[0] != SW_HINT_NONE ||
+			       c->runs[r].pts[i].dev_hint_kind[1] != SW_HINT_NONE;
 	if (!any)
 		return;
 	fputc('\n', fp);
@@ -232,10 +281,16 @@ table_hints(FILE *fp, const struct cmp *c)
 			rows[i].writers = u->pts[i].writers;
 			rows[i].kind = u->pts[i].hint_kind;
 			rows[i].p50_us = u->pts[i].p50_us;
+			for (k = 0; k < SW_POINT_DEV_HINTS; k++)
+				rows[i].dev_kind[k] = u->pts[i].dev_hint_kind[k];
+			rows[i].flushes_per_txn = u->pts[i].dev.flushes_per_txn;
+			rows[i].bytes_per_txn = u->pts[i].dev.bytes_per_txn;
+			rows[i].amplification = u->pts[i].dev.amplification;
+			rows[i].dev_disks = u->pts[i].dev_disks;
 		}
 		snprintf(run, sizeof(run), "run %d: ", r + 1);
 		sw_put_hints(fp, run, rows, u->npts, u->disk, u->fs, u->not_durable,
-		             width_of(c));
+		             strcmp(u->kind, "device") == 0, width_of(c));
 		free(rows);
 	}
 }
@@ -248,7 +303,7 @@ runs_that_fit(const struct cmp *c, int r0)
 	int r = r0, w = LEFT;
 
 	while (r < c->nruns) {
-		w += 3 + (r == 0 ? GROUP1 : GROUPN);
+		w += 3 + group_w(c, r);
 		if (r > r0 && !c->wide && w > SW_TABLE_COLS)
 			break;
 		r++;
@@ -277,6 +332,28 @@ sw_cmp_table(FILE *fp, const struct cmp *c)
 
 /* ------------------------------------------------------------ csv */
 
+/* A point's device state as the results say it ("yes", "no", "busy"),
+ * "" where its result has no counts. */
+static const char *
+dev_state_name(const struct cmp_point *p)
+{
+	if (!p->dev_block)
+		return "";
+	/* (as devcount.c's sw_dev_state_name(), which this does not link) */
+	return p->dev.state == SW_DEV_COUNTED ? "yes" : p->dev.state == SW_DEV_BUSY
+	       ? "busy" : "no";
+}
+
+/* Its flushes per transaction; NaN where not counted. */
+static double
+dev_flushes(const struct cmp_point *p)
+{
+	if (!p->dev_block || p->dev.state != SW_DEV_COUNTED || !p->dev.flushes_known ||
+	    (!p->measured && !p->partial))
+		return NAN;
+	return p->dev.flushes_per_txn;
+}
+
 static void
 csv_num(FILE *fp, double v)
 {
@@ -293,7 +370,7 @@ sw_cmp_csv(FILE *fp, const struct cmp *c)
 
 	fputs("method,size_bytes,writers,run,label,file,status,avg_us,p50_us,p99_us,"
 	      "p999_us,max_us,txn_per_s,mb_per_s,cpu_us_per_txn,avg_ratio,"
-	      "txn_per_s_ratio\n", fp);
+	      "txn_per_s_ratio,dev_state,dev_flushes_per_txn\n", fp);
 	for (k = 0; k < c->nshared; k++) {
 		const struct cmp_key *key = &c->keys[k];
 		const struct cmp_point *first = point_of(c, key, 0);
@@ -318,6 +395,8 @@ sw_cmp_csv(FILE *fp, const struct cmp *c)
 			csv_num(fp, sw_cmp_ratio(value(p, p->avg_us), value(first, first->avg_us)));
 			csv_num(fp, sw_cmp_ratio(value(p, p->txn_per_s),
 			                         value(first, first->txn_per_s)));
+			fprintf(fp, ",%s", dev_state_name(p));
+			csv_num(fp, dev_flushes(p));
 			fputc('\n', fp);
 		}
 	}
@@ -376,6 +455,8 @@ json_point_runs(struct diot_json *j, const struct cmp *c, const struct cmp_key *
 		                                              value(first, first->avg_us)));
 		diot_json_double(j, "txn_per_s_ratio", sw_cmp_ratio(value(p, p->txn_per_s),
 		                 value(first, first->txn_per_s)));
+		diot_json_str(j, "device", p->dev_block ? dev_state_name(p) : NULL);
+		diot_json_double(j, "flushes_per_txn", dev_flushes(p));
 		diot_json_close(j);
 	}
 	diot_json_close(j);
@@ -453,6 +534,12 @@ cmp_plot(const char *path, FILE *fp, const struct cmp *c)
 			q->agg.txns = 1;
 			q->agg.avg_us = p->avg_us;
 			q->agg.mb_per_s = p->mb_per_s;
+			if (p->dev_block && p->dev.state == SW_DEV_COUNTED &&
+			    p->dev.flushes_known) {
+				q->dev.state = SW_DEV_COUNTED;
+				q->dev.flushes_known = 1;
+				q->dev.flushes_per_txn = p->dev.flushes_per_txn;
+			}
 			n++;
 		}
 	snprintf(what, sizeof(what), "%d runs compared", c->nruns);

@@ -42,10 +42,104 @@ copy_str(char *dst, size_t len, const struct diot_jr *v, const char *dflt)
 			*p = '?';
 }
 
+/* A count of the "device" block: a whole number from 0 to 2^53, or -1
+ * (null, absent or not one). */
+static double
+dev_count(const struct diot_jr *v, const char *key)
+{
+	double x = diot_jr_num(diot_jr_get(v, key), -1);
+
+	return x >= 0 && x <= 9007199254740992.0 && x == floor(x) ? x : -1;
+}
+
+/* A per-transaction figure: finite and >= 0, or -1. */
+static double
+dev_figure(const struct diot_jr *v, const char *key)
+{
+	double x = diot_jr_num(diot_jr_get(v, key), -1);
+
+	return isfinite(x) && x >= 0 ? x : -1;
+}
+
+/*
+ * A point's "device" block (what the disks saw) into d: as written, or
+ * SW_DEV_NA with why where the document has none (an older sync-write's)
+ * or one that does not hold together.  The disks are not kept.
+ */
+static void
+load_device(const struct diot_jr *v, struct sw_devcount *d)
+{
+	const char *st = diot_jr_str(diot_jr_get(v, "counted"));
+	const struct diot_jr *b = diot_jr_get(v, "baseline");
+	double txns = dev_count(v, "txns"), w = dev_count(v, "writes");
+	double by = dev_count(v, "bytes"), fl = dev_count(v, "flushes");
+
+	memset(d, 0, sizeof(*d));
+	d->state = SW_DEV_NA;
+	if (diot_jr_type(v) != DIOT_JR_OBJ || st == NULL) {
+		snprintf(d->why, sizeof(d->why), "not counted (a result of a sync-write "
+		         "that did not count the disks)");
+		return;
+	}
+	copy_str(d->why, sizeof(d->why), diot_jr_get(v, "why"), "");
+	if (strcmp(st, "no") == 0) {
+		if (d->why[0] == '\0')
+			snprintf(d->why, sizeof(d->why), "not counted");
+		d->txns = txns >= 0 ? (uint64_t)txns : 0;
+		return;
+	}
+	if ((strcmp(st, "yes") != 0 && strcmp(st, "busy") != 0) || txns < 0 || w < 0 ||
+	    by < 0) {
+		snprintf(d->why, sizeof(d->why), "the result's device counts are not "
+		         "valid");
+		return;
+	}
+	d->state = strcmp(st, "yes") == 0 ? SW_DEV_COUNTED : SW_DEV_BUSY;
+	d->txns = (uint64_t)txns;
+	d->writes = (uint64_t)w;
+	d->sectors = (uint64_t)(by / 512);
+	d->flushes_known = fl >= 0;
+	d->flushes = fl >= 0 ? (uint64_t)fl : 0;
+	if (diot_jr_type(b) == DIOT_JR_OBJ) {
+		d->base_s = dev_figure(b, "seconds") > 0 ? dev_figure(b, "seconds") : 0;
+		d->base_writes = dev_count(b, "writes") > 0 ? (uint64_t)dev_count(b, "writes") : 0;
+		d->base_sectors = dev_count(b, "bytes") > 0 ? (uint64_t)(dev_count(b, "bytes") /
+		                                                         512) : 0;
+		d->base_flushes = dev_count(b, "flushes") > 0 ? (uint64_t)dev_count(b, "flushes")
+		                                              : 0;
+	}
+	if (d->state != SW_DEV_COUNTED)
+		return;
+	d->writes_per_txn = dev_figure(v, "writes_per_txn");
+	d->bytes_per_txn = dev_figure(v, "bytes_per_txn");
+	d->flushes_per_txn = dev_figure(v, "flushes_per_txn");
+	d->amplification = dev_figure(v, "amplification");
+	if (d->flushes_per_txn < 0)          /* null: no flush counter */
+		d->flushes_known = 0, d->flushes_per_txn = 0;
+	if (d->writes_per_txn < 0 || d->bytes_per_txn < 0 || d->amplification < 0) {
+		d->state = SW_DEV_NA;
+		snprintf(d->why, sizeof(d->why), "the result's device counts are not "
+		         "valid");
+	}
+}
+
+/* What a compared point keeps of device counts d. */
+static void
+dev_keep(struct cmp_dev *k, const struct sw_devcount *d)
+{
+	k->state = d->state;
+	k->flushes_known = d->flushes_known;
+	k->writes_per_txn = d->writes_per_txn;
+	k->bytes_per_txn = d->bytes_per_txn;
+	k->flushes_per_txn = d->flushes_per_txn;
+	k->amplification = d->amplification;
+}
+
 /* Point k of the document; -1 (with why) if it is not a point. */
 static int
 load_point(const struct diot_jr *v, struct cmp_point *p, int k, char *why, size_t wl)
 {
+	struct sw_devcount dv;
 	const struct diot_jr *a = diot_jr_get(v, "aggregate");
 	const char *m = diot_jr_str(diot_jr_get(v, "method"));
 	double size = diot_jr_num(diot_jr_get(v, "size_bytes"), -1);
@@ -77,6 +171,9 @@ load_point(const struct diot_jr *v, struct cmp_point *p, int k, char *why, size_
 	p->txn_per_s = diot_jr_num(diot_jr_get(a, "txn_per_s"), NAN);
 	p->mb_per_s = diot_jr_num(diot_jr_get(a, "mb_per_s"), NAN);
 	p->cpu_us = diot_jr_num(diot_jr_get(a, "cpu_us_per_txn"), NAN);
+	load_device(diot_jr_get(v, "device"), &dv);
+	dev_keep(&p->dev, &dv);
+	p->dev_block = diot_jr_type(diot_jr_get(v, "device")) == DIOT_JR_OBJ;
 	return 0;
 }
 
@@ -185,7 +282,16 @@ keep_member(const struct diot_jr_step *path, int n, int type, void *arg)
 	static const struct keep point[] = {
 		{ "method", DIOT_JR_STR }, { "size_bytes", DIOT_JR_NUM },
 		{ "writers", DIOT_JR_NUM }, { "status", DIOT_JR_STR },
-		{ "aggregate", DIOT_JR_OBJ }, { NULL, 0 } };
+		{ "aggregate", DIOT_JR_OBJ }, { "device", DIOT_JR_OBJ }, { NULL, 0 } };
+	static const struct keep device[] = {
+		{ "counted", DIOT_JR_STR }, { "why", DIOT_JR_STR }, { "txns", DIOT_JR_NUM },
+		{ "writes", DIOT_JR_NUM }, { "bytes", DIOT_JR_NUM }, { "flushes", DIOT_JR_NUM },
+		{ "writes_per_txn", DIOT_JR_NUM }, { "bytes_per_txn", DIOT_JR_NUM },
+		{ "flushes_per_txn", DIOT_JR_NUM }, { "amplification", DIOT_JR_NUM },
+		{ "baseline", DIOT_JR_OBJ }, { NULL, 0 } };
+	static const struct keep baseline[] = {
+		{ "seconds", DIOT_JR_NUM }, { "writes", DIOT_JR_NUM }, { "bytes", DIOT_JR_NUM },
+		{ "flushes", DIOT_JR_NUM }, { NULL, 0 } };
 	static const struct keep aggregate[] = {
 		{ "txns", DIOT_JR_NUM }, { "avg_us", DIOT_JR_NUM }, { "p50_us", DIOT_JR_NUM },
 		{ "p99_us", DIOT_JR_NUM }, { "p999_us", DIOT_JR_NUM },
@@ -211,6 +317,10 @@ keep_member(const struct diot_jr_step *path, int n, int type, void *arg)
 		return 0;
 	if (n == 3)                                 /* a member of a point */
 		return keep_in(point, last, type);
+	if (n >= 4 && strcmp(path[2].key, "device") == 0)   /* what the disks saw */
+		return n == 4 ? keep_in(device, last, type)
+		       : n == 5 && path[3].key != NULL && strcmp(path[3].key, "baseline") == 0 &&
+		         keep_in(baseline, last, type);
 	return n == 4 && keep_in(aggregate, last, type);
 }
 
@@ -460,6 +570,20 @@ sw_cmp_release(struct cmp *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* A point measured now: its device counts and hints, as load_device()
+ * reads a result's. */
+static void
+dev_of_run(struct cmp_point *p, const struct sw_point *q)
+{
+	int k;
+
+	dev_keep(&p->dev, &q->dev);
+	p->dev_block = 1;
+	for (k = 0; k < SW_POINT_DEV_HINTS; k++)
+		p->dev_hint_kind[k] = q->dev_hint_kind[k];
+	p->dev_disks = q->dev_disks;   /* the run's points outlive the report */
+}
+
 void
 sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_point *pts,
                 int n)
@@ -514,6 +638,7 @@ sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run, const struct sw_poi
 		p->mb_per_s = s->mb_per_s;
 		p->cpu_us = s->cpu_us_per_txn;
 		p->hint_kind = pts[i].hint_kind;
+		dev_of_run(p, &pts[i]);
 	}
 }
 
@@ -528,6 +653,7 @@ sw_cmp_not_run(struct cmp_run *r, const struct sw_point *key)
 	p->writers = key->writers;
 	snprintf(p->status, sizeof(p->status), "interrupted");
 	p->not_run = 1;
+	p->dev.state = SW_DEV_NA;        /* the point did not run */
 }
 
 /* What run r is called in messages: "TARGET 2 'x'" or "'b.json'". */

@@ -12,6 +12,16 @@
 
 #include "tools/sw/sw.h"
 
+/* What a compared point keeps of its device counts (sw_devcount's
+ * fields of the same names): the figures shown, not the disks nor the
+ * reason (a sw_devcount a point would make a million-point result take
+ * gigabytes). */
+struct cmp_dev {
+	int state;               /* SW_DEV_*                              */
+	int flushes_known;
+	double writes_per_txn, bytes_per_txn, flushes_per_txn, amplification;
+};
+
 /* One point of a saved run: what the comparison shows of it. */
 struct cmp_point {
 	char method[32];
@@ -26,6 +36,13 @@ struct cmp_point {
 	char status[16];         /* "ok", "n/a", "error", "interrupted"      */
 	double avg_us, p50_us, p99_us, p999_us, max_us, txn_per_s, mb_per_s, cpu_us;
 	int hint_kind;           /* SW_HINT_* (measured now; a saved run: none) */
+	struct cmp_dev dev;      /* what the disks saw (a saved run: its
+	                          * "device" block; none: SW_DEV_NA)     */
+	/* Where the point's counts came from, and its device hints: */
+	int dev_block;           /* 1: measured now, or its result has a
+	                          * "device" block (0: an older result's) */
+	int dev_hint_kind[SW_POINT_DEV_HINTS];  /* measured now; a saved run: none */
+	const char *dev_disks;   /* measured now: the sw_point's; else NULL  */
 };
 
 /* A saved run (one --format json document). */

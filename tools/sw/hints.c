@@ -4,7 +4,9 @@
  * the hint lines under a table (what a point's figures suggest: a flush
  * that cannot be that fast, writes that may not have been direct, commits
  * on a target where nothing is durable or where that cannot be told, rows
- * without a commit whose writes are commits all the same), for
+ * without a commit whose writes are commits all the same; and what the
+ * disks' counters show: no flush reached a volatile cache, commits merged
+ * into fewer flushes, more bytes written than the transactions), for
  * report.c (a run's table) and compare-report.c (a comparison's).
  */
 #include "config.h"
@@ -128,14 +130,73 @@ struct hint_block {
 	struct sbuf sizes;
 };
 
+/* A row has a hint of kind k (its own or one of its device hints). */
+static int
+has_kind(const struct sw_hint_row *r, int k)
+{
+	int i;
+
+	if (r->kind == k)
+		return 1;
+	for (i = 0; i < SW_POINT_DEV_HINTS; i++)
+		if (r->dev_kind[i] == k && k != SW_HINT_NONE)
+			return 1;
+	return 0;
+}
+
+/* The figure a line of kind k gives the range of. */
+static double
+figure(const struct sw_hint_row *r, int k)
+{
+	switch (k) {
+	case SW_HINT_DEV_NO_FLUSH:
+	case SW_HINT_DEV_CACHE_HIDDEN:
+	case SW_HINT_DEV_MERGED:
+		return r->flushes_per_txn > 0 ? r->flushes_per_txn : 0.0;
+	case SW_HINT_DEV_AMPLIFIED:
+		return r->amplification;
+	default:
+		return r->p50_us;
+	}
+}
+
+/* "lo..hi" in format fmt (one number where both print the same). */
+static void
+range(char *buf, size_t len, const char *fmt, double lo, double hi)
+{
+	char a[32], b[32];
+
+	snprintf(a, sizeof(a), fmt, lo);
+	snprintf(b, sizeof(b), fmt, hi);
+	if (strcmp(a, b) == 0)
+		snprintf(buf, len, "%s", a);
+	else
+		snprintf(buf, len, "%s..%s", a, b);
+}
+
+/* Min and max of x over the rows of method m with kind k. */
+struct span {
+	double lo, hi;
+	int n;
+};
+
+static void
+span_add(struct span *s, double x)
+{
+	s->lo = s->n == 0 || x < s->lo ? x : s->lo;
+	s->hi = s->n == 0 || x > s->hi ? x : s->hi;
+	s->n++;
+}
+
 static void
 hint_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int n, int g,
-          int width)
+          int kind, int width)
 {
 	const char *m = rows[g].method;
-	int kind = rows[g].kind, i, nb = 0, cap = 0, covered = 0, same = 1, runlen = 0;
+	int i, nb = 0, cap = 0, covered = 0, same = 1, runlen = 0;
 	struct hint_block *bl = NULL;
 	struct sbuf text = { NULL, 0, 0 };
+	struct span bytes = { 0, 0, 0 }, size = { 0, 0, 0 };
 	uint64_t ra = 0, rb = 0;
 	double lo = 0, hi = 0;
 
@@ -143,7 +204,7 @@ hint_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int n, int 
 		int mine = i < n && strcmp(rows[i].method, m) == 0;
 
 		if ((i == n || (mine && nb > 0 && rows[i].writers != bl[nb - 1].writers) ||
-		     (mine && rows[i].kind != kind)) && nb > 0) {
+		     (mine && !has_kind(&rows[i], kind))) && nb > 0) {
 			sizes_run(&bl[nb - 1].sizes, ra, rb, runlen);
 			runlen = 0;
 		}
@@ -162,13 +223,15 @@ hint_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int n, int 
 			memset(&bl[nb], 0, sizeof(bl[nb]));
 			bl[nb++].writers = rows[i].writers;
 		}
-		if (rows[i].kind != kind)
+		if (!has_kind(&rows[i], kind))
 			continue;
 		if (runlen++ == 0)
 			ra = rows[i].size;
 		rb = rows[i].size;
-		lo = covered == 0 || rows[i].p50_us < lo ? rows[i].p50_us : lo;
-		hi = covered == 0 || rows[i].p50_us > hi ? rows[i].p50_us : hi;
+		lo = covered == 0 || figure(&rows[i], kind) < lo ? figure(&rows[i], kind) : lo;
+		hi = covered == 0 || figure(&rows[i], kind) > hi ? figure(&rows[i], kind) : hi;
+		span_add(&bytes, rows[i].bytes_per_txn);
+		span_add(&size, (double)rows[i].size);
 		covered++;
 	}
 	/* The blocks with rows covered: one list of sizes for all, or each's. */
@@ -206,6 +269,26 @@ hint_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int n, int 
 		sb_add(&text, "without a commit, yet every write is committed");
 	} else if (kind == SW_HINT_STABLE_DIRECT) {
 		sb_add(&text, "without a commit, yet each direct write is a stable one");
+	} else if (kind == SW_HINT_DEV_NO_FLUSH || kind == SW_HINT_DEV_CACHE_HIDDEN) {
+		char v[64];
+
+		range(v, sizeof(v), "%.2f", lo, hi);
+		sb_add(&text, "not durable: %s flushes per transaction reached %s", v,
+		       rows[g].dev_disks && rows[g].dev_disks[0] ? rows[g].dev_disks
+		       : "the disk");
+	} else if (kind == SW_HINT_DEV_MERGED) {
+		char v[64];
+
+		range(v, sizeof(v), "%.2f", lo, hi);
+		sb_add(&text, "the device merged commits: %s flushes per transaction", v);
+	} else if (kind == SW_HINT_DEV_AMPLIFIED) {
+		char v[64], b[64], z[64];
+
+		range(v, sizeof(v), "%.2f", lo, hi);
+		range(b, sizeof(b), "%.0f", bytes.lo, bytes.hi);
+		range(z, sizeof(z), "%.0f", size.lo, size.hi);
+		sb_add(&text, "the device wrote %s bytes per transaction of %s (x%s)", b, z,
+		       v);
 	} else {
 		sb_add(&text, "these writes may not have been direct");
 	}
@@ -247,13 +330,54 @@ not_durable_line(FILE *fp, const char *run, const struct sw_hint_row *rows, int 
 	free(text.s);
 }
 
+const char *
+sw_dev_hint_name(int kind)
+{
+	switch (kind) {
+	case SW_HINT_DEV_NO_FLUSH:
+		return "no_flush";
+	case SW_HINT_DEV_CACHE_HIDDEN:
+		return "cache_hidden";
+	case SW_HINT_DEV_MERGED:
+		return "merged";
+	case SW_HINT_DEV_AMPLIFIED:
+		return "amplified";
+	default:
+		return "none";
+	}
+}
+
+void
+sw_hint_row_of(struct sw_hint_row *row, const struct sw_point *p)
+{
+	int i;
+
+	memset(row, 0, sizeof(*row));
+	row->method = p->method;
+	row->size = p->size;
+	row->writers = p->writers;
+	row->kind = p->hint_kind;
+	row->p50_us = p->agg.p50_us;
+	for (i = 0; i < SW_POINT_DEV_HINTS; i++)
+		row->dev_kind[i] = p->dev_hint_kind[i];
+	row->flushes_per_txn = p->dev.flushes_per_txn;
+	row->bytes_per_txn = p->dev.bytes_per_txn;
+	row->amplification = p->dev.amplification;
+	row->dev_disks = p->dev_disks;
+}
+
 void
 sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
-             const char *disk, const char *fs, const char *not_durable, int width)
+             const char *disk, const char *fs, const char *not_durable, int is_dev,
+             int width)
 {
-	static const int kinds[] = { SW_HINT_FAST_FLUSH, SW_HINT_CACHED_DIRECT,
-	                             SW_HINT_SYNC_ALWAYS, SW_HINT_STABLE_DIRECT };
+	/* The device's "not durable" first: it is what matters most. */
+	static const int kinds[] = { SW_HINT_DEV_NO_FLUSH, SW_HINT_DEV_CACHE_HIDDEN,
+	                             SW_HINT_FAST_FLUSH, SW_HINT_CACHED_DIRECT,
+	                             SW_HINT_SYNC_ALWAYS, SW_HINT_STABLE_DIRECT,
+	                             SW_HINT_DEV_MERGED, SW_HINT_DEV_AMPLIFIED };
 	const char **seen = NULL;
+	const char *disks[sizeof(kinds) / sizeof(kinds[0])] = { NULL };
 	int i, j, k, nseen = 0, said[sizeof(kinds) / sizeof(kinds[0])] = { 0 };
 	char *why;
 
@@ -276,16 +400,25 @@ sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
 		seen[nseen++] = rows[i].method;
 		for (k = 0; k < (int)(sizeof(kinds) / sizeof(kinds[0])); k++)
 			for (j = i; j < n; j++)
-				if (rows[j].kind == kinds[k] && strcmp(rows[j].method,
-				                                       rows[i].method) == 0) {
-					hint_line(fp, run, rows, n, j, width);
+				if (has_kind(&rows[j], kinds[k]) && strcmp(rows[j].method,
+				                                           rows[i].method) == 0) {
+					hint_line(fp, run, rows, n, j, kinds[k], width);
 					said[k] = 1;
+					if (disks[k] == NULL)
+						disks[k] = rows[j].dev_disks;
 					break;
 				}
 	}
 	free(seen);
 	/* Why, once for all the lines of a kind. */
-	if (said[0]) {
+	for (k = 0; k < (int)(sizeof(kinds) / sizeof(kinds[0])); k++)
+		if (said[k] && (kinds[k] == SW_HINT_DEV_NO_FLUSH ||
+		                kinds[k] == SW_HINT_DEV_CACHE_HIDDEN)) {
+			why = sw_dev_hint_why(kinds[k], disks[k], is_dev);
+			sw_put_wrapped(fp, "      ", 6, why, width);
+			free(why);
+		}
+	if (said[2]) {
 		why = diot_strdupf("a flush on a spinning disk (%s says it spins) takes "
 		                   "longer: that is a volatile cache that is not flushed, a "
 		                   "non-volatile one, or a virtual disk (see dio-info)",
@@ -293,7 +426,7 @@ sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
 		sw_put_wrapped(fp, "      ", 6, why, width);
 		free(why);
 	}
-	if (said[1]) {
+	if (said[3]) {
 		why = diot_strdupf("may not have been direct: %s serves direct requests "
 		                   "through its cache while the file has any cached page, and "
 		                   "the file had some as these rows began (left by the "
@@ -303,12 +436,18 @@ sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
 		sw_put_wrapped(fp, "      ", 6, why, width);
 		free(why);
 	}
-	if (said[2])
+	if (said[4])
 		sw_put_wrapped(fp, "      ", 6, "ZFS sync=always: every write is committed "
 		               "before it returns, so these rows time commits, not "
 		               "buffered or plain direct writes", width);
-	if (said[3])
+	if (said[5])
 		sw_put_wrapped(fp, "      ", 6, "on NFS (illumos) a direct write is a "
 		               "stable (FILE_SYNC) write: the server commits each one "
 		               "before it answers, so these rows time commits", width);
+	for (k = 6; k < (int)(sizeof(kinds) / sizeof(kinds[0])); k++)
+		if (said[k]) {
+			why = sw_dev_hint_why(kinds[k], disks[k], is_dev);
+			sw_put_wrapped(fp, "      ", 6, why, width);
+			free(why);
+		}
 }

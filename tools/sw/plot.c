@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * plot.c -- sync-write's --plot: an SVG of the time per transaction
- * against the size, one line per method, and of throughput and latency
- * against the number of writers (tools/kit/svg.h).
+ * against the size, one line per method, of throughput and latency
+ * against the number of writers, and of the cache flushes per transaction
+ * that reached the disks where they were counted (tools/kit/svg.h).
  */
 #include "config.h"
 
@@ -45,8 +46,9 @@ sort_unique(double *v, int n)
 }
 
 /* The series of the charts; all series together have at most n points per
- * chart: five pools of n values (x, y for chart 1; x, y, y for charts 2
- * and 3) in one allocation, handed out series by series. */
+ * chart: seven pools of n values (x, y for chart 1; x, y, y for charts 2
+ * and 3; x, y for the flushes' chart) in one allocation, handed out series
+ * by series. */
 struct plot {
 	const struct sw_point *pts;
 	int n, nm, nw;
@@ -54,11 +56,14 @@ struct plot {
 	int *mi;                  /* each point's method, an index of meth */
 	int *idx;                 /* point indices, sorted for a chart     */
 	double *ws;               /* the numbers of writers, sorted        */
-	struct diot_series *s1, *s2, *s3;
+	double pick;              /* the size of charts 2, 3 (and 4)      */
+	struct diot_series *s1, *s2, *s3, *s4;
 	double *pool;
-	struct diot_chart charts[3];
-	char title[200], t2[200], t3[200];
+	struct diot_chart charts[4];
+	char title[200], t2[200], t3[200], t4[200];
 };
+
+#define NPOOLS 7
 
 #define POOL(g, k) ((g)->pool + (size_t)(k) * ((size_t)(g)->n + 1))
 
@@ -73,6 +78,7 @@ plot_free(struct plot *g)
 	free(g->s1);
 	free(g->s2);
 	free(g->s3);
+	free(g->s4);
 }
 
 /* For qsort: by method name, then by index (the first one first). */
@@ -116,9 +122,10 @@ plot_init(struct plot *g, const struct sw_point *pts, int n)
 	g->s1 = calloc((size_t)n + 1, sizeof(*g->s1));
 	g->s2 = calloc((size_t)n + 1, sizeof(*g->s2));
 	g->s3 = calloc((size_t)n + 1, sizeof(*g->s3));
-	g->pool = calloc(5 * ((size_t)n + 1), sizeof(double));
+	g->s4 = calloc((size_t)n + 1, sizeof(*g->s4));
+	g->pool = calloc(NPOOLS * ((size_t)n + 1), sizeof(double));
 	if (!g->meth || !g->mi || !g->idx || !g->ws || !g->s1 || !g->s2 || !g->s3 ||
-	    !g->pool) {
+	    !g->s4 || !g->pool) {
 		plot_free(g);
 		return -1;
 	}
@@ -246,7 +253,7 @@ pick_size(struct plot *g)
 static void
 charts_by_writers(struct plot *g)
 {
-	double pick = pick_size(g);
+	double pick = g->pick = pick_size(g);
 	char sz[32];
 	int i, c = 0;
 
@@ -277,6 +284,74 @@ charts_by_writers(struct plot *g)
 	g->charts[2].series = g->s3;
 }
 
+/* A point whose flushes per transaction the disks counted. */
+static int
+flushes_counted(const struct sw_point *p)
+{
+	return usable(p) && p->dev.state == SW_DEV_COUNTED && p->dev.flushes_known;
+}
+
+/*
+ * The flushes' chart (issue 41): cache flushes that reached the disks per
+ * transaction, against the number of writers at the size of charts 2 and
+ * 3 (with one number of writers, against the size): 1 where each commit
+ * sent its own, fewer where the block layer merged several writers'
+ * commits, 0 where none reached the disk.  Only where some point was
+ * counted; returns 0 if none was (no chart).
+ */
+static int
+chart_flushes(struct plot *g, struct diot_chart *ch)
+{
+	/* g->pick: pick_size()'s scratch pool is chart 3's by now. */
+	double pick = g->pick, *x = POOL(g, 5), *y = POOL(g, 6);
+	int i, j, c = 0, at = 0, by_writers = g->nw > 1;
+	char sz[32];
+
+	for (i = 0; i < g->n; i++)
+		if (flushes_counted(&g->pts[i]) &&
+		    (by_writers ? (double)g->pts[i].size == pick
+		     : g->pts[i].writers == g->ws[0]))
+			g->idx[c++] = i;
+	if (c == 0)
+		return 0;
+	sort_pts = g->pts;
+	sort_mi = g->mi;
+	qsort(g->idx, (size_t)c, sizeof(int), by_series);
+	for (j = 0; j < g->nm; j++) {
+		int start = at;
+
+		while (at < c && g->mi[g->idx[at]] == j) {
+			const struct sw_point *p = &g->pts[g->idx[at]];
+
+			x[at] = by_writers ? (double)p->writers : (double)p->size;
+			y[at] = p->dev.flushes_per_txn > 0 ? p->dev.flushes_per_txn : 0;
+			at++;
+		}
+		g->s4[j].name = g->meth[j];
+		g->s4[j].n = at - start;
+		g->s4[j].x = x + start;
+		g->s4[j].y = y + start;
+	}
+	if (by_writers) {
+		diot_fmt_iec((uint64_t)pick, sz, sizeof(sz));
+		snprintf(g->t4, sizeof(g->t4), "Cache flushes per transaction against "
+		         "writers, %s transactions (block layer counts)", sz);
+	} else {
+		snprintf(g->t4, sizeof(g->t4), "Cache flushes per transaction, %g writer%s "
+		         "(block layer counts)", g->ws[0], g->ws[0] == 1 ? "" : "s");
+	}
+	memset(ch, 0, sizeof(*ch));
+	ch->title = g->t4;
+	ch->xlabel = by_writers ? "concurrent writers" : "transaction size";
+	ch->ylabel = "flushes that reached the disks per transaction";
+	ch->xlog = 1;
+	ch->ylog = 0;
+	ch->xfmt = by_writers ? DIOT_AXIS_PLAIN : DIOT_AXIS_BYTES;
+	ch->nseries = g->nm;
+	ch->series = g->s4;
+	return 1;
+}
+
 int
 sw_plot_fp(FILE *fp, const char *what, const struct sw_point *pts, int n)
 {
@@ -293,6 +368,7 @@ sw_plot_fp(FILE *fp, const char *what, const struct sw_point *pts, int n)
 			charts_by_writers(g);
 			nchart = 3;
 		}
+		nchart += chart_flushes(g, &g->charts[nchart]);
 	} else {
 		g->charts[0].title = "no points";
 	}

@@ -52,6 +52,19 @@ point_stats(struct sw_point *p, struct diot_team *t, int W)
 	free(all);
 }
 
+/* Transactions the writers issued, warm-up included (what the disks'
+ * counts are divided by). */
+static uint64_t
+issued(struct diot_team *t, int W)
+{
+	uint64_t n = 0;
+	int k;
+
+	for (k = 0; k < W; k++)
+		n += ((const struct sw_wres *)diot_team_result(t, k))->txns_total;
+	return n;
+}
+
 /* ------------------------------------------------------------ progress */
 
 /*
@@ -297,6 +310,9 @@ run_team(struct sw_ctx *c, struct sw_wctx *x, const struct sw_point *p,
 	if (r < 0)
 		diot_die(DIOT_EXIT_FAIL, "fork: %s", dio_strerror(r));
 	diot_team_await_ready(t);
+	/* The disks' baseline and first read: every file is open, no writer
+	 * has written (the prefill and the point's preparation are done). */
+	sw_dev_before(c);
 	sw_ranks_meet(c);
 	diot_team_go(t, 0);
 	g.c = c;
@@ -308,6 +324,10 @@ run_team(struct sw_ctx *c, struct sw_wctx *x, const struct sw_point *p,
 	 * rank's one writer killed) leave the wait before its next tick, and
 	 * the other ranks would write on to the end of the point. */
 	sw_ranks_watch(c, t, p->writers);
+	/* Every rank's writers have ended before any rank reads its disks:
+	 * a disk that ranks of one host share has seen all their writes. */
+	sw_ranks_meet(c);
+	sw_dev_after(c);
 	progress_clear(c);
 	note_deaths(t, x->writers, x->first);
 	return t;
@@ -408,6 +428,28 @@ nocommit_hint(const struct sw_ctx *c, struct sw_point *p, const struct sw_method
 		         "row times commits");
 }
 
+/* What the disks' counters over the point suggest (facts.c): no flush
+ * reached a volatile cache, commits merged into fewer flushes, more bytes
+ * written than the transactions; beside the hint above, not instead. */
+static void
+dev_hints(const struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
+{
+	int kind[SW_POINT_DEV_HINTS], k, n = 0;
+
+	kind[0] = sw_dev_flush_hint(&p->dev, m, p->writers);
+	kind[1] = sw_dev_amp_hint(&p->dev, m);
+	if (kind[0] == SW_HINT_DEV_NO_FLUSH || kind[0] == SW_HINT_DEV_CACHE_HIDDEN)
+		sw_dev_disk_names(p->dev_disks, sizeof(p->dev_disks), &p->dev, kind[0]);
+	for (k = 0; k < SW_POINT_DEV_HINTS; k++) {
+		if (kind[k] == SW_HINT_NONE)
+			continue;
+		p->dev_hint_kind[n] = kind[k];
+		sw_dev_hint_text(p->dev_hint[n], sizeof(p->dev_hint[n]), kind[k], &p->dev,
+		                 p->dev_disks, p->writers, p->size, c->tg.is_dev);
+		n++;
+	}
+}
+
 int
 sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 {
@@ -422,6 +464,8 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 	p->durable = m->commit != DIO_COMMIT_NONE || m->sync != DIO_SYNC_NONE;
 	if (sw_point_na(c, p, m)) {
 		p->status = SW_NA;
+		p->dev.state = SW_DEV_NA;
+		snprintf(p->dev.why, sizeof(p->dev.why), "the point did not run");
 		return 0;
 	}
 	if (c->prog != NULL)              /* its time, for the estimate */
@@ -449,6 +493,7 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 	}
 	t = run_team(c, &x, p, m);
 	point_stats(p, t, p->writers);
+	sw_dev_point(c, &p->dev, issued(t, p->writers), p->size);
 	w0 = diot_team_result(t, 0);
 	p->direct = dio_mech_name(w0->mech);
 	p->sync_flag = dio_sync_flag_name(w0->sync_flag);
@@ -458,6 +503,12 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 	if (r > 0 && c->o->verify)
 		sw_verify_point(&x, t, p);
 	r = sw_ranks_merge(c, p, t, r);     /* MPI ranks: the job's point */
+	if (p->status != SW_OK && p->dev.state != SW_DEV_NA) {
+		p->dev.state = SW_DEV_NA;
+		snprintf(p->dev.why, sizeof(p->dev.why), "the point was not measured "
+		         "whole (%s)", p->status == SW_NA ? "n/a" : p->status == SW_ERROR
+		         ? "an error" : "interrupted");
+	}
 	if (r > 0 && SW_RANK0(c))
 		durable_hint(c, p);
 	if (r > 0 && SW_RANK0(c) && !p->hint[0])
@@ -479,6 +530,8 @@ sw_run_point(struct sw_ctx *c, struct sw_point *p, const struct sw_method *m)
 		         "its cache while the file has any cached page, and %s: these "
 		         "writes may not have been direct", c->tg.fstype, by[cached & 3]);
 	}
+	if (r > 0 && SW_RANK0(c))
+		dev_hints(c, p, m);
 	if (!m->direct && !c->tg.is_dev)  /* pages the next drop takes, if any */
 		c->tg.cached = SW_CACHED_POINTS;
 	if (w0->mech == DIO_MECH_DIRECTIO)

@@ -17,7 +17,10 @@
  * averages), divides the job's transactions and bytes by the job's span
  * (the first writer's measured start to the last writer's end, as one
  * rank's writers are counted: never a sum of the ranks' rates), and tells
- * every rank whether the run goes on.  Only rank 0 reports.
+ * every rank whether the run goes on.  Each rank counts what the disks
+ * under its own target saw (devcount.c), after a barrier that every
+ * rank's writers have ended by; rank 0 sums them, a disk of one host once.
+ * Only rank 0 reports.
  *
  * Without MPI (or not started by a launcher) the job is one rank and
  * every function here does what the run did before.
@@ -422,6 +425,7 @@ sw_ranks_merge(struct sw_ctx *c, struct sw_point *p, struct diot_team *t, int r)
 {
 	struct rank_rec mine, *rec = NULL;
 	struct sw_stats *per = NULL, *zero = NULL;
+	struct sw_devcount *devs = NULL;
 	int W = p->writers, rank0, verdict = r > 0 ? 1 : r;
 	uint64_t bound;
 	int64_t off;
@@ -434,14 +438,18 @@ sw_ranks_merge(struct sw_ctx *c, struct sw_point *p, struct diot_team *t, int r)
 	if (rank0) {
 		rec = malloc(sizeof(*rec) * (size_t)c->ranks.n);
 		per = calloc((size_t)W * (size_t)c->ranks.n, sizeof(*per));
-		if (rec == NULL || per == NULL)
+		devs = malloc(sizeof(*devs) * (size_t)c->ranks.n);
+		if (rec == NULL || per == NULL || devs == NULL)
 			diot_die(DIOT_EXIT_FAIL, "out of memory");
 	}
 	if (p->per == NULL && (zero = calloc((size_t)W, sizeof(*zero))) == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
 	diot_mpi_gather(c->ranks.mpi, &mine, rec, sizeof(mine));
 	diot_mpi_gather(c->ranks.mpi, p->per ? p->per : zero, per, sizeof(*per) * (size_t)W);
+	/* What each rank's disks saw: the job's, each disk of a host once. */
+	diot_mpi_gather(c->ranks.mpi, &p->dev, devs, sizeof(p->dev));
 	if (rank0) {
+		sw_dev_merge(&p->dev, devs, c->ranks.host, c->ranks.n, p->size);
 		verdict = job_verdict(c, p, rec);
 		if (verdict > 0 || p->status == SW_ERROR || p->status == SW_INTERRUPTED)
 			merge_at_rank0(c, p, rec, per, W);
@@ -454,6 +462,7 @@ sw_ranks_merge(struct sw_ctx *c, struct sw_point *p, struct diot_team *t, int r)
 	c->ranks.stopped_by = -1;
 	free(rec);
 	free(per);
+	free(devs);
 	free(zero);
 	return verdict;
 }

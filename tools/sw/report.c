@@ -22,9 +22,11 @@ static const char *const status_name[] = { "ok", "n/a", "error", "interrupted" }
 
 /*
  * The table's columns.  By default those that fit SW_TABLE_COLS columns
- * (129 wide: a method name has at most 16 characters, the direct and sync
- * words 10 and 9); --wide adds min_us, p90_us, stdev_us and cpu_us, and
- * keeps every note on one line.  CSV and JSON always have every figure.
+ * (132 wide: a method name has at most 16 characters, the direct and sync
+ * words 8 and 9, a size of up to 7 digits); --wide adds min_us, p90_us,
+ * stdev_us, cpu_us and what the disks saw per transaction (writes, KiB,
+ * amplification), and keeps every note on one line.  CSV and JSON always
+ * have every figure.
  */
 #define METHOD_W 16
 
@@ -33,13 +35,31 @@ table_header(FILE *fp, int wide)
 {
 	if (wide)
 		fprintf(fp, "%-*s %9s %3s %8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %8s %7s "
-		        "%-10s %s\n", METHOD_W, "method", "size_B", "wr", "txns", "avg_us",
-		        "min_us", "p50_us", "p90_us", "p99_us", "p99.9_us", "max_us",
-		        "stdev_us", "txn/s", "MB/s", "cpu_us", "direct", "sync");
+		        "%9s %10s %11s %6s %-10s %s\n", METHOD_W, "method", "size_B", "wr",
+		        "txns", "avg_us", "min_us", "p50_us", "p90_us", "p99_us", "p99.9_us",
+		        "max_us", "stdev_us", "txn/s", "MB/s", "cpu_us", "flush/txn",
+		        "dev_wr/txn", "dev_KiB/txn", "amplif", "direct", "sync");
 	else
-		fprintf(fp, "%-*s %9s %3s %8s %9s %9s %9s %9s %9s %9s %8s %-10s %s\n",
+		fprintf(fp, "%-*s %7s %3s %8s %9s %9s %9s %8s %9s %8s %7s %9s %-8s %s\n",
 		        METHOD_W, "method", "size_B", "wr", "txns", "avg_us", "p50_us",
-		        "p99_us", "p99.9_us", "max_us", "txn/s", "MB/s", "direct", "sync");
+		        "p99_us", "p99.9_us", "max_us", "txn/s", "MB/s", "flush/txn", "direct",
+		        "sync");
+}
+
+/* A figure of what the disks saw (v, with prec decimals), as a cell:
+ * "busy" or "n/a" where it is not counted (known 0: its counter is
+ * missing); "-" for a row that is not a whole point's (a writer's). */
+static const char *
+dev_cell(char *b, size_t len, const struct sw_devcount *d, double v, int known, int prec)
+{
+	if (d == NULL)
+		return "-";
+	if (d->state == SW_DEV_BUSY)
+		return "busy";
+	if (d->state != SW_DEV_COUNTED || !known)
+		return "n/a";
+	snprintf(b, len, "%.*f", prec, v);
+	return b;
 }
 
 /* How the sync is carried: the open flag (O_DSYNC, O_SYNC) or, without
@@ -52,21 +72,30 @@ sync_word(const struct sw_point *p)
 	return p->commit ? p->commit : "none";
 }
 
+/* d: the point's device counts (NULL: a writer's or a host's row). */
 static void
 table_row(FILE *fp, const char *label, const struct sw_point *p, int wr,
-          const struct sw_stats *s, int wide)
+          const struct sw_stats *s, const struct sw_devcount *d, int wide)
 {
+	char fl[32], dw[32], dk[32], am[32];
+	const char *f = dev_cell(fl, sizeof(fl), d, d ? d->flushes_per_txn : 0,
+	                         d ? d->flushes_known : 0, 2);
+
 	if (wide)
 		fprintf(fp, "%-*s %9" PRIu64 " %3d %8" PRIu64 " %9.1f %9.1f %9.1f %9.1f "
-		        "%9.1f %9.1f %9.1f %9.1f %9.0f %8.2f %7.2f %-10s %s\n", METHOD_W,
-		        label, p->size, wr, s->txns, s->avg_us, s->min_us, s->p50_us,
-		        s->p90_us, s->p99_us, s->p999_us, s->max_us, s->stddev_us,
-		        s->txn_per_s, s->mb_per_s, s->cpu_us_per_txn, p->direct, sync_word(p));
+		        "%9.1f %9.1f %9.1f %9.1f %9.0f %8.2f %7.2f %9s %10s %11s %6s %-10s "
+		        "%s\n", METHOD_W, label, p->size, wr, s->txns, s->avg_us, s->min_us,
+		        s->p50_us, s->p90_us, s->p99_us, s->p999_us, s->max_us, s->stddev_us,
+		        s->txn_per_s, s->mb_per_s, s->cpu_us_per_txn, f,
+		        dev_cell(dw, sizeof(dw), d, d ? d->writes_per_txn : 0, 1, 2),
+		        dev_cell(dk, sizeof(dk), d, d ? d->bytes_per_txn / 1024 : 0, 1, 2),
+		        dev_cell(am, sizeof(am), d, d ? d->amplification : 0, 1, 2),
+		        p->direct, sync_word(p));
 	else
-		fprintf(fp, "%-*s %9" PRIu64 " %3d %8" PRIu64 " %9.1f %9.1f %9.1f %9.1f "
-		        "%9.1f %9.0f %8.2f %-10s %s\n", METHOD_W, label, p->size, wr,
+		fprintf(fp, "%-*s %7" PRIu64 " %3d %8" PRIu64 " %9.1f %9.1f %9.1f %8.1f "
+		        "%9.1f %8.0f %7.2f %9s %-8s %s\n", METHOD_W, label, p->size, wr,
 		        s->txns, s->avg_us, s->p50_us, s->p99_us, s->p999_us, s->max_us,
-		        s->txn_per_s, s->mb_per_s, p->direct, sync_word(p));
+		        s->txn_per_s, s->mb_per_s, f, p->direct, sync_word(p));
 }
 
 /* With MPI ranks, writer k is writer k % (writers / ranks) of rank k /
@@ -92,15 +121,15 @@ table_point(FILE *fp, const struct sw_point *p, int per_writer, int per_host, in
 	int k;
 
 	if (p->status == SW_NA) {
-		snprintf(lead, sizeof(lead), "%-*s %9" PRIu64 " %3d  n/a: ", METHOD_W,
-		         p->method, p->size, p->writers);
+		snprintf(lead, sizeof(lead), "%-*s %*" PRIu64 " %3d  n/a: ", METHOD_W,
+		         p->method, wide ? 9 : 7, p->size, p->writers);
 		table_text(fp, lead, p->note, wide);
 		return;
 	}
-	table_row(fp, p->method, p, p->writers, &p->agg, wide);
+	table_row(fp, p->method, p, p->writers, &p->agg, &p->dev, wide);
 	for (k = 0; per_host && k < p->nhosts; k++) {
 		snprintf(label, sizeof(label), "  host %.40s", p->hosts[k].host);
-		table_row(fp, label, p, p->hosts[k].writers, &p->hosts[k].s, wide);
+		table_row(fp, label, p, p->hosts[k].writers, &p->hosts[k].s, NULL, wide);
 	}
 	if (per_writer && p->writers > 1)
 		for (k = 0; k < p->writers; k++) {
@@ -109,7 +138,7 @@ table_point(FILE *fp, const struct sw_point *p, int per_writer, int per_host, in
 				         rank_of(p, k));
 			else
 				snprintf(label, sizeof(label), "  writer %d", k);
-			table_row(fp, label, p, 1, &p->per[k], wide);
+			table_row(fp, label, p, 1, &p->per[k], NULL, wide);
 		}
 	if (p->verify.done)
 		fprintf(fp, "%-*s verify: %" PRIu64 " slots checked, %" PRIu64 " ok, %"
@@ -125,6 +154,57 @@ table_point(FILE *fp, const struct sw_point *p, int per_writer, int per_host, in
 	/* A hint is said once for all the rows it covers, after the table. */
 }
 
+/*
+ * After the table: why flush/txn says n/a or busy, once per reason (the
+ * rows of a point that did not run say n/a themselves).  A busy row's
+ * reason has its own figures: the first few are said, then how many more.
+ */
+#define DEV_BUSY_SAID 3
+
+static void
+table_devices(FILE *fp, const struct sw_point *pts, int n, int wide)
+{
+	char lead[160], *t;
+	int i, k, rows, busy = 0, first = 1;
+
+	for (i = 0; i < n; i++) {
+		const struct sw_devcount *d = &pts[i].dev;
+
+		if (pts[i].status == SW_NA || d->state == SW_DEV_COUNTED)
+			continue;
+		if (d->state == SW_DEV_BUSY) {
+			if (busy++ >= DEV_BUSY_SAID)
+				continue;
+			if (first)
+				fputc('\n', fp);
+			snprintf(lead, sizeof(lead), "%s%s %" PRIu64 " B, %d writer%s: ", first ?
+			         "flush/txn: busy at " : "           busy at ", pts[i].method,
+			         pts[i].size, pts[i].writers, pts[i].writers == 1 ? "" : "s");
+			first = 0;
+			sw_put_wrapped(fp, lead, 11, d->why, wide ? 0 : SW_TABLE_COLS);
+			continue;
+		}
+		for (k = 0; k < i; k++)           /* said with an earlier row */
+			if (pts[k].status != SW_NA && pts[k].dev.state == SW_DEV_NA &&
+			    strcmp(pts[k].dev.why, d->why) == 0)
+				break;
+		if (k < i)
+			continue;
+		for (k = i, rows = 0; k < n; k++)
+			rows += pts[k].status != SW_NA && pts[k].dev.state == SW_DEV_NA &&
+			        strcmp(pts[k].dev.why, d->why) == 0;
+		t = diot_strdupf("n/a (%d row%s): %s", rows, rows == 1 ? "" : "s", d->why);
+		if (first)
+			fputc('\n', fp);
+		sw_put_wrapped(fp, first ? "flush/txn: " : "           ", 11, t,
+		               wide ? 0 : SW_TABLE_COLS);
+		free(t);
+		first = 0;
+	}
+	if (busy > DEV_BUSY_SAID)
+		fprintf(fp, "           and %d more busy rows\n", busy - DEV_BUSY_SAID);
+}
+
 /* After the table: each method's hint, once, naming the rows it covers. */
 static void
 table_hints(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n, int wide)
@@ -133,22 +213,19 @@ table_hints(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int n,
 	int i, any = 0;
 
 	for (i = 0; i < n; i++)
-		any |= pts[i].hint_kind != SW_HINT_NONE;
+		any |= pts[i].hint_kind != SW_HINT_NONE ||
+		       pts[i].dev_hint_kind[0] != SW_HINT_NONE ||
+		       pts[i].dev_hint_kind[1] != SW_HINT_NONE;
 	if (!any)
 		return;
 	rows = calloc((size_t)n, sizeof(*rows));
 	if (rows == NULL)
 		diot_die(DIOT_EXIT_FAIL, "out of memory");
-	for (i = 0; i < n; i++) {
-		rows[i].method = pts[i].method;
-		rows[i].size = pts[i].size;
-		rows[i].writers = pts[i].writers;
-		rows[i].kind = pts[i].hint_kind;
-		rows[i].p50_us = pts[i].agg.p50_us;
-	}
+	for (i = 0; i < n; i++)
+		sw_hint_row_of(&rows[i], &pts[i]);
 	fputc('\n', fp);
 	sw_put_hints(fp, "", rows, n, r->disk, r->fstype, r->not_durable,
-	             wide ? 0 : SW_TABLE_COLS);
+	             strcmp(r->target_kind, "device") == 0, wide ? 0 : SW_TABLE_COLS);
 	free(rows);
 }
 
@@ -246,7 +323,44 @@ table_summary(FILE *fp, const struct sw_run *r, const struct sw_point *pts, int 
 
 /* ------------------------------------------------------------ csv */
 
+/* What the disks saw, the row's last five fields: empty where not counted
+ * (as the other n/a figures), and in a writer's or a host's row (d NULL). */
+static void
+csv_dev(FILE *fp, const struct sw_devcount *d)
+{
+	if (d == NULL) {
+		fputs(",,,,,", fp);
+		return;
+	}
+	fprintf(fp, ",%s", sw_dev_state_name(d->state));
+	if (d->state != SW_DEV_COUNTED) {
+		fputs(",,,,", fp);
+		return;
+	}
+	fprintf(fp, ",%.4f,%.1f,", d->writes_per_txn, d->bytes_per_txn);
+	if (d->flushes_known)
+		fprintf(fp, "%.4f", d->flushes_per_txn);
+	fprintf(fp, ",%.4f", d->amplification);
+}
+
 /* writer: -1 all, >= 0 that writer; host: a host's row (MPI ranks). */
+
+/* The hint field: the point's hint and its device hints, "; " between. */
+static void
+csv_hints(FILE *fp, const struct sw_point *p)
+{
+	char all[sizeof(p->hint) + sizeof(p->dev_hint) + 8];
+	size_t at;
+	int k;
+
+	at = (size_t)snprintf(all, sizeof(all), "%s", p->hint);
+	for (k = 0; k < SW_POINT_DEV_HINTS && at < sizeof(all); k++)
+		if (p->dev_hint_kind[k] != SW_HINT_NONE)
+			at += (size_t)snprintf(all + at, sizeof(all) - at, "%s%s",
+			                       at ? "; " : "", p->dev_hint[k]);
+	diot_csv_field(fp, all);
+}
+
 static void
 csv_row(FILE *fp, const struct sw_point *p, int writer, const char *host,
         const struct sw_stats *s)
@@ -273,7 +387,8 @@ csv_row(FILE *fp, const struct sw_point *p, int writer, const char *host,
 	        p->verify.checked, p->verify.ok);
 	diot_csv_field(fp, p->note);
 	fputc(',', fp);
-	diot_csv_field(fp, p->hint);
+	csv_hints(fp, p);
+	csv_dev(fp, writer < 0 && host == NULL ? &p->dev : NULL);
 	fputc('\n', fp);
 }
 
@@ -343,6 +458,81 @@ json_hosts(struct diot_json *j, const struct sw_point *p, const struct sw_ranks 
 	diot_json_close(j);
 }
 
+/* A count of what the disks saw, or null where it is not known. */
+static void
+json_count(struct diot_json *j, const char *key, uint64_t v, int known)
+{
+	if (known)
+		diot_json_u64(j, key, v);
+	else
+		diot_json_null(j, key);
+}
+
+static void
+json_figure(struct diot_json *j, const char *key, double v, int known)
+{
+	if (known)
+		diot_json_double(j, key, v);
+	else
+		diot_json_null(j, key);
+}
+
+/* "device": what the disks under the target saw during the point. */
+static void
+json_device(struct diot_json *j, const struct sw_devcount *d)
+{
+	int raw = d->state != SW_DEV_NA, ok = d->state == SW_DEV_COUNTED, k;
+	int fl = raw && d->flushes_known;
+
+	diot_json_object(j, "device");
+	diot_json_str(j, "counted", sw_dev_state_name(d->state));
+	if (d->state != SW_DEV_COUNTED)
+		diot_json_str(j, "why", d->why);
+	diot_json_u64(j, "txns", d->txns);
+	json_count(j, "writes", d->writes, raw);
+	json_count(j, "bytes", d->sectors * 512, raw);
+	json_count(j, "flushes", d->flushes, fl);
+	json_figure(j, "writes_per_txn", d->writes_per_txn, ok);
+	json_figure(j, "bytes_per_txn", d->bytes_per_txn, ok);
+	json_figure(j, "flushes_per_txn", d->flushes_per_txn, ok && fl);
+	json_figure(j, "amplification", d->amplification, ok);
+	if (raw && d->base_s > 0) {
+		diot_json_object(j, "baseline");
+		diot_json_double(j, "seconds", d->base_s);
+		diot_json_u64(j, "writes", d->base_writes);
+		diot_json_u64(j, "bytes", d->base_sectors * 512);
+		json_count(j, "flushes", d->base_flushes, fl);
+		diot_json_close(j);
+	} else {
+		diot_json_null(j, "baseline");
+	}
+	if (raw) {
+		diot_json_array(j, "window_ns");
+		diot_json_u64(j, NULL, d->from_ns);
+		diot_json_u64(j, NULL, d->to_ns);
+		diot_json_close(j);
+	} else {
+		diot_json_null(j, "window_ns");
+	}
+	diot_json_array(j, "disks");
+	for (k = 0; raw && k < d->ndisks; k++) {
+		const struct sw_dev_disk *e = &d->disks[k];
+
+		diot_json_object(j, NULL);
+		diot_json_str(j, "name", e->name);
+		diot_json_str(j, "host", e->host);
+		diot_json_u64(j, "writes", e->writes);
+		diot_json_u64(j, "bytes", e->sectors * 512);
+		json_count(j, "flushes", e->flushes, e->flushes_known);
+		diot_json_str(j, "write_cache", dio_tri_name(e->write_cache));
+		diot_json_str(j, "device_cache", dio_tri_name(e->device_cache));
+		diot_json_str(j, "fua", dio_tri_name(e->fua));
+		diot_json_close(j);
+	}
+	diot_json_close(j);
+	diot_json_close(j);
+}
+
 static void
 json_point(struct diot_json *j, const struct sw_point *p, const struct sw_ranks *R)
 {
@@ -356,6 +546,15 @@ json_point(struct diot_json *j, const struct sw_point *p, const struct sw_ranks 
 	diot_json_str(j, "status", status_name[p->status]);
 	diot_json_str(j, "note", p->note[0] ? p->note : NULL);
 	diot_json_str(j, "hint", p->hint[0] ? p->hint : NULL);
+	diot_json_array(j, "device_hints");
+	for (k = 0; k < SW_POINT_DEV_HINTS; k++)
+		if (p->dev_hint_kind[k] != SW_HINT_NONE) {
+			diot_json_object(j, NULL);
+			diot_json_str(j, "kind", sw_dev_hint_name(p->dev_hint_kind[k]));
+			diot_json_str(j, "text", p->dev_hint[k]);
+			diot_json_close(j);
+		}
+	diot_json_close(j);
 	diot_json_str(j, "direct", p->direct);
 	diot_json_str(j, "sync_flag", p->sync_flag);
 	diot_json_str(j, "commit", p->commit);
@@ -389,6 +588,7 @@ json_point(struct diot_json *j, const struct sw_point *p, const struct sw_ranks 
 	} else {
 		diot_json_null(j, "verify");
 	}
+	json_device(j, &p->dev);
 	diot_json_close(j);
 }
 
@@ -511,7 +711,9 @@ sw_report_begin(FILE *fp, int fmt, const struct sw_run *r, int wide)
 		fputs("point,method,size_bytes,writers,writer,status,txns,bytes,wall_s,"
 		      "avg_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us,stddev_us,"
 		      "txn_per_s,mb_per_s,cpu_user_s,cpu_sys_s,cpu_us_per_txn,direct,"
-		      "sync_flag,commit,verify_checked,verify_ok,note,hint\n", fp);
+		      "sync_flag,commit,verify_checked,verify_ok,note,hint,dev_state,"
+		      "dev_writes_per_txn,dev_bytes_per_txn,dev_flushes_per_txn,"
+		      "dev_amplification\n", fp);
 		return;
 	}
 	if (fmt != SW_FMT_TABLE)
@@ -589,6 +791,7 @@ sw_report_end(FILE *fp, int fmt, const struct sw_run *r, const struct sw_point *
               int n, int wide)
 {
 	if (fmt == SW_FMT_TABLE) {
+		table_devices(fp, pts, n, wide);
 		table_hints(fp, r, pts, n, wide);
 		table_summary(fp, r, pts, n, wide);
 		if (r->interrupted)

@@ -64,6 +64,7 @@ sw_release(struct sw_ctx *c, struct sw_point *pts, int n)
 	}
 	free(pts);
 	sw_ranks_free(c);
+	sw_dev_close(c);
 	for (i = 0; i < SW_MAX_WRITERS; i++)
 		free(c->tg.extra[i]);
 }

@@ -30,6 +30,7 @@
 #define SW_MAX_WRITERS 256
 #define SW_DEFAULT_SIZES "512,1k,2k,4k,8k,16k,32k,48k,64k,128k,256k,512k,1m"
 #define SW_DEFAULT_TIME_NS 400000000ull     /* 0.4 s per point */
+#define SW_DEFAULT_BASELINE_NS 50000000ull  /* 0.05 s idle before each */
 #define SW_DEFAULT_WARMUP 8
 #define SW_DEFAULT_REGION (64ull << 20)
 #define SW_MAX_SIZE (1ull << 30)
@@ -65,6 +66,8 @@ struct sw_opts {
 	int layout;
 	int extend;
 	uint64_t time_ns, count, warmup, region;
+	uint64_t baseline_ns;     /* --baseline: idle interval before each
+	                           * point (devcount.c); 0: none          */
 	int region_set;
 	int format;
 	const char *output, *plot;
@@ -171,6 +174,34 @@ const char *sw_durable_lead(const char *why);
  * stable one (direct_stable): SW_HINT_SYNC_ALWAYS, SW_HINT_STABLE_DIRECT
  * or SW_HINT_NONE. */
 int sw_nocommit_hint(const struct sw_method *m, int sync_always, int direct_stable);
+struct sw_devcount;
+/* The device hints of a point of method m at writers and size (bytes)
+ * from its device counts d (is_dev: the target is a device, where no file
+ * system adds metadata): SW_HINT_DEV_NO_FLUSH or _CACHE_HIDDEN (a durable
+ * method sent no flush to a volatile cache, and its writes cannot have
+ * been FUA ones), SW_HINT_DEV_MERGED (several writers, fewer flushes than
+ * commits) or SW_HINT_NONE; SW_HINT_DEV_AMPLIFIED or SW_HINT_NONE.
+ * Only a point whose counts were taken (SW_DEV_COUNTED) has any. */
+int sw_dev_flush_hint(const struct sw_devcount *d, const struct sw_method *m,
+                      int writers);
+int sw_dev_amp_hint(const struct sw_devcount *d, const struct sw_method *m);
+/* 1 if every disk under the target takes m's writes as FUA writes (a
+ * sync flag, the queue says write back and takes FUA): a commit then
+ * needs no flush. */
+int sw_dev_can_fua(const struct sw_devcount *d, const struct sw_method *m);
+/* The disks a flush hint of kind is about, into names (len bytes): for
+ * SW_HINT_DEV_CACHE_HIDDEN those whose device reports a volatile cache
+ * the kernel treats as write-through, else those whose cache is
+ * volatile; "sdb, sdc" (with their hosts where the disks are of several
+ * hosts: "sdb on h1, sdb on h2"). */
+void sw_dev_disk_names(char *names, size_t len, const struct sw_devcount *d, int kind);
+/* The text of a point's device hint of kind into buf (len bytes). */
+void sw_dev_hint_text(char *buf, size_t len, int kind, const struct sw_devcount *d,
+                      const char *disks, int writers, uint64_t size, int is_dev);
+/* The reason said once under the lines of a device hint of kind (the
+ * likely cause, the remedy), with disks as dev_disk_names() gives them,
+ * is_dev as above; malloc()ed. */
+char *sw_dev_hint_why(int kind, const char *disks, int is_dev);
 /* 1 if the prefill must write through a direct handle, so that it leaves
  * no cached page (a file system that serves direct requests through the
  * cache while the file has any: DIO_DLIM_CACHED_ANY, NFS and smbfs). */
@@ -218,6 +249,8 @@ struct sw_progress {
 	int tty;                  /* redrawn in place (else a line each)  */
 };
 
+struct sw_devs;                         /* devcount.c: a target's disks */
+
 struct sw_ctx {
 	struct sw_opts *o;
 	struct sw_target tg;
@@ -230,6 +263,7 @@ struct sw_ctx {
 	size_t progress_len;
 	struct sw_progress *prog;           /* the run's (sw_run_points)      */
 	struct sw_ranks ranks;              /* 1 rank without MPI             */
+	struct sw_devs *devs;               /* the disks counted (devcount.c) */
 };
 
 /* listen.c: --listen: be the listener of --ack-log tcp:HOST:PORT. */
@@ -297,9 +331,31 @@ enum sw_hint_kind {
 	SW_HINT_NOT_DURABLE = 3,  /* a durable method where nothing can be   */
 	SW_HINT_SYNC_ALWAYS = 4,  /* no commit, yet every write is one (ZFS
 	                           * sync=always)                          */
-	SW_HINT_STABLE_DIRECT = 5 /* direct, no commit, yet each write is a
+	SW_HINT_STABLE_DIRECT = 5, /* direct, no commit, yet each write is a
 	                           * stable one (illumos NFS: FILE_SYNC)    */
+	/* What the disks' counters show (sw_point.dev_hint_kind): */
+	SW_HINT_DEV_NO_FLUSH = 6, /* a durable method, no flush reached a disk
+	                           * whose cache is volatile               */
+	SW_HINT_DEV_CACHE_HIDDEN = 7, /* the same, for a disk that reports a
+	                           * volatile cache the kernel treats as
+	                           * write-through (queue/write_cache)     */
+	SW_HINT_DEV_MERGED = 8,   /* several writers, fewer flushes than
+	                           * commits: the block layer merged them  */
+	SW_HINT_DEV_AMPLIFIED = 9 /* the disks wrote more bytes than the
+	                           * transactions (a journal block, say)   */
 };
+
+/* The device hints' thresholds (facts.c), per transaction, the idle
+ * baseline subtracted: fewer flushes than SW_DEV_NO_FLUSH is none (what
+ * is left of noise the baseline did not take); fewer than
+ * SW_DEV_MERGED_BELOW with several writers, merged; at least
+ * SW_DEV_AMPLIFIED times the transaction's bytes, amplified. */
+#define SW_DEV_NO_FLUSH 0.01
+#define SW_DEV_MERGED_BELOW 0.95
+#define SW_DEV_AMPLIFIED 1.5
+/* Device hints a point can carry: one of the flush kinds (no flush,
+ * cache hidden, merged) and amplified. */
+#define SW_POINT_DEV_HINTS 2
 
 enum sw_status {
 	SW_OK = 0,          /* measured                                  */
@@ -324,6 +380,72 @@ struct sw_host_row {
 	struct sw_stats s;
 };
 
+/*
+ * What the disks under the target saw during a point (devcount.c): the
+ * block layer's write requests, sectors and cache flushes, read before
+ * the writers start and after they all end, less what an idle interval
+ * just before the point (the baseline) says other I/O adds in that time.
+ * Counted over the whole point, warm-up included, and divided by every
+ * transaction issued (warm-up included).
+ */
+enum sw_dev_state { SW_DEV_NA = 0, SW_DEV_COUNTED = 1, SW_DEV_BUSY = 2 };
+#define SW_DEV_DISKS 16
+/* Other I/O in the point's window, as the baseline predicts it, above
+ * this share of the window's own counts: the point is SW_DEV_BUSY. */
+#define SW_DEV_BUSY_SHARE 0.10
+
+struct sw_dev_disk {
+	char name[32];                 /* kernel name ("vda")              */
+	char host[DIOT_MPI_HOST_MAX];  /* its host (MPI ranks), or ""      */
+	uint64_t writes, sectors, flushes;   /* raw, the point's window   */
+	int flushes_known;
+	int write_cache, device_cache, fua;  /* dio_tri                    */
+	/* The disk's own idle interval (its rank's), for the job's sums:
+	 * its counts, its length and the window's (seconds). */
+	uint64_t base_writes, base_sectors, base_flushes;
+	double base_s, window_s;
+};
+
+struct sw_devcount {
+	int state;                     /* SW_DEV_*                          */
+	char why[300];                 /* n/a or busy: why; "" counted     */
+	int flushes_known;             /* every disk counts flushes        */
+	uint64_t txns;                 /* issued, warm-up included          */
+	uint64_t writes, sectors, flushes;   /* raw, all disks, the window */
+	double base_s;                 /* the idle interval (0: none)      */
+	uint64_t base_writes, base_sectors, base_flushes;
+	double writes_per_txn, bytes_per_txn, flushes_per_txn; /* less the
+	                                * baseline, never below 0          */
+	double amplification;          /* bytes_per_txn / size              */
+	uint64_t from_ns, to_ns;       /* CLOCK_MONOTONIC of the two reads */
+	int volatile_cache;            /* dio_tri: a disk's cache is volatile */
+	int cache_hidden;              /* a disk reports a volatile cache the
+	                                * kernel treats as write-through    */
+	int fua;                       /* dio_tri: every disk takes FUA     */
+	int ndisks;
+	struct sw_dev_disk disks[SW_DEV_DISKS];
+};
+
+/* devcount.c.  sw_dev_before(): the baseline and the first read, just
+ * before the writers go (the disks found at the target's first point);
+ * sw_dev_after(): the read once all have ended; sw_dev_point(): the
+ * point's counts (txns issued by this process's writers, at size). */
+void sw_dev_before(struct sw_ctx *c);
+void sw_dev_after(struct sw_ctx *c);
+void sw_dev_point(const struct sw_ctx *c, struct sw_devcount *dv, uint64_t txns,
+                  uint64_t size);
+void sw_dev_close(struct sw_ctx *c);
+/* The pure parts, for the ranks and the unit tests: dv's totals,
+ * baseline and per-transaction figures from its disks[] (each counted
+ * already); what several processes counted (one each, in rank order)
+ * as the job's: a disk each (host, name) once, the lowest rank's; host[i]
+ * is process i's host (named when it could not count). */
+void sw_dev_sum(struct sw_devcount *dv, uint64_t txns, uint64_t size);
+void sw_dev_merge(struct sw_devcount *job, const struct sw_devcount *each,
+                  const char (*host)[DIOT_MPI_HOST_MAX], int n, uint64_t size);
+/* "yes", "no" or "busy" (the JSON's "counted"). */
+const char *sw_dev_state_name(int state);
+
 struct sw_verify {
 	int done;
 	uint64_t checked, ok, missing, corrupt, stale, misplaced;
@@ -344,6 +466,12 @@ struct sw_point {
 	int region_full;         /* a writer ran out of region (extend) */
 	char hint[400];          /* a sync suspiciously fast; "" none   */
 	int hint_kind;           /* SW_HINT_*: the table says each once */
+	/* What the device counts suggest (facts.c), beside hint: kinds
+	 * (SW_HINT_DEV_*, SW_HINT_NONE) and texts; dev_disks names the
+	 * disks the flush kinds are about ("sdb, sdc"). */
+	int dev_hint_kind[SW_POINT_DEV_HINTS];
+	char dev_hint[SW_POINT_DEV_HINTS][400];
+	char dev_disks[128];
 	struct sw_stats agg;
 	struct sw_stats *per;    /* [writers]                           */
 	struct sw_verify verify;
@@ -355,6 +483,7 @@ struct sw_point {
 	struct sw_stats *per_rank; /* [ranks] each rank's own, or NULL  */
 	double clock_error_us;   /* how far the ranks' windows may be off
 	                          * rank 0's clock (ranks > 1)           */
+	struct sw_devcount dev;  /* what the disks saw (devcount.c)     */
 };
 
 /* stats.c: the statistics of a histogram over [t_start, t_end]. */
@@ -458,6 +587,10 @@ struct sw_hint_row {
 	int writers;
 	int kind;                /* SW_HINT_*                          */
 	double p50_us;
+	/* The device hints (sw_point.dev_hint_kind) and their figures. */
+	int dev_kind[SW_POINT_DEV_HINTS];
+	double flushes_per_txn, bytes_per_txn, amplification;
+	const char *dev_disks;   /* sw_point.dev_disks; NULL: none      */
 };
 /* The hints of rows[0..n) (one target's, in table order): a line per
  * method and kind, naming the sizes and writers of the rows it covers
@@ -466,7 +599,12 @@ struct sw_hint_row {
  * the hints are about. */
 void sw_put_hints(FILE *fp, const char *run, const struct sw_hint_row *rows, int n,
                   const char *disk, const char *fs, const char *not_durable,
-                  int width);
+                  int is_dev, int width);
+/* A device hint's name in the JSON ("no_flush", "cache_hidden",
+ * "merged", "amplified"). */
+const char *sw_dev_hint_name(int kind);
+/* A table's hint row of point p (for sw_put_hints). */
+void sw_hint_row_of(struct sw_hint_row *row, const struct sw_point *p);
 /* plot.c: the charts of pts; what names the results in chart 1's title
  * (the file system, or the runs compared). */
 int sw_plot(const char *path, const char *what, const struct sw_point *pts, int n);
