@@ -157,6 +157,8 @@ dio_disk_counts_diff(const struct dio_disk_counts *before,
                      struct dio_disk_counts *delta, char *why, size_t len)
 {
 	struct dio_disk_counts t;
+	char m[256] = "";    /* why, also when the caller gives none (t.note) */
+	const size_t ml = sizeof(m);
 	int r = 0;
 
 	if (why != NULL && len > 0)
@@ -165,30 +167,30 @@ dio_disk_counts_diff(const struct dio_disk_counts *before,
 		return say(why, len, -EINVAL, "a NULL argument");
 	memset(&t, 0, sizeof(t));
 	if (!(before->have & DIO_COUNTS_IO) || before->err != 0)
-		r = no_data(before, "the first", why, len);
+		r = no_data(before, "the first", m, ml);
 	else if (!(after->have & DIO_COUNTS_IO) || after->err != 0)
-		r = no_data(after, "the second", why, len);
+		r = no_data(after, "the second", m, ml);
 	if (r == 0) {
 		t.have = before->have & after->have;
-		if ((r = sub(before->at_ns, after->at_ns, &t.at_ns, "the clock (ns)", why,
-		             len)) == 0 &&
-		    (r = sub(before->read_ios, after->read_ios, &t.read_ios, "reads", why,
-		             len)) == 0 &&
+		if ((r = sub(before->at_ns, after->at_ns, &t.at_ns, "the clock (ns)", m,
+		             ml)) == 0 &&
+		    (r = sub(before->read_ios, after->read_ios, &t.read_ios, "reads", m,
+		             ml)) == 0 &&
 		    (r = sub(before->read_sectors, after->read_sectors, &t.read_sectors,
-		             "sectors read", why, len)) == 0 &&
-		    (r = sub(before->write_ios, after->write_ios, &t.write_ios, "writes", why,
-		             len)) == 0 &&
+		             "sectors read", m, ml)) == 0 &&
+		    (r = sub(before->write_ios, after->write_ios, &t.write_ios, "writes", m,
+		             ml)) == 0 &&
 		    (r = sub(before->write_merges, after->write_merges, &t.write_merges,
-		             "write merges", why, len)) == 0 &&
+		             "write merges", m, ml)) == 0 &&
 		    (r = sub(before->write_sectors, after->write_sectors, &t.write_sectors,
-		             "sectors written", why, len)) == 0 &&
-		    (r = sub(before->write_ms, after->write_ms, &t.write_ms, "write ms", why,
-		             len)) == 0 &&
+		             "sectors written", m, ml)) == 0 &&
+		    (r = sub(before->write_ms, after->write_ms, &t.write_ms, "write ms", m,
+		             ml)) == 0 &&
 		    (t.have & DIO_COUNTS_FLUSH)) {
 			if ((r = sub(before->flush_ios, after->flush_ios, &t.flush_ios,
-			             "flushes", why, len)) == 0)
+			             "flushes", m, ml)) == 0)
 				r = sub(before->flush_ms, after->flush_ms, &t.flush_ms, "flush ms",
-				        why, len);
+				        m, ml);
 		}
 	}
 	if (r == 0) {
@@ -201,8 +203,8 @@ dio_disk_counts_diff(const struct dio_disk_counts *before,
 	} else {
 		t.have = 0;
 		t.err = r;
-		snprintf(t.note, sizeof(t.note), "%s", why != NULL && len > 0 ? why :
-		         r == -ERANGE ? "counters went backwards" : "no write counters");
+		snprintf(t.note, sizeof(t.note), "%s", m);
+		say(why, len, r, "%s", m);
 	}
 	*delta = t;
 	return r;

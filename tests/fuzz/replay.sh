@@ -74,7 +74,7 @@ for dir in "$s"/corpus/*/; do
 	h=$(basename "$dir")
 	if [ ! -x "$b/$h" ]; then
 		case $h in
-		mountinfo|udev|sysfs|devinfo) why="the Linux backend's readers: this build's backend is ${DIO_BACKEND:-not linux}" ;;
+		mountinfo|udev|sysfs|devinfo|disks) why="the Linux backend's readers: this build's backend is ${DIO_BACKEND:-not linux}" ;;
 		sg-reply) why="the sg driver's replies: this build has no Linux SCSI pass-through" ;;
 		*) why="not built" ;;
 		esac
