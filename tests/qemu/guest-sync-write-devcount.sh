@@ -25,13 +25,13 @@
 # Part 2, sync-write's points (needs a sync-write that counts devices:
 # without "device" in its JSON the part is reported not run and the test
 # exits 77): on the raw disk and on ext4 (mkfs.ext4, journal, mounted with
-# the defaults), methods fdatasync, dsync, direct+dsync and none, 1 and 4
+# the defaults), methods fdatasync, dsync, direct+dsync, none and direct, 1 and 4
 # writers, 4 KiB, COUNT transactions per writer; for each point the
 # disk's log lines whose time lies in the point's "window_ns" are counted
 # and asserted against the point's raw "device" counts:
 #   flushes == SYNCHRONIZE CACHE; bytes == blocks written x block size;
 #   WRITE + WRITE-FUA <= writes <= that + the commits the point issued
-#   (txns; none: exactly).  direct+dsync on the raw disk is not exact:
+#   (txns; none and direct: exactly).  direct+dsync on the raw disk is not exact:
 #   6.1 sends each O_DIRECT|O_DSYNC write to a block device as a FUA write
 #   and then a data-less flush as well (part 1 shows it).
 # Part 3, the hints: ext4 mounted -o barrier=0 (fdatasync: 0 flushes per
@@ -164,7 +164,9 @@ cat "$TAB1"
 SW=sync-write
 command -v sync-write-static >/dev/null && SW=sync-write-static
 command -v $SW >/dev/null || { echo "FAIL - no sync-write in the guest"; exit 1; }
-METHODS="fdatasync dsync direct+dsync none"
+# (direct too: its writes reach the disk in the point, with no flush, so
+# its count is exact and not 0 as none's buffered writes mostly are)
+METHODS="fdatasync dsync direct+dsync none direct"
 # whole_run LAYER TARGET METHOD WRITERS [OPTIONS...]: one sync-write run
 # of one point, the disk's counts against the stat file's over the whole
 # process (file creation and preparation included): flushes and sectors
@@ -223,17 +225,19 @@ points() {
 	}
 }
 # The points of a JSON file, one line each:
-#   index method writers counted txns writes bytes flushes from to hint
+#   index method writers counted txns writes bytes flushes from to kinds texts
 # (the device's raw counts of the point's window; flushes "null" when not
-# known; hint with spaces as _).  Parsed by depth: the keys of "device"
-# itself, not of its "disks" or "baseline".
+# known; kinds: the "device_hints" kinds joined by commas, texts their
+# texts joined by " | ", spaces as ~; "-" for none).  Parsed by depth:
+# the keys of "device" itself, not of its "disks" or "baseline".
 pts() {
 	awk '
 	function emit() {
 		if (idx == "") return
-		h = hint; gsub(/ /, "_", h); if (h == "") h = "-"
+		h = texts; gsub(/ /, "~", h); if (h == "") h = "-"
 		print idx, meth, wr, (cnt == "" ? "none" : cnt), tx + 0, dw + 0, db + 0,
-		      (dfl == "" ? "null" : dfl), (wf == "" ? 0 : wf), (wt == "" ? 0 : wt), h
+		      (dfl == "" ? "null" : dfl), (wf == "" ? 0 : wf), (wt == "" ? 0 : wt),
+		      (kinds == "" ? "-" : kinds), h
 	}
 	{
 		line = $0
@@ -248,10 +252,15 @@ pts() {
 			win = win " " line
 			if (index(line, "]")) inwin = 0
 		} else if (key == "index" && depth == 3) {
-			emit(); idx = val; meth = wr = cnt = tx = dw = db = dfl = wf = wt = hint = ""; dev = 0
+			emit(); idx = val; meth = wr = cnt = tx = dw = db = dfl = wf = wt = kinds = texts = ""
+			dev = dh = 0
 		} else if (depth == 3 && key == "method") { meth = val; gsub(/"/, "", meth)
 		} else if (depth == 3 && key == "writers") { wr = val
-		} else if (depth == 3 && key == "hint") { hint = val; gsub(/^"|"$/, "", hint); if (val == "null") hint = ""
+		} else if (depth == 3 && key == "device_hints") { dh = depth + 2
+		} else if (dh && depth == dh && key == "kind") {
+			gsub(/"/, "", val); kinds = kinds (kinds == "" ? "" : ",") val
+		} else if (dh && depth == dh && key == "text") {
+			gsub(/^"|"$/, "", val); texts = texts (texts == "" ? "" : " | ") val
 		} else if (depth == 3 && key == "device") { dev = depth + 1
 		} else if (dev && depth == dev) {
 			if (key == "counted") { cnt = val; gsub(/"/, "", cnt) }
@@ -268,6 +277,7 @@ pts() {
 		o = s; c = s
 		depth += gsub(/[[{]/, "", o) - gsub(/[]}]/, "", c)
 		if (dev && depth < dev) dev = 0
+		if (dh && depth < dh - 1) dh = 0
 	}
 	END { emit() }' "$1"
 }
@@ -285,14 +295,14 @@ in_window() {
 	D_W=$1 D_F=$2 D_S=$3 D_B=$4
 }
 TAB2=/tmp/points.tab
-printf '%-6s %-13s %2s %5s | %6s %8s %6s | %6s %6s %5s %8s %6s\n' layer method w txns \
-	"sw:wr" bytes flush "disk:W" W-FUA SYNC bytes commits >"$TAB2"
+printf '%-6s %-13s %2s %-7s %5s | %6s %8s %6s | %6s %6s %5s %8s %6s  %s\n' layer method w counted txns \
+	"sw:wr" bytes flush "disk:W" W-FUA SYNC bytes commits "device hints" >"$TAB2"
 # check_points LAYER JSON: every point of JSON against the disk's log
 check_points() {
 	layer=$1
 	pts "$2" >/tmp/pts.txt
 	[ -s /tmp/pts.txt ] || { bad "$layer: no points in $2"; return; }
-	while read -r _ meth wr cnt tx dw db dfl wf wt _; do
+	while read -r _ meth wr cnt tx dw db dfl wf wt kinds _; do
 		name="$layer $meth w=$wr"
 		case $cnt in
 		yes|busy) ;;
@@ -309,11 +319,11 @@ check_points() {
 		# the commits the point issued, each of which may be a data-less
 		# flush request counted as a write of 0 sectors
 		case $meth in
-		none) commits=0 ;;
+		none|direct) commits=0 ;;
 		*) commits=$tx ;;
 		esac
-		printf '%-6s %-13s %2s %5s | %6s %8s %6s | %6s %6s %5s %8s %6s\n' "$layer" "$meth" \
-			"$wr" "$tx" "$dw" "$db" "$dfl" "$D_W" "$D_F" "$D_S" "$hb" "$commits" >>"$TAB2"
+		printf '%-6s %-13s %2s %-7s %5s | %6s %8s %6s | %6s %6s %5s %8s %6s  %s\n' "$layer" "$meth" \
+			"$wr" "$cnt" "$tx" "$dw" "$db" "$dfl" "$D_W" "$D_F" "$D_S" "$hb" "$commits" "$kinds" >>"$TAB2"
 		if [ "$dfl" = "$D_S" ]; then
 			ok "$name: flushes $dfl == the disk's SYNCHRONIZE CACHE"
 		else
@@ -348,66 +358,72 @@ if [ -z "$notrun" ]; then
 	points dev-ext4 -m "$(echo "$METHODS" | tr ' ' ,)" -w 1,4 --region 1m /mnt/sw.dat &&
 		check_points ext4 /tmp/dev-ext4.json
 fi
-cat "$TAB2"
 
 # ------------------------------------------------------------ part 3
-# hint_of JSON METHOD WRITERS: the point's hint (spaces as _), or "-"
-hint_of() {
-	pts "$1" | awk -v m="$2" -v w="$3" '$2 == m && $3 == w { print $11; exit }'
+# dev_of JSON METHOD WRITERS: "flushes txns kinds texts" of that point
+dev_of() {
+	pts "$1" | awk -v m="$2" -v w="$3" '$2 == m && $3 == w { print $8, $5, $11, $12; exit }'
 }
-flushes_of() {
-	pts "$1" | awk -v m="$2" -v w="$3" '$2 == m && $3 == w { print $8, $5; exit }'
-}
+# untext: a texts field back to words
+untext() { echo "$1" | tr '~' ' '; }
 if [ -z "$notrun" ]; then
-	echo "# part 3: the hints"
-	# (3) the honest disk (ext4, defaults)
-	for p in $(pts /tmp/dev-ext4.json | awk '{ print $2 "@" $3 "@" $11 }'); do
-		case $p in
-		*not_durable*) bad "honest disk: a \"not durable\" hint on ${p%%@*}: ${p##*@}" ;;
-		esac
+	echo "# part 3: the device hints"
+	# (3) the honest disk (ext4 and the raw disk, defaults): no point
+	# says "not durable"
+	n=0
+	for f in /tmp/dev-raw.json /tmp/dev-ext4.json; do
+		for p in $(pts "$f" | awk '{ print $2 "@" $3 "@" $11 }'); do
+			case ${p##*@} in
+			*no_flush*|*cache_hidden*)
+				bad "honest disk: a \"not durable\" device hint on $f ${p%@*}"; n=$((n + 1)) ;;
+			esac
+		done
 	done
-	h=$(hint_of /tmp/dev-ext4.json fdatasync 4)
-	set -- $(flushes_of /tmp/dev-ext4.json fdatasync 4)
-	echo "  honest disk, ext4, fdatasync at 4 writers: $1 flushes for $2 transactions;" \
-	     "hint: $(echo "$h" | tr _ ' ')"
-	case $h in *merged*) echo "  (the \"merged\" hint fired)" ;; *) echo "  (no \"merged\" hint)" ;; esac
-	ok "honest disk: no \"not durable\" hint on any point"
+	[ $n = 0 ] && ok "honest disk: no \"not durable\" device hint on any point (raw disk and ext4)"
+	for f in /tmp/dev-raw.json /tmp/dev-ext4.json; do
+		set -- $(dev_of "$f" fdatasync 4)
+		echo "  honest disk, $f, fdatasync at 4 writers: $1 flushes for $2 transactions;" \
+		     "device hints: $3: $(untext "$4")"
+	done
 
-	# (1) ext4 mounted -o barrier=0
+	# (1) ext4 mounted -o barrier=0: fdatasync sends no flush
 	umount /mnt
-	mount -t ext4 -o barrier=0 "$SD" /mnt || { bad "cannot mount ext4 -o barrier=0"; }
-	if points nobarrier -m fdatasync -w 1 --region 1m /mnt/sw.dat; then
-		set -- $(flushes_of /tmp/nobarrier.json fdatasync 1)
-		h=$(hint_of /tmp/nobarrier.json fdatasync 1)
+	if ! mount -t ext4 -o barrier=0 "$SD" /mnt; then
+		bad "cannot mount ext4 -o barrier=0"
+	elif points nobarrier -m fdatasync -w 1 --region 1m /mnt/sw.dat; then
+		set -- $(dev_of /tmp/nobarrier.json fdatasync 1)
 		if [ "$1" = 0 ]; then ok "barrier=0: fdatasync sent no flush ($2 transactions)"
 		else bad "barrier=0: fdatasync sent $1 flushes for $2 transactions"; fi
-		case $h in
-		*not_durable*) ok "barrier=0: the \"not durable\" hint: $(echo "$h" | tr _ ' ')" ;;
-		*) bad "barrier=0: no \"not durable\" hint (hint: $(echo "$h" | tr _ ' '))" ;;
+		case $3 in
+		*no_flush*) ok "barrier=0: the \"not durable\" hint: $(untext "$4")" ;;
+		*) bad "barrier=0: no \"not durable\" (no_flush) device hint (kinds $3: $(untext "$4"))" ;;
 		esac
+		check_points ext4nb /tmp/nobarrier.json
 	fi
 	umount /mnt
 
-	# (2) the queue says write through, the disk's cache is volatile
+	# (2) the queue says write through while the disk's cache is volatile
 	wc=/sys/block/$DISK/queue/write_cache
-	ct=$(cat /sys/class/scsi_disk/*/cache_type 2>/dev/null | tr '\n' ' ')
 	echo "write through" >"$wc"
-	mount -t ext4 "$SD" /mnt || bad "cannot mount ext4"
-	echo "  queue/write_cache '$(cat "$wc")', scsi_disk cache_type: $ct"
-	if points hidden -m fdatasync -w 1 --region 1m /mnt/sw.dat; then
-		set -- $(flushes_of /tmp/hidden.json fdatasync 1)
-		h=$(hint_of /tmp/hidden.json fdatasync 1)
+	echo "  queue/write_cache '$(cat "$wc")', the device's cache_type:" \
+	     "$(cat /sys/class/scsi_disk/"$DIO_TCMU_HCTL"/cache_type 2>/dev/null)"
+	if ! mount -t ext4 "$SD" /mnt; then
+		bad "cannot mount ext4"
+	elif points hidden -m fdatasync -w 1 --region 1m /mnt/sw.dat; then
+		set -- $(dev_of /tmp/hidden.json fdatasync 1)
 		if [ "$1" = 0 ]; then ok "write through: fdatasync sent no flush ($2 transactions)"
 		else bad "write through: fdatasync sent $1 flushes for $2 transactions"; fi
-		case $h in
-		*not_durable*write_cache*|*write_cache*not_durable*)
-			ok "write through: the hint names the hidden cache: $(echo "$h" | tr _ ' ')" ;;
-		*) bad "write through: no \"not durable\" hint naming queue/write_cache" \
-		       "(hint: $(echo "$h" | tr _ ' '))" ;;
+		case "$3 $4" in
+		*cache_hidden*write_cache*)
+			ok "write through: the hint names the hidden cache: $(untext "$4")" ;;
+		*) bad "write through: no cache_hidden hint naming queue/write_cache" \
+		       "(kinds $3: $(untext "$4"))" ;;
 		esac
+		check_points ext4wt /tmp/hidden.json
+		umount /mnt
 	fi
-	umount /mnt
 	echo "write back" >"$wc"
+	cat "$TAB2"
 fi
 
 echo "guest-sync-write-devcount: $pass ok, $fail failed"
