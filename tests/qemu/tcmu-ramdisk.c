@@ -741,28 +741,39 @@ static void do_control(struct disk *d, struct cmd *c)
 	good(c);
 }
 
-/* READ/WRITE (6, 10, 12, 16): where and how much. */
-static int rw_params(struct cmd *c, uint64_t *lba, uint64_t *nblk)
+/* The LBA and the block count of a READ or WRITE (6, 10, 12, 16) or a
+ * SYNCHRONIZE CACHE (10, 16) CDB; 0 for any other opcode. */
+static int cdb_range(const unsigned char *b, uint64_t *lba, uint64_t *nblk)
 {
-	const unsigned char *b = c->cdb;
 	switch (b[0]) {
 	case 0x08: case 0x0A:             /* (6) */
 		*lba = (uint64_t)(b[1] & 0x1F) << 16 | be16(b + 2);
 		*nblk = b[4] ? b[4] : 256;
-		return 0;
-	case 0x28: case 0x2A:             /* (10) */
+		return 1;
+	case 0x28: case 0x2A: case 0x35:  /* (10) */
 		*lba = be32(b + 2);
 		*nblk = be16(b + 7);
-		break;
+		return 1;
 	case 0xA8: case 0xAA:             /* (12) */
 		*lba = be32(b + 2);
 		*nblk = be32(b + 6);
-		break;
-	default:                          /* (16) */
+		return 1;
+	case 0x88: case 0x8A: case 0x91:  /* (16) */
 		*lba = be64(b + 2);
 		*nblk = be32(b + 10);
-		break;
+		return 1;
+	default:
+		return 0;
 	}
+}
+
+/* READ/WRITE (6, 10, 12, 16): where and how much. */
+static int rw_params(struct cmd *c, uint64_t *lba, uint64_t *nblk)
+{
+	const unsigned char *b = c->cdb;
+	cdb_range(b, lba, nblk);
+	if (b[0] == 0x08 || b[0] == 0x0A)
+		return 0;
 	if (b[1] & 0xE0) {                /* RDPROTECT/WRPROTECT: no PI */
 		bad_field(c, 1, 7);
 		return -1;
@@ -804,13 +815,7 @@ static void do_rw(struct disk *d, struct cmd *c, int write)
 static void do_sync_cache(struct disk *d, struct cmd *c)
 {
 	uint64_t lba, nblk;
-	if (c->cdb[0] == 0x35) {
-		lba = be32(c->cdb + 2);
-		nblk = be16(c->cdb + 7);
-	} else {
-		lba = be64(c->cdb + 2);
-		nblk = be32(c->cdb + 10);
-	}
+	cdb_range(c->cdb, &lba, &nblk);
 	if (lba > d->nblocks || nblk > d->nblocks - lba) {
 		out_of_range(c);
 		return;
@@ -1018,42 +1023,14 @@ static void count_command(struct disk *d, const struct cmd *c)
 {
 	const unsigned char *b = c->cdb;
 	uint64_t lba, nblk;
-	int fua = 0, sync = 0;
+	int fua, sync = b[0] == 0x35 || b[0] == 0x91;
 	struct timespec ts;
 
-	switch (b[0]) {
-	case 0x0A:                        /* WRITE (6): no FUA bit */
-		lba = (uint64_t)(b[1] & 0x1F) << 16 | be16(b + 2);
-		nblk = b[4] ? b[4] : 256;
-		break;
-	case 0x2A:
-		lba = be32(b + 2);
-		nblk = be16(b + 7);
-		fua = (b[1] & 0x08) != 0;
-		break;
-	case 0xAA:
-		lba = be32(b + 2);
-		nblk = be32(b + 6);
-		fua = (b[1] & 0x08) != 0;
-		break;
-	case 0x8A:
-		lba = be64(b + 2);
-		nblk = be32(b + 10);
-		fua = (b[1] & 0x08) != 0;
-		break;
-	case 0x35:
-		lba = be32(b + 2);
-		nblk = be16(b + 7);
-		sync = 1;
-		break;
-	case 0x91:
-		lba = be64(b + 2);
-		nblk = be32(b + 10);
-		sync = 1;
-		break;
-	default:
+	if (!sync && b[0] != 0x0A && b[0] != 0x2A && b[0] != 0xAA && b[0] != 0x8A)
 		return;
-	}
+	cdb_range(b, &lba, &nblk);
+	/* WRITE (6) has no FUA bit */
+	fua = !sync && b[0] != 0x0A && (b[1] & 0x08) != 0;
 	if (sync) {
 		d->n_sync++;
 	} else {
