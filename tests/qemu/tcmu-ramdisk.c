@@ -25,7 +25,8 @@
  *     (18h) without sense: a status that is neither GOOD nor CHECK
  *     CONDITION, which no other device of the harness can be made to give
  *     (a real conflict needs a second initiator);
- *   - a volatile write cache and power cuts (below).
+ *   - a volatile write cache and power cuts (below);
+ *   - counts of what reached the medium (below).
  * Anything else ends in CHECK CONDITION, ILLEGAL REQUEST with fixed
  * format sense: INVALID COMMAND OPERATION CODE (20h/00h) for an opcode it
  * does not know, INVALID FIELD IN CDB (24h/00h, with the sense-key
@@ -70,6 +71,21 @@
  * without retries.  Power on serves the medium; the initiator must drop
  * what it cached itself (tests/qemu/powercut.sh has shell functions for
  * all of this).  No UNIT ATTENTION is reported after power on.
+ *
+ * Counts.  The disk counts the commands a block layer's counters should
+ * match: WRITE (6, 10, 12, 16) without FUA, WRITE with FUA, SYNCHRONIZE
+ * CACHE (10, 16) and the blocks written, for every such command it
+ * executes (whatever its status: the kernel counts a failed request too).
+ * With -C FILE each of those commands is also a line of FILE,
+ *   T_NS OP FUA LBA BLOCKS STATUS
+ * T_NS the CLOCK_MONOTONIC nanoseconds at which the command was done
+ * (before its completion goes to the kernel: the handler runs in the
+ * initiator's machine, so that is the clock its programs read), OP
+ * "write" or "sync", FUA 0 or 1, LBA and BLOCKS the CDB's (a sync of 0
+ * blocks: to the end of the disk), STATUS the SCSI status in hex (00
+ * GOOD).  The lines of a batch of commands are written before the batch
+ * is completed, so a program that saw its I/O end finds them in FILE.
+ * The totals go to the log with ACTION 04 and when the handler stops.
  *
  * The layout of the shared area is the kernel's ABI (version 2 of the
  * mailbox); it is described here with explicit offsets rather than by
@@ -190,6 +206,9 @@ struct disk {
 	unsigned long ncmds;
 	unsigned long rbuf_cmds;  /* READ BUFFER data and echo commands done */
 	unsigned long long rbuf_bytes; /* and the bytes they returned        */
+	/* the counts (see the top) and their log, -C */
+	unsigned long long n_write, n_write_fua, n_sync, blocks_written;
+	FILE *clog;
 };
 
 /* One command as taken out of the ring before it is answered (the
@@ -668,6 +687,14 @@ static void power_cut(struct disk *d, unsigned keep, uint32_t seed,
 }
 
 /* The vendor-specific control command C1h (see the top of the file). */
+/* The totals of the counts (see the top). */
+static void log_counts(const struct disk *d)
+{
+	logmsg(d, "counts: %llu WRITE, %llu WRITE with FUA, %llu SYNCHRONIZE "
+	    "CACHE, %llu blocks written\n", d->n_write, d->n_write_fua,
+	    d->n_sync, d->blocks_written);
+}
+
 static void do_control(struct disk *d, struct cmd *c)
 {
 	unsigned keep = c->cdb[2];
@@ -705,6 +732,7 @@ static void do_control(struct disk *d, struct cmd *c)
 		    "READ BUFFER %lu commands %llu bytes\n",
 		    d->power_off ? "off" : "on", d->lying ? "on" : "off",
 		    (unsigned long long)d->ndirty, d->rbuf_cmds, d->rbuf_bytes);
+		log_counts(d);
 		break;
 	default:
 		bad_field(c, 1, -1);
@@ -713,28 +741,39 @@ static void do_control(struct disk *d, struct cmd *c)
 	good(c);
 }
 
-/* READ/WRITE (6, 10, 12, 16): where and how much. */
-static int rw_params(struct cmd *c, uint64_t *lba, uint64_t *nblk)
+/* The LBA and the block count of a READ or WRITE (6, 10, 12, 16) or a
+ * SYNCHRONIZE CACHE (10, 16) CDB; 0 for any other opcode. */
+static int cdb_range(const unsigned char *b, uint64_t *lba, uint64_t *nblk)
 {
-	const unsigned char *b = c->cdb;
 	switch (b[0]) {
 	case 0x08: case 0x0A:             /* (6) */
 		*lba = (uint64_t)(b[1] & 0x1F) << 16 | be16(b + 2);
 		*nblk = b[4] ? b[4] : 256;
-		return 0;
-	case 0x28: case 0x2A:             /* (10) */
+		return 1;
+	case 0x28: case 0x2A: case 0x35:  /* (10) */
 		*lba = be32(b + 2);
 		*nblk = be16(b + 7);
-		break;
+		return 1;
 	case 0xA8: case 0xAA:             /* (12) */
 		*lba = be32(b + 2);
 		*nblk = be32(b + 6);
-		break;
-	default:                          /* (16) */
+		return 1;
+	case 0x88: case 0x8A: case 0x91:  /* (16) */
 		*lba = be64(b + 2);
 		*nblk = be32(b + 10);
-		break;
+		return 1;
+	default:
+		return 0;
 	}
+}
+
+/* READ/WRITE (6, 10, 12, 16): where and how much. */
+static int rw_params(struct cmd *c, uint64_t *lba, uint64_t *nblk)
+{
+	const unsigned char *b = c->cdb;
+	cdb_range(b, lba, nblk);
+	if (b[0] == 0x08 || b[0] == 0x0A)
+		return 0;
 	if (b[1] & 0xE0) {                /* RDPROTECT/WRPROTECT: no PI */
 		bad_field(c, 1, 7);
 		return -1;
@@ -776,13 +815,7 @@ static void do_rw(struct disk *d, struct cmd *c, int write)
 static void do_sync_cache(struct disk *d, struct cmd *c)
 {
 	uint64_t lba, nblk;
-	if (c->cdb[0] == 0x35) {
-		lba = be32(c->cdb + 2);
-		nblk = be16(c->cdb + 7);
-	} else {
-		lba = be64(c->cdb + 2);
-		nblk = be32(c->cdb + 10);
-	}
+	cdb_range(c->cdb, &lba, &nblk);
 	if (lba > d->nblocks || nblk > d->nblocks - lba) {
 		out_of_range(c);
 		return;
@@ -984,6 +1017,39 @@ static void do_service_action_in16(struct disk *d, struct cmd *c)
 		bad_field(c, 1, 4);
 }
 
+/* Count a WRITE or SYNCHRONIZE CACHE that was executed, and log it (-C)
+ * with the time it was done. */
+static void count_command(struct disk *d, const struct cmd *c)
+{
+	const unsigned char *b = c->cdb;
+	uint64_t lba, nblk;
+	int fua, sync = b[0] == 0x35 || b[0] == 0x91;
+	struct timespec ts;
+
+	if (!sync && b[0] != 0x0A && b[0] != 0x2A && b[0] != 0xAA && b[0] != 0x8A)
+		return;
+	cdb_range(b, &lba, &nblk);
+	/* WRITE (6) has no FUA bit */
+	fua = !sync && b[0] != 0x0A && (b[1] & 0x08) != 0;
+	if (sync) {
+		d->n_sync++;
+	} else {
+		if (fua)
+			d->n_write_fua++;
+		else
+			d->n_write++;
+		if (c->status == ST_GOOD)
+			d->blocks_written += nblk;
+	}
+	if (!d->clog)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	fprintf(d->clog, "%llu %s %d %llu %llu %02x\n",
+	    (unsigned long long)ts.tv_sec * 1000000000ull +
+	    (unsigned long long)ts.tv_nsec, sync ? "sync" : "write", fua,
+	    (unsigned long long)lba, (unsigned long long)nblk, c->status);
+}
+
 static void execute(struct disk *d, struct cmd *c)
 {
 	if (c->cdb[0] == 0xC1) {
@@ -1168,6 +1234,7 @@ static unsigned process_ring(struct disk *d, struct cmd *c)
 				    ASC_INVALID_FIELD_IN_CDB, 0, -1, -1);
 			} else {
 				execute(d, c);
+				count_command(d, c);
 			}
 			if (d->verbose > 1 ||
 			    (d->verbose == 1 && !quiet_command(c)))
@@ -1188,6 +1255,9 @@ static unsigned process_ring(struct disk *d, struct cmd *c)
 		tail_set(tail);
 		count++;
 	}
+	/* the batch's lines before the kernel hears of its completion */
+	if (count > 0 && d->clog && fflush(d->clog) != 0)
+		die("cannot write the count log: %s", strerror(errno));
 	return count;
 }
 
@@ -1301,6 +1371,10 @@ static void usage(FILE *f)
 "            not successful READs and READ BUFFER data transfers;\n"
 "            -v -v logs those too\n"
 "  -L FILE   the log file\n"
+"  -C FILE   log each WRITE and SYNCHRONIZE CACHE done, one line\n"
+"            T_NS OP FUA LBA BLOCKS STATUS (CLOCK_MONOTONIC ns when\n"
+"            done; OP write or sync; FUA 0/1; STATUS hex); the totals\n"
+"            go to the log at ACTION 04 and at the end\n"
 "  -k PCT    the share of dirty blocks a power cut keeps when its\n"
 "            command says FFh (default 0)\n"
 "  -K SEED   seed of the generator that picks them (default 1)\n"
@@ -1319,7 +1393,7 @@ static void usage(FILE *f)
 "            dirty, persisted and lost blocks (3 x 8 bytes, big-endian)\n"
 "  ACTION 02 power on: the disk serves what persisted\n"
 "  ACTION 03 lying mode off (KEEP 00) or on (KEEP 01)\n"
-"  ACTION 04 log the state\n"
+"  ACTION 04 log the state and the counts\n"
 "While the power is off every other command fails at once with\n"
 "NOT READY, LOGICAL UNIT NOT READY (02/04/00).\n", f);
 }
@@ -1339,6 +1413,7 @@ int main(int argc, char **argv)
 	struct disk d;
 	struct cmd c;
 	const char *want = NULL, *dev = NULL, *ready = NULL, *logpath = NULL;
+	const char *clogpath = NULL;
 	double wait_s = 60;
 	uint64_t v;
 	char uioname[512] = "", devpath[64];
@@ -1355,7 +1430,7 @@ int main(int argc, char **argv)
 	d.serial = "dio-tcmu-ramdisk";
 	d.rng = 1;
 
-	while ((opt = getopt(argc, argv, "n:d:s:l:P:b:o:e:S:w:r:vL:k:K:FNh")) != -1) {
+	while ((opt = getopt(argc, argv, "n:d:s:l:P:b:o:e:S:w:r:vL:C:k:K:FNh")) != -1) {
 		switch (opt) {
 		case 'n': want = optarg; break;
 		case 'd': dev = optarg; break;
@@ -1396,6 +1471,7 @@ int main(int argc, char **argv)
 		case 'r': ready = optarg; break;
 		case 'v': d.verbose++; break;
 		case 'L': logpath = optarg; break;
+		case 'C': clogpath = optarg; break;
 		case 'k':
 			v = parse_size(optarg, "keep percentage");
 			if (v > 100)
@@ -1424,6 +1500,8 @@ int main(int argc, char **argv)
 	d.log = stderr;
 	if (logpath && !(d.log = fopen(logpath, "a")))
 		die("cannot open %s: %s", logpath, strerror(errno));
+	if (clogpath && !(d.clog = fopen(clogpath, "a")))
+		die("cannot open %s: %s", clogpath, strerror(errno));
 
 	d.data = calloc(1, (size_t)d.size);
 	d.medium = calloc(1, (size_t)d.size);
@@ -1539,6 +1617,9 @@ int main(int argc, char **argv)
 	}
 	if (d.verbose)
 		logmsg(&d, "stopping after %lu commands\n", d.ncmds);
+	log_counts(&d);
+	if (d.clog)
+		fclose(d.clog);
 	munmap(map, map_size);
 	close(fd);
 	free(c.seg);
