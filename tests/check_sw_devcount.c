@@ -292,13 +292,15 @@ START_TEST(test_compare_reads)
 		"\"bytes_per_txn\": 4608, \"flushes_per_txn\": 0.75, \"amplification\": "
 		"1.125, \"baseline\": {\"seconds\": 0.05, \"writes\": 0, \"bytes\": 0, "
 		"\"flushes\": 0}, \"window_ns\": [1, 2], \"disks\": []}",
-		"\"device\": {\"counted\": \"yes\", \"txns\": 13, \"writes_per_txn\": 2, "
+		"\"device\": {\"counted\": \"yes\", \"txns\": 13, \"writes\": 26, "
+		"\"bytes\": 53248, \"flushes\": null, \"writes_per_txn\": 2, "
 		"\"bytes_per_txn\": 4096, \"flushes_per_txn\": null, \"amplification\": 1}",
 		"\"device\": {\"counted\": \"busy\", \"why\": \"other I/O\", \"txns\": 13, "
-		"\"writes_per_txn\": null}",
+		"\"writes\": 900, \"bytes\": 3686400, \"flushes\": 40, \"writes_per_txn\": null}",
 		"\"device\": {\"counted\": \"no\", \"why\": \"no local disk\", \"txns\": 0}",
 		"",
-		"\"device\": {\"counted\": \"yes\", \"txns\": 13, \"writes_per_txn\": -2, "
+		"\"device\": {\"counted\": \"yes\", \"txns\": 13, \"writes\": 26, "
+		"\"bytes\": 53248, \"flushes\": 13, \"writes_per_txn\": -2, "
 		"\"bytes_per_txn\": 4096, \"flushes_per_txn\": 1, \"amplification\": 1}",
 		"\"device\": [1, 2]",
 	};
