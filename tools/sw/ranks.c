@@ -199,7 +199,9 @@ sw_ranks_prepare_point(const struct sw_ctx *c, struct sw_wctx *x)
 
 	x->first = rank * x->writers;
 	x->all = x->writers * c->ranks.n;
-	if (rank == 0 && !c->tg.is_dev)
+	if (c->tg.is_dev)
+		sw_writeback_device(c);
+	else if (rank == 0)
 		sw_prepare_point(c, x->all);
 	if (ON(c))
 		diot_mpi_barrier(c->ranks.mpi);   /* nobody writes before that */

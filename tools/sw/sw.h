@@ -276,6 +276,7 @@ void sw_target_advice_off(const struct sw_ctx *c, int writers);
 uint64_t sw_txn_offset(const struct sw_ctx *c, uint64_t slots, int writers, uint64_t size,
                        int k, uint64_t j);
 void sw_prepare_point(const struct sw_ctx *c, int W);
+void sw_writeback_device(const struct sw_ctx *c);
 /* targets-apart.c: several TARGETs: none is another one's file, nor one
  * its writers write with --layout separate (usage error naming both).  By
  * name and by the files that exist, before anything is made (args.c); by

@@ -82,6 +82,28 @@ sw_prepare_point(const struct sw_ctx *c, int W)
 	}
 }
 
+/*
+ * Before a point on a device: what earlier points left dirty in its
+ * cache (buffered writes without a commit: none, direct refused) is
+ * written back now, before the disks' idle interval, so that no later
+ * point's device counts carry it (an O_DIRECT write first writes back
+ * the cached pages of its range).  Each rank its own device.
+ */
+void
+sw_writeback_device(const struct sw_ctx *c)
+{
+	int fd = open(c->tg.path, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0)
+		diot_die(DIOT_EXIT_FAIL, "reopen %s: %s", c->tg.path, dio_strerror(errno));
+	/* A character device (illumos' raw disk) has no cache to write
+	 * back: EINVAL there is nothing to do. */
+	if (fsync(fd) != 0 && errno != EINVAL && errno != ENOTSUP)
+		diot_die(DIOT_EXIT_FAIL, "fsync %s before a point: %s", c->tg.path,
+		         dio_strerror(errno));
+	close(fd);
+}
+
 /* A file the run created is removed at exit, unless --keep. */
 static void
 created(struct sw_ctx *c, const char *path)
