@@ -2,6 +2,14 @@
 /*
  * outfile.c -- output-file safety shared by the tools (outfile.h).
  */
+/* The descriptor passed to the guard rides in a control message
+ * (msg_control, CMSG_SPACE): illumos declares those only for X/Open
+ * (_XPG4_2, from _XOPEN_SOURCE 500 on), not for __EXTENSIONS__ alone,
+ * which is all config.h gives there; glibc's _GNU_SOURCE already
+ * implies them, and defines _XOPEN_SOURCE 700 itself. */
+#ifndef _XOPEN_SOURCE
+# define _XOPEN_SOURCE 700
+#endif
 #include "config.h"
 
 #include <errno.h>
