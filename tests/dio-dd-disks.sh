@@ -55,6 +55,9 @@ PY
 disk=$(python3 disk.py "$work" | cut -d' ' -f1)
 [ -n "$disk" ] || skip "$work is on no single local disk (tmpfs, dm, md, loop...)"
 stat_of() { python3 disk.py "$1" | cut -d' ' -f2-; }
+# The library must count them too (not the posix backend, which says why).
+why=$("$top_builddir/tools/dio-info" --counters "$work" 2>&1) ||
+	skip "the library counts no disk under $work: $(printf '%s' "$why" | tail -n 1)"
 
 # check.py JSON BEFORE AFTER SIDE MIN_IOS MIN_BYTES: the JSON's disks
 # under SIDE ("if"/"of") counted on the one disk, within the outer
