@@ -6,7 +6,7 @@
  * threshold, the n/a cases (no transaction, a disk without a flush
  * counter), the caches' facts, and an MPI job's sum in which ranks of one
  * host that share a disk count it once; and --compare's reader of the
- * JSON's "device" blocks (tools/sw/compare.c).  The counting of real
+ * JSON's "device" blocks (tools/sw/compare-load.c).  The counting of real
  * disks is tests/sync-write-devcount.sh's.
  */
 #include "config.h"

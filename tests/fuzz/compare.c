@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * compare.c -- harness: sync-write --compare on documents in memory
- * (tools/sw/compare.c, sw_cmp_memory(): the loader, the alignment, the
- * table, CSV or JSON report, and the SVG plot, tools/sw/plot.c and
- * tools/kit/svg.c).  The input is up to 4 documents separated by NUL
+ * (tools/sw/compare-memory.c, sw_cmp_memory(): the loader, the
+ * alignment, the table, CSV or JSON report, and the SVG plot,
+ * tools/sw/plot.c and tools/kit/svg.c).  The input is up to 4 documents separated by NUL
  * bytes (a document cannot hold one); the input's length picks the
  * report's format.  The report and the plot go to /dev/null: the harness
  * looks for crashes, leaks, and for output or time without bound (the

@@ -3,10 +3,11 @@
  * compare-main.c -- the command sync-write --compare RESULT.json...: the
  * outputs claimed (-o, --plot, and standard output: none may be an input),
  * each input read whole (a file, or a pipe: <(ssh host cat run.json)
- * works) up to CMP_MAX_BYTES, loaded (compare.c), reported
- * (compare-report.c).  A stop signal (SIGINT, SIGTERM, SIGHUP) ends it
- * with 128 + the signal, removing the outputs it made, before or while
- * they are written: a comparison is whole or not there.
+ * works) up to CMP_MAX_BYTES, loaded (compare-load.c), aligned
+ * (compare.c), reported (compare-report.c).  A stop signal (SIGINT,
+ * SIGTERM, SIGHUP) ends it with 128 + the signal, removing the outputs it
+ * made, before or while they are written: a comparison is whole or not
+ * there.
  */
 #include "config.h"
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * compare-memory.c -- all of --compare on documents in memory, for a
- * fuzzer or a unit test (sw_cmp_memory, compare.h): the loader and the
- * alignment (compare.c), then the reports (compare-report.c).  Prints
- * nothing, never exits.  sync-write itself goes through compare-main.c.
+ * fuzzer or a unit test (sw_cmp_memory, compare.h): the loader
+ * (compare-load.c) and the alignment (compare.c), then the reports
+ * (compare-report.c).  Prints nothing, never exits.  sync-write itself
+ * goes through compare-main.c.
  */
 #include "config.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * compare.h -- sync-write --compare's model: saved runs (compare.c reads
- * them), aligned on the points they share, and reported side by side
- * (compare-report.c).
+ * compare.h -- sync-write --compare's model: saved runs (compare-load.c
+ * reads them), aligned on the points they share (compare.c), and reported
+ * side by side (compare-report.c).
  */
 #ifndef SW_COMPARE_H
 #define SW_COMPARE_H
@@ -81,12 +81,15 @@ struct cmp {
 };
 
 /*
- * compare.c (none of it exits on what a document holds):
- * - sw_cmp_load: the run saved in text[0..len) (a document -f json wrote;
- *   file names it in messages and is kept as r->file); 0, or -1 with why
- *   ("'a.json': line 12, column 19: points[0].aggregate.mb_per_s: ...").
- *   With give_text, text is the caller's malloc()ed copy, freed as soon
- *   as it is parsed (before the run is built: less memory at the peak).
+ * compare-load.c and compare.c (none of it exits on what a document holds):
+ * - sw_cmp_load (compare-load.c): the run saved in text[0..len) (a
+ *   document -f json wrote; file names it in messages and is kept as
+ *   r->file); 0, or -1 with why ("'a.json': line 12, column 19:
+ *   points[0].aggregate.mb_per_s: ...").  With give_text, text is the
+ *   caller's malloc()ed copy, freed as soon as it is parsed (before the
+ *   run is built: less memory at the peak).
+ * - sw_cmp_dev_keep (compare-load.c): what a compared point keeps of
+ *   device counts d, for a saved point and one measured now alike.
  * - sw_cmp_from_run: a target's results as a run to compare (file NULL);
  *   sw_cmp_not_run: a point it was stopped before.
  * - sw_cmp_prepare: the names and the alignment (-m, -s, -w of o pick the
@@ -100,6 +103,7 @@ struct cmp {
  */
 int sw_cmp_load(struct cmp_run *r, const char *file, const char *text, size_t len,
                 int give_text, char *why, size_t wl);
+void sw_cmp_dev_keep(struct cmp_dev *k, const struct sw_devcount *d);
 void sw_cmp_from_run(struct cmp_run *r, const struct sw_run *run,
                      const struct sw_point *pts, int n);
 /* sw_cmp_from_run's run r gets key's point (of another TARGET) as one it

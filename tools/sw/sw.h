@@ -9,7 +9,8 @@
  * files (output.c), prepares the target (target.c), then runs every point
  * (run.c; point.c: a team of writers, writers.c; statistics, stats.c;
  * verify.c) and reports each (report.c; at the end the run's summary,
- * summary.c).  --check of an ack log is check.c.
+ * summary.c, and for -f json the document, report-json.c).  --check of an
+ * ack log is check.c.
  */
 #ifndef SW_H
 #define SW_H
@@ -572,6 +573,28 @@ void sw_report_point(FILE *fp, int fmt, const struct sw_point *p, int per_writer
                      int per_host, int wide);
 void sw_report_end(FILE *fp, int fmt, const struct sw_run *run,
                    const struct sw_point *pts, int n, int wide);
+/* report-json.c: the JSON document (schema tools/sync-write.schema.json),
+ * which sw_report_end writes for -f json. */
+void sw_report_json(FILE *fp, const struct sw_run *run, const struct sw_point *pts,
+                    int n);
+
+/* What the reports (report.c, report-json.c) say of a point, in one
+ * place: its status (enum sw_status) as a word, and the MPI rank of its
+ * writer k (writer k is writer k % (writers / ranks) of rank k /
+ * (writers / ranks); without MPI ranks, 0). */
+static inline const char *
+sw_status_name(int status)
+{
+	static const char *const name[] = { "ok", "n/a", "error", "interrupted" };
+
+	return name[status];
+}
+
+static inline int
+sw_rank_of(const struct sw_point *p, int k)
+{
+	return p->ranks > 1 ? k / (p->writers / p->ranks) : 0;
+}
 
 /* hints.c: the tables' text, for report.c and compare-report.c.  Without
  * --wide no line of a table is wider than SW_TABLE_COLS columns. */
