@@ -77,7 +77,9 @@ expect_exit 2 "--wide is for the table" "$SW" --wide -f csv -n 1 -m none -s 4k -
 # 3. Hints: one line per method and kind (per target), none under a row.
 #    A kind is what the line says after its rows ("medians", "the device
 #    merged commits", "the device wrote", "not durable"...).
-kinds() { sed -n 's/^hint: \(\(run [0-9]*: \)*[^ ]*\) at .* rows*): \([a-z]*\) \([a-z]*\).*/\1 \3 \4/p' "$1"; }
+# A hint line's method and kind: the method, and its text up to the first
+# figure ("medians ", "the device merged commits: ", "the device wrote ").
+kinds() { sed -n 's/^hint: \(\(run [0-9]*: \)*[^ ]*\) at .* rows*): \([^0-9]*\).*/\1 \3/p' "$1"; }
 n=$(grep -c '^hint: ' "$work/d.txt")
 dup=$(kinds "$work/d.txt" | sort | uniq -d)
 under=$(grep -c '^  *hint: ' "$work/d.txt")
