@@ -160,7 +160,7 @@ print_operand_disks(FILE *fp, const char *label, const struct dd_disks *k, const
 		fprintf(fp, "%-*s %-10s %9" PRIu64 " %14" PRIu64 " %9" PRIu64 " %14" PRIu64
 		        " %8s  %s, FUA %s\n", w, m == 0 ? label : "", name, c->read_ios,
 		        c->read_sectors * 512, c->write_ios, c->write_sectors * 512, fl,
-		        diot_disk_cache_word(e->disk), diot_tri_word((int)e->disk->fua));
+		        diot_disk_cache_word(e->disk), dio_tri_name((int)e->disk->fua));
 		free(name);
 	}
 	for (m = 0; m < k->n; m++)

@@ -39,9 +39,9 @@ text_disk(const struct dio_disk *d, const struct dio_disk_counts *c)
 
 	printf("disk %s (%s), via %s\n", name, d->device[0] ? d->device : "no node found", via);
 	printf("  cache %s (queue write_cache %s, device %s), FUA %s, rotational %s\n",
-	       diot_disk_cache_word(d), diot_tri_word((int)d->write_cache),
-	       diot_tri_word((int)d->device_cache), diot_tri_word((int)d->fua),
-	       diot_tri_word((int)d->rotational));
+	       diot_disk_cache_word(d), dio_tri_name((int)d->write_cache),
+	       dio_tri_name((int)d->device_cache), dio_tri_name((int)d->fua),
+	       dio_tri_name((int)d->rotational));
 	printf("  reads %s, sectors read %s\n", num(c->read_ios, io, a, sizeof(a)),
 	       num(c->read_sectors, io, b, sizeof(b)));
 	printf("  writes %s (merged %s), sectors written %s, write ms %s\n",

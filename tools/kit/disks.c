@@ -9,12 +9,6 @@
 #include "tools/kit/disks.h"
 
 const char *
-diot_tri_word(int tri)
-{
-	return tri == DIO_TRI_YES ? "yes" : tri == DIO_TRI_NO ? "no" : "unknown";
-}
-
-const char *
 diot_disk_cache_word(const struct dio_disk *d)
 {
 	if (d->write_cache == DIO_TRI_NO && d->device_cache == DIO_TRI_YES)
@@ -29,9 +23,9 @@ diot_json_disk_id(struct diot_json *j, const struct dio_disk *d)
 	diot_json_str(j, "name", d->name);
 	diot_json_str(j, "device", d->device[0] ? d->device : NULL);
 	diot_json_str(j, "via", d->via);
-	diot_json_str(j, "write_cache", diot_tri_word((int)d->write_cache));
-	diot_json_str(j, "device_cache", diot_tri_word((int)d->device_cache));
-	diot_json_str(j, "fua", diot_tri_word((int)d->fua));
+	diot_json_str(j, "write_cache", dio_tri_name((int)d->write_cache));
+	diot_json_str(j, "device_cache", dio_tri_name((int)d->device_cache));
+	diot_json_str(j, "fua", dio_tri_name((int)d->fua));
 }
 
 /* A counter the kernel gave (have & bit), else null. */

@@ -13,16 +13,13 @@
 #include "libdirectio.h"
 #include "tools/kit/json.h"
 
-/* A dio_tri as "yes", "no" or "unknown". */
-const char *diot_tri_word(int tri);
-
 /* The cache the kernel sends flushes to, as a short word for a table:
  * "write back", "write through" or "unknown"; "hidden" when the kernel
  * says write through while the device reports a volatile cache. */
 const char *diot_disk_cache_word(const struct dio_disk *d);
 
 /* Members of the object open in j: name, device (null when unknown), via,
- * write_cache, device_cache, fua (diot_tri_word()). */
+ * write_cache, device_cache, fua (dio_tri_name()). */
 void diot_json_disk_id(struct diot_json *j, const struct dio_disk *d);
 
 /* Members of the object open in j: c's counters as the kernel gave them
