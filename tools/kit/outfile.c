@@ -353,9 +353,14 @@ diot_out_remove_at_exit(struct diot_outlist *l)
  *                  descriptor to say it on (SCM_RIGHTS, on the 'n')
  * A signal handler cannot write on that stream (the process may be in the
  * middle of a message, in another thread): a stop signal goes to the
- * guard as one byte down a pipe of its own (guard_sig).
+ * guard as one byte down a pipe of its own (guard_sig), from the process
+ * that made the guard only (guard_owner): its writers, forked processes
+ * that inherit the handler, may be stopped by a launcher's signal to the
+ * process group after the process itself was killed, and that is no word
+ * to the process (Open MPI's orted signals the group of a rank it lost).
  */
 static int guard_fd = -1, guard_sig = -1;
+static pid_t guard_owner = -1;
 
 /* All of len bytes sent (out) or received: 0, or -1 (the peer is gone). */
 static int
@@ -666,6 +671,7 @@ diot_out_guard(void)
 	fcntl(sp[1], F_SETFL, O_NONBLOCK);
 	guard_fd = sv[0];
 	guard_sig = sp[1];
+	guard_owner = getpid();
 	/* The list may exist already. */
 	if (at_exit_list != NULL) {
 		int i;
@@ -708,7 +714,7 @@ diot_out_guard_signal(int sig)
 	int saved = errno;
 	unsigned char b = (unsigned char)sig;
 
-	if (guard_sig >= 0 && write(guard_sig, &b, 1) < 0) {
+	if (guard_sig >= 0 && getpid() == guard_owner && write(guard_sig, &b, 1) < 0) {
 		/* full (the guard has a signal already) or gone: no matter */
 	}
 	errno = saved;
