@@ -153,7 +153,7 @@ main(int argc, char **argv)
 	diot_mpi_each(&mpi, parse_stage, &ps);
 	diot_mpi_same(&mpi, ps.items, ps.nitems);  /* every rank, one job */
 	if (ps.r >= 0) {
-		diot_mpi_leave(&mpi);
+		diot_mpi_leave(&mpi, ps.r);
 		return ps.r;
 	}
 	/* What the open stage creates goes should the job end before it runs
@@ -178,7 +178,7 @@ main(int argc, char **argv)
 		status = failed ? DIOT_EXIT_FAIL : 0;
 	}
 	status = dd_ranks_status(dd, status);
-	diot_mpi_leave(&mpi);
+	diot_mpi_leave(&mpi, status);
 	/* As dd, dio-dd then dies by the signal (the shell sees 128 + it and
 	 * a script's loop stops); a rank of an MPI job exits with the status. */
 	if (g_signal && !mpi.on) {

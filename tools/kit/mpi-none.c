@@ -34,8 +34,9 @@ diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
 }
 
 void
-diot_mpi_leave(struct diot_mpi *m)
+diot_mpi_leave(struct diot_mpi *m, int status)
 {
+	(void)status;
 	m->on = 0;
 }
 

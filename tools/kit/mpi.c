@@ -8,12 +8,14 @@
 #include "config.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <mpi.h>
 
@@ -176,9 +178,31 @@ diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl)
 	return 0;
 }
 
-void
-diot_mpi_leave(struct diot_mpi *m)
+/* The watchdog of MPI_Finalize (diot_mpi_leave()): what to say, and the
+ * status to leave with, should it not return. */
+static char finalize_said[DIOT_MPI_HOST_MAX + 256];
+static int finalize_status;
+
+static void *
+finalize_watch(void *arg)
 {
+	struct timespec t = { DIOT_MPI_FINALIZE_S, 0 };
+	ssize_t w;
+
+	(void)arg;
+	while (nanosleep(&t, &t) != 0)
+		;
+	w = write(STDERR_FILENO, finalize_said, strlen(finalize_said));
+	(void)w;
+	_exit(finalize_status);
+}
+
+void
+diot_mpi_leave(struct diot_mpi *m, int status)
+{
+	pthread_t watch;
+	pthread_attr_t at;
+
 	if (!m->on)
 		return;
 	/*
@@ -194,6 +218,18 @@ diot_mpi_leave(struct diot_mpi *m)
 	 * should a rank be killed from now on (outfile.h's guard). */
 	diot_out_guard_done();
 	diot_set_where(NULL, NULL);
+	fflush(NULL);
+	snprintf(finalize_said, sizeof(finalize_said), "%s: %s: MPI_Finalize has not "
+	         "returned in %d s (the launcher's process manager is gone: a node's "
+	         "slurmd?); leaving without it\n", diot_prog, m->where, DIOT_MPI_FINALIZE_S);
+	finalize_status = status;
+	if (pthread_attr_init(&at) == 0) {
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		if (pthread_create(&watch, &at, finalize_watch, NULL) != 0) {
+			/* no watchdog: MPI_Finalize unbounded, as before */
+		}
+		pthread_attr_destroy(&at);
+	}
 	MPI_Finalize();
 	free(m->on_host0);
 	m->on_host0 = NULL;
@@ -431,7 +467,7 @@ agree(struct diot_mpi *m, struct diot_held *h)
 		diot_say_held(h, failed < m->size && !h->job);
 		fflush(NULL);
 	}
-	diot_mpi_leave(m);
+	diot_mpi_leave(m, status);
 	exit(status);
 }
 

@@ -50,8 +50,13 @@ int diot_mpi_srun_without_pmi(void);
  * From here on the kit's diot_die() aborts the whole job (MPI_Abort) and
  * messages name the rank and host.  Returns 0, or -1 with why filled. */
 int diot_mpi_join(struct diot_mpi *m, int *argc, char ***argv, char *why, size_t wl);
-/* Leave the job (MPI_Finalize) after a last barrier; nothing when not on. */
-void diot_mpi_leave(struct diot_mpi *m);
+/* Leave the job (MPI_Finalize) after a last barrier; nothing when not on.
+ * status is what the rank exits with next: should MPI_Finalize not return
+ * within DIOT_MPI_FINALIZE_S seconds (every rank passed the barrier, so
+ * the launcher's process manager is what is gone: srun --mpi=pmi2 on a
+ * node whose slurmd died), the rank says so once and exits with it. */
+#define DIOT_MPI_FINALIZE_S 15
+void diot_mpi_leave(struct diot_mpi *m, int status);
 
 /* Every rank waits here for all the others. */
 void diot_mpi_barrier(const struct diot_mpi *m);

@@ -108,7 +108,7 @@ main(int argc, char **argv)
 	diot_mpi_each(&mpi, parse_stage, &ps);
 	diot_mpi_same(&mpi, ps.items, ps.nitems);     /* every rank, one job */
 	if (ps.r >= 0) {
-		diot_mpi_leave(&mpi);
+		diot_mpi_leave(&mpi, ps.r);
 		return ps.r;
 	}
 	if (o.check_log)
@@ -131,7 +131,7 @@ main(int argc, char **argv)
 	r = sw_ranks_status(&c, (int)sw_signal);     /* a signal on any rank */
 	if (r) {
 		sw_release(&c, NULL, 0);
-		diot_mpi_leave(&mpi);
+		diot_mpi_leave(&mpi, 128 + r);
 		return 128 + r;                 /* 130 for SIGINT, 143 for SIGTERM */
 	}
 	fp = sw_begin_run(&c, &outs);
@@ -148,7 +148,7 @@ main(int argc, char **argv)
 	free(o.methods);
 	free(o.sizes);
 	free(o.writers);
-	diot_mpi_leave(&mpi);
+	diot_mpi_leave(&mpi, r);
 	return sw_exit_status(r);   /* a reader that left: killed by SIGPIPE */
 }
 
