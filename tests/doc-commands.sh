@@ -20,6 +20,8 @@
 #            configured with, the ranks on this host
 #   hosts    tests/sync-write-mpi.sh too, on its two test hosts h1 and h2
 #            (network namespaces; a host file 'hosts' names them)
+#   slurm    tests/sync-write-slurm.sh: srun and sbatch on the Slurm
+#            cluster it makes on the test hosts (as root)
 #   guest    tests/qemu/guest-doc-commands.sh, in the qemu test guest,
 #            whose SCSI disks and loop devices the commands name
 #            (tests/doc-commands-qemu.sh)
@@ -80,6 +82,7 @@ runner() {
 	*' /dev/sg'[0-9]*|*' /dev/loop'[0-9]*|*'=/dev/loop'[0-9]*|*' /sys/block/loop'[0-9]*) echo guest ;;
 	*'mpirun '*'--host'*) echo hosts ;;
 	'$ mpirun '*|'# mpirun '*) echo mpi ;;
+	'$ srun '*|'# srun '*|'$ sbatch '*|'# sbatch '*) echo slurm ;;
 	'$ '*|'# '*)
 		# the project's tools, and the set-up a document shows for them
 		case ${1#[\$#] } in
@@ -125,7 +128,7 @@ list >"$all"
 while IFS='	' read -r at r st cmd; do
 	[ "$r" = none ] && { echo "FAIL $at: no test runs '$cmd' (see doc-commands.sh)"; fail=1; }
 done <"$all"
-for r in here mpi hosts guest root ci; do
+for r in here mpi hosts slurm guest root ci; do
 	cut -f2 "$all" | grep -qx "$r" ||
 		{ echo "FAIL: no document command for the '$r' runner (stale runner?)"; fail=1; }
 done

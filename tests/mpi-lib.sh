@@ -56,9 +56,11 @@ mpi_hosts_up() {
 	mpi_write_run "$1"
 }
 
-# Two hosts h1 and h2: network namespaces on a bridge, each reached by the
-# rsh agent under its own host name; checked before use (the agent runs a
-# command there, and a connection from there reaches this side).
+# Two hosts h1 and h2 (and those of mpi_extra_hosts, set before: the Slurm
+# test's controller): network namespaces on a bridge, each reached by the
+# rsh agent under its own host name, h1 at 10.231.N.11, h2 at .12, the
+# next at .13...; checked before use (the agent runs a command there, and
+# a connection from there reaches this side).
 mpi_netns_up() {
 	_w=$1
 	# A subnet and names of this run's own (interface names <= 15 chars);
@@ -78,7 +80,7 @@ mpi_netns_up() {
 	ip addr add "10.231.$_n.1/24" dev "$mpi_net-br" && ip link set "$mpi_net-br" up || return 1
 	mpi_why="cannot make the namespaces"
 	_i=0
-	for _h in h1 h2; do
+	for _h in h1 h2 ${mpi_extra_hosts:-}; do
 		_i=$((_i + 1))
 		ip netns add "$mpi_net-$_h" &&
 		ip link add "$mpi_net-v$_i" type veth peer name eth0 netns "$mpi_net-$_h" &&
@@ -119,8 +121,9 @@ EOF
 
 mpi_hosts_down() {
 	[ -n "$mpi_net" ] || return 0
-	ip netns del "$mpi_net-h1" 2>/dev/null
-	ip netns del "$mpi_net-h2" 2>/dev/null
+	for _h in h1 h2 ${mpi_extra_hosts:-}; do
+		ip netns del "$mpi_net-$_h" 2>/dev/null
+	done
 	ip link del "$mpi_net-br" 2>/dev/null
 	mpi_net=
 }

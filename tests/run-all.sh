@@ -20,6 +20,8 @@
 #             run without root, the configurations above already are that
 #   mpich     gcc built against MPICH (--with-mpi=mpich; the others use the
 #             default MPI, Open MPI where both are installed), MPI tests only
+#             (the Slurm cluster's with srun --mpi=pmi2; gcc's runs pmix, and
+#             clang and sanitize leave it out: DIO_SLURM=skip)
 #   debian    as root: tests/debian-packages.sh, the Debian packages (debian/)
 #             built from a clean copy of the checkout (HEAD; in a tree without
 #             git, its files), lintian, installed with apt on a fresh minimal
@@ -330,7 +332,8 @@ job() {
 			# 1 here and in sanitize's (each method's every path;
 			# none and direct lost data in 120 of 120 of gcc's
 			# cuts), the broken build's 2 (so that it is asserted).
-			DIO_POWERCUT_CUTS=1 DIO_POWERCUT_LIES=1 \
+			# The Slurm cluster: gcc's (pmix) and mpich's (pmi2).
+			DIO_POWERCUT_CUTS=1 DIO_POWERCUT_LIES=1 DIO_SLURM=skip \
 			run_config clang CC=clang || failed="$failed clang"
 		else
 			echo "SKIP: clang configuration: clang is not installed"
@@ -339,7 +342,7 @@ job() {
 	sanitize)
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		DIO_POWERCUT_CUTS=1 DIO_POWERCUT_LIES=1 \
+		DIO_POWERCUT_CUTS=1 DIO_POWERCUT_LIES=1 DIO_SLURM=skip \
 		run_config sanitize CC=gcc CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined" ||
 			failed="$failed sanitize"
 		;;
@@ -357,7 +360,7 @@ job() {
 		# the MPI tests only (and that the MPI builds link MPICH).
 		if command -v mpicc.mpich >/dev/null 2>&1; then
 			use_ccache "$src"
-			DIO_TESTS="tests/sync-write-mpi.sh tests/sync-write-mpi-job.sh tests/sync-write-mpi-keep.sh tests/dio-dd-mpi.sh tests/tools-mpi-link.sh" \
+			DIO_TESTS="tests/sync-write-mpi.sh tests/sync-write-mpi-job.sh tests/sync-write-mpi-keep.sh tests/dio-dd-mpi.sh tests/tools-mpi-link.sh tests/sync-write-slurm.sh" \
 			DIO_NO_CHECK_PROGRAMS=1 \
 			run_config mpich CC=gcc --with-mpi=mpich || failed="$failed mpich"
 		else
