@@ -21,7 +21,7 @@
 #   mpich     gcc built against MPICH (--with-mpi=mpich; the others use the
 #             default MPI, Open MPI where both are installed), MPI tests only
 #             (the Slurm cluster's with srun --mpi=pmi2; gcc's runs pmix, and
-#             clang and sanitize leave it out: DIO_SLURM=skip)
+#             clang, sanitize and posix leave it out: DIO_SLURM=skip)
 #   debian    as root: tests/debian-packages.sh, the Debian packages (debian/)
 #             built from a clean copy of the checkout (HEAD; in a tree without
 #             git, its files), lintian, installed with apt on a fresh minimal
@@ -348,7 +348,7 @@ job() {
 		;;
 	posix)
 		use_ccache "$src"
-		run_config posix CC=gcc --with-backend=posix --with-crypto=no || failed="$failed posix"
+		DIO_SLURM=skip run_config posix CC=gcc --with-backend=posix --with-crypto=no || failed="$failed posix"
 		;;
 	nonroot)
 		use_ccache "$src"          # (the user's own: nonroot_config)
