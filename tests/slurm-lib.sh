@@ -16,7 +16,8 @@
 #   slurm_up           the cluster, up and its nodes idle (sets SLURM_CONF,
 #                      slurm_dir); the caller's trap must call slurm_down
 #   slurm_down         scancel every job, then end every process of the
-#                      hosts' namespaces and munged; idempotent
+#                      hosts' namespaces and munged; idempotent (a test
+#                      killed before its trap runs: slurm_up's reaper)
 #   slurm_node_pids H  the processes of host H's namespace
 #   slurm_slurmd H     start H's slurmd (again)
 #   slurm_wait_idle    wait until every node is idle (after a job ended)
@@ -98,6 +99,21 @@ slurm_up() {
 	mkdir "$slurm_dir/munge" "$slurm_dir/ctld" "$slurm_dir/spool-h1" "$slurm_dir/spool-h2" \
 		"$slurm_dir/tmp-h1" "$slurm_dir/tmp-h2" || hard "mkdir in $slurm_dir"
 	chmod 700 "$slurm_dir/munge"
+	# The reaper: should the test be killed before its trap has run (the
+	# shell runs a trap only once its command in the foreground returns;
+	# tests/limit.sh's timeout sends SIGKILL 10 s after SIGTERM), a process
+	# of a session of its own ends the cluster, its jobs and the hosts once
+	# the test's shell is gone.  slurm_down removes its script.
+	cat >"$slurm_dir/reap" <<EOF
+pkill -KILL -f -- '$work/'
+for h in ctl h1 h2; do for p in \$(ip netns pids '$mpi_net-'\$h); do kill -KILL \$p; done; done
+[ -f '$slurm_dir/munge/pid' ] && kill -KILL \$(cat '$slurm_dir/munge/pid')
+for h in h1 h2 ctl; do ip netns del '$mpi_net-'\$h; done
+ip link del '$mpi_net-br'
+rm -rf '$slurm_dir' '$work' ${mpi_session:+'$mpi_session'}
+EOF
+	setsid sh -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; [ -f "$2" ] && sh "$2"' \
+		reaper $$ "$slurm_dir/reap" </dev/null >/dev/null 2>&1 &
 	dd if=/dev/urandom of="$slurm_dir/munge/key" bs=1024 count=1 2>/dev/null &&
 		chmod 400 "$slurm_dir/munge/key" || hard "cannot write a munge key"
 	munged --key-file="$slurm_dir/munge/key" --socket="$slurm_dir/munge/sock" \
