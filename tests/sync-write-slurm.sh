@@ -10,9 +10,9 @@
 #     and the same figures within noise (this machine's runs drift 15-40%,
 #     a single point more under CI's load: each point's median within a
 #     factor of 5, the median of the points' ratios within 2); the
-#     statistics rank 0
-#     merged under srun equal those of every writer's raw times
-#     (tests/mpi-merged.py, as tests/sync-write-mpi.sh does under mpirun);
+#     statistics rank 0 merged under srun equal those of every writer's
+#     raw times (tests/mpi-merged.py, as tests/sync-write-mpi.sh checks
+#     them under mpirun);
 #  2. doc/sync-write.md's two-line batch script, and 3. its sbatch line,
 #     the README's and the man pages' srun lines, as printed, each leaving
 #     its results and nothing else;
