@@ -283,8 +283,9 @@ else
 fi
 wait_for 150 "the time-limited job to end" job_ended "$work/tl" || bad "srun -t 1: the job had not ended 150 s after it started"
 el=$(( $(date +%s) - tl_start ))
-# (Slurm checks limits every 30 s: a 1-minute limit ends at 60-90 s)
-[ $el -le 100 ] && ok "srun -t 1: the job ended after $el s (limit 60 s, checked every 30 s)" ||
+# (Slurm checks limits every 30 s: a 1-minute limit ends at 60-90 s,
+# seen up to 87 s with CI's configurations beside it)
+[ $el -le 110 ] && ok "srun -t 1: the job ended after $el s (limit 60 s, checked every 30 s)" ||
 	bad "srun -t 1: the job ended after $el s"
 stopped "$work/tl" "srun -t 1 (time limit)" "\*\*\* STEP [0-9]*\.0 ON h[12] CANCELLED AT [^ ]* DUE TO TIME LIMIT \*\*\*$"
 
