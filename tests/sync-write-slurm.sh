@@ -55,7 +55,7 @@ srun --mpi=list 2>&1 | grep -qw "$plugin" || skip "this Slurm has no MPI plugin 
 bin=$top_builddir/tools from="the build tree's"
 if [ "$MPI_FLAVOR" = openmpi ] &&
    dpkg-query -W -f='${Status} ${Version}\n' directio-tools-mpi 2>/dev/null |
-   grep -q "^install ok installed $PACKAGE_VERSION-"; then
+   grep -Eq "^install ok installed $PACKAGE_VERSION(-[^ ]*)?\$"; then
 	bin=/usr/bin from="the installed package directio-tools-mpi's"
 fi
 echo "tools: $from ($bin); MPI: $($bin/sync-write-mpi --version | sed -n 's/^MPI: //p'); srun --mpi=$plugin"
