@@ -223,11 +223,10 @@ diot_mpi_leave(struct diot_mpi *m, int status)
 	         "returned in %d s (the launcher's process manager is gone: a node's "
 	         "slurmd?); leaving without it\n", diot_prog, m->where, DIOT_MPI_FINALIZE_S);
 	finalize_status = status;
+	/* (without a thread, MPI_Finalize is not bounded: as before) */
 	if (pthread_attr_init(&at) == 0) {
 		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-		if (pthread_create(&watch, &at, finalize_watch, NULL) != 0) {
-			/* no watchdog: MPI_Finalize unbounded, as before */
-		}
+		pthread_create(&watch, &at, finalize_watch, NULL);
 		pthread_attr_destroy(&at);
 	}
 	MPI_Finalize();
