@@ -15,15 +15,15 @@
 #   slurm_need         SKIP unless root and Slurm's and munge's programs
 #   slurm_up           the cluster, up and its nodes idle (sets SLURM_CONF,
 #                      slurm_dir); the caller's trap must call slurm_down
-#   slurm_down         scancel every job, then end every process of the
-#                      hosts' namespaces and munged; idempotent (a test
-#                      killed before its trap runs: slurm_up's reaper)
-#   slurm_node_pids H  the processes of host H's namespace
+#   slurm_down         scancel every job, then end the jobs' sruns, every
+#                      process of the hosts' namespaces and munged, and
+#                      remove the hosts and $work (slurm_up's reap script;
+#                      its reaper runs it if the test is killed before its
+#                      trap runs); idempotent
 #   slurm_slurmd H     start H's slurmd (again)
 #   slurm_wait_idle    wait until every node is idle (after a job ended)
 
 slurm_dir=
-slurm_munged=
 
 slurm_need() {
 	[ "${DIO_SLURM:-}" != skip ] ||
@@ -78,8 +78,6 @@ PartitionName=test Nodes=h1,h2 Default=YES MaxTime=INFINITE OverSubscribe=FORCE:
 EOF
 }
 
-slurm_node_pids() { ip netns pids "$mpi_net-$1" 2>/dev/null; }
-
 slurm_slurmd() {
 	"$mpi_agent" "$1" "exec slurmd -N $1 -f $SLURM_CONF" >>"$slurm_dir/start.log" 2>&1
 }
@@ -99,15 +97,20 @@ slurm_up() {
 	mkdir "$slurm_dir/munge" "$slurm_dir/ctld" "$slurm_dir/spool-h1" "$slurm_dir/spool-h2" \
 		"$slurm_dir/tmp-h1" "$slurm_dir/tmp-h2" || hard "mkdir in $slurm_dir"
 	chmod 700 "$slurm_dir/munge"
-	# The reaper: should the test be killed before its trap has run (the
-	# shell runs a trap only once its command in the foreground returns;
-	# tests/limit.sh's timeout sends SIGKILL 10 s after SIGTERM), a process
-	# of a session of its own ends the cluster, its jobs and the hosts once
-	# the test's shell is gone.  slurm_down removes its script.
+	# How the cluster ends (slurm_down runs it): its jobs' sruns, every
+	# process of the hosts (daemons, slurmstepd, tasks) and munged, first
+	# asked (SIGTERM), then killed; then the hosts and the directories.
+	# Should the test be killed before its trap has run (a shell runs a
+	# trap only once its command in the foreground returns; limit.sh's
+	# timeout sends SIGKILL 10 s after SIGTERM), the reaper, a process of a
+	# session of its own, runs it once the test's shell is gone.
 	cat >"$slurm_dir/reap" <<EOF
-pkill -KILL -f -- '$work/'
-for h in ctl h1 h2; do for p in \$(ip netns pids '$mpi_net-'\$h); do kill -KILL \$p; done; done
-[ -f '$slurm_dir/munge/pid' ] && kill -KILL \$(cat '$slurm_dir/munge/pid')
+for sig in TERM KILL; do
+	pkill -\$sig -f -- '$work/'
+	for h in ctl h1 h2; do for p in \$(ip netns pids '$mpi_net-'\$h); do kill -\$sig \$p; done; done
+	[ -f '$slurm_dir/munge/pid' ] && kill -\$sig \$(cat '$slurm_dir/munge/pid')
+	[ \$sig = TERM ] && sleep 1
+done
 for h in h1 h2 ctl; do ip netns del '$mpi_net-'\$h; done
 ip link del '$mpi_net-br'
 rm -rf '$slurm_dir' '$work' ${mpi_session:+'$mpi_session'}
@@ -120,7 +123,6 @@ EOF
 		--pid-file="$slurm_dir/munge/pid" --log-file="$slurm_dir/munge/log" \
 		--seed-file="$slurm_dir/munge/seed" --force >"$slurm_dir/start.log" 2>&1 ||
 		{ sed 's/^/    /' "$slurm_dir/start.log" "$slurm_dir/munge/log" 2>/dev/null; hard "munged did not start"; }
-	slurm_munged=$(cat "$slurm_dir/munge/pid" 2>/dev/null)
 	SLURM_CONF=$slurm_dir/slurm.conf
 	export SLURM_CONF
 	_n=${mpi_subnet#10.231.}
@@ -154,14 +156,7 @@ slurm_down() {
 			sleep 1; _t=$((_t + 1))
 		done
 	fi
-	# Every process of the hosts (daemons, slurmstepd, tasks), then munged.
-	for _sig in TERM KILL; do
-		for _h in ctl h1 h2; do
-			for _p in $(slurm_node_pids $_h); do kill -$_sig "$_p" 2>/dev/null; done
-		done
-		[ -n "$slurm_munged" ] && kill -$_sig "$slurm_munged" 2>/dev/null
-		[ $_sig = TERM ] && sleep 1
-	done
+	sh "$slurm_dir/reap" >/dev/null 2>&1
 	rm -rf "$slurm_dir"
 	slurm_dir=
 }

@@ -38,14 +38,8 @@ openmpi) plugin=pmix ;;
 mpich) plugin=pmi2 ;;
 *) skip "no Slurm plugin known for this build's MPI ($MPI_FLAVOR)" ;;
 esac
-# (the jobs started in the background, kept_job: their srun, then the rest)
-bg=
-end_jobs() {
-	for _p in $bg; do pkill -TERM -P "$_p" 2>/dev/null; done
-	[ -n "$bg" ] && sleep 1 && pkill -KILL -f -- "$work/" 2>/dev/null
-	bg=
-}
-trap 'end_jobs; slurm_down; mpi_hosts_down; rm -rf "$work" ${mpi_session:+"$mpi_session"}' EXIT INT TERM
+# (slurm_down also ends the sruns of the jobs started in the background)
+trap 'slurm_down; mpi_hosts_down; rm -rf "$work" ${mpi_session:+"$mpi_session"}' EXIT INT TERM
 wait_for_poll=0.2
 slurm_up
 srun --mpi=list 2>&1 | grep -qw "$plugin" || skip "this Slurm has no MPI plugin $plugin (srun --mpi=list)"
@@ -251,7 +245,6 @@ kept_job() {
 	( timeout 300 srun --mpi=$plugin -N 2 -n 4 "$@" sync-write-mpi -q -m fdatasync -s 4k -w 1 \
 		-t 240s --keep --ack-log "$_d/ack.%r" "$_d/t" >"$_d.out" 2>&1 \
 		</dev/null; echo $? >"$_d.rc" ) &
-	bg="$bg $!"
 }
 # writing DIR: every rank of DIR's job has logged acknowledgements.
 writing() {
