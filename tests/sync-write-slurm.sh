@@ -8,8 +8,9 @@
 #  1. a job under srun -N 2 -n 4 and the same job under mpirun (h1:2,h2:2)
 #     give the same set of points, the same transactions, ranks and hosts,
 #     and the same figures within noise (this machine's runs drift 15-40%,
-#     a single point more under CI's load: each point's median within a
-#     factor of 5, the median of the points' ratios within 2); the
+#     a single point more under CI's load: each point's p50 ratio within a
+#     factor of 5, the median of the points' ratios within 2; when one pair
+#     of runs misses, two pairs more and each point's median ratio); the
 #     statistics rank 0 merged under srun equal those of every writer's
 #     raw times (tests/mpi-merged.py, as tests/sync-write-mpi.sh checks
 #     them under mpirun);
@@ -66,48 +67,76 @@ show() { sed 's/^/    /' "$@"; }
 # left DIR: what is in DIR, a line.
 left() { (cd "$1" && ls -A | tr '\n' ' '); }
 
-# 1. srun against mpirun: the same job, merged the same way.
+# 1. srun against mpirun: the same job, merged the same way.  Timings are
+#    judged on pairs run one after the other: one pair, and when a figure
+#    is out of bounds (the load of CI's other configurations can land on
+#    one run), two pairs more, each point judged by its median ratio.
 mkdir "$work/eq" && chmod 777 "$work/eq" || hard "mkdir"
 job="-q -m fdatasync,dsync -s 4k,64k -w 1,2 -n 40 --dir $work/eq -f json"
-run 4 "$bin/sync-write-mpi" $job -o "$work/mpirun.json" >"$work/mpirun.out" 2>&1 ||
-	{ bad "the job under mpirun failed ($?)"; show "$work/mpirun.out"; }
-srun_job "$work/srun.out" --mpi=$plugin -N 2 -n 4 sync-write-mpi $job -o "$work/srun.json"
-if [ $rc -ne 0 ]; then
-	bad "srun --mpi=$plugin -N 2 -n 4 sync-write-mpi: exit $rc"; show "$work/srun.out"
-elif python3 - "$work/mpirun.json" "$work/srun.json" 40 <<'EOF'
+# pair N: the job under mpirun, then under srun: $work/{mpirun,srun}.N.json
+pair() {
+	run 4 "$bin/sync-write-mpi" $job -o "$work/mpirun.$1.json" >"$work/mpirun.out" 2>&1 ||
+		{ bad "the job under mpirun failed ($?)"; show "$work/mpirun.out"; return 1; }
+	srun_job "$work/srun.out" --mpi=$plugin -N 2 -n 4 sync-write-mpi $job -o "$work/srun.$1.json"
+	[ $rc -eq 0 ] ||
+		{ bad "srun --mpi=$plugin -N 2 -n 4 sync-write-mpi: exit $rc"; show "$work/srun.out"; return 1; }
+}
+# same N: judge pairs 1..N; exit 0: all good, 3: all but the timings of
+# the one pair (printed "out"), 1: else.
+same() {
+	python3 - "$work" "$1" 40 <<'EOF'
 import json, sys
-m, s = (json.load(open(f)) for f in sys.argv[1:3])
-n = int(sys.argv[3])
-ok = True
-def say(good, what):
-    global ok
-    print(("ok   " if good else "FAIL ") + what)
-    ok = ok and good
+work, pairs, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+ok = quick = True
+def say(good, what, timing=False):
+    global ok, quick
+    print(("ok   " if good else "out  " if timing and pairs == 1 else "FAIL ") + what)
+    if timing:
+        quick = quick and good
+    else:
+        ok = ok and good
 def pts(d):
     return {(p["method"], p["size_bytes"], p["writers"]): p for p in d["points"]}
-pm, ps = pts(m), pts(s)
-say(set(pm) == set(ps) and len(pm) == 8,
-    "srun and mpirun: the same %d points (%s)" % (len(ps), ", ".join(
-        "%s %d B %d wr" % k for k in sorted(ps))))
-for d, who in ((m, "mpirun"), (s, "srun")):
-    say(d["mpi"]["ranks"] == 4 and sorted(d["mpi"]["hosts"]) == ["h1", "h1", "h2", "h2"],
-        "%s: 4 ranks on h1 h1 h2 h2 (%s, %s)" % (who, d["mpi"]["library"], " ".join(d["mpi"]["hosts"])))
-ratios = []
-for k in sorted(set(pm) & set(ps)):
-    a, b = pm[k]["aggregate"], ps[k]["aggregate"]
-    want = k[2] * n
-    r = b["p50_us"] / a["p50_us"] if a["p50_us"] else 0
-    ratios.append(r)
-    say(a["txns"] == b["txns"] == want and pm[k]["status"] == ps[k]["status"] == "ok" and
-        1 / 5 <= r <= 5,
-        "%s %d B %d wr: txns %d and %d (want %d), p50 %.1f us under srun, %.1f under mpirun (x%.2f)"
-        % (k + (b["txns"], a["txns"], want, b["p50_us"], a["p50_us"], r)))
-ratios.sort()
-med = ratios[len(ratios) // 2] if ratios else 0
-say(1 / 2 <= med <= 2, "the median of the points' p50 ratios, srun over mpirun: x%.2f" % med)
-sys.exit(0 if ok else 1)
+ratios = {}
+for i in range(1, pairs + 1):
+    m, s = (json.load(open("%s/%s.%d.json" % (work, w, i))) for w in ("mpirun", "srun"))
+    pm, ps = pts(m), pts(s)
+    tag = " (pair %d)" % i if pairs > 1 else ""
+    say(set(pm) == set(ps) and len(pm) == 8,
+        "srun and mpirun%s: the same %d points (%s)" % (tag, len(ps), ", ".join(
+            "%s %d B %d wr" % k for k in sorted(ps))))
+    for d, who in ((m, "mpirun"), (s, "srun")):
+        say(d["mpi"]["ranks"] == 4 and sorted(d["mpi"]["hosts"]) == ["h1", "h1", "h2", "h2"],
+            "%s%s: 4 ranks on h1 h1 h2 h2 (%s, %s)" % (who, tag, d["mpi"]["library"], " ".join(d["mpi"]["hosts"])))
+    for k in sorted(set(pm) & set(ps)):
+        a, b = pm[k]["aggregate"], ps[k]["aggregate"]
+        want = k[2] * n
+        say(a["txns"] == b["txns"] == want and pm[k]["status"] == ps[k]["status"] == "ok",
+            "%s %d B %d wr%s: txns %d and %d (want %d), p50 %.1f us under srun, %.1f under mpirun"
+            % (k + (tag, b["txns"], a["txns"], want, b["p50_us"], a["p50_us"])))
+        ratios.setdefault(k, []).append(b["p50_us"] / a["p50_us"] if a["p50_us"] else 0)
+def med(v):
+    return sorted(v)[len(v) // 2]
+for k in sorted(ratios):
+    r = med(ratios[k])
+    say(1 / 5 <= r <= 5, "%s %d B %d wr: p50 srun over mpirun x%.2f%s, within x5" % (k + (r,
+        " (median of %s)" % " ".join("x%.2f" % v for v in ratios[k]) if pairs > 1 else "")), True)
+r = med([med(v) for v in ratios.values()]) if ratios else 0
+say(1 / 2 <= r <= 2, "the median of the points' p50 ratios, srun over mpirun: x%.2f, within x2" % r, True)
+sys.exit(1 if not ok else 0 if quick else 3)
 EOF
-then :; else fail=1; fi
+}
+if pair 1; then
+	same 1
+	case $? in
+	0) ;;
+	3)	echo "note a timing out of bounds in one pair: two pairs more, each point judged by its median"
+		if pair 2 && pair 3; then same 3 || fail=1; else fail=1; fi ;;
+	*) fail=1 ;;
+	esac
+else
+	fail=1
+fi
 #    the merge under srun, against every writer's raw times
 mkdir "$work/times" && chmod 777 "$work/times" || hard "mkdir"
 DIO_SW_TIMES=$work/times srun_job "$work/merge.out" --mpi=$plugin -N 2 -n 4 \
@@ -248,7 +277,7 @@ kept_job() {
 }
 # writing DIR: every rank of DIR's job has logged acknowledgements.
 writing() {
-	for _r in 0 1 2 3; do [ -s "$1/ack.$_r" ] || return 1; done
+	for _r in 0 1 2 3; do grep -q '^A ' "$1/ack.$_r" 2>/dev/null || return 1; done
 }
 job_ended() { [ -f "$1.rc" ]; }
 # ranks_gone TARGET: no process of the tools (but srun) names TARGET.
