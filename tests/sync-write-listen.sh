@@ -307,7 +307,7 @@ else
 	finish
 	grep -q "cut: 6 for a line that is not a record, 0 for not taking their answers in time, 0 for a bad token, 0 for a bad MAC, 0 for another's run, 0 of another protocol; 1 stray" \
 		"$work/s.log.err" && ok "the summary counts them" || bad "summary: $(cat "$work/s.log.err")"
-	if grep -q 'GET\|hello\|abd\|^H ' "$work/s.log" || [ -e "$work/s.log.abc" ] ||
+	if grep -q '^GET\|^hello\|^R abd \|^H ' "$work/s.log" || [ -e "$work/s.log.abc" ] ||
 	   [ "$(grep -c '^R ' "$work/s.log")" -ne 1 ]; then
 		bad "what was not a record reached a log: $(cat "$work/s.log"*)"
 	else
