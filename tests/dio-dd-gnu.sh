@@ -34,6 +34,15 @@ mkdir "$work/seed"
 head -c 10000 /dev/urandom >"$work/seed/in10k"
 head -c 3200000 /dev/urandom >"$work/seed/in3m"
 head -c 6000 /dev/urandom >"$work/seed/exist"
+# taken FILE: wait (20 s at most) until the tool has written FILE, that is,
+# has read what came into its pipe before: the partial-read lines below
+# send their second piece only then, so that it arrives as a read of its
+# own however late the tool starts (a fixed pause was once too short
+# under CI's load: dio-dd read both pieces at once).
+cat >"$work/seed/taken" <<'EOF'
+i=0
+while [ ! -s "$1" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+EOF
 direct=1
 if ! backend_has_direct; then
 	direct=0
@@ -152,15 +161,17 @@ case_ "skip= past the end of a pipe" -- 'cat in10k | $DD of=out bs=4k skip=5'
 case_ "seek= on a pipe out (cannot seek)" -- '{ $DD if=in10k bs=1k seek=1 count=2; echo "exit $?" >&2; } | cat >out'
 case_ "skip= on standard input from a file" -- '$DD of=out bs=1k skip=3 <in10k'
 # dd's "warning: partial read (N bytes); suggest iflag=fullblock": a short
-# read from a pipe, then more, with bs= and count= (not with fullblock)
+# read from a pipe, then more, with bs= and count= (not with fullblock;
+# there the tool writes nothing until a block is whole, and the pieces'
+# timing does not matter: a pause)
 case_ "a partial read warned of" -- \
-	'{ head -c 1000 in10k; sleep 0.3; tail -c 5000 in10k; } | $DD of=out bs=4k count=2'
+	'{ head -c 1000 in10k; sh taken out; tail -c 5000 in10k; } | $DD of=out bs=4k count=2'
 case_ "a partial read of 1 byte" -- \
-	'{ head -c 1 in10k; sleep 0.3; tail -c 5000 in10k; } | $DD of=out bs=4k count=3 status=noxfer'
+	'{ head -c 1 in10k; sh taken out; tail -c 5000 in10k; } | $DD of=out bs=4k count=3 status=noxfer'
 case_ "a partial read, status=none" -- \
-	'{ head -c 1 in10k; sleep 0.3; tail -c 5000 in10k; } | $DD of=out bs=4k count=3 status=none'
+	'{ head -c 1 in10k; sh taken out; tail -c 5000 in10k; } | $DD of=out bs=4k count=3 status=none'
 case_ "a partial read, no count=: no warning" -- \
-	'{ head -c 1000 in10k; sleep 0.3; tail -c 5000 in10k; } | $DD of=out bs=4k'
+	'{ head -c 1000 in10k; sh taken out; tail -c 5000 in10k; } | $DD of=out bs=4k'
 case_ "a partial read, fullblock: no warning" -- \
 	'{ head -c 1000 in10k; sleep 0.3; tail -c 5000 in10k; } | $DD of=out bs=4k count=2 iflag=fullblock'
 case_ "/dev/stdin and /dev/stdout named" -- '$DD if=/dev/stdin of=/dev/stdout bs=4k <in10k | cat >out'
