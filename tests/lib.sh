@@ -147,11 +147,18 @@ gone() {
 # catches PID SIGNAL: process PID has a handler for SIGNAL (HUP, INT, TERM,
 # USR1, USR2, or a number up to 32) installed, from its SigCgt in /proc
 # (Linux, whose numbers these are; dash's kill -l does not map names).
+# Not while PID still runs a shell or env: a build-tree tool starts as
+# libtool's wrapper, a bash script, and bash catches SIGINT for itself
+# until it execs the program (a SIGINT sent then killed the wrapper, and
+# the tool never said a word).
 catches() {
 	case $2 in
 	HUP) _c_n=1 ;; INT) _c_n=2 ;; TERM) _c_n=15 ;; USR1) _c_n=10 ;; USR2) _c_n=12 ;;
 	*[!0-9]*|'') echo "catches: no number known for the signal '$2'" >&2; return 1 ;;
 	*) _c_n=$2 ;;
+	esac
+	case $(readlink "/proc/$1/exe" 2>/dev/null) in
+	*/bash|*/dash|*/sh|*/env) return 1 ;;
 	esac
 	_c_m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
 	[ -n "$_c_m" ] || return 1
