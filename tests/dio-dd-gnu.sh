@@ -39,9 +39,10 @@ head -c 6000 /dev/urandom >"$work/seed/exist"
 # send their second piece only then, so that it arrives as a read of its
 # own however late the tool starts (a fixed pause was once too short
 # under CI's load: dio-dd read both pieces at once).
-cat >"$work/seed/taken" <<'EOF'
-i=0
-while [ ! -s "$1" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+cat >"$work/seed/taken" <<EOF
+top_srcdir='$top_srcdir' top_builddir='$top_builddir'
+. "\$top_srcdir/tests/lib.sh"
+wait_for 20 "the tool to write \$1" test -s "\$1"
 EOF
 direct=1
 if ! backend_has_direct; then
