@@ -39,7 +39,7 @@
 #    queue slots) identical to their input.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-DD=$top_builddir/tools/dio-dd
+DD=$tools/dio-dd
 [ -x "$DD" ] || hard "$DD is not built"
 work=$(mktemp -d "$top_builddir/dd-cli.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT INT TERM

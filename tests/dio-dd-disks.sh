@@ -21,7 +21,7 @@
 #    those copied.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-DD=$top_builddir/tools/dio-dd
+DD=$tools/dio-dd
 [ "$(uname -s)" = Linux ] || skip "block-layer counters are read on Linux only"
 need_cmd python3 python3
 work=$(mktemp -d "$top_builddir/dd-disks.XXXXXX") || hard "mktemp"
@@ -56,7 +56,7 @@ disk=$(python3 disk.py "$work" | cut -d' ' -f1)
 [ -n "$disk" ] || skip "$work is on no single local disk (tmpfs, dm, md, loop...)"
 stat_of() { python3 disk.py "$1" | cut -d' ' -f2-; }
 # The library must count them too (not the posix backend, which says why).
-why=$("$top_builddir/tools/dio-info" --counters "$work" 2>&1) ||
+why=$("$tools/dio-info" --counters "$work" 2>&1) ||
 	skip "the library counts no disk under $work: $(printf '%s' "$why" | tail -n 1)"
 
 # check.py JSON BEFORE AFTER SIDE MIN_IOS MIN_BYTES: the JSON's disks

@@ -21,7 +21,7 @@
 # does not).
 . "${top_srcdir:-.}/tests/lib.sh"
 
-DIODD=$top_builddir/tools/dio-dd
+DIODD=$tools/dio-dd
 dd --version 2>/dev/null | grep -q coreutils || skip "GNU dd (coreutils) is not installed"
 work=$(mktemp -d "$top_builddir/dd-gnu.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT

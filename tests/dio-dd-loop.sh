@@ -32,7 +32,7 @@ own_mounts "$@"
 [ "$(uname -s)" = Linux ] || skip "loop devices and mounts are set up the Linux way"
 need_root "dio-dd-loop.sh"
 need_cmd losetup util-linux
-DD=$top_builddir/tools/dio-dd
+DD=$tools/dio-dd
 work=$(mktemp -d "$top_builddir/dd-loop.XXXXXX") || hard "mktemp"
 work=$(cd "$work" && pwd)
 devs=""

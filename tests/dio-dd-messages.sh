@@ -13,7 +13,7 @@
 # text, 'standard input'/'standard output'.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-DD=$top_builddir/tools/dio-dd
+DD=$tools/dio-dd
 dd --version 2>/dev/null | grep -q coreutils || skip "GNU dd (coreutils) is not installed"
 LC_ALL=C
 export LC_ALL

@@ -15,7 +15,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
-DD=$top_builddir/tools/dio-dd-mpi
+DD=$tools/dio-dd-mpi
 mpi_test dd-mpi
 
 # 1. Write: a file per rank, through %r and %h.

@@ -10,7 +10,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 own_mounts "$@"
 
-bin=$top_builddir/tools/dio-info
+bin=$tools/dio-info
 [ -x "$bin" ] || hard "$bin is not built"
 need_cmd python3 python3
 jcheck=$top_srcdir/tests/dio-info-json.py

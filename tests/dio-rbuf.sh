@@ -6,7 +6,7 @@
 # real devices is tested by tests/qemu/guest-scsi.sh inside a guest.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-prog="$top_builddir/tools/dio-rbuf"
+prog="$tools/dio-rbuf"
 [ -x "$prog" ] || hard "$prog not built"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dio-rbuf-test.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$tmp"' EXIT

@@ -133,7 +133,7 @@ for r in here mpi hosts slurm guest root ci; do
 		{ echo "FAIL: no document command for the '$r' runner (stale runner?)"; fail=1; }
 done
 
-PATH=$top_builddir/tools:$PATH
+PATH=$tools:$PATH
 export PATH
 n=0 doc= dead=
 while IFS='	' read -r at r st cmd; do

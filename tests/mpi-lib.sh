@@ -24,7 +24,7 @@ mpi_agent=
 
 mpi_need() {
 	[ -n "$MPIEXEC" ] || skip "no MPI builds of the tools (configure --with-mpi needs an MPI: apt-get install libopenmpi-dev openmpi-bin)"
-	[ -x "$top_builddir/tools/sync-write-mpi" ] && [ -x "$top_builddir/tools/dio-dd-mpi" ] ||
+	[ -x "$tools/sync-write-mpi" ] && [ -x "$tools/dio-dd-mpi" ] ||
 		hard "configure found an MPI ($MPIEXEC) but tools/sync-write-mpi or tools/dio-dd-mpi was not built"
 	[ -x "$MPIEXEC" ] || skip "no launcher $MPIEXEC"
 	if [ "$MPI_FLAVOR" = openmpi ] && [ "$(id -u)" -eq 0 ]; then

@@ -6,7 +6,7 @@
 # refused where it cannot commit (a device, standard output, a listener).
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 command -v strace >/dev/null 2>&1 || skip "counting the log's commits needs strace"
 work=$(mktemp -d "$top_builddir/sw-ackc.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT

@@ -34,7 +34,7 @@
 #      records is malformed (3).
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-ackh.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT
 fail=0

@@ -8,7 +8,7 @@
 # tests/sync-write-ackcheck-hostile.sh has the hostile logs and targets.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-ack.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT
 fail=0

@@ -18,7 +18,7 @@ own_mounts "$@"
 need_cmd python3 python3
 python3 -c 'import jsonschema' 2>/dev/null || skip "python3 module jsonschema missing (apt-get install python3-jsonschema)"
 need_cmd rsvg-convert librsvg2-bin
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-compare.XXXXXX") || hard "mktemp"
 dev= mnt=
 cleanup() {
@@ -169,7 +169,7 @@ printf '%s\n' "$out" | grep -q '^run 2: ?\[2Jx?y = ' && ! printf '%s' "$out" | g
 expect() { _w=$1 _p=$2; shift 2; expect_exit "$_w" "$_p" "$SW" "$@"; }
 sum=$(cksum <"$work/a.json")
 printf '{"tool": "sync-write",\n "schema": 1, "points": [1,]}' >"$work/bad.json"
-"$top_builddir/tools/dio-info" -f json "$work" >"$work/info.json" 2>/dev/null
+"$tools/dio-info" -f json "$work" >"$work/info.json" 2>/dev/null
 expect 2 "needs at least two results" --compare "$work/a.json"
 expect 2 "line 2, column 28: unexpected ']'" --compare "$work/a.json" "$work/bad.json"
 expect 2 "not a sync-write result" --compare "$work/a.json" "$work/info.json"

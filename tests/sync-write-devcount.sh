@@ -25,7 +25,7 @@
 # the test says SKIP.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 [ "$(uname -s)" = Linux ] || skip "the block layer's counters are read on Linux only"
 need_cmd python3 python3
 work=$(mktemp -d "$top_builddir/sw-devcount.XXXXXX") || hard "mktemp"
@@ -261,14 +261,14 @@ else
 fi
 
 # 8. Two MPI ranks on this host, one disk: counted once.
-if [ -n "$MPIEXEC" ] && [ -x "$MPIEXEC" ] && [ -x "$top_builddir/tools/sync-write-mpi" ]; then
+if [ -n "$MPIEXEC" ] && [ -x "$MPIEXEC" ] && [ -x "$tools/sync-write-mpi" ]; then
 	. "$top_srcdir/tests/mpi-lib.sh"
 	mpi_need
 	mpi_own_session
 	mpi_mode=local         # ranks on this host: one disk, one host
 	chmod 777 "$work"
 	mpi_write_run "$work"
-	sw() { timeout 300 "$mpi_run" 2 "$top_builddir/tools/sync-write-mpi" "$@"; }
+	sw() { timeout 300 "$mpi_run" 2 "$tools/sync-write-mpi" "$@"; }
 	measured mpi 'x["txns"] == 2 * 208 and x["flushes"] >= 1 and x["bytes"] >= 2 * 208 * 4096 and len(x["disks"]) == len(set((k["host"], k["name"]) for k in x["disks"]))' \
 		'0.3 <= x["flushes_per_txn"] <= 1.1' \
 		'"%.3f flushes per transaction (the disk once: <= 1.1, not ~2), %d transactions (2 x 208), disks %s" % (x["flushes_per_txn"], x["txns"], [(k["host"], k["name"]) for k in x["disks"]])' \

@@ -20,7 +20,7 @@ own_mounts "$@"
 need_root "sync-write-devhints.sh"
 need_cmd mkfs.ext4 e2fsprogs
 need_cmd python3 python3
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-devhints.XXXXXX") || hard "mktemp"
 dev=
 cleanup() {

@@ -15,7 +15,7 @@ own_mounts "$@"
 [ "$(uname -s)" = Linux ] || skip "loop devices and mounts are set up the Linux way"
 need_root "sync-write-devices.sh"
 need_cmd mkfs.ext4 e2fsprogs
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 work=$(mktemp -d "${TMPDIR:-/tmp}/sw-dev.XXXXXX") || hard "mktemp"
 dev=
 cleanup() {

@@ -5,7 +5,7 @@
 # whose contents (a bystander file included) must be unchanged afterwards.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-errors.XXXXXX") || hard "mktemp"
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 fail=0

@@ -10,7 +10,7 @@
 need_cmd python3 python3
 python3 -c 'import jsonschema' 2>/dev/null || skip "python3 module jsonschema missing (apt-get install python3-jsonschema)"
 need_cmd rsvg-convert librsvg2-bin
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-formats.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT
 fail=0
@@ -203,7 +203,7 @@ fi
 
 # The speed hint: exactly on a durable method whose median is under 1 ms
 # on a disk that says it spins (not a loop device), never on 'none'.
-rot=$("$top_builddir/tools/dio-info" -f json "$work" 2>/dev/null | python3 -c '
+rot=$("$tools/dio-info" -f json "$work" 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)["device"]
 print("yes" if d["rotational"] is True and not d["loop_backing_file"] else "no")')

@@ -16,7 +16,7 @@
 # 0.0.0.0 is (the test can tell).  Loopback only.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 command -v python3 >/dev/null 2>&1 || skip "the hostile clients are python3 scripts"
 ack_clients
 work=$(mktemp -d "$top_builddir/sw-auth.XXXXXX") || hard "mktemp"

@@ -17,7 +17,7 @@
 # hello is hello() below (the one place to change for another protocol).
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 command -v python3 >/dev/null 2>&1 || skip "the hostile clients need python3"
 ack_clients
 work=$(mktemp -d "$top_builddir/sw-bounds.XXXXXX") || hard "mktemp"

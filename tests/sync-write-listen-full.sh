@@ -10,7 +10,7 @@
 # SKIP without.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 [ "$(id -u)" -eq 0 ] || skip "a small file system to fill needs root (mount -t tmpfs)"
 work=$(mktemp -d "$top_builddir/sw-full.XXXXXX") || hard "mktemp"
 mkdir "$work/mnt"

@@ -18,7 +18,7 @@
 # joined by a veth pair (two test hosts on this machine).
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 ack_clients     # (tests/ack_client.py, for the python clients below)
 work=$(mktemp -d "$top_builddir/sw-listen.XXXXXX") || hard "mktemp"
 ns1=dio-lsn1.$$ ns2=dio-lsn2.$$

@@ -20,7 +20,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
-SW=$top_builddir/tools/sync-write-mpi
+SW=$tools/sync-write-mpi
 # (the ranks and writers are found with ps, stray processes with pgrep)
 need_cmd ps procps
 need_cmd pgrep procps

@@ -17,7 +17,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
-SW=$top_builddir/tools/sync-write-mpi
+SW=$tools/sync-write-mpi
 # (rank 1 is found by its launcher's environment, the ranks with ps)
 need_cmd ps procps
 need_cmd pgrep procps
@@ -57,7 +57,7 @@ settled() { ! pgrep -f -- "$m" >/dev/null; }
 # say that the run did not end there.
 checks() {
 	for _r in 0 1; do
-		_out=$("$top_builddir/tools/sync-write" --check "$work/ack.$_r" "$work/t" 2>&1)
+		_out=$("$tools/sync-write" --check "$work/ack.$_r" "$work/t" 2>&1)
 		_rc=$?
 		_v=$(printf '%s\n' "$_out" | grep -E '^(OK|FAILED):' | head -n 1)
 		if [ "${2:-}" = "$_r" ] &&

@@ -24,7 +24,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mpi-lib.sh"
 
-SW=$top_builddir/tools/sync-write-mpi
+SW=$tools/sync-write-mpi
 mpi_test sw-mpi
 echo "MPI: $($SW --version | sed -n 's/^MPI: //p') via $MPIEXEC; ranks on: $hosts"
 
@@ -93,8 +93,8 @@ expect_exit 2 "is a device: as MPI ranks" run 2 "$SW" -q -n 5 --force /dev/null
 [ -e "$work/a" ] || [ -e "$work/x.log" ] || [ -e "$work/x.%r" ] && bad "a refused job created files"
 # The tools themselves never link MPI: started as ranks, each would run
 # the whole job alone; refused, naming the MPI build.
-expect_exit 2 "start sync-write-mpi, the MPI build" run 2 "$top_builddir/tools/sync-write" -q -n 5 --dir "$work/d1"
-expect_exit 2 "start dio-dd-mpi, the MPI build" run 2 "$top_builddir/tools/dio-dd" of="$work/p.%r" mode=write count=1
+expect_exit 2 "start sync-write-mpi, the MPI build" run 2 "$tools/sync-write" -q -n 5 --dir "$work/d1"
+expect_exit 2 "start dio-dd-mpi, the MPI build" run 2 "$tools/dio-dd" of="$work/p.%r" mode=write count=1
 [ -n "$(ls "$work/d1")" ] || [ -e "$work/p.0" ] && bad "a refused plain tool created files"
 
 # 6. One host, 1 rank x 4 writers against 4 ranks x 1 writer: both run and
@@ -174,7 +174,7 @@ while IFS=$tab read -r at r st cmd; do
 			OMPI_MCA_btl_tcp_if_include="$mpi_subnet" OMPI_MCA_oob_tcp_if_include="$mpi_subnet" \
 			HOME="$d"
 	fi
-	(cd "$d" && env "$@" PATH="$work/bin:$top_builddir/tools:$PATH" \
+	(cd "$d" && env "$@" PATH="$work/bin:$tools:$PATH" \
 		timeout 300 sh -c "$line") >"$d.out" 2>&1 </dev/null
 	rc=$?
 	np=$(echo "$line" | sed -n 's/^mpirun -np \([0-9]*\) .*/\1/p')

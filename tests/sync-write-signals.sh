@@ -9,7 +9,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 linux_proc || skip "waiting for the writers to be under way needs Linux's /proc (io, children)"
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-signals.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT
 fail=0

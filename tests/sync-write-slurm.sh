@@ -47,7 +47,7 @@ srun --mpi=list 2>&1 | grep -qw "$plugin" || skip "this Slurm has no MPI plugin 
 
 # The tools: the Debian package's where it is installed (and is this
 # version), the build tree's otherwise.
-bin=$top_builddir/tools from="the build tree's"
+bin=$tools from="the build tree's"
 if [ "$MPI_FLAVOR" = openmpi ] &&
    dpkg-query -W -f='${Status} ${Version}\n' directio-tools-mpi 2>/dev/null |
    grep -Eq "^install ok installed $PACKAGE_VERSION(-[^ ]*)?\$"; then

@@ -11,7 +11,7 @@ need_cmd strace strace
 # LeakSanitizer cannot run under ptrace (sanitizer builds).
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-strace.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT
 fail=0

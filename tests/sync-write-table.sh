@@ -19,7 +19,7 @@
 #    against none, recomputed here from the table's rows.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-table.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT
 fail=0
@@ -93,7 +93,7 @@ dup=$(kinds "$work/m.txt" | sort | uniq -d)
 # 1 ms, by size and writers, and the range of their medians; elsewhere no
 # hint at all.
 if command -v python3 >/dev/null 2>&1; then
-	rot=$("$top_builddir/tools/dio-info" -f json "$work" 2>/dev/null | python3 -c '
+	rot=$("$tools/dio-info" -f json "$work" 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)["device"]
 print("yes" if d["rotational"] is True and not d["loop_backing_file"] else "no")' 2>/dev/null)

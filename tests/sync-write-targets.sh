@@ -23,7 +23,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 own_mounts "$@"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-targets.XXXXXX") || hard "mktemp"
 full= mounted= loopdev=
 cleanup() {

@@ -18,7 +18,7 @@
 #    ZFS sync=always makes the none row commit.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 [ "$DIO_BACKEND" = linux ] || skip "the shim is built with the linux backend only"
 la=$top_builddir/tests/ufs-rules.la
 [ -f "$la" ] || hard "$la is not built"

@@ -6,7 +6,7 @@
 # overwriting (with wrap-around: a small region) and extending.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-SW=$top_builddir/tools/sync-write
+SW=$tools/sync-write
 work=$(mktemp -d "$top_builddir/sw-verify.XXXXXX") || hard "mktemp"
 trap 'rm -rf "$work"' EXIT
 fail=0

@@ -11,7 +11,7 @@
 
 fail=0
 for t in sync-write dio-rbuf dio-info dio-dd; do
-	bin=$top_builddir/tools/$t
+	bin=$tools/$t
 	out=$("$bin" --help 2>/dev/null) && echo "$out" | grep -q "^Usage: $t " ||
 		{ echo "FAIL $t --help"; fail=1; }
 	out=$("$bin" --version 2>/dev/null) && echo "$out" | grep -q "^$t (libdirectio) [0-9]" ||
@@ -39,7 +39,7 @@ for t in sync-write dio-rbuf dio-info dio-dd; do
 	case " $progs " in *" $t "*) ;; *) echo "FAIL $t: not built in $top_builddir/tools"; fail=1 ;; esac
 done
 for t in $progs; do
-	help=$("$top_builddir/tools/$t" --help 2>/dev/null) ||
+	help=$("$tools/$t" --help 2>/dev/null) ||
 		{ echo "FAIL $t --help: exit $?"; fail=1; continue; }
 	wide=$(printf '%s\n' "$help" | expand | awk 'length($0) > 80 { printf "%d columns: %s\n", length($0), $0 }')
 	last=$(printf '%s\n' "$help" | awk 'NF { l = $0 } END { print l }')
@@ -65,9 +65,9 @@ if command -v python3 >/dev/null 2>&1; then
 	echo data >"$odd"
 	for bin in dio-dd dio-info sync-write; do
 		case $bin in
-		dio-dd) "$top_builddir/tools/$bin" if="$odd" mode=read bs=4k -f json ;;
-		dio-info) "$top_builddir/tools/$bin" -f json "$odd" ;;
-		sync-write) "$top_builddir/tools/$bin" -q -n 1 -s 4k -m none --force -f json "$odd" ;;
+		dio-dd) "$tools/$bin" if="$odd" mode=read bs=4k -f json ;;
+		dio-info) "$tools/$bin" -f json "$odd" ;;
+		sync-write) "$tools/$bin" -q -n 1 -s 4k -m none --force -f json "$odd" ;;
 		esac >"$work/out.json" 2>"$work/err"
 		if python3 - "$work/out.json" "$odd" <<'PY'; then
 import json, sys

@@ -9,7 +9,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 own_mounts "$@"
 
-B=$top_builddir/tools
+B=$tools
 work=$(mktemp -d "${TMPDIR:-/tmp}/long-paths.XXXXXX") || hard "mktemp"
 full=
 cleanup() {

@@ -76,13 +76,13 @@ for t in sync-write dio-dd; do
 	# --version and --help say which build it is.
 	# (sync-write: a line "MPI: LIBRARY (the MPI build...)"; dio-dd: one
 	# line, ", MPI LIBRARY,")
-	v=$("$top_builddir/tools/$t-mpi" --version 2>&1 | tr '\n' ' ')
+	v=$("$tools/$t-mpi" --version 2>&1 | tr '\n' ' ')
 	case $v in
 	"$t-mpi (libdirectio) "[0-9]*"MPI: "?*"(the MPI build"*|"$t-mpi (libdirectio) "[0-9]*", MPI "?*", aio"*)
 		ok "$t-mpi --version: $v" ;;
 	*) bad "$t-mpi --version does not say it is the MPI build: $v" ;;
 	esac
-	h=$("$top_builddir/tools/$t-mpi" --help 2>&1)
+	h=$("$tools/$t-mpi" --help 2>&1)
 	printf '%s\n' "$h" | grep -q "^Usage: $t-mpi " &&
 		printf '%s\n' "$h" | grep -q "$t-mpi, the MPI build" &&
 		ok "$t-mpi --help: $(printf '%s\n' "$h" | grep "the MPI build")" ||
@@ -94,7 +94,7 @@ done
 for env in "OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1" "PMI_SIZE=2 PMI_RANK=0" \
            "PMIX_RANK=0" "SLURM_PROCID=0 SLURM_NTASKS=4"; do
 	# shellcheck disable=SC2086
-	(cd "$work" && env $env "$top_builddir/tools/sync-write" -q -m fsync -s 4k -n 4 --dir .) \
+	(cd "$work" && env $env "$tools/sync-write" -q -m fsync -s 4k -n 4 --dir .) \
 		>"$work/sw.out" 2>&1
 	st=$?
 	l=$(cd "$work" && ls | grep -v -x -e team -e '.*\.syms' -e sw.out)
@@ -105,7 +105,7 @@ for env in "OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1" "PMI_SIZE=2 PMI_RANK=
 		bad "sync-write with $env: exit $st, made '$l':"; sed 's/^/    /' "$work/sw.out"
 	fi
 	# shellcheck disable=SC2086
-	(cd "$work" && env $env "$top_builddir/tools/dio-dd" if=/dev/zero of=dd.out count=1) \
+	(cd "$work" && env $env "$tools/dio-dd" if=/dev/zero of=dd.out count=1) \
 		>"$work/sw.out" 2>&1
 	st=$?
 	if [ $st -eq 2 ] && grep -q "^dio-dd: .*start dio-dd-mpi, the MPI build" "$work/sw.out" &&

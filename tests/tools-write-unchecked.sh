@@ -17,8 +17,8 @@
 #    options, by both tools, and nothing is written.
 . "${top_srcdir:-.}/tests/lib.sh"
 
-DD=$top_builddir/tools/dio-dd
-SW=$top_builddir/tools/sync-write
+DD=$tools/dio-dd
+SW=$tools/sync-write
 LC_ALL=C
 export LC_ALL
 fail=0
