@@ -12,6 +12,8 @@
 # Without timeout(1) (GNU coreutils; not every illumos has it) the test runs
 # unlimited.  Last in the test's log it says how long the test took
 # ("time: NAME N s, cpu C s").
+# Under tests/run-all.sh, a test placed in other configurations says SKIP
+# (DIO_PLACES, below).
 # With DIO_TEST_LOGS=DIR, the log is also kept as DIR/NAME.log (run-all.sh:
 # `make distcheck` removes its build tree, and the logs, when it passes);
 # the test's output then goes to that file first and is copied to the
@@ -29,6 +31,23 @@ if [ -n "${DIO_TEST_LOGS:-}" ]; then
 		{ echo "limit.sh: cannot write $copy (DIO_TEST_LOGS)" >&2; exit 99; }
 	exec 3>&1 >"$copy" 2>&1   # (3: the log; the test does not get it)
 fi
+# Under tests/run-all.sh, a test that it runs in other configurations
+# only (DIO_PLACES: NAME:CONFIG[,CONFIG] words; DIO_RUN_CONFIG: this
+# suite's configuration) says SKIP here, with where it runs.
+for _p in ${DIO_RUN_CONFIG:+${DIO_PLACES:-}}; do
+	[ "${_p%%:*}" = "${1##*/}" ] || continue
+	case ,${_p#*:}, in
+	*,"$DIO_RUN_CONFIG",*) ;;
+	*)
+		case ${_p#*:} in
+		*,*) _w="$(echo "${_p#*:}" | sed 's/,/ and /g') configurations" ;;
+		*) _w="${_p#*:} configuration" ;;
+		esac
+		echo "SKIP: tests/run-all.sh runs ${1##*/} in its $_w only, not in $DIO_RUN_CONFIG (DIO_PLACES)"
+		if [ -n "$copy" ]; then exec >&3 2>&1 3>&-; cat "$copy"; fi
+		exit 77 ;;
+	esac
+done
 t0=$(date +%s) limited=0
 if [ "$t" -eq 0 ] || ! command -v timeout >/dev/null 2>&1; then
 	"$@" 3>&-

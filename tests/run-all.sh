@@ -6,14 +6,16 @@
 # `make check` in several configurations, each in its own directory under
 # $DIO_BUILD_ROOT (default: ./build):
 #
-#   gcc       gcc, -Werror: `make distcheck`, so that the suite (with the
-#             qemu guests) runs in the release tarball's build, its sources
+#   gcc       gcc, -Werror: `make distcheck`, so that the suite runs in the
+#             release tarball's build, its sources
 #             read-only, and `make installcheck` builds the example
 #             against the installed library with pkg-config
 #   clang     clang, -Werror
 #   sanitize  gcc with AddressSanitizer + UndefinedBehaviorSanitizer
 #   posix     the portable fallback backend (--with-backend=posix), and no MAC
 #             library (--with-crypto=no: the ack listener on loopback only)
+#             (the qemu guests and the tests of the sources run in some
+#             of these only: DIO_PLACES below)
 #   nonroot   run as root: the gcc configuration's `make check` once more as
 #             an unprivileged user made for it (DIO_TEST_USER, default
 #             diotest), so that the suite is known to pass without root too;
@@ -72,6 +74,27 @@ slots=${DIO_CONFIG_JOBS:-4}
 case $slots in ''|*[!0-9]*) slots=x ;; esac
 [ "$slots" != x ] && [ "$slots" -ge 1 ] 2>/dev/null ||
 	{ echo "DIO_CONFIG_JOBS must be a number of jobs (1 or more), not '${DIO_CONFIG_JOBS:-}'"; exit 2; }
+# Where a test runs.  Each configuration runs the whole suite, but for
+# the tests placed here, which run in the configurations named only and
+# say SKIP with where they ran in the others (tests/limit.sh reads
+# DIO_PLACES: NAME:CONFIG[,CONFIG] words; DIO_RUN_CONFIG names the
+# configuration a suite runs in).
+#  - Tests of the sources, the manual or a harness, which no build or
+#    compiler changes: once (no-circles reads the objects: once for each
+#    backend).
+#  - The qemu guests: each in one configuration.  A guest costs minutes
+#    of CPU under TCG wherever it runs; on machines where a fork costs
+#    5 ms, the three suites with every guest took 5200-5450 s side by
+#    side (2026-12-02).  The guests that send SCSI commands (SG_IO:
+#    dio-rbuf's, dio-dd's and dio-info's) run in sanitize, so that those
+#    paths run under AddressSanitizer; the power-cut series (816 cuts)
+#    in clang, whose suite is otherwise the lightest; the rest in gcc.
+DIO_PLACES="abi-layout.sh:gcc man-pages.sh:gcc license.sh:gcc no-circles.sh:gcc,posix
+	sync-write-powercut.sh:clang sync-write-powercut-noop.sh:clang
+	scsi-qemu.sh:sanitize dio-dd-qemu.sh:sanitize dio-info-qemu.sh:sanitize
+	sync-write-devcount-qemu.sh:gcc powercut-qemu.sh:gcc doc-commands-qemu.sh:gcc selftest.sh:gcc"
+DIO_PLACES=$(echo $DIO_PLACES)
+export DIO_PLACES
 failed=""
 # One kernel download (for the qemu SCSI tests) serves every configuration.
 DIO_QEMU_CACHE=${DIO_QEMU_CACHE:-$root/qemu-cache}
@@ -238,7 +261,8 @@ gcc_config() {
 # The gcc configuration's build and `make check` as an unprivileged user,
 # in a copy of the sources that user owns (the checkout may sit in a
 # directory only root can enter).  The qemu tests ran in the other
-# configurations already; here they say SKIP (DIO_QEMU=skip).
+# configurations already; here they say SKIP (DIO_QEMU=skip), and so do
+# the tests placed elsewhere (DIO_PLACES).
 nonroot_config() {
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "SKIP: nonroot configuration: this run is not root, so the"
@@ -264,7 +288,7 @@ nonroot_config() {
 	bdir=$ntmp/src/build/nonroot
 	mkdir -p "$bdir" && chown -R "$user" "$ntmp" && chmod 755 "$ntmp" || return 1
 	# The user reads the run's compiler cache and adds nothing to it.
-	set -- HOME="$ntmp" DIO_QEMU=skip
+	set -- HOME="$ntmp" DIO_QEMU=skip DIO_RUN_CONFIG=nonroot DIO_PLACES="$DIO_PLACES"
 	[ -n "$ccache_dir" ] && set -- "$@" PATH="$PATH" CCACHE_DIR="$CCACHE_DIR" \
 		CCACHE_BASEDIR="$ntmp/src" CCACHE_NOHASHDIR=1 CCACHE_READONLY=1 \
 		CCACHE_TEMPDIR="$ntmp/ccache-tmp"
@@ -321,6 +345,8 @@ san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-r
 # and JOB.failed (the names of what failed, or nothing).
 job() {
 	failed="" tot_pass=0 tot_fail=0 tot_skip=0
+	DIO_RUN_CONFIG=$1
+	export DIO_RUN_CONFIG
 	case $1 in
 	gcc)
 		use_ccache "$root/gcc"     # (distcheck's paths are relative)
@@ -328,13 +354,8 @@ job() {
 		;;
 	clang)
 		if command -v clang >/dev/null 2>&1; then
-			# The power-cut test's 20 cuts per method ran in gcc's:
-			# 1 here and in sanitize's (each method's every path;
-			# none and direct lost data in 120 of 120 of gcc's
-			# cuts), the broken build's 2 (so that it is asserted).
 			# The Slurm cluster: gcc's (pmix) and mpich's (pmi2).
-			DIO_POWERCUT_CUTS=1 DIO_POWERCUT_LIES=1 DIO_SLURM=skip \
-			run_config clang CC=clang || failed="$failed clang"
+			DIO_SLURM=skip run_config clang CC=clang || failed="$failed clang"
 		else
 			echo "SKIP: clang configuration: clang is not installed"
 		fi
@@ -342,8 +363,7 @@ job() {
 	sanitize)
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		DIO_POWERCUT_CUTS=1 DIO_POWERCUT_LIES=1 DIO_SLURM=skip \
-		run_config sanitize CC=gcc CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined" ||
+		DIO_SLURM=skip run_config sanitize CC=gcc CFLAGS="$san" LDFLAGS="-fsanitize=address,undefined" ||
 			failed="$failed sanitize"
 		;;
 	posix)
