@@ -33,21 +33,31 @@ if [ -n "${DIO_TEST_LOGS:-}" ]; then
 fi
 # Under tests/run-all.sh, a test that it runs in other configurations
 # only (DIO_PLACES: NAME:CONFIG[,CONFIG] words; DIO_RUN_CONFIG: this
-# suite's configuration) says SKIP here, with where it runs.
+# suite's configuration) says SKIP here, with where it runs; with
+# DIO_SCRIPTS=placed, so does every test script (NAME.sh) not placed
+# here (the compiled tests all run).
+skip_here() {
+	echo "SKIP: $*"
+	if [ -n "$copy" ]; then exec >&3 2>&1 3>&-; cat "$copy"; fi
+	exit 77
+}
+placed=
 for _p in ${DIO_RUN_CONFIG:+${DIO_PLACES:-}}; do
 	[ "${_p%%:*}" = "${1##*/}" ] || continue
 	case ,${_p#*:}, in
-	*,"$DIO_RUN_CONFIG",*) ;;
+	*,"$DIO_RUN_CONFIG",*) placed=1 ;;
 	*)
 		case ${_p#*:} in
 		*,*) _w="$(echo "${_p#*:}" | sed 's/,/ and /g') configurations" ;;
 		*) _w="${_p#*:} configuration" ;;
 		esac
-		echo "SKIP: tests/run-all.sh runs ${1##*/} in its $_w only, not in $DIO_RUN_CONFIG (DIO_PLACES)"
-		if [ -n "$copy" ]; then exec >&3 2>&1 3>&-; cat "$copy"; fi
-		exit 77 ;;
+		skip_here "tests/run-all.sh runs ${1##*/} in its $_w only, not in $DIO_RUN_CONFIG (DIO_PLACES)" ;;
 	esac
 done
+case ${DIO_RUN_CONFIG:+${DIO_SCRIPTS:-}}:$placed:${1##*/} in
+placed::*.sh)
+	skip_here "tests/run-all.sh's $DIO_RUN_CONFIG configuration runs the compiled tests and the scripts placed there (DIO_SCRIPTS=placed); this script runs in the others" ;;
+esac
 t0=$(date +%s) limited=0
 if [ "$t" -eq 0 ] || ! command -v timeout >/dev/null 2>&1; then
 	"$@" 3>&-

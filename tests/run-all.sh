@@ -10,7 +10,10 @@
 #             release tarball's build, its sources
 #             read-only, and `make installcheck` builds the example
 #             against the installed library with pkg-config
-#   clang     clang, -Werror
+#   clang     clang, -Werror: everything built, the compiled tests (Check
+#             suites, the C89 header check) and the test scripts placed
+#             here only (DIO_SCRIPTS=placed): the power-cut series; the
+#             other scripts run in the gcc builds (the same sources)
 #   sanitize  gcc with AddressSanitizer + UndefinedBehaviorSanitizer
 #   posix     the portable fallback backend (--with-backend=posix), and no MAC
 #             library (--with-crypto=no: the ack listener on loopback only)
@@ -88,7 +91,8 @@ case $slots in ''|*[!0-9]*) slots=x ;; esac
 #    side (2026-12-02).  The guests that send SCSI commands (SG_IO:
 #    dio-rbuf's, dio-dd's and dio-info's) run in sanitize, so that those
 #    paths run under AddressSanitizer; the power-cut series (816 cuts)
-#    in clang, whose suite is otherwise the lightest; the rest in gcc.
+#    in clang, whose suite is otherwise its compiled tests only
+#    (DIO_SCRIPTS=placed); the rest in gcc.
 DIO_PLACES="abi-layout.sh:gcc man-pages.sh:gcc license.sh:gcc no-circles.sh:gcc,posix
 	sync-write-powercut.sh:clang sync-write-powercut-noop.sh:clang
 	scsi-qemu.sh:sanitize dio-dd-qemu.sh:sanitize dio-info-qemu.sh:sanitize
@@ -355,7 +359,8 @@ job() {
 	clang)
 		if command -v clang >/dev/null 2>&1; then
 			# The Slurm cluster: gcc's (pmix) and mpich's (pmi2).
-			DIO_SLURM=skip run_config clang CC=clang || failed="$failed clang"
+			DIO_SLURM=skip DIO_SCRIPTS=placed \
+			run_config clang CC=clang || failed="$failed clang"
 		else
 			echo "SKIP: clang configuration: clang is not installed"
 		fi
