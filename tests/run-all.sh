@@ -264,9 +264,8 @@ gcc_config() {
 
 # The gcc configuration's build and `make check` as an unprivileged user,
 # in a copy of the sources that user owns (the checkout may sit in a
-# directory only root can enter).  The qemu tests ran in the other
-# configurations already; here they say SKIP (DIO_QEMU=skip), and so do
-# the tests placed elsewhere (DIO_PLACES).
+# directory only root can enter).  The tests placed in other
+# configurations (DIO_PLACES: every qemu guest test among them) say SKIP.
 nonroot_config() {
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "SKIP: nonroot configuration: this run is not root, so the"
@@ -292,7 +291,7 @@ nonroot_config() {
 	bdir=$ntmp/src/build/nonroot
 	mkdir -p "$bdir" && chown -R "$user" "$ntmp" && chmod 755 "$ntmp" || return 1
 	# The user reads the run's compiler cache and adds nothing to it.
-	set -- HOME="$ntmp" DIO_QEMU=skip DIO_RUN_CONFIG=nonroot DIO_PLACES="$DIO_PLACES"
+	set -- HOME="$ntmp" DIO_RUN_CONFIG=nonroot DIO_PLACES="$DIO_PLACES"
 	[ -n "$ccache_dir" ] && set -- "$@" PATH="$PATH" CCACHE_DIR="$CCACHE_DIR" \
 		CCACHE_BASEDIR="$ntmp/src" CCACHE_NOHASHDIR=1 CCACHE_READONLY=1 \
 		CCACHE_TEMPDIR="$ntmp/ccache-tmp"
