@@ -40,6 +40,12 @@ mkdir "$work/mnt"
 # Mount the file system with options $1 ("" for none), and measure one
 # fdatasync point as JSON into $work/r.json, again (5 tries, a second
 # apart) while its counts are busy; prints the point's device.counted.
+# With $2 = none (no flush is expected), a point counted with flushes is
+# measured again too: vda is every test's disk, and a burst of another
+# test's flushes within the point, which the idle interval before it did
+# not see, is counted as the point's (1.48 flushes per transaction in one
+# CI run's gcc tree, with 0 in the baseline).  Each such try is said on
+# stderr; the last try's point is what check() judges.
 measure() {
 	mount ${1:+-o "$1"} "$dev" "$work/mnt" || hard "mount ${1:-}"
 	for _try in 1 2 3 4 5; do
@@ -47,10 +53,19 @@ measure() {
 		"$SW" -q -f json -o "$work/r.json" -m fdatasync -s 4k -w 1 -n 300 --region 4m \
 			--dir "$work/mnt" 2>"$work/err" || { echo "exit $?: $(cat "$work/err")"; return; }
 		_c=$(python3 -c 'import json, sys
-p = json.load(open(sys.argv[1]))["points"][0]
-print(p["device"]["counted"])' "$work/r.json")
-		[ "$_c" = busy ] || break
+d = json.load(open(sys.argv[1]))["points"][0]["device"]
+f = d["flushes_per_txn"]
+if sys.argv[2] == "none" and d["counted"] == "yes" and f is not None and f >= 0.01:
+    print("flushed %.2f" % f)
+else:
+    print(d["counted"])' "$work/r.json" "${2:-}")
+		case $_c in
+		busy) ;;
+		flushed*) echo "try $_try of 5: ${_c#flushed } flushes per transaction; other I/O on the disk?" >&2 ;;
+		*) break ;;
+		esac
 	done
+	case $_c in flushed*) _c=yes ;; esac
 	echo "$_c"
 }
 
@@ -85,7 +100,7 @@ print(json.load(open(sys.argv[1]))["points"][0]["device"]["why"])' "$work/r.json
 }
 
 # 1. nobarrier: no flush reaches the disk.
-c=$(measure nobarrier)
+c=$(measure nobarrier none)
 case $c in
 yes)
 	ran=1
