@@ -16,10 +16,21 @@
 #   mpi_own_session         Open MPI's session directory, the test's own
 #   mpi_hosts_up WORKDIR    make the hosts (sets mpi_mode: netns or local)
 #   "$mpi_run" NP ARGS...   run NP ranks (a script: timeout can bound it)
+#   $mpi_local_env          the environment of ranks on this host (env's
+#                           NAME=VALUE words)
 #   mpi_hosts_down          remove what mpi_hosts_up made (trap it)
 
 mpi_mode=local
 mpi_net=
+# Ranks on this host talk over loopback and shared memory only.  Other
+# tests' hosts add and remove addressed bridges here meanwhile (make check
+# -j, and CI's configurations side by side), and an MPI that lists network
+# devices at start fails when one is gone before it opens it: an Open MPI
+# rank that took a bridge's address failed its bind; MPICH's UCX failed
+# MPI_Init ("init_worker No such device", ucx_init.c).  Reproduced with a
+# bridge with an address added and removed in a loop: 17 of 30 MPICH jobs
+# of 4 ranks failed so, 0 of 30 with UCX_NET_DEVICES=lo.
+mpi_local_env='OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo UCX_NET_DEVICES=lo'
 mpi_agent=
 
 mpi_need() {
@@ -147,16 +158,12 @@ mpi_write_run() {
 			echo "  --mca btl tcp,self --mca btl_tcp_if_include $mpi_subnet --mca oob_tcp_if_include $mpi_subnet \\"
 			echo '  ${DIO_SW_TIMES:+-x DIO_SW_TIMES} ${RANK1_ARGS:+-x RANK1_ARGS} ${RANK1_PREFIX:+-x RANK1_PREFIX} -x ASAN_OPTIONS "$@"'
 		elif [ "$MPI_FLAVOR" = openmpi ]; then
-			# Loopback only: another test's hosts come and go meanwhile
-			# (make check -j), and a rank that took their bridge's
-			# address failed its bind once the bridge was gone.
-			echo "exec '$MPIEXEC' -np \"\$np\" --oversubscribe --bind-to none --mca btl tcp,self \\"
-			echo "  --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \\"
+			echo "exec env $mpi_local_env '$MPIEXEC' -np \"\$np\" --oversubscribe --bind-to none --mca btl tcp,self \\"
 			echo '  ${DIO_SW_TIMES:+-x DIO_SW_TIMES} ${RANK1_ARGS:+-x RANK1_ARGS} ${RANK1_PREFIX:+-x RANK1_PREFIX} -x ASAN_OPTIONS "$@"'
 		elif [ "$mpi_mode" = netns ]; then
 			echo "exec '$MPIEXEC' -n \"\$np\" -hosts \"\$hosts\" -launcher ssh -launcher-exec '$mpi_agent' -iface $mpi_iface \"\$@\""
 		else
-			echo "exec '$MPIEXEC' -n \"\$np\" \"\$@\""
+			echo "exec env $mpi_local_env '$MPIEXEC' -n \"\$np\" \"\$@\""
 		fi
 	} >"$mpi_run"
 	chmod +x "$mpi_run"

@@ -139,7 +139,7 @@ openmpi) other=$(command -v mpirun.mpich); oflags= ;;
 *) other=$(command -v mpirun.openmpi); oflags=--oversubscribe ;;
 esac
 if [ -n "$other" ]; then
-	out=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "$other" \
+	out=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 env $mpi_local_env "$other" \
 		$oflags -np 3 "$SW" -q -m fdatasync -s 4k -n 5 --dir "$d" 2>&1)
 	rc=$?
 	n=$(printf '%s\n' "$out" | grep -c "sees a job of 1")

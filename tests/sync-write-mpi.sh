@@ -140,8 +140,8 @@ EOF
 #    and 'hosts' commands), each in a directory of its own: mpirun is this
 #    build's MPI's launcher ($MPIEXEC; with Open MPI, what Debian's mpirun
 #    is), the MPI builds are found on PATH, as once installed.  'mpi'
-#    lines run their ranks on this host (Open MPI kept to loopback by its
-#    environment, as in mpi-run); 'hosts' lines on h1 and h2, named by a
+#    lines run their ranks on this host (kept to loopback and shared
+#    memory by $mpi_local_env, as in mpi-run); 'hosts' lines on h1 and h2, named by a
 #    host file 'hosts' (four slots each), with the rsh agent and the
 #    hosts' subnet given to Open MPI in its environment, as a cluster's
 #    site configuration would, and HOME the directory (the documents'
@@ -163,7 +163,7 @@ while IFS=$tab read -r at r st cmd; do
 	d=$work/doc$n
 	mkdir "$d" && chmod 777 "$d" || hard "mkdir $d"
 	if [ "$r" = mpi ]; then
-		set -- OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+		set -- $mpi_local_env
 	elif [ -z "$mpi_net" ]; then
 		echo "SKIP $at: $line: no test hosts here (they need root, ip and unshare)"; continue
 	elif [ "$MPI_FLAVOR" != openmpi ]; then
