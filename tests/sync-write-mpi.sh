@@ -141,13 +141,13 @@ EOF
 #    build's MPI's launcher ($MPIEXEC; with Open MPI, what Debian's mpirun
 #    is), the MPI builds are found on PATH, as once installed.  'mpi'
 #    lines run their ranks on this host (kept to loopback and shared
-#    memory by $mpi_local_env, as in mpi-run); 'hosts' lines on h1 and h2, named by a
-#    host file 'hosts' (four slots each), with the rsh agent and the
-#    hosts' subnet given to Open MPI in its environment, as a cluster's
-#    site configuration would, and HOME the directory (the documents'
-#    shared directory).  Each must end as its document says, with a
-#    "ranks:" line of its -np ranks (or its -o run.json saying them), and
-#    leave no temporary file.
+#    memory by $mpi_local_env, as in mpi-run); 'hosts' lines on h1 and
+#    h2, named by a host file 'hosts' (four slots each), with the rsh
+#    agent and the hosts' subnet given to Open MPI in its environment, as
+#    a cluster's site configuration would, and HOME the directory (the
+#    documents' shared directory).  Each must end as its document says,
+#    with a "ranks:" line of its -np ranks (or its -o run.json saying
+#    them), and leave no temporary file.
 #    (a script, not a link: MPICH's mpiexec finds its proxy by its path)
 mkdir "$work/bin" && printf '#!/bin/sh\nexec "%s" "$@"\n' "$MPIEXEC" >"$work/bin/mpirun" &&
 	chmod 755 "$work/bin/mpirun" || hard "cannot make $work/bin"
